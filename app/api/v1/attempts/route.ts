@@ -1,0 +1,8 @@
+import { ListAttemptsQuery, listAttempts } from "@/lib/attempts/queries";
+import { json, parseQuery } from "@/lib/http/request";
+import { withApiKey } from "@/lib/http/with-api-key";
+import { PageQuery } from "@/lib/pagination";
+
+export const GET = withApiKey(async ({ req, ctx }) =>
+  json(await listAttempts(ctx, parseQuery(req, PageQuery.extend(ListAttemptsQuery.shape)))),
+);

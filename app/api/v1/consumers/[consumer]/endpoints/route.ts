@@ -1,0 +1,12 @@
+import { CreateEndpointInput, createEndpoint, listEndpoints } from "@/lib/endpoints";
+import { json, parseBody, parseQuery } from "@/lib/http/request";
+import { withApiKey } from "@/lib/http/with-api-key";
+import { PageQuery } from "@/lib/pagination";
+
+export const POST = withApiKey(async ({ req, params, ctx }) =>
+  json(await createEndpoint({ ctx, consumerRef: params.consumer!, input: await parseBody(req, CreateEndpointInput) }), 201),
+);
+
+export const GET = withApiKey(async ({ req, params, ctx }) =>
+  json(await listEndpoints(ctx, params.consumer!, parseQuery(req, PageQuery))),
+);

@@ -1,0 +1,14 @@
+import { UpdateConsumerInput, deleteConsumer, findConsumer, toConsumer, updateConsumer } from "@/lib/consumers";
+import { json, noContent, parseBody } from "@/lib/http/request";
+import { withApiKey } from "@/lib/http/with-api-key";
+
+export const GET = withApiKey(async ({ params, ctx }) => json(toConsumer(await findConsumer(ctx, params.consumer!))));
+
+export const PATCH = withApiKey(async ({ req, params, ctx }) =>
+  json(await updateConsumer({ ctx, ref: params.consumer!, input: await parseBody(req, UpdateConsumerInput) })),
+);
+
+export const DELETE = withApiKey(async ({ params, ctx }) => {
+  await deleteConsumer({ ctx, ref: params.consumer! });
+  return noContent();
+});

@@ -1,0 +1,5 @@
+import { disableEndpoint } from "@/lib/endpoints";
+import { json } from "@/lib/http/request";
+import { withApiKey } from "@/lib/http/with-api-key";
+
+export const POST = withApiKey(async ({ params, ctx }) => json(await disableEndpoint({ ctx, id: params.id! })));

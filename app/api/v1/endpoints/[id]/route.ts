@@ -1,0 +1,14 @@
+import { UpdateEndpointInput, deleteEndpoint, getEndpoint, updateEndpoint } from "@/lib/endpoints";
+import { json, noContent, parseBody } from "@/lib/http/request";
+import { withApiKey } from "@/lib/http/with-api-key";
+
+export const GET = withApiKey(async ({ params, ctx }) => json(await getEndpoint(ctx, params.id!)));
+
+export const PATCH = withApiKey(async ({ req, params, ctx }) =>
+  json(await updateEndpoint({ ctx, id: params.id!, input: await parseBody(req, UpdateEndpointInput) })),
+);
+
+export const DELETE = withApiKey(async ({ params, ctx }) => {
+  await deleteEndpoint({ ctx, id: params.id! });
+  return noContent();
+});

@@ -1,0 +1,8 @@
+import { MessageAttemptsQuery, listMessageAttempts } from "@/lib/attempts/queries";
+import { json, parseQuery } from "@/lib/http/request";
+import { withApiKey } from "@/lib/http/with-api-key";
+import { PageQuery } from "@/lib/pagination";
+
+export const GET = withApiKey(async ({ req, params, ctx }) =>
+  json(await listMessageAttempts(ctx, params.id!, parseQuery(req, PageQuery.extend(MessageAttemptsQuery.shape)))),
+);

@@ -1,0 +1,5 @@
+import { getMessage } from "@/lib/messages";
+import { json } from "@/lib/http/request";
+import { withApiKey } from "@/lib/http/with-api-key";
+
+export const GET = withApiKey(async ({ params, ctx }) => json(await getMessage(ctx, params.id!)));

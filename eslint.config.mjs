@@ -1,0 +1,67 @@
+import { defineConfig, globalIgnores } from "eslint/config";
+import nextVitals from "eslint-config-next/core-web-vitals";
+import nextTs from "eslint-config-next/typescript";
+
+// Layering (CONVENTIONS.md): app/ and components/ never reach the database directly; code the
+// worker imports (lib/, worker/) never depends on Next.js or React — lib/http and lib/auth excepted.
+const UI_FORBIDDEN = {
+  paths: [
+    { name: "drizzle-orm", message: "UI code must not import drizzle-orm; call a verb in lib/." },
+    { name: "postgres", message: "UI code must not import the postgres driver; call a verb in lib/." },
+  ],
+  patterns: [
+    { group: ["**/lib/db", "**/lib/db/*"], message: "UI code must not import the DB layer; call a verb in lib/." },
+    { group: ["drizzle-orm/*", "postgres/*"], message: "UI code must not import the DB driver." },
+  ],
+};
+
+const CORE_FORBIDDEN = {
+  paths: [
+    { name: "next", message: "lib/ and worker/ stay framework-free (only lib/http and lib/auth may import next)." },
+    { name: "react", message: "lib/ and worker/ must not import react." },
+    { name: "react-dom", message: "lib/ and worker/ must not import react-dom." },
+  ],
+  patterns: [{ group: ["next/*", "react/*", "react-dom/*"], message: "lib/ and worker/ stay framework-free." }],
+};
+
+export default defineConfig([
+  ...nextVitals,
+  ...nextTs,
+  {
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+    },
+  },
+  {
+    name: "layering/ui-no-db",
+    files: ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": ["error", UI_FORBIDDEN],
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "ImportExpression[source.value=/(^|[/])lib[/]db([/]|$)|^drizzle-orm([/]|$)|^postgres([/]|$)/]",
+          message: "UI code must not dynamically import the DB layer.",
+        },
+      ],
+    },
+  },
+  {
+    name: "layering/core-no-framework",
+    files: ["lib/**/*.ts", "worker/**/*.ts"],
+    ignores: ["lib/http/**", "lib/auth/**"],
+    rules: {
+      "no-restricted-imports": ["error", CORE_FORBIDDEN],
+      "no-restricted-syntax": [
+        "error",
+        { selector: "ImportExpression[source.value=/^(next|react|react-dom)([/]|$)/]", message: "lib/ and worker/ must not import next/react." },
+      ],
+    },
+  },
+  {
+    // Tests and helpers may use `any` for loosely typed JSON answers.
+    files: ["tests/**/*.ts", "**/*.test.ts", "bench/**/*.ts"],
+    rules: { "@typescript-eslint/no-explicit-any": "off" },
+  },
+  globalIgnores([".next/**", ".data/**", "node_modules/**", "next-env.d.ts", "drizzle/**"]),
+]);

@@ -1,0 +1,3 @@
+export { createApiKey } from "./create-api-key";
+export { revokeApiKey } from "./revoke-api-key";
+export { authenticateApiKey } from "./authenticate-api-key";

@@ -1,0 +1,77 @@
+import { z } from "zod";
+import { and, desc, eq, gte, lt, type SQL } from "drizzle-orm";
+import { consumerScope, type Ctx } from "../context";
+import { attempts } from "../db/schema";
+import { keysetBefore } from "../db/keyset";
+import { decodeCursor, toPage, type PageQuery } from "../pagination";
+import { findConsumer } from "../consumers/queries";
+import { findMessageRow } from "../messages/queries";
+
+const isoDate = z.iso.datetime({ offset: true }).transform((v) => new Date(v));
+
+export const ListAttemptsQuery = z.object({
+  endpoint_id: z.string().max(64).optional(),
+  consumer: z.string().max(256).optional(),
+  status: z.enum(["success", "failure"]).optional(),
+  since: isoDate.optional(),
+  until: isoDate.optional(),
+});
+export type ListAttemptsQuery = z.infer<typeof ListAttemptsQuery>;
+
+export const MessageAttemptsQuery = z.object({ endpoint_id: z.string().max(64).optional() });
+
+export function toAttempt(row: typeof attempts.$inferSelect) {
+  return {
+    id: row.id,
+    delivery_id: row.deliveryId,
+    message_id: row.messageId,
+    endpoint_id: row.endpointId,
+    attempt_number: row.attemptNumber,
+    trigger: row.trigger,
+    success: row.success,
+    status_code: row.statusCode,
+    error: row.error,
+    error_detail: row.errorDetail,
+    response_body: row.responseBody,
+    duration_ms: row.durationMs,
+    request_headers: row.requestHeaders,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+async function pageOfAttempts(ctx: Ctx, query: PageQuery, filters: (SQL | undefined)[]) {
+  const cursor = decodeCursor(query.cursor);
+  const scope = consumerScope(ctx);
+  const rows = await ctx.db
+    .select()
+    .from(attempts)
+    .where(
+      and(
+        cursor ? keysetBefore(attempts.createdAt, attempts.id, cursor) : undefined,
+        scope ? eq(attempts.consumerId, scope) : undefined,
+        ...filters,
+      ),
+    )
+    .orderBy(desc(attempts.createdAt), desc(attempts.id))
+    .limit(query.limit + 1);
+  return toPage(rows, query.limit, toAttempt);
+}
+
+export async function listAttempts(ctx: Ctx, query: PageQuery & ListAttemptsQuery) {
+  const consumerId = query.consumer ? (await findConsumer(ctx, query.consumer)).id : undefined;
+  return pageOfAttempts(ctx, query, [
+    query.endpoint_id ? eq(attempts.endpointId, query.endpoint_id) : undefined,
+    consumerId ? eq(attempts.consumerId, consumerId) : undefined,
+    query.status ? eq(attempts.success, query.status === "success") : undefined,
+    query.since ? gte(attempts.createdAt, query.since) : undefined,
+    query.until ? lt(attempts.createdAt, query.until) : undefined,
+  ]);
+}
+
+export async function listMessageAttempts(ctx: Ctx, messageId: string, query: PageQuery & z.infer<typeof MessageAttemptsQuery>) {
+  await findMessageRow(ctx, messageId);
+  return pageOfAttempts(ctx, query, [
+    eq(attempts.messageId, messageId),
+    query.endpoint_id ? eq(attempts.endpointId, query.endpoint_id) : undefined,
+  ]);
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, parseConfig } from "./config";
+import { parseDuration } from "./duration";
+
+const KEY = "ab".repeat(32);
+
+describe("parseDuration", () => {
+  it.each([
+    ["250ms", 250], ["5s", 5_000], ["5m", 300_000], ["2h", 7_200_000], ["5d", 432_000_000], ["0", 0], ["1500", 1500],
+  ])("%s → %d ms", (text, ms) => expect(parseDuration(text)).toBe(ms));
+  it.each(["", "5 parsecs", "-5s", "s", "1e3"])("refuses %j", (text) => expect(parseDuration(text)).toBeNull());
+});
+
+describe("parseConfig", () => {
+  it("applies DESIGN.md's defaults", () => {
+    const config = parseConfig({ ENCRYPTION_KEY: KEY });
+    expect(config).toMatchObject({
+      PORT: 3000,
+      APP_URL: "http://localhost:3000",
+      DELIVERY_TIMEOUT: 15_000,
+      RESPONSE_BODY_LIMIT: 1024,
+      ENDPOINT_MAX_CONCURRENCY: 10,
+      CIRCUIT_FAILURE_THRESHOLD: 5,
+      CIRCUIT_OPEN_FOR: 30_000,
+      ENDPOINT_DISABLE_AFTER: 5 * 86_400_000,
+      ALERT_FAILING_AFTER: 3_600_000,
+      ALERT_THROTTLE: 3_600_000,
+      SECRET_ROTATION_OVERLAP: 86_400_000,
+      IDEMPOTENCY_TTL: 86_400_000,
+      MAX_PAYLOAD_BYTES: 1_048_576,
+      ALLOW_PRIVATE_ENDPOINTS: false,
+      ALLOW_HTTP_ENDPOINTS: false,
+      WORKER_CONCURRENCY: 50,
+      WORKER_METRICS_PORT: 9464,
+    });
+    expect(config.ENCRYPTION_KEY).toHaveLength(32);
+  });
+
+  it("reads shrunk policy numbers for tests", () => {
+    const config = parseConfig({ ENCRYPTION_KEY: KEY, DELIVERY_SCHEDULE: "0,200ms,1s", DELIVERY_TIMEOUT: "250ms", PORT: "4000" });
+    expect(config.DELIVERY_SCHEDULE).toEqual([0, 200, 1000]);
+    expect(config.DELIVERY_TIMEOUT).toBe(250);
+    expect(config.APP_URL).toBe("http://localhost:4000");
+  });
+
+  it("names every bad variable", () => {
+    expect(() => parseConfig({ ENCRYPTION_KEY: "short", DELIVERY_TIMEOUT: "soon", PORT: "http" })).toThrow(ConfigError);
+    try {
+      parseConfig({ ENCRYPTION_KEY: "short", DELIVERY_TIMEOUT: "soon", DELIVERY_SCHEDULE: "0,x", PORT: "http" });
+    } catch (error) {
+      const message = (error as Error).message;
+      for (const name of ["ENCRYPTION_KEY", "DELIVERY_TIMEOUT", "DELIVERY_SCHEDULE", "PORT"]) expect(message).toContain(name);
+    }
+    expect(() => parseConfig({})).toThrow(/ENCRYPTION_KEY/);
+  });
+});

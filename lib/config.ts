@@ -1,0 +1,136 @@
+import { z } from "zod";
+import { parseDuration } from "./duration";
+
+const duration = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((text, ctx) => {
+      const ms = parseDuration(text);
+      if (ms === null) {
+        ctx.addIssue({ code: "custom", message: `"${text}" is not a duration (use 250ms, 5s, 5m, 2h or 5d)` });
+        return z.NEVER;
+      }
+      return ms;
+    });
+
+const integer = (fallback: number, min: number, max: number) =>
+  z.coerce.number().int().min(min).max(max).default(fallback);
+
+const flag = (fallback: boolean) =>
+  z
+    .enum(["true", "false", "1", "0", "yes", "no"])
+    .default(fallback ? "true" : "false")
+    .transform((v) => v === "true" || v === "1" || v === "yes");
+
+const schedule = z
+  .string()
+  .default("0,5s,5m,30m,2h,5h,10h,10h")
+  .transform((text, ctx) => {
+    const parts = text.split(",").map((part) => parseDuration(part));
+    if (parts.length === 0 || parts.some((ms) => ms === null)) {
+      ctx.addIssue({ code: "custom", message: `"${text}" must be a comma-separated list of durations, e.g. 0,5s,5m` });
+      return z.NEVER;
+    }
+    return parts as number[];
+  });
+
+const EnvSchema = z.object({
+  DATABASE_URL: z.string().url().optional(),
+  PORT: integer(3000, 1, 65535),
+  APP_URL: z.string().url().optional(),
+  DELIVERY_SCHEDULE: schedule,
+  DELIVERY_TIMEOUT: duration("15s"),
+  RESPONSE_BODY_LIMIT: integer(1024, 0, 1_048_576),
+  ENDPOINT_MAX_CONCURRENCY: integer(10, 1, 1000),
+  CIRCUIT_FAILURE_THRESHOLD: integer(5, 1, 1000),
+  CIRCUIT_OPEN_FOR: duration("30s"),
+  ENDPOINT_DISABLE_AFTER: duration("5d"),
+  ALERT_FAILING_AFTER: duration("1h"),
+  ALERT_THROTTLE: duration("1h"),
+  SECRET_ROTATION_OVERLAP: duration("24h"),
+  IDEMPOTENCY_TTL: duration("24h"),
+  MAX_PAYLOAD_BYTES: integer(1_048_576, 1, 64 * 1_048_576),
+  ALLOW_PRIVATE_ENDPOINTS: flag(false),
+  ALLOW_HTTP_ENDPOINTS: flag(false),
+  /** Comma-separated CIDRs let through the SSRF guard even when private, e.g. `10.20.0.0/16`. */
+  ALLOWED_ENDPOINT_CIDRS: z
+    .string()
+    .default("")
+    .transform((text, ctx) => {
+      const cidrs = text.split(",").map((c) => c.trim()).filter(Boolean);
+      for (const cidr of cidrs) {
+        if (!/^[0-9a-fA-F:.]+\/\d{1,3}$/.test(cidr)) ctx.addIssue({ code: "custom", message: `"${cidr}" is not a CIDR like 10.0.0.0/8` });
+      }
+      return cidrs;
+    }),
+  ENCRYPTION_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, "must be 32 bytes written as 64 hex characters")
+    .optional(),
+  /** Retired keys, comma-separated, still accepted for decryption until `secrets reencrypt` has run. */
+  ENCRYPTION_KEYS_PREVIOUS: z
+    .string()
+    .regex(/^([0-9a-fA-F]{64})(,[0-9a-fA-F]{64})*$/, "must be comma-separated 64-hex-character keys")
+    .optional(),
+  WORKER_CONCURRENCY: integer(50, 1, 10_000),
+  WORKER_METRICS_PORT: integer(9464, 0, 65535),
+  DELIVERY_BATCH_SIZE: integer(100, 1, 1000),
+  API_RATE_LIMIT_PER_SECOND: integer(1000, 1, 1_000_000),
+  SLACK_API_BASE: z.string().url().default("https://hooks.slack.com"),
+  TEAMS_API_BASE: z.string().url().optional(),
+  CHATWORK_API_BASE: z.string().url().default("https://api.chatwork.com/v2"),
+  SMTP_URL: z.string().optional(),
+  ALERT_EMAIL_FROM: z.string().default("Webhook Admin <alerts@localhost>"),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+});
+
+export type Config = Omit<z.infer<typeof EnvSchema>, "APP_URL" | "ENCRYPTION_KEY" | "ENCRYPTION_KEYS_PREVIOUS"> & {
+  APP_URL: string;
+  ENCRYPTION_KEY: Buffer;
+  ENCRYPTION_KEYS_PREVIOUS: Buffer[];
+};
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/** Parses an environment; throws a ConfigError naming every bad variable. */
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const input = Object.fromEntries(
+    Object.keys(EnvSchema.shape).map((key) => [key, env[key] === "" ? undefined : env[key]]),
+  );
+  const result = EnvSchema.safeParse(input);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const parsed = result.data;
+  if (!parsed.ENCRYPTION_KEY) {
+    throw new ConfigError(
+      "Invalid configuration:\n  ENCRYPTION_KEY: required (32 bytes as 64 hex characters, e.g. `openssl rand -hex 32`)",
+    );
+  }
+  return {
+    ...parsed,
+    APP_URL: (parsed.APP_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, ""),
+    ENCRYPTION_KEY: Buffer.from(parsed.ENCRYPTION_KEY, "hex"),
+    ENCRYPTION_KEYS_PREVIOUS: (parsed.ENCRYPTION_KEYS_PREVIOUS ?? "")
+      .split(",")
+      .filter(Boolean)
+      .map((hex) => Buffer.from(hex, "hex")),
+  };
+}
+
+let cached: Config | undefined;
+
+/** The process's configuration, parsed once on first use. */
+export function getConfig(): Config {
+  cached ??= parseConfig(process.env);
+  return cached;
+}
+
+/** Tests change the environment between cases; this makes the next getConfig() read it again. */
+export function resetConfigForTests(): void {
+  cached = undefined;
+}

@@ -1,0 +1,25 @@
+import type { Ctx } from "../context";
+import { consumers } from "../db/schema";
+import { isUniqueViolation } from "../db/errors";
+import { ConflictError } from "../errors";
+import { newId } from "../ids";
+import { toConsumer, type CreateConsumerInput } from "./schemas";
+
+export async function createConsumer({ ctx, input }: { ctx: Ctx; input: CreateConsumerInput }) {
+  try {
+    const [row] = await ctx.db
+      .insert(consumers)
+      .values({
+        id: newId("consumer"),
+        uid: input.uid,
+        name: input.name,
+        metadata: input.metadata ?? {},
+        alertEmails: input.alert_emails ?? [],
+      })
+      .returning();
+    return toConsumer(row!);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ConflictError("uid_taken", `A consumer with uid "${input.uid}" already exists.`);
+    throw error;
+  }
+}

@@ -1,0 +1,50 @@
+import { z } from "zod";
+import type { consumers } from "../db/schema";
+
+const Metadata = z
+  .record(z.string().max(100), z.unknown())
+  .refine((value) => JSON.stringify(value).length <= 16_384, "must be at most 16 KiB as JSON");
+
+export const CreateConsumerInput = z.strictObject({
+  uid: z
+    .string()
+    .min(1)
+    .max(256)
+    .regex(/^[A-Za-z0-9_.:@-]+$/, "may contain only letters, digits and _ . : @ -"),
+  name: z.string().trim().min(1).max(256),
+  metadata: Metadata.optional(),
+  alert_emails: z.array(z.email()).max(20).optional(),
+});
+export type CreateConsumerInput = z.infer<typeof CreateConsumerInput>;
+
+export const UpdateConsumerInput = z.strictObject({
+  name: z.string().trim().min(1).max(256).optional(),
+  metadata: Metadata.optional(),
+  alert_emails: z.array(z.email()).max(20).optional(),
+});
+export type UpdateConsumerInput = z.infer<typeof UpdateConsumerInput>;
+
+export const ListConsumersQuery = z.object({ q: z.string().max(200).optional() });
+
+export const Consumer = z.object({
+  id: z.string(),
+  uid: z.string(),
+  name: z.string(),
+  metadata: z.record(z.string(), z.unknown()),
+  alert_emails: z.array(z.string()),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Consumer = z.infer<typeof Consumer>;
+
+export function toConsumer(row: typeof consumers.$inferSelect): Consumer {
+  return {
+    id: row.id,
+    uid: row.uid,
+    name: row.name,
+    metadata: row.metadata,
+    alert_emails: row.alertEmails,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}

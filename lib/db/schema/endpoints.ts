@@ -1,0 +1,61 @@
+import { sql } from "drizzle-orm";
+import { index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { createdAt, ts, updatedAt } from "./columns";
+import { consumers } from "./consumers";
+
+export const ENDPOINT_STATES = ["active", "disabled", "auto_disabled"] as const;
+export type EndpointState = (typeof ENDPOINT_STATES)[number];
+
+export const endpoints = pgTable(
+  "endpoints",
+  {
+    id: text("id").primaryKey(),
+    consumerId: text("consumer_id")
+      .notNull()
+      .references(() => consumers.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    description: text("description").notNull().default(""),
+    /** null: every event type. */
+    eventTypes: text("event_types").array(),
+    headers: jsonb("headers").$type<Record<string, string>>().notNull().default({}),
+    /** null: ENDPOINT_MAX_CONCURRENCY. */
+    maxConcurrency: integer("max_concurrency"),
+    rateLimitPerSecond: integer("rate_limit_per_second"),
+    state: text("state").$type<EndpointState>().notNull().default("active"),
+    disabledReason: text("disabled_reason"),
+    disabledAt: ts("disabled_at"),
+    // Health: the failure streak and the circuit breaker live on the row so every worker sees them.
+    failingSince: ts("failing_since"),
+    consecutiveFailures: integer("consecutive_failures").notNull().default(0),
+    lastSuccessAt: ts("last_success_at"),
+    lastFailureAt: ts("last_failure_at"),
+    circuitOpenUntil: ts("circuit_open_until"),
+    /** Attempts currently leased to workers: the per-endpoint concurrency cap counts these. */
+    inFlight: integer("in_flight").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("endpoints_consumer_idx").on(t.consumerId, t.createdAt.desc(), t.id.desc()),
+    index("endpoints_failing_idx").on(t.failingSince).where(sql`${t.failingSince} is not null`),
+  ],
+);
+
+/**
+ * Signing secrets, encrypted at rest. An endpoint signs with every row whose expires_at is null or
+ * in the future: the current secret plus any rotated one still in its overlap window.
+ */
+export const endpointSecrets = pgTable(
+  "endpoint_secrets",
+  {
+    id: text("id").primaryKey(),
+    endpointId: text("endpoint_id")
+      .notNull()
+      .references(() => endpoints.id, { onDelete: "cascade" }),
+    ciphertext: text("ciphertext").notNull(),
+    keyId: text("key_id").notNull(),
+    expiresAt: ts("expires_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("endpoint_secrets_endpoint_idx").on(t.endpointId, t.createdAt.desc())],
+);

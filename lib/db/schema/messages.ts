@@ -1,0 +1,107 @@
+import { index, integer, jsonb, pgTable, text, boolean } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { createdAt, ts, updatedAt } from "./columns";
+import { consumers } from "./consumers";
+import { endpoints } from "./endpoints";
+
+export const messages = pgTable(
+  "messages",
+  {
+    id: text("id").primaryKey(),
+    consumerId: text("consumer_id")
+      .notNull()
+      .references(() => consumers.id, { onDelete: "cascade" }),
+    eventType: text("event_type").notNull(),
+    eventId: text("event_id"),
+    /** The exact bytes every attempt sends: serialized once at ingest. */
+    payload: text("payload").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("messages_created_idx").on(t.createdAt.desc(), t.id.desc()),
+    index("messages_consumer_idx").on(t.consumerId, t.createdAt.desc(), t.id.desc()),
+    index("messages_event_type_idx").on(t.eventType, t.createdAt.desc(), t.id.desc()),
+  ],
+);
+
+export const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "canceled"] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** One message to one endpoint. The pending rows are the durable delivery queue. */
+export const deliveries = pgTable(
+  "deliveries",
+  {
+    id: text("id").primaryKey(),
+    messageId: text("message_id")
+      .notNull()
+      .references(() => messages.id, { onDelete: "cascade" }),
+    endpointId: text("endpoint_id")
+      .notNull()
+      .references(() => endpoints.id, { onDelete: "cascade" }),
+    consumerId: text("consumer_id").notNull(),
+    status: text("status").$type<DeliveryStatus>().notNull().default("pending"),
+    /** Every attempt, whatever its trigger. */
+    attempts: integer("attempts").notNull().default(0),
+    /** Scheduled attempts only: the position in DELIVERY_SCHEDULE. */
+    scheduledAttempts: integer("scheduled_attempts").notNull().default(0),
+    /** When pending: due time, or the lease's end while a worker holds it. */
+    nextAttemptAt: ts("next_attempt_at"),
+    leaseToken: text("lease_token"),
+    lastStatusCode: integer("last_status_code"),
+    lastError: text("last_error"),
+    lastAttemptAt: ts("last_attempt_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index("deliveries_message_idx").on(t.messageId),
+    index("deliveries_endpoint_idx").on(t.endpointId, t.createdAt.desc(), t.id.desc()),
+  ],
+);
+
+export const ATTEMPT_TRIGGERS = ["scheduled", "manual", "recovery", "probe"] as const;
+export type AttemptTrigger = (typeof ATTEMPT_TRIGGERS)[number];
+
+/** One HTTP try. Written for every attempt; never updated. */
+export const attempts = pgTable(
+  "attempts",
+  {
+    id: text("id").primaryKey(),
+    deliveryId: text("delivery_id").notNull(),
+    messageId: text("message_id").notNull(),
+    endpointId: text("endpoint_id").notNull(),
+    consumerId: text("consumer_id").notNull(),
+    attemptNumber: integer("attempt_number").notNull(),
+    trigger: text("trigger").$type<AttemptTrigger>().notNull(),
+    success: boolean("success").notNull(),
+    statusCode: integer("status_code"),
+    /** A stable kind: timeout, connection_refused, dns_error, forbidden_address… */
+    error: text("error"),
+    errorDetail: text("error_detail"),
+    responseBody: text("response_body"),
+    durationMs: integer("duration_ms").notNull(),
+    requestHeaders: jsonb("request_headers").$type<Record<string, string>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("attempts_created_idx").on(t.createdAt.desc(), t.id.desc()),
+    index("attempts_message_idx").on(t.messageId, t.createdAt.desc(), t.id.desc()),
+    index("attempts_endpoint_idx").on(t.endpointId, t.createdAt.desc(), t.id.desc()),
+    index("attempts_consumer_idx").on(t.consumerId, t.createdAt.desc(), t.id.desc()),
+  ],
+);
+
+/** The first answer to an Idempotency-Key, replayed for IDEMPOTENCY_TTL. */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    key: text("key").primaryKey(),
+    requestHash: text("request_hash").notNull(),
+    messageId: text("message_id").notNull(),
+    response: jsonb("response").$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+    expiresAt: ts("expires_at").notNull(),
+  },
+  (t) => [index("idempotency_keys_expires_idx").on(t.expiresAt)],
+);

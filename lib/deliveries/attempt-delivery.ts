@@ -1,0 +1,79 @@
+import type { Config } from "../config";
+import type { AttemptTrigger } from "../db/schema";
+import { postWebhook, type EgressPolicy } from "../webhooks/egress";
+import { applyRetryAfter, nextAttemptAfterFailure, parseRetryAfter } from "../webhooks/schedule";
+import type { AttemptOutcome } from "./record-outcomes";
+import { loggedRequestHeaders, webhookHeaders } from "./webhook-request";
+
+export function egressPolicy(config: Config): EgressPolicy {
+  return { allowPrivate: config.ALLOW_PRIVATE_ENDPOINTS, allowCidrs: config.ALLOWED_ENDPOINT_CIDRS };
+}
+
+export type DeliveryTarget = {
+  id: string;
+  message_id: string;
+  endpoint_id: string;
+  consumer_id: string;
+  attempts: number;
+  scheduled_attempts: number;
+  created_at: Date;
+  payload: string;
+  url: string;
+  headers: Record<string, string>;
+};
+
+/**
+ * One HTTP attempt of a delivery and what it means for the delivery: any 2xx succeeds; anything
+ * else (3xx, 4xx including 410, 5xx, transport errors) fails and is retried per the schedule.
+ * `scheduled` attempts move the delivery along its schedule; manual and recovery ones do not.
+ */
+export async function attemptDelivery(input: {
+  delivery: DeliveryTarget;
+  secrets: string[];
+  trigger: AttemptTrigger;
+  config: Config;
+  policy?: EgressPolicy;
+}): Promise<AttemptOutcome> {
+  const { delivery, config, trigger } = input;
+  const headers = webhookHeaders({ messageId: delivery.message_id, body: delivery.payload, secrets: input.secrets, custom: delivery.headers });
+  const result = await postWebhook({
+    url: delivery.url,
+    headers,
+    body: delivery.payload,
+    timeoutMs: config.DELIVERY_TIMEOUT,
+    bodyLimit: config.RESPONSE_BODY_LIMIT,
+    policy: input.policy ?? egressPolicy(config),
+  });
+  const finishedAt = new Date();
+  const success = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+  let next: AttemptOutcome["next"] = null;
+  if (trigger === "scheduled" || trigger === "probe") {
+    if (success) next = { status: "succeeded", attemptAt: null };
+    else {
+      const now = finishedAt.getTime();
+      let at = nextAttemptAfterFailure(config.DELIVERY_SCHEDULE, delivery.scheduled_attempts + 1, now);
+      if (at !== null && (result.statusCode === 429 || result.statusCode === 503)) {
+        const scheduleEnd = delivery.created_at.getTime() + config.DELIVERY_SCHEDULE.reduce((a, b) => a + b, 0);
+        at = applyRetryAfter(at, parseRetryAfter(result.headers["retry-after"], now), now, scheduleEnd);
+      }
+      next = at === null ? { status: "failed", attemptAt: null } : { status: "pending", attemptAt: new Date(at) };
+    }
+  }
+  return {
+    deliveryId: delivery.id,
+    messageId: delivery.message_id,
+    endpointId: delivery.endpoint_id,
+    consumerId: delivery.consumer_id,
+    attemptNumber: delivery.attempts + 1,
+    trigger,
+    success,
+    statusCode: result.statusCode,
+    error: result.error ?? (success ? null : result.statusCode !== null && result.statusCode < 400 && result.statusCode >= 300 ? "redirect_not_followed" : null),
+    errorDetail: result.errorDetail,
+    responseBody: result.responseBody,
+    durationMs: result.durationMs,
+    requestHeaders: loggedRequestHeaders(headers, delivery.headers),
+    finishedAt,
+    next,
+  };
+}

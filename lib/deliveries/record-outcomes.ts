@@ -1,0 +1,131 @@
+import type { Sql } from "../db/client";
+import { newId } from "../ids";
+import type { AttemptTrigger, DeliveryStatus } from "../db/schema";
+
+export type AttemptOutcome = {
+  deliveryId: string;
+  messageId: string;
+  endpointId: string;
+  consumerId: string;
+  attemptNumber: number;
+  trigger: AttemptTrigger;
+  success: boolean;
+  statusCode: number | null;
+  error: string | null;
+  errorDetail: string | null;
+  responseBody: string;
+  durationMs: number;
+  requestHeaders: Record<string, string>;
+  finishedAt: Date;
+  /** Scheduled attempts move the delivery along its schedule; manual ones only mark a success. */
+  next: { status: DeliveryStatus; attemptAt: Date | null } | null;
+};
+
+/**
+ * Arrays go over the wire as text[] and are cast in SQL: postgres.js only infers array types for
+ * strings, and nulls and Dates need an explicit text form anyway.
+ */
+const asText = (values: (string | number | boolean | Date | null)[]) =>
+  values.map((v) => (v === null ? null : v instanceof Date ? v.toISOString() : String(v))) as string[];
+
+type EndpointTally = { id: string; successAt: Date | null; failuresAfter: number; firstFailureAfter: Date | null; lastFailureAt: Date | null };
+
+/** Folds a batch's outcomes, in finishing order, into each endpoint's failure-streak change. */
+export function tallyEndpoints(outcomes: AttemptOutcome[]): EndpointTally[] {
+  const tallies = new Map<string, EndpointTally>();
+  for (const outcome of [...outcomes].sort((a, b) => a.finishedAt.getTime() - b.finishedAt.getTime())) {
+    const tally = tallies.get(outcome.endpointId) ?? { id: outcome.endpointId, successAt: null, failuresAfter: 0, firstFailureAfter: null, lastFailureAt: null };
+    if (outcome.success) {
+      tally.successAt = outcome.finishedAt;
+      tally.failuresAfter = 0;
+      tally.firstFailureAfter = null;
+    } else {
+      tally.failuresAfter += 1;
+      tally.firstFailureAfter ??= outcome.finishedAt;
+      tally.lastFailureAt = outcome.finishedAt;
+    }
+    tallies.set(outcome.endpointId, tally);
+  }
+  return [...tallies.values()];
+}
+
+/**
+ * Writes a batch's attempts, delivery states and endpoint failure streaks in one transaction, and
+ * in the same transaction the wake-ups for the retries it scheduled. `leaseToken` guards scheduled
+ * outcomes: a worker whose lease ran out (and whose delivery was claimed again) writes its attempt
+ * to the log but no longer moves the delivery.
+ */
+export async function recordOutcomes(
+  sql: Sql,
+  input: { leaseToken: string | null; outcomes: AttemptOutcome[]; wakeSql?: (tx: Sql) => Promise<unknown>[] },
+): Promise<void> {
+  const { outcomes } = input;
+  if (outcomes.length === 0) return;
+  const col = <T>(pick: (o: AttemptOutcome) => T) => outcomes.map(pick);
+  const tallies = tallyEndpoints(outcomes);
+  await sql.begin((tx) => {
+    const queries: Promise<unknown>[] = [
+      tx`
+        insert into attempts (id, delivery_id, message_id, endpoint_id, consumer_id, attempt_number, trigger, success,
+                              status_code, error, error_detail, response_body, duration_ms, request_headers, created_at)
+        select * from unnest(
+          ${col(() => newId("attempt"))}::text[], ${col((o) => o.deliveryId)}::text[], ${col((o) => o.messageId)}::text[],
+          ${col((o) => o.endpointId)}::text[], ${col((o) => o.consumerId)}::text[], ${asText(col((o) => o.attemptNumber))}::text[]::int[],
+          ${col((o) => o.trigger)}::text[], ${asText(col((o) => o.success))}::text[]::bool[], ${asText(col((o) => o.statusCode))}::text[]::int[],
+          ${col((o) => o.error) as string[]}::text[], ${col((o) => o.errorDetail) as string[]}::text[],
+          ${col((o) => o.responseBody)}::text[], ${asText(col((o) => o.durationMs))}::text[]::int[],
+          ${asText(col((o) => JSON.stringify(o.requestHeaders)))}::text[]::jsonb[], ${asText(col((o) => o.finishedAt))}::text[]::timestamptz[])`,
+    ];
+    const scheduled = outcomes.filter((o) => o.next);
+    if (scheduled.length > 0) {
+      queries.push(tx`
+        update deliveries d set
+          status = v.status, attempts = d.attempts + 1, scheduled_attempts = d.scheduled_attempts + 1,
+          next_attempt_at = v.next_at, lease_token = null, last_status_code = v.code, last_error = v.error,
+          last_attempt_at = v.at, updated_at = now()
+        from unnest(
+          ${scheduled.map((o) => o.deliveryId)}::text[], ${scheduled.map((o) => o.next!.status)}::text[],
+          ${asText(scheduled.map((o) => o.next!.attemptAt))}::text[]::timestamptz[], ${asText(scheduled.map((o) => o.statusCode))}::text[]::int[],
+          ${scheduled.map((o) => o.error) as string[]}::text[], ${asText(scheduled.map((o) => o.finishedAt))}::text[]::timestamptz[]
+        ) as v(id, status, next_at, code, error, at)
+        where d.id = v.id and d.status = 'pending' and d.lease_token = ${input.leaseToken}`);
+    }
+    const manual = outcomes.filter((o) => !o.next);
+    if (manual.length > 0) {
+      queries.push(tx`
+        update deliveries d set
+          attempts = d.attempts + 1,
+          status = case when v.success then 'succeeded' else d.status end,
+          next_attempt_at = case when v.success then null else d.next_attempt_at end,
+          lease_token = case when v.success then null else d.lease_token end,
+          last_status_code = v.code, last_error = v.error, last_attempt_at = v.at, updated_at = now()
+        from unnest(
+          ${manual.map((o) => o.deliveryId)}::text[], ${asText(manual.map((o) => o.success))}::text[]::bool[],
+          ${asText(manual.map((o) => o.statusCode))}::text[]::int[], ${manual.map((o) => o.error) as string[]}::text[],
+          ${asText(manual.map((o) => o.finishedAt))}::text[]::timestamptz[]
+        ) as v(id, success, code, error, at)
+        where d.id = v.id`);
+    }
+    queries.push(tx`
+      update endpoints e set
+        consecutive_failures = case when v.success_at is not null then v.failures_after else e.consecutive_failures + v.failures_after end,
+        failing_since = case
+          when v.failures_after = 0 then null
+          when v.success_at is not null then v.first_failure_after
+          else coalesce(e.failing_since, v.first_failure_after) end,
+        last_success_at = coalesce(v.success_at, e.last_success_at),
+        last_failure_at = coalesce(v.last_failure_at, e.last_failure_at)
+      from unnest(
+        ${tallies.map((t) => t.id)}::text[], ${asText(tallies.map((t) => t.successAt))}::text[]::timestamptz[],
+        ${asText(tallies.map((t) => t.failuresAfter))}::text[]::int[], ${asText(tallies.map((t) => t.firstFailureAfter))}::text[]::timestamptz[],
+        ${asText(tallies.map((t) => t.lastFailureAt))}::text[]::timestamptz[]
+      ) as v(id, success_at, failures_after, first_failure_after, last_failure_at)
+      where e.id = v.id
+        -- A healthy endpoint's row is left alone on most batches: rewriting it for every success
+        -- would make every batch to a busy endpoint queue on one row lock.
+        and (v.failures_after > 0 or e.consecutive_failures <> 0 or e.failing_since is not null
+             or e.last_success_at is null or e.last_success_at < v.success_at - interval '5 seconds')`);
+    if (input.wakeSql) queries.push(...input.wakeSql(tx as unknown as Sql));
+    return queries;
+  });
+}

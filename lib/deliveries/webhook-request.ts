@@ -1,0 +1,33 @@
+import { secretKeyBytes, signatureHeader } from "../webhooks/sign";
+
+export const USER_AGENT = "WebhookAdmin/0.1 (+https://github.com/webhook-admin)";
+
+/**
+ * The headers of one attempt: Standard Webhooks' id (the message id, stable across retries), a
+ * fresh timestamp, and one `v1,` signature per active secret; then the endpoint's own headers,
+ * which validation keeps from touching any of ours.
+ */
+export function webhookHeaders(input: {
+  messageId: string;
+  body: string;
+  secrets: string[];
+  custom: Record<string, string>;
+  now?: number;
+}): Record<string, string> {
+  const timestamp = Math.floor((input.now ?? Date.now()) / 1000);
+  return {
+    ...input.custom,
+    "content-type": "application/json",
+    "user-agent": USER_AGENT,
+    "webhook-id": input.messageId,
+    "webhook-timestamp": String(timestamp),
+    "webhook-signature": signatureHeader(input.secrets.map(secretKeyBytes), input.messageId, timestamp, input.body),
+  };
+}
+
+/** What the attempt log keeps of the request: our headers in full, the endpoint's own masked. */
+export function loggedRequestHeaders(sent: Record<string, string>, custom: Record<string, string>): Record<string, string> {
+  const logged: Record<string, string> = {};
+  for (const [name, value] of Object.entries(sent)) logged[name.toLowerCase()] = name in custom ? "[redacted]" : value;
+  return logged;
+}

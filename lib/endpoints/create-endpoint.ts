@@ -1,0 +1,34 @@
+import { getConfig } from "../config";
+import type { Ctx } from "../context";
+import { endpoints } from "../db/schema";
+import { newId } from "../ids";
+import { findConsumer } from "../consumers/queries";
+import { assertEndpointUrl } from "./check-url";
+import { checkSecret, storeSecret } from "./secrets";
+import { toEndpoint, type CreateEndpointInput } from "./schemas";
+
+export async function createEndpoint({ ctx, consumerRef, input }: { ctx: Ctx; consumerRef: string; input: CreateEndpointInput }) {
+  const url = assertEndpointUrl(input.url);
+  const secret = checkSecret(input.secret);
+  const consumer = await findConsumer(ctx, consumerRef);
+  const row = await ctx.db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(endpoints)
+      .values({
+        id: newId("endpoint"),
+        consumerId: consumer.id,
+        url,
+        description: input.description ?? "",
+        eventTypes: input.event_types?.length ? [...new Set(input.event_types)] : null,
+        headers: input.headers ?? {},
+        maxConcurrency: input.max_concurrency ?? null,
+        rateLimitPerSecond: input.rate_limit_per_second ?? null,
+        state: input.disabled ? "disabled" : "active",
+        disabledAt: input.disabled ? new Date() : null,
+      })
+      .returning();
+    await storeSecret(tx, created!.id, secret);
+    return created!;
+  });
+  return toEndpoint(row, getConfig().ENDPOINT_MAX_CONCURRENCY);
+}

@@ -1,0 +1,28 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { getConfig } from "../config";
+import type { Ctx } from "../context";
+import { endpointSecrets } from "../db/schema";
+import { findEndpointRow } from "./queries";
+import { checkSecret, currentSecret, storeSecret } from "./secrets";
+
+export async function getEndpointSecret({ ctx, id }: { ctx: Ctx; id: string }) {
+  await findEndpointRow(ctx, id);
+  return { key: await currentSecret(ctx.db, id) };
+}
+
+/**
+ * A new current secret; the previous one keeps signing beside it for SECRET_ROTATION_OVERLAP so
+ * receivers can switch without dropping a delivery. Earlier rotated keys keep their own expiry.
+ */
+export async function rotateEndpointSecret({ ctx, id, key }: { ctx: Ctx; id: string; key?: string }) {
+  const secret = checkSecret(key);
+  await ctx.db.transaction(async (tx) => {
+    await findEndpointRow(ctx, id, tx);
+    await tx
+      .update(endpointSecrets)
+      .set({ expiresAt: new Date(Date.now() + getConfig().SECRET_ROTATION_OVERLAP) })
+      .where(and(eq(endpointSecrets.endpointId, id), isNull(endpointSecrets.expiresAt)));
+    await storeSecret(tx, id, secret);
+  });
+  return { key: secret };
+}

@@ -1,0 +1,72 @@
+import { z } from "zod";
+import type { endpoints } from "../db/schema";
+import { EventTypeName } from "../event-types/schemas";
+import { customHeaderProblems } from "../webhooks/headers";
+
+const Headers = z.record(z.string(), z.string()).superRefine((headers, ctx) => {
+  for (const problem of customHeaderProblems(headers)) {
+    ctx.addIssue({ code: "custom", message: problem.message, path: problem.path.split(".").slice(1) });
+  }
+});
+
+const fields = {
+  url: z.string().min(1).max(2048),
+  description: z.string().max(2000),
+  event_types: z.array(EventTypeName).max(500).nullable(),
+  headers: Headers,
+  max_concurrency: z.number().int().min(1).max(1000).nullable(),
+  rate_limit_per_second: z.number().int().min(1).max(100_000).nullable(),
+  disabled: z.boolean(),
+};
+
+export const CreateEndpointInput = z.strictObject({
+  url: fields.url,
+  description: fields.description.optional(),
+  event_types: fields.event_types.optional(),
+  headers: fields.headers.optional(),
+  max_concurrency: fields.max_concurrency.optional(),
+  rate_limit_per_second: fields.rate_limit_per_second.optional(),
+  disabled: fields.disabled.optional(),
+  secret: z.string().optional(),
+});
+export type CreateEndpointInput = z.infer<typeof CreateEndpointInput>;
+
+export const UpdateEndpointInput = CreateEndpointInput.omit({ secret: true }).partial();
+export type UpdateEndpointInput = z.infer<typeof UpdateEndpointInput>;
+
+export const RotateSecretInput = z.strictObject({ key: z.string().optional() });
+
+export const Endpoint = z.object({
+  id: z.string(),
+  consumer_id: z.string(),
+  url: z.string(),
+  description: z.string(),
+  event_types: z.array(z.string()).nullable(),
+  headers: z.record(z.string(), z.string()),
+  max_concurrency: z.number(),
+  rate_limit_per_second: z.number().nullable(),
+  state: z.enum(["active", "disabled", "auto_disabled"]),
+  disabled_reason: z.string().nullable(),
+  failing_since: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Endpoint = z.infer<typeof Endpoint>;
+
+export function toEndpoint(row: typeof endpoints.$inferSelect, defaultConcurrency: number): Endpoint {
+  return {
+    id: row.id,
+    consumer_id: row.consumerId,
+    url: row.url,
+    description: row.description,
+    event_types: row.eventTypes,
+    headers: row.headers,
+    max_concurrency: row.maxConcurrency ?? defaultConcurrency,
+    rate_limit_per_second: row.rateLimitPerSecond,
+    state: row.state,
+    disabled_reason: row.disabledReason,
+    failing_since: row.failingSince?.toISOString() ?? null,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,43 @@
+import { and, eq } from "drizzle-orm";
+import type { Executor } from "../db/client";
+import { deliveries, endpoints, type EndpointState } from "../db/schema";
+
+/**
+ * The one way an endpoint changes state. Enabling clears the failure streak and closes the
+ * circuit; disabling (by a person or by the 5-day rule) cancels its pending deliveries, which a
+ * recovery can bring back later.
+ */
+export async function setEndpointState(
+  db: Executor,
+  id: string,
+  change: { state: "active" } | { state: Exclude<EndpointState, "active">; reason: string },
+) {
+  const now = new Date();
+  const [row] =
+    change.state === "active"
+      ? await db
+          .update(endpoints)
+          .set({
+            state: "active",
+            disabledReason: null,
+            disabledAt: null,
+            failingSince: null,
+            consecutiveFailures: 0,
+            circuitOpenUntil: null,
+            updatedAt: now,
+          })
+          .where(eq(endpoints.id, id))
+          .returning()
+      : await db
+          .update(endpoints)
+          .set({ state: change.state, disabledReason: change.reason, disabledAt: now, updatedAt: now })
+          .where(eq(endpoints.id, id))
+          .returning();
+  if (change.state !== "active") {
+    await db
+      .update(deliveries)
+      .set({ status: "canceled", nextAttemptAt: null, leaseToken: null, lastError: `endpoint_${change.state}`, updatedAt: now })
+      .where(and(eq(deliveries.endpointId, id), eq(deliveries.status, "pending")));
+  }
+  return row!;
+}

@@ -1,0 +1,33 @@
+import { eq } from "drizzle-orm";
+import { getConfig } from "../config";
+import type { Ctx } from "../context";
+import { endpoints } from "../db/schema";
+import { assertEndpointUrl } from "./check-url";
+import { findEndpointRow } from "./queries";
+import { toEndpoint, type UpdateEndpointInput } from "./schemas";
+import { setEndpointState } from "./set-endpoint-state";
+
+export async function updateEndpoint({ ctx, id, input }: { ctx: Ctx; id: string; input: UpdateEndpointInput }) {
+  const url = input.url !== undefined ? assertEndpointUrl(input.url) : undefined;
+  await findEndpointRow(ctx, id);
+  const row = await ctx.db.transaction(async (tx) => {
+    await tx
+      .update(endpoints)
+      .set({
+        ...(url !== undefined ? { url } : {}),
+        ...(input.description !== undefined ? { description: input.description } : {}),
+        ...(input.event_types !== undefined ? { eventTypes: input.event_types?.length ? [...new Set(input.event_types)] : null } : {}),
+        ...(input.headers !== undefined ? { headers: input.headers } : {}),
+        ...(input.max_concurrency !== undefined ? { maxConcurrency: input.max_concurrency } : {}),
+        ...(input.rate_limit_per_second !== undefined ? { rateLimitPerSecond: input.rate_limit_per_second } : {}),
+        updatedAt: new Date(),
+      })
+      .where(eq(endpoints.id, id));
+    if (input.disabled !== undefined) {
+      return setEndpointState(tx, id, input.disabled ? { state: "disabled", reason: "disabled by request" } : { state: "active" });
+    }
+    const [current] = await tx.select().from(endpoints).where(eq(endpoints.id, id));
+    return current!;
+  });
+  return toEndpoint(row, getConfig().ENDPOINT_MAX_CONCURRENCY);
+}

@@ -1,0 +1,71 @@
+/** Typed domain errors. lib/http/problem.ts turns them into RFC 9457 problem+json. */
+export type FieldError = { path: string; message: string };
+
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly title: string,
+    detail: string,
+    readonly errors?: FieldError[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(detail);
+  }
+}
+
+export class ValidationError extends AppError {
+  constructor(detail: string, errors?: FieldError[], status = 422) {
+    super(status, "validation_failed", "Validation failed", detail, errors);
+  }
+}
+
+export class InvalidJsonError extends AppError {
+  constructor(detail = "The request body is not valid JSON.") {
+    super(400, "invalid_json", "Invalid JSON", detail);
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(what: string, ref?: string) {
+    super(404, "not_found", "Not found", ref ? `No ${what} "${ref}".` : `No such ${what}.`);
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(code: string, detail: string) {
+    super(409, code, "Conflict", detail);
+  }
+}
+
+export class PayloadTooLargeError extends AppError {
+  constructor(limit: number) {
+    super(413, "payload_too_large", "Payload too large", `The payload is larger than ${limit} bytes.`);
+  }
+}
+
+export class UnauthorizedError extends AppError {
+  constructor(detail = "A valid API key is required: send `Authorization: Bearer sk_…`.") {
+    super(401, "unauthorized", "Unauthorized", detail, undefined, { "www-authenticate": "Bearer" });
+  }
+}
+
+export class RateLimitedError extends AppError {
+  constructor(retryAfterSeconds: number) {
+    super(429, "rate_limited", "Too many requests", `Rate limit exceeded; retry in ${retryAfterSeconds} s.`, undefined, {
+      "retry-after": String(retryAfterSeconds),
+    });
+  }
+}
+
+export class EndpointUrlForbiddenError extends AppError {
+  constructor(detail: string) {
+    super(422, "endpoint_url_forbidden", "Endpoint URL forbidden", detail, [{ path: "url", message: detail }]);
+  }
+}
+
+export class UnavailableError extends AppError {
+  constructor(detail = "The database is unreachable; retry shortly.") {
+    super(503, "service_unavailable", "Service unavailable", detail, undefined, { "retry-after": "5" });
+  }
+}

@@ -1,0 +1,3 @@
+export * from "./schemas";
+export { createEventType } from "./create-event-type";
+export { listEventTypes } from "./queries";

@@ -1,0 +1,58 @@
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import { AppError, ValidationError, type FieldError } from "../errors";
+import { isConnectionError } from "../db/errors";
+import { logger } from "../logger";
+
+export function zodFieldErrors(error: z.ZodError): FieldError[] {
+  return error.issues.map((issue) => ({ path: issue.path.map(String).join(".") || "(root)", message: issue.message }));
+}
+
+export function problem(
+  status: number,
+  body: { code: string; title: string; detail: string; errors?: FieldError[] },
+  headers: Record<string, string> = {},
+): Response {
+  return new Response(
+    JSON.stringify({
+      type: `https://webhook-admin.dev/problems/${body.code}`,
+      title: body.title,
+      status,
+      detail: body.detail,
+      code: body.code,
+      ...(body.errors ? { errors: body.errors } : {}),
+    }),
+    { status, headers: { "content-type": "application/problem+json", ...headers } },
+  );
+}
+
+/**
+ * The one place errors become HTTP answers: typed domain errors and zod errors map to their
+ * problem; a lost database is a 503 the client may retry; anything else is a logged 500 that
+ * shows the request id and nothing of the internals.
+ */
+export function errorResponse(error: unknown, requestId: string = randomUUID()): Response {
+  const headers = { "x-request-id": requestId };
+  if (error instanceof z.ZodError) error = new ValidationError("The request is invalid.", zodFieldErrors(error));
+  if (error instanceof AppError) {
+    return problem(
+      error.status,
+      { code: error.code, title: error.title, detail: error.message, errors: error.errors },
+      { ...headers, ...error.headers },
+    );
+  }
+  if (isConnectionError(error)) {
+    logger.warn("database unreachable", { requestId, error: String(error) });
+    return problem(
+      503,
+      { code: "service_unavailable", title: "Service unavailable", detail: "The database is unreachable; retry shortly." },
+      { ...headers, "retry-after": "5" },
+    );
+  }
+  logger.error("unhandled error", { requestId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  return problem(
+    500,
+    { code: "internal_error", title: "Internal error", detail: `Something went wrong; quote request id ${requestId}.` },
+    headers,
+  );
+}

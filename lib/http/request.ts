@@ -1,0 +1,76 @@
+import { z } from "zod";
+import { InvalidJsonError, PayloadTooLargeError, ValidationError } from "../errors";
+import { zodFieldErrors } from "./problem";
+
+/** Reads a JSON body without ever buffering more than `maxBytes`. */
+export async function readJson(req: Request, maxBytes: number): Promise<unknown> {
+  const declared = Number(req.headers.get("content-length") ?? NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) throw new PayloadTooLargeError(maxBytes);
+  if (!req.body) throw new InvalidJsonError("The request has no body; send a JSON object.");
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw new PayloadTooLargeError(maxBytes);
+    }
+    chunks.push(value);
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  if (text.trim() === "") throw new InvalidJsonError("The request has no body; send a JSON object.");
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new InvalidJsonError();
+  }
+}
+
+const DEFAULT_BODY_LIMIT = 64 * 1024;
+
+export async function parseBody<S extends z.ZodType>(req: Request, schema: S, maxBytes = DEFAULT_BODY_LIMIT): Promise<z.infer<S>> {
+  const json = await readJson(req, maxBytes);
+  const result = schema.safeParse(json);
+  if (!result.success) throw new ValidationError("The request body is invalid.", zodFieldErrors(result.error));
+  return result.data;
+}
+
+/** An optional body: absent or empty means `{}`. */
+export async function parseOptionalBody<S extends z.ZodType>(req: Request, schema: S): Promise<z.infer<S>> {
+  const text = await req.text();
+  let json: unknown = {};
+  if (text.trim() !== "") {
+    if (text.length > DEFAULT_BODY_LIMIT) throw new PayloadTooLargeError(DEFAULT_BODY_LIMIT);
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new InvalidJsonError();
+    }
+  }
+  const result = schema.safeParse(json);
+  if (!result.success) throw new ValidationError("The request body is invalid.", zodFieldErrors(result.error));
+  return result.data;
+}
+
+export function parseQuery<S extends z.ZodType>(req: Request, schema: S): z.infer<S> {
+  const params = new URL(req.url).searchParams;
+  const raw: Record<string, string | string[]> = {};
+  for (const key of new Set(params.keys())) {
+    const values = params.getAll(key);
+    raw[key] = values.length > 1 ? values : values[0]!;
+  }
+  const result = schema.safeParse(raw);
+  if (!result.success) throw new ValidationError("The query string is invalid.", zodFieldErrors(result.error), 400);
+  return result.data;
+}
+
+export function json(data: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(data), { status, headers: { "content-type": "application/json", ...headers } });
+}
+
+export function noContent(): Response {
+  return new Response(null, { status: 204 });
+}

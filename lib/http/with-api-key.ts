@@ -1,0 +1,39 @@
+import { randomUUID } from "node:crypto";
+import { authenticateApiKey } from "../api-keys";
+import { getConfig } from "../config";
+import type { Ctx } from "../context";
+import { getDb } from "../db/client";
+import { RateLimitedError, UnauthorizedError } from "../errors";
+import { errorResponse } from "./problem";
+import { RateLimiter } from "./rate-limit";
+
+type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
+export type ApiHandler = (args: { req: Request; params: Record<string, string>; ctx: Ctx }) => Promise<Response>;
+
+let limiter: RateLimiter | undefined;
+
+/** The REST API's one auth wrapper: bearer API key, per-key rate limit, errors as problem+json. */
+export function withApiKey(handler: ApiHandler) {
+  return async (req: Request, route: RouteContext): Promise<Response> => {
+    const requestId = randomUUID();
+    try {
+      const header = req.headers.get("authorization") ?? "";
+      const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+      if (!token) throw new UnauthorizedError();
+      const db = getDb();
+      const key = await authenticateApiKey(db, token);
+      if (!key) throw new UnauthorizedError("The API key is unknown or revoked.");
+      limiter ??= new RateLimiter(getConfig().API_RATE_LIMIT_PER_SECOND);
+      const wait = limiter.take(key.id);
+      if (wait > 0) throw new RateLimitedError(wait);
+      const params = Object.fromEntries(
+        Object.entries((await route?.params) ?? {}).map(([k, v]) => [k, Array.isArray(v) ? v.join("/") : (v ?? "")]),
+      );
+      const response = await handler({ req, params, ctx: { actor: { type: "api_key", id: key.id }, db } });
+      response.headers.set("x-request-id", requestId);
+      return response;
+    } catch (error) {
+      return errorResponse(error, requestId);
+    }
+  };
+}

@@ -1,0 +1,23 @@
+import type { Sql } from "../db/client";
+import { wakeDeliveries } from "../jobs";
+
+// A worker that has not beaten for this long is dead; its graphile locks are released.
+export const DEAD_WORKER_AFTER_MS = 60_000;
+
+/**
+ * The periodic safety net: release jobs held by dead worker processes (graphile would otherwise
+ * wait 4 hours), wake a delivery task if anything is due — a lease that ran out after a crash, a
+ * wake-up that was lost — and drop expired idempotency keys.
+ */
+export async function sweep(sql: Sql): Promise<{ deadWorkers: string[]; woke: boolean; expiredKeys: number }> {
+  const dead = await sql<{ id: string }[]>`
+    delete from workers where heartbeat_at < now() - ${DEAD_WORKER_AFTER_MS} * interval '1 millisecond' returning id`;
+  const deadWorkers = dead.map((w) => w.id);
+  if (deadWorkers.length > 0) await sql`select graphile_worker.force_unlock_workers(${deadWorkers}::text[])`;
+  const [due] = await sql<{ due: boolean }[]>`
+    select exists(select 1 from deliveries where status = 'pending' and next_attempt_at <= now()) as due`;
+  if (due?.due) await wakeDeliveries(sql);
+  const expired = await sql`
+    delete from idempotency_keys where key in (select key from idempotency_keys where expires_at < now() limit 10000)`;
+  return { deadWorkers, woke: Boolean(due?.due), expiredKeys: expired.count };
+}

@@ -1,0 +1,92 @@
+import { getConfig } from "../config";
+import { consumerScope, type Ctx } from "../context";
+import { sha256Hex } from "../crypto/encryption";
+import { getSql } from "../db/client";
+import { ConflictError, NotFoundError, PayloadTooLargeError } from "../errors";
+import { newId } from "../ids";
+import { wakeDeliveries } from "../jobs";
+import type { CreateMessageInput, MessageAccepted } from "./schemas";
+
+export type CreateMessageResult = { message: MessageAccepted; replayed: boolean };
+
+/**
+ * Ingest. One transaction holds the message (its payload serialized once: the exact bytes every
+ * attempt sends), one delivery per matching active endpoint, and the job that wakes a worker — so
+ * a committed message is always delivered and a failed request leaves nothing behind.
+ */
+export async function createMessage({
+  ctx,
+  input,
+  idempotencyKey,
+}: {
+  ctx: Ctx;
+  input: CreateMessageInput;
+  idempotencyKey?: string;
+}): Promise<CreateMessageResult> {
+  const config = getConfig();
+  const payload = JSON.stringify(input.payload);
+  if (Buffer.byteLength(payload) > config.MAX_PAYLOAD_BYTES) throw new PayloadTooLargeError(config.MAX_PAYLOAD_BYTES);
+  const sql = getSql();
+  const scope = consumerScope(ctx);
+
+  // The consumer and its matching endpoints in one round trip, before the transaction opens.
+  const targets = await sql<{ consumer_id: string; endpoint_id: string | null }[]>`
+    select c.id as consumer_id, e.id as endpoint_id
+    from (select id from consumers where (id = ${input.consumer} or uid = ${input.consumer})
+            ${scope ? sql`and id = ${scope}` : sql``}
+          order by id = ${input.consumer} desc limit 1) c
+    left join endpoints e on e.consumer_id = c.id and e.state = 'active'
+      and (e.event_types is null or ${input.event_type} = any(e.event_types))`;
+  const consumerId = targets[0]?.consumer_id;
+  if (!consumerId) throw new NotFoundError("consumer", input.consumer);
+  const endpointIds = targets.flatMap((t) => (t.endpoint_id ? [t.endpoint_id] : []));
+
+  const now = new Date();
+  const message: MessageAccepted = {
+    id: newId("message", now.getTime()),
+    consumer_id: consumerId,
+    event_type: input.event_type,
+    event_id: input.event_id ?? null,
+    created_at: now.toISOString(),
+    deliveries: endpointIds.length,
+  };
+  const firstAttemptAt = new Date(now.getTime() + (config.DELIVERY_SCHEDULE[0] ?? 0));
+  const requestHash = sha256Hex(JSON.stringify([consumerId, input.event_type, input.event_id ?? null, payload]));
+
+  return sql.begin(async (tx) => {
+    if (idempotencyKey) {
+      // The insert takes the key's lock: a concurrent request with the same key waits here until
+      // this transaction ends, then replays its answer. An expired key is taken over.
+      const claimed = await tx`
+        insert into idempotency_keys (key, request_hash, message_id, response, created_at, expires_at)
+        values (${idempotencyKey}, ${requestHash}, ${message.id}, ${tx.json(message)}, ${now}::timestamptz,
+                ${new Date(now.getTime() + config.IDEMPOTENCY_TTL)}::timestamptz)
+        on conflict (key) do update set request_hash = excluded.request_hash, message_id = excluded.message_id,
+          response = excluded.response, created_at = excluded.created_at, expires_at = excluded.expires_at
+        where idempotency_keys.expires_at <= now()
+        returning key`;
+      if (claimed.length === 0) {
+        const [existing] = await tx<{ request_hash: string; response: MessageAccepted }[]>`
+          select request_hash, response from idempotency_keys where key = ${idempotencyKey}`;
+        if (existing!.request_hash !== requestHash) {
+          throw new ConflictError("idempotency_conflict", "This Idempotency-Key was already used with a different request body.");
+        }
+        return { message: existing!.response, replayed: true };
+      }
+    }
+    const writes = [
+      tx`insert into messages (id, consumer_id, event_type, event_id, payload, created_at)
+         values (${message.id}, ${consumerId}, ${input.event_type}, ${message.event_id}, ${payload}, ${now}::timestamptz)`,
+    ];
+    if (endpointIds.length > 0) {
+      writes.push(
+        tx`insert into deliveries (id, message_id, endpoint_id, consumer_id, status, next_attempt_at, created_at, updated_at)
+           select unnest(${endpointIds.map(() => newId("delivery", now.getTime()))}::text[]), ${message.id},
+                  unnest(${endpointIds}::text[]), ${consumerId}, 'pending', ${firstAttemptAt}::timestamptz, ${now}::timestamptz, ${now}::timestamptz`,
+        wakeDeliveries(tx as never, firstAttemptAt.getTime()),
+      );
+    }
+    await Promise.all(writes);
+    return { message, replayed: false };
+  });
+}

@@ -1,0 +1,75 @@
+import { z } from "zod";
+import { EventTypeName } from "../event-types/schemas";
+import { DELIVERY_STATUSES } from "../db/schema";
+
+export const CreateMessageInput = z.strictObject({
+  consumer: z.string().min(1).max(256),
+  event_type: EventTypeName,
+  payload: z.record(z.string(), z.unknown()),
+  event_id: z.string().min(1).max(256).optional(),
+});
+export type CreateMessageInput = z.infer<typeof CreateMessageInput>;
+
+export const IdempotencyKey = z.string().min(1).max(256).regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces");
+
+const isoDate = z.iso.datetime({ offset: true }).transform((v) => new Date(v));
+
+export const ListMessagesQuery = z.object({
+  consumer: z.string().max(256).optional(),
+  event_type: EventTypeName.optional(),
+  status: z.enum(DELIVERY_STATUSES).optional(),
+  endpoint_id: z.string().max(64).optional(),
+  since: isoDate.optional(),
+  until: isoDate.optional(),
+});
+export type ListMessagesQuery = z.infer<typeof ListMessagesQuery>;
+
+export const ResendInput = z.strictObject({ endpoint_id: z.string().min(1).max(64) });
+
+export const MessageAccepted = z.object({
+  id: z.string(),
+  consumer_id: z.string(),
+  event_type: z.string(),
+  event_id: z.string().nullable(),
+  created_at: z.string(),
+  deliveries: z.number(),
+});
+export type MessageAccepted = z.infer<typeof MessageAccepted>;
+
+export const DeliverySummary = z.object({
+  id: z.string(),
+  endpoint_id: z.string(),
+  status: z.enum(DELIVERY_STATUSES),
+  attempts: z.number(),
+  next_attempt_at: z.string().nullable(),
+  last_status_code: z.number().nullable(),
+  last_error: z.string().nullable(),
+  last_attempt_at: z.string().nullable(),
+});
+export type DeliverySummary = z.infer<typeof DeliverySummary>;
+
+export type DeliveryRow = {
+  id: string;
+  endpointId: string;
+  status: (typeof DELIVERY_STATUSES)[number];
+  attempts: number;
+  nextAttemptAt: Date | null;
+  leaseToken: string | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  lastAttemptAt: Date | null;
+};
+
+export function toDeliverySummary(row: DeliveryRow): DeliverySummary {
+  return {
+    id: row.id,
+    endpoint_id: row.endpointId,
+    status: row.status,
+    attempts: row.attempts,
+    // While a worker holds the delivery, next_attempt_at is its lease's end, not a schedule.
+    next_attempt_at: row.status === "pending" && !row.leaseToken ? (row.nextAttemptAt?.toISOString() ?? null) : null,
+    last_status_code: row.lastStatusCode,
+    last_error: row.lastError,
+    last_attempt_at: row.lastAttemptAt?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,38 @@
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { runningEmbeddedPostgres, startEmbeddedPostgres } from "../db/embedded";
+
+export const DATA_DIR = path.resolve(process.env.WEBHOOK_ADMIN_DATA_DIR ?? ".data");
+
+export type DatabaseHandle = { url: string; embedded: boolean; stop: () => Promise<void> };
+
+/** The encryption key the embedded demo generates once and keeps beside its data. */
+async function demoEncryptionKey(): Promise<string> {
+  const file = path.join(DATA_DIR, "encryption-key");
+  if (existsSync(file)) return (await readFile(file, "utf8")).trim();
+  await mkdir(DATA_DIR, { recursive: true });
+  const key = randomBytes(32).toString("hex");
+  await writeFile(file, key + "\n", { mode: 0o600 });
+  return key;
+}
+
+/**
+ * DATABASE_URL when set; otherwise the embedded PostgreSQL under .data/ — shared with a running
+ * `npm start` when there is one. Fills in the embedded demo's defaults (its encryption key,
+ * loopback and plain-http endpoints allowed) without overriding what the environment says.
+ */
+export async function resolveDatabase(options: { log?: (line: string) => void; share?: boolean } = {}): Promise<DatabaseHandle> {
+  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, embedded: false, stop: async () => {} };
+  process.env.ENCRYPTION_KEY ||= await demoEncryptionKey();
+  process.env.ALLOW_PRIVATE_ENDPOINTS ||= "true";
+  process.env.ALLOW_HTTP_ENDPOINTS ||= "true";
+  const dir = path.join(DATA_DIR, "embedded");
+  const running = options.share ? await runningEmbeddedPostgres(dir) : null;
+  const handle = running
+    ? { url: running, stop: async () => {} }
+    : await startEmbeddedPostgres({ dir, log: options.log });
+  process.env.DATABASE_URL = handle.url;
+  return { ...handle, embedded: true };
+}

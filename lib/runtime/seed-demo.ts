@@ -1,0 +1,24 @@
+import { randomBytes } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { createApiKey } from "../api-keys";
+import type { DB } from "../db/client";
+import { createOperator } from "../operators/create-operator";
+
+/**
+ * On the first start against an empty database: one operator login and one API key, returned in
+ * clear so `npm start` can print them once. Returns null when the database already has either.
+ */
+export async function seedDemo(db: DB): Promise<{ email: string; password: string; apiKey: string } | null> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(727002)`);
+    const [row] = await tx.execute<{ has: boolean }>(
+      sql`select exists(select 1 from operators) or exists(select 1 from api_keys) as has`,
+    );
+    if (row?.has) return null;
+    const email = "admin@example.com";
+    const password = randomBytes(9).toString("base64url");
+    await createOperator(tx, { email, password });
+    const key = await createApiKey(tx, { name: "demo" });
+    return { email, password, apiKey: key.key };
+  });
+}

@@ -1,0 +1,207 @@
+import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import { isIP, type LookupFunction } from "node:net";
+import ipaddr from "ipaddr.js";
+import { Agent, request } from "undici";
+import { forbiddenAddressReason } from "./url-safety";
+
+/**
+ * The one way anything leaves the building: deliveries, resends, recoveries, test sends and alert
+ * webhooks all POST through here, so the SSRF rules, the deadline and the body cap hold for all.
+ */
+export type EgressPolicy = {
+  allowPrivate: boolean;
+  /** CIDRs let through even when private, e.g. a partner's VPN range. */
+  allowCidrs?: string[];
+  /** Resolves a host name to addresses; tests swap in their own resolver. */
+  resolve?: (hostname: string) => Promise<string[]>;
+};
+
+export type ErrorKind =
+  | "timeout"
+  | "connection_refused"
+  | "connection_reset"
+  | "dns_error"
+  | "tls_error"
+  | "forbidden_address"
+  | "invalid_url"
+  | "network_error";
+
+export type EgressResult = {
+  statusCode: number | null;
+  error: ErrorKind | null;
+  /** A human-readable cause for an error; never contains secrets. */
+  errorDetail: string | null;
+  headers: Record<string, string>;
+  responseBody: string;
+  durationMs: number;
+};
+
+class ForbiddenAddressError extends Error {
+  readonly code = "EFORBIDDENADDRESS";
+}
+
+function isAllowedByCidr(ip: string, cidrs: string[] | undefined): boolean {
+  if (!cidrs?.length) return false;
+  let address = ipaddr.parse(ip);
+  if (address.kind() === "ipv6" && (address as ipaddr.IPv6).isIPv4MappedAddress()) address = (address as ipaddr.IPv6).toIPv4Address();
+  return cidrs.some((cidr) => {
+    const [range, bits] = ipaddr.parseCIDR(cidr);
+    return range.kind() === address.kind() && address.match([range, bits] as never);
+  });
+}
+
+export function vetAddress(ip: string, policy: EgressPolicy): string | null {
+  if (policy.allowPrivate || isAllowedByCidr(ip, policy.allowCidrs)) return null;
+  return forbiddenAddressReason(ip);
+}
+
+function defaultResolve(hostname: string): Promise<string[]> {
+  return new Promise((resolve, reject) =>
+    dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses: LookupAddress[]) =>
+      error ? reject(error) : resolve(addresses.map((a) => a.address)),
+    ),
+  );
+}
+
+/**
+ * A lookup for net/tls.connect that resolves, refuses the host if ANY address is forbidden, and
+ * hands the socket only vetted addresses — the check holds on what is actually connected to, so a
+ * DNS answer that changes between check and connect (rebinding) cannot slip past it.
+ */
+function guardedLookup(policy: EgressPolicy): LookupFunction {
+  const resolveHost = policy.resolve ?? defaultResolve;
+  return ((hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    resolveHost(hostname).then(
+      (addresses) => {
+        if (addresses.length === 0) return callback(Object.assign(new Error(`${hostname} has no addresses`), { code: "ENOTFOUND" }));
+        for (const address of addresses) {
+          const reason = vetAddress(address, policy);
+          if (reason) return callback(new ForbiddenAddressError(`${hostname} resolves to ${reason}`));
+        }
+        const entries = addresses.map((address) => ({ address, family: isIP(address) }));
+        if (options.all) callback(null, entries);
+        else callback(null, entries[0]!.address, entries[0]!.family);
+      },
+      (error: unknown) => callback(error),
+    );
+  }) as LookupFunction;
+}
+
+const agents = new Map<string, Agent>();
+
+function agentFor(policy: EgressPolicy, timeoutMs: number): Agent {
+  const key = policy.resolve ? null : JSON.stringify([policy.allowPrivate, policy.allowCidrs ?? [], timeoutMs]);
+  const existing = key ? agents.get(key) : undefined;
+  if (existing) return existing;
+  const agent = new Agent({
+    connect: { timeout: timeoutMs, lookup: guardedLookup(policy) },
+    connections: 128,
+    keepAliveTimeout: 4_000,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  });
+  if (key) agents.set(key, agent);
+  return agent;
+}
+
+function classify(error: unknown): { kind: ErrorKind; detail: string } {
+  const chain: { code?: string; name?: string; message?: string }[] = [];
+  let current = error as { code?: string; name?: string; message?: string; cause?: unknown } | undefined;
+  for (let i = 0; i < 4 && current; i++) {
+    chain.push(current);
+    current = current.cause as typeof current;
+  }
+  const codes = chain.flatMap((e) => [String(e.code ?? ""), String(e.name ?? "")]);
+  const message = chain.map((e) => e.message).find(Boolean) ?? "request failed";
+  const has = (...c: string[]) => codes.some((code) => c.includes(code));
+  if (has("EFORBIDDENADDRESS")) return { kind: "forbidden_address", detail: message };
+  if (has("AbortError", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "ETIMEDOUT", "TimeoutError"))
+    return { kind: "timeout", detail: "no complete response before the deadline" };
+  if (has("ENOTFOUND", "EAI_AGAIN", "EAI_NODATA", "EAI_NONAME")) return { kind: "dns_error", detail: message };
+  if (has("ECONNREFUSED")) return { kind: "connection_refused", detail: message };
+  if (has("ECONNRESET", "UND_ERR_SOCKET", "EPIPE", "UND_ERR_CLOSED")) return { kind: "connection_reset", detail: message };
+  if (codes.some((code) => code.startsWith("ERR_TLS") || code.startsWith("ERR_SSL") || code.includes("CERT"))) return { kind: "tls_error", detail: message };
+  return { kind: "network_error", detail: message };
+}
+
+/**
+ * POSTs `body` to `url`. Never follows redirects; one deadline covers connect, headers and body;
+ * reads at most `bodyLimit` bytes of the response and then drops the connection.
+ */
+export async function postWebhook(input: {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  timeoutMs: number;
+  bodyLimit: number;
+  policy: EgressPolicy;
+}): Promise<EgressResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const failure = (kind: ErrorKind, detail: string): EgressResult => ({
+    statusCode: null,
+    error: kind,
+    errorDetail: detail,
+    headers: {},
+    responseBody: "",
+    durationMs: elapsed(),
+  });
+
+  let url: URL;
+  try {
+    url = new URL(input.url);
+  } catch {
+    return failure("invalid_url", "the URL cannot be parsed");
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return failure("invalid_url", "only http and https are supported");
+  // Literal IPs never reach the lookup, so they are vetted here.
+  const literal = url.hostname.replace(/^\[|\]$/g, "");
+  if (isIP(literal)) {
+    const reason = vetAddress(literal, input.policy);
+    if (reason) return failure("forbidden_address", reason);
+  }
+
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), input.timeoutMs);
+  try {
+    const response = await request(url, {
+      method: "POST",
+      headers: input.headers,
+      body: input.body,
+      dispatcher: agentFor(input.policy, input.timeoutMs),
+      signal: controller.signal,
+    });
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    if (input.bodyLimit > 0) {
+      for await (const chunk of response.body) {
+        const buffer = chunk as Buffer;
+        chunks.push(buffer.subarray(0, input.bodyLimit - kept));
+        kept += Math.min(buffer.length, input.bodyLimit - kept);
+        if (kept >= input.bodyLimit) break;
+      }
+    }
+    // Leaving the loop early (or never entering it) must not read the rest: destroy drops the socket.
+    if (!response.body.readableEnded) response.body.destroy();
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(response.headers)) {
+      if (typeof value === "string") headers[name] = value;
+      else if (Array.isArray(value)) headers[name] = value.join(", ");
+    }
+    return {
+      statusCode: response.statusCode,
+      error: null,
+      errorDetail: null,
+      headers,
+      // Postgres text cannot hold NUL; a response is evidence, not data we must keep byte-exact.
+      responseBody: Buffer.concat(chunks).toString("utf8").replace(/\u0000/g, ""),
+      durationMs: elapsed(),
+    };
+  } catch (error) {
+    if (controller.signal.aborted) return failure("timeout", `no complete response within ${input.timeoutMs} ms`);
+    const { kind, detail } = classify(error);
+    return failure(kind, detail);
+  } finally {
+    clearTimeout(timer);
+  }
+}

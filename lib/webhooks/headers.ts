@@ -1,0 +1,49 @@
+export const MAX_CUSTOM_HEADERS = 20;
+export const MAX_CUSTOM_HEADER_BYTES = 4096;
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+// Headers the transport, the signature or a cloud metadata service owns: a customer setting them
+// could break framing, forge a signature or turn a delivery into a metadata request.
+const DENIED = new Set([
+  "host",
+  "content-length",
+  "content-type",
+  "transfer-encoding",
+  "connection",
+  "keep-alive",
+  "upgrade",
+  "te",
+  "trailer",
+  "expect",
+  "cookie",
+  "metadata",
+  "metadata-flavor",
+  "x-google-metadata-request",
+  "x-aws-ec2-metadata-token",
+  "x-aws-ec2-metadata-token-ttl-seconds",
+  "x-forwarded-for",
+  "x-forwarded-host",
+]);
+const DENIED_PREFIXES = ["webhook-", "svix-", "proxy-", "sec-", ":"];
+
+/** Problems with a set of custom headers, as `{path, message}`; empty when they may be sent. */
+export function customHeaderProblems(headers: Record<string, unknown>): { path: string; message: string }[] {
+  const problems: { path: string; message: string }[] = [];
+  const entries = Object.entries(headers);
+  if (entries.length > MAX_CUSTOM_HEADERS) problems.push({ path: "headers", message: `at most ${MAX_CUSTOM_HEADERS} headers` });
+  let bytes = 0;
+  for (const [name, value] of entries) {
+    const path = `headers.${name}`;
+    const lower = name.toLowerCase();
+    if (!HEADER_NAME.test(name)) problems.push({ path, message: "is not a valid header name" });
+    else if (DENIED.has(lower) || DENIED_PREFIXES.some((p) => lower.startsWith(p))) {
+      problems.push({ path, message: "is set by Webhook Admin and cannot be overridden" });
+    }
+    if (typeof value !== "string") problems.push({ path, message: "must be a string" });
+    else if (/[\r\n\0]/.test(value)) problems.push({ path, message: "must not contain CR, LF or NUL" });
+    bytes += Buffer.byteLength(name) + (typeof value === "string" ? Buffer.byteLength(value) : 0);
+  }
+  if (bytes > MAX_CUSTOM_HEADER_BYTES) problems.push({ path: "headers", message: `at most ${MAX_CUSTOM_HEADER_BYTES} bytes in all` });
+  return problems;
+}

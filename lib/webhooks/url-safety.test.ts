@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { checkEndpointUrl, forbiddenAddressReason } from "./url-safety";
+
+const strict = { allowHttp: false, allowPrivate: false };
+
+describe("forbiddenAddressReason", () => {
+  it.each([
+    "127.0.0.1", "127.255.0.1", "0.0.0.0", "10.0.0.1", "172.16.5.4", "172.31.255.255", "192.168.1.1",
+    "100.64.0.1", "169.254.169.254", "224.0.0.1", "255.255.255.255", "::1", "::", "fe80::1", "fd00::1",
+    "fc00::5", "ff02::1", "::ffff:127.0.0.1", "::ffff:10.0.0.1", "64:ff9b::7f00:1", "64:ff9b::a9fe:a9fe",
+    "2002:7f00:1::", "2002:a9fe:a9fe::1", "::127.0.0.1",
+  ])("refuses %s", (ip) => {
+    expect(forbiddenAddressReason(ip)).not.toBeNull();
+  });
+
+  it.each(["93.184.216.34", "8.8.8.8", "2606:4700:4700::1111", "::ffff:93.184.216.34", "2002:5db8:d822::1"])("allows %s", (ip) => {
+    expect(forbiddenAddressReason(ip)).toBeNull();
+  });
+});
+
+describe("checkEndpointUrl", () => {
+  it.each([
+    "https://127.0.0.1/", "https://127.1/", "https://2130706433/", "https://0x7f000001/", "https://[::1]/",
+    "https://[::ffff:127.0.0.1]/", "https://0.0.0.0/", "https://169.254.169.254/latest/meta-data", "https://10.0.0.1/",
+    "https://172.16.0.1/", "https://192.168.0.1/", "https://100.64.0.1/", "https://[fd00::1]/", "https://localhost/",
+    "https://api.localhost/", "https://metadata.google.internal/",
+  ])("refuses the internal URL %s", (url) => {
+    const check = checkEndpointUrl(url, strict);
+    expect(check.ok).toBe(false);
+  });
+
+  it("refuses other schemes, credentials and plain http unless allowed", () => {
+    expect(checkEndpointUrl("ftp://example.com/", strict).ok).toBe(false);
+    expect(checkEndpointUrl("https://u:p@example.com/", strict).ok).toBe(false);
+    expect(checkEndpointUrl("http://example.com/", strict).ok).toBe(false);
+    expect(checkEndpointUrl("http://example.com/", { allowHttp: true, allowPrivate: false }).ok).toBe(true);
+    expect(checkEndpointUrl("https://example.com/hook?x=1", strict)).toMatchObject({ ok: true });
+    expect(checkEndpointUrl("http://127.0.0.1:8080/", { allowHttp: true, allowPrivate: true }).ok).toBe(true);
+  });
+
+  it("marks unparseable URLs as invalid rather than forbidden", () => {
+    expect(checkEndpointUrl("not a url", strict)).toMatchObject({ ok: false, invalid: true });
+  });
+});

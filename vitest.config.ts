@@ -1,0 +1,17 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: { alias: { "@": fileURLToPath(new URL(".", import.meta.url)) } },
+  test: {
+    include: ["lib/**/*.test.ts", "tests/**/*.test.ts"],
+    globalSetup: ["tests/helpers/global-setup.ts"],
+    setupFiles: ["tests/helpers/setup-file.ts"],
+    pool: "forks",
+    // Two cores: two test files at a time, each on its own database.
+    maxWorkers: 2,
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    reporters: ["default"],
+  },
+});

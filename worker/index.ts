@@ -1,0 +1,46 @@
+/**
+ * The worker sidecar: runs every delivery, resend and sweep as graphile-worker tasks against the
+ * same Postgres as the web app. Any number of workers may run; all coordination is in Postgres.
+ */
+import { ConfigError, parseConfig } from "../lib/config";
+import { closeDb } from "../lib/db/client";
+import { migrateDatabase } from "../lib/db/migrate";
+import { logger } from "../lib/logger";
+import { startMetricsServer } from "./metrics";
+import { startWorker, withDatabaseRetry } from "./runtime";
+
+async function main(): Promise<void> {
+  const config = parseConfig(process.env);
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new ConfigError("DATABASE_URL is required: npm run worker runs against an existing database (npm start runs everything)");
+  await withDatabaseRetry("migrate", () => migrateDatabase(url));
+  if (config.ALLOW_PRIVATE_ENDPOINTS) logger.warn("ALLOW_PRIVATE_ENDPOINTS=true: deliveries may reach loopback and private addresses");
+  else if (config.ALLOWED_ENDPOINT_CIDRS.length) logger.info("SSRF guard allowlist", { cidrs: config.ALLOWED_ENDPOINT_CIDRS });
+
+  const worker = await startWorker(url, config);
+  const metrics = await startMetricsServer(config.WORKER_METRICS_PORT);
+  const address = metrics?.address();
+  logger.info("worker started", {
+    pool: worker.poolId,
+    concurrency: config.WORKER_CONCURRENCY,
+    metrics: typeof address === "object" && address ? `http://127.0.0.1:${address.port}/metrics` : null,
+  });
+
+  const stop = async (signal: string) => {
+    logger.info("worker stopping: finishing in-flight attempts", { signal });
+    await worker.stop();
+    metrics?.close();
+    await closeDb();
+    logger.info("worker stopped");
+    process.exit(0);
+  };
+  process.once("SIGTERM", () => void stop("SIGTERM"));
+  process.once("SIGINT", () => void stop("SIGINT"));
+  await worker.done;
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) console.error(error.message);
+  else logger.error("worker crashed", { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  process.exit(1);
+});

@@ -1,0 +1,47 @@
+import { createServer, type Server } from "node:http";
+import { logger } from "../lib/logger";
+import { workerState } from "./state";
+
+function render(): string {
+  const c = workerState.counters;
+  const lines = [
+    "# HELP webhook_admin_attempts_total Delivery attempts made by this worker, by result.",
+    "# TYPE webhook_admin_attempts_total counter",
+    `webhook_admin_attempts_total{result="success"} ${c.attemptsSucceeded}`,
+    `webhook_admin_attempts_total{result="failure"} ${c.attemptsFailed}`,
+    "# HELP webhook_admin_delivery_batches_total Claimed delivery batches.",
+    "# TYPE webhook_admin_delivery_batches_total counter",
+    `webhook_admin_delivery_batches_total ${c.batches}`,
+    "# HELP webhook_admin_resends_total Manual and recovery resends performed.",
+    "# TYPE webhook_admin_resends_total counter",
+    `webhook_admin_resends_total ${c.resends}`,
+    "# HELP webhook_admin_sweeps_total Maintenance sweeps run.",
+    "# TYPE webhook_admin_sweeps_total counter",
+    `webhook_admin_sweeps_total ${c.sweeps}`,
+    "# HELP webhook_admin_worker_uptime_seconds Seconds since this worker started.",
+    "# TYPE webhook_admin_worker_uptime_seconds gauge",
+    `webhook_admin_worker_uptime_seconds ${Math.round((Date.now() - workerState.startedAt) / 1000)}`,
+  ];
+  return lines.join("\n") + "\n";
+}
+
+/** The worker's only HTTP: /metrics (Prometheus text) and /health. Port 0 picks a free port. */
+export function startMetricsServer(port: number): Promise<Server | null> {
+  return new Promise((resolve) => {
+    const server = createServer((req, res) => {
+      if (req.url === "/metrics") {
+        res.writeHead(200, { "content-type": "text/plain; version=0.0.4" }).end(render());
+      } else if (req.url === "/health") {
+        const ok = !workerState.stopping && workerState.poolId !== null;
+        res.writeHead(ok ? 200 : 503, { "content-type": "application/json" }).end(JSON.stringify({ status: ok ? "ok" : "stopping" }));
+      } else {
+        res.writeHead(404).end();
+      }
+    });
+    server.once("error", (error) => {
+      logger.warn("metrics server not started", { port, error: String(error) });
+      resolve(null);
+    });
+    server.listen(port, "0.0.0.0", () => resolve(server));
+  });
+}

@@ -1,0 +1,98 @@
+import { EventEmitter } from "node:events";
+import { Logger, run, type TaskList, type WorkerEvents } from "graphile-worker";
+import pg from "pg";
+import type { Config } from "../lib/config";
+import { getSql } from "../lib/db/client";
+import { isConnectionError } from "../lib/db/errors";
+import { TASKS, wakeDeliveries } from "../lib/jobs";
+import { logger } from "../lib/logger";
+import { beatWorker, registerWorker, unregisterWorker } from "../lib/maintenance/workers";
+import { workerState } from "./state";
+import { deliverDue } from "./tasks/deliver-due";
+import { resendDelivery } from "./tasks/resend-delivery";
+import { sweep } from "./tasks/sweep";
+
+export const taskList: TaskList = {
+  [TASKS.deliverDue]: deliverDue,
+  [TASKS.resendDelivery]: resendDelivery,
+  [TASKS.sweep]: sweep,
+};
+
+const HEARTBEAT_MS = 10_000;
+
+// graphile logs every completed job at info; ours logs what a person needs: its warnings and errors.
+const graphileLogger = new Logger(() => (level, message) => {
+  if (level === "error") logger.error(message, { source: "graphile-worker" });
+  else if (level === "warning") logger.warn(message, { source: "graphile-worker" });
+  else logger.debug(message, { source: "graphile-worker" });
+});
+
+export async function withDatabaseRetry<T>(what: string, fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (error) {
+      if (!isConnectionError(error) || workerState.stopping) throw error;
+      logger.warn(`${what}: database unreachable, retrying`, { attempt, error: String(error) });
+      await new Promise((r) => setTimeout(r, Math.min(5000, 250 * attempt)));
+    }
+  }
+}
+
+export type WorkerHandle = { poolId: string | null; stop: () => Promise<void>; done: Promise<void> };
+
+/**
+ * Starts graphile-worker with our tasks on `url`, registers the pool for the dead-worker sweep and
+ * beats its heartbeat. `stop()` stops taking work and waits for in-flight attempts to finish.
+ */
+export async function startWorker(url: string, config: Config): Promise<WorkerHandle> {
+  workerState.stopping = false;
+  const pgPool = new pg.Pool({ connectionString: url, max: config.WORKER_CONCURRENCY + 4 });
+  pgPool.on("error", (error) => logger.warn("graphile pool client error", { error: String(error) }));
+  pgPool.on("connect", (client) => client.on("error", (error) => logger.warn("graphile client error", { error: String(error) })));
+
+  const events: WorkerEvents = new EventEmitter();
+  let poolId: string | null = null;
+  events.on("pool:create", ({ workerPool }) => {
+    poolId = workerPool.id;
+    workerState.poolId = workerPool.id;
+  });
+  events.on("job:error", ({ job, error }) =>
+    logger.error("job failed; graphile will retry it", { task: job.task_identifier, error: String(error) }),
+  );
+
+  const runner = await run({
+    pgPool,
+    concurrency: config.WORKER_CONCURRENCY,
+    // Future wake-ups (retries coming due) are found by polling; this bounds how late they run.
+    pollInterval: 250,
+    noHandleSignals: true,
+    taskList,
+    // Every minute, on one worker only (graphile dedupes cron across processes).
+    crontab: `* * * * * ${TASKS.sweep} ?max=1&jobKey=${TASKS.sweep}\n`,
+    events,
+    logger: graphileLogger,
+    // In-flight attempts finish (each bounded by DELIVERY_TIMEOUT) before the process exits.
+    gracefulShutdownAbortTimeout: config.DELIVERY_TIMEOUT + 5_000,
+  });
+
+  const sql = getSql();
+  const id = poolId as string | null;
+  if (id) await withDatabaseRetry("register", () => registerWorker(sql, id));
+  const heartbeat = setInterval(() => {
+    if (id) beatWorker(sql, id).catch((error) => logger.warn("heartbeat failed", { error: String(error) }));
+  }, HEARTBEAT_MS);
+  // Whatever came due while no worker ran is picked up now, not at the next sweep.
+  await withDatabaseRetry("wake", () => wakeDeliveries(sql));
+
+  let stopping: Promise<void> | null = null;
+  const stop = () =>
+    (stopping ??= (async () => {
+      workerState.stopping = true;
+      clearInterval(heartbeat);
+      await runner.stop().catch((error: unknown) => logger.warn("runner stop", { error: String(error) }));
+      if (id) await unregisterWorker(sql, id).catch(() => {});
+      await pgPool.end().catch(() => {});
+    })());
+  return { poolId: id, stop, done: runner.promise };
+}
