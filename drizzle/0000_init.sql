@@ -43,7 +43,8 @@ CREATE TABLE "endpoints" (
 	"last_success_at" timestamp (3) with time zone,
 	"last_failure_at" timestamp (3) with time zone,
 	"circuit_open_until" timestamp (3) with time zone,
-	"in_flight" integer DEFAULT 0 NOT NULL,
+	"rate_window_start" timestamp (3) with time zone,
+	"rate_window_count" integer DEFAULT 0 NOT NULL,
 	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp (3) with time zone DEFAULT now() NOT NULL
 );
@@ -76,6 +77,7 @@ CREATE TABLE "deliveries" (
 	"scheduled_attempts" integer DEFAULT 0 NOT NULL,
 	"next_attempt_at" timestamp (3) with time zone,
 	"lease_token" text,
+	"parked" boolean DEFAULT false NOT NULL,
 	"last_status_code" integer,
 	"last_error" text,
 	"last_attempt_at" timestamp (3) with time zone,
@@ -220,6 +222,8 @@ CREATE INDEX "attempts_consumer_idx" ON "attempts" USING btree ("consumer_id","c
 CREATE INDEX "deliveries_due_idx" ON "deliveries" USING btree ("next_attempt_at") WHERE "deliveries"."status" = 'pending';--> statement-breakpoint
 CREATE INDEX "deliveries_message_idx" ON "deliveries" USING btree ("message_id");--> statement-breakpoint
 CREATE INDEX "deliveries_endpoint_idx" ON "deliveries" USING btree ("endpoint_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "deliveries_leased_idx" ON "deliveries" USING btree ("endpoint_id") WHERE "deliveries"."lease_token" is not null;--> statement-breakpoint
+CREATE INDEX "deliveries_parked_idx" ON "deliveries" USING btree ("endpoint_id","next_attempt_at") WHERE "deliveries"."parked";--> statement-breakpoint
 CREATE INDEX "idempotency_keys_expires_idx" ON "idempotency_keys" USING btree ("expires_at");--> statement-breakpoint
 CREATE INDEX "messages_created_idx" ON "messages" USING btree ("created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "messages_consumer_idx" ON "messages" USING btree ("consumer_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint

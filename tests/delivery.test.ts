@@ -11,6 +11,8 @@ import { startTestWorker } from "./helpers/worker";
 // Eight attempts, as in production, with gaps of test size.
 process.env.DELIVERY_SCHEDULE = "0,150ms,300ms,150ms,150ms,150ms,150ms,150ms";
 process.env.DELIVERY_TIMEOUT = "700ms";
+// The breaker has its own tests (endpoint-health); here it must not interrupt the schedule.
+process.env.CIRCUIT_FAILURE_THRESHOLD = "1000";
 
 let api: Awaited<ReturnType<typeof apiClient>>;
 let worker: Awaited<ReturnType<typeof startTestWorker>>;

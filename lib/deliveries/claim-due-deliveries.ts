@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
+import { planClaim, type EndpointLimits } from "./plan-claim";
 
 export type ClaimedDelivery = {
   id: string;
@@ -12,31 +13,92 @@ export type ClaimedDelivery = {
   payload: string;
   url: string;
   headers: Record<string, string>;
+  probe: boolean;
 };
 
+const asText = (values: (Date | null)[]) => values.map((v) => v?.toISOString() ?? null) as string[];
+
 /**
- * Leases up to `limit` due deliveries of active endpoints. The lease is the row's next_attempt_at
- * pushed to the lease's end, with a token: if the worker dies, the delivery simply comes due again
- * when the lease runs out, and a late outcome from the old holder no longer matches the token.
- * SKIP LOCKED lets any number of workers claim side by side without waiting on each other.
+ * Leases due deliveries, at most `limit`, within every endpoint's limits (concurrency cap, rate
+ * limit, circuit breaker), counted in Postgres so they hold across all worker processes.
+ *
+ * The lease is the row's next_attempt_at pushed to the lease's end, with a token: if the worker
+ * dies, the delivery comes due again when the lease runs out, and a late outcome from the old
+ * holder no longer matches the token. Due rows are scanned with SKIP LOCKED so workers claim side
+ * by side; endpoint rows are locked (in id order) so two claims never both take the last slot.
  */
-export async function claimDueDeliveries(sql: Sql, input: { limit: number; leaseMs: number }) {
+export async function claimDueDeliveries(
+  sql: Sql,
+  input: { limit: number; leaseMs: number; defaultConcurrency: number },
+): Promise<{ token: string; deliveries: ClaimedDelivery[] }> {
   const token = randomUUID();
-  const rows = await sql<ClaimedDelivery[]>`
-    with due as (
-      select d.id
-      from deliveries d
-      join endpoints e on e.id = d.endpoint_id
-      where d.status = 'pending' and d.next_attempt_at <= now() and e.state = 'active'
-      order by d.next_attempt_at
-      limit ${input.limit}
-      for update of d skip locked
-    )
-    update deliveries d
-    set next_attempt_at = now() + ${input.leaseMs} * interval '1 millisecond', lease_token = ${token}, updated_at = now()
-    from due, messages m, endpoints e
-    where d.id = due.id and m.id = d.message_id and e.id = d.endpoint_id
-    returning d.id, d.message_id, d.endpoint_id, d.consumer_id, d.attempts, d.scheduled_attempts, d.created_at,
-              m.payload, e.url, e.headers`;
-  return { token, deliveries: rows as ClaimedDelivery[] };
+  const deliveries = await sql.begin(async (tx) => {
+    const candidates = await tx<{ id: string; endpoint_id: string }[]>`
+      select id, endpoint_id from deliveries
+      where status = 'pending' and next_attempt_at <= now()
+      order by next_attempt_at
+      limit ${input.limit * 2}
+      for update skip locked`;
+    if (candidates.length === 0) return [];
+    const endpointIds = [...new Set(candidates.map((c) => c.endpoint_id))].sort();
+    const rows = await tx<(Omit<EndpointLimits, "maxConcurrency" | "leased"> & { maxConcurrency: number | null; leased: string; now: Date })[]>`
+      select now() as now, e.id, e.state, e.max_concurrency as "maxConcurrency", e.rate_limit_per_second as "rateLimitPerSecond",
+             e.rate_window_start as "rateWindowStart", e.rate_window_count as "rateWindowCount",
+             e.circuit_open_until as "circuitOpenUntil",
+             (select count(*) from deliveries l
+               where l.endpoint_id = e.id and l.lease_token is not null and l.next_attempt_at > now()) as leased
+      from endpoints e where e.id = any(${endpointIds})
+      order by e.id
+      for update of e`;
+    const plan = planClaim({
+      candidates: candidates.map((c) => ({ id: c.id, endpointId: c.endpoint_id })),
+      endpoints: rows.map((r) => ({ ...r, maxConcurrency: r.maxConcurrency ?? input.defaultConcurrency, leased: Number(r.leased) })),
+      now: rows[0]?.now ?? new Date(),
+      limit: input.limit,
+      leaseMs: input.leaseMs,
+    });
+    const writes: Promise<unknown>[] = [];
+    if (plan.parkUntil.length > 0) {
+      writes.push(tx`
+        update deliveries d set next_attempt_at = v.until, updated_at = now()
+        from unnest(${plan.parkUntil.map((p) => p.id)}::text[], ${asText(plan.parkUntil.map((p) => p.until))}::text[]::timestamptz[]) as v(id, until)
+        where d.id = v.id`);
+    }
+    if (plan.parkForSlot.length > 0) {
+      writes.push(tx`
+        update deliveries set parked = true, next_attempt_at = now() + ${input.leaseMs} * interval '1 millisecond', updated_at = now()
+        where id = any(${plan.parkForSlot})`);
+    }
+    if (plan.cancel.length > 0) {
+      writes.push(tx`
+        update deliveries set status = 'canceled', next_attempt_at = null, last_error = 'endpoint_not_active', updated_at = now()
+        where id = any(${plan.cancel})`);
+    }
+    if (plan.endpoints.length > 0) {
+      writes.push(tx`
+        update endpoints e set circuit_open_until = v.circuit, rate_window_start = v.window_start, rate_window_count = v.window_count
+        from unnest(${plan.endpoints.map((e) => e.id)}::text[], ${asText(plan.endpoints.map((e) => e.circuitOpenUntil))}::text[]::timestamptz[],
+                    ${asText(plan.endpoints.map((e) => e.rateWindowStart))}::text[]::timestamptz[],
+                    ${plan.endpoints.map((e) => String(e.rateWindowCount))}::text[]::int[]) as v(id, circuit, window_start, window_count)
+        where e.id = v.id and (e.circuit_open_until is distinct from v.circuit or e.rate_window_start is distinct from v.window_start
+                               or e.rate_window_count <> v.window_count)`);
+    }
+    if (plan.claim.length === 0) {
+      await Promise.all(writes);
+      return [];
+    }
+    const probes = new Set(plan.claim.filter((c) => c.probe).map((c) => c.id));
+    const [claimed] = await Promise.all([
+      tx<Omit<ClaimedDelivery, "probe">[]>`
+        update deliveries d
+        set next_attempt_at = now() + ${input.leaseMs} * interval '1 millisecond', lease_token = ${token}, parked = false, updated_at = now()
+        from messages m, endpoints e
+        where d.id = any(${plan.claim.map((c) => c.id)}) and m.id = d.message_id and e.id = d.endpoint_id
+        returning d.id, d.message_id, d.endpoint_id, d.consumer_id, d.attempts, d.scheduled_attempts, d.created_at,
+                  m.payload, e.url, e.headers`,
+      ...writes,
+    ]);
+    return (claimed as Omit<ClaimedDelivery, "probe">[]).map((d) => ({ ...d, probe: probes.has(d.id) }));
+  });
+  return { token, deliveries };
 }

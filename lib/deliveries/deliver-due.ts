@@ -5,6 +5,15 @@ import { attemptDelivery, egressPolicy } from "./attempt-delivery";
 import { claimDueDeliveries } from "./claim-due-deliveries";
 import { recordOutcomes } from "./record-outcomes";
 import { activeSecretsByEndpoint } from "./signing-keys";
+import { autoDisableFailingEndpoints } from "../endpoints/auto-disable";
+
+export function healthPolicy(config: Config) {
+  return {
+    failureThreshold: config.CIRCUIT_FAILURE_THRESHOLD,
+    openForMs: config.CIRCUIT_OPEN_FOR,
+    defaultConcurrency: config.ENDPOINT_MAX_CONCURRENCY,
+  };
+}
 
 /** How long a claimed delivery is held: the whole attempt's deadline plus room to write the outcome. */
 export function leaseMs(config: Config): number {
@@ -17,9 +26,16 @@ export function leaseMs(config: Config): number {
  * A full batch means more may be due: it wakes a sibling task first, so batches overlap and a
  * backlog fans out over the worker's concurrency without one job per attempt.
  */
-export async function deliverDueBatch(sql: Sql, config: Config): Promise<{ claimed: number; succeeded: number; failed: number }> {
-  const { token, deliveries } = await claimDueDeliveries(sql, { limit: config.DELIVERY_BATCH_SIZE, leaseMs: leaseMs(config) });
-  if (deliveries.length === 0) return { claimed: 0, succeeded: 0, failed: 0 };
+export async function deliverDueBatch(
+  sql: Sql,
+  config: Config,
+): Promise<{ claimed: number; succeeded: number; failed: number; more: boolean }> {
+  const { token, deliveries } = await claimDueDeliveries(sql, {
+    limit: config.DELIVERY_BATCH_SIZE,
+    leaseMs: leaseMs(config),
+    defaultConcurrency: config.ENDPOINT_MAX_CONCURRENCY,
+  });
+  if (deliveries.length === 0) return { claimed: 0, succeeded: 0, failed: 0, more: false };
   await Promise.all([
     wakeAtLeaseEnd(sql, Date.now() + leaseMs(config)),
     deliveries.length === config.DELIVERY_BATCH_SIZE ? wakeDeliveries(sql) : null,
@@ -28,11 +44,25 @@ export async function deliverDueBatch(sql: Sql, config: Config): Promise<{ claim
   const policy = egressPolicy(config);
   const outcomes = await Promise.all(
     deliveries.map((delivery) =>
-      attemptDelivery({ delivery, secrets: secrets.get(delivery.endpoint_id) ?? [], trigger: "scheduled", config, policy }),
+      attemptDelivery({
+        delivery,
+        secrets: secrets.get(delivery.endpoint_id) ?? [],
+        trigger: delivery.probe ? "probe" : "scheduled",
+        config,
+        policy,
+      }),
     ),
   );
   const retryTimes = outcomes.flatMap((o) => (o.next?.status === "pending" && o.next.attemptAt ? [o.next.attemptAt.getTime()] : []));
-  await recordOutcomes(sql, { leaseToken: token, outcomes, wakeSql: (tx) => wakeDeliveriesAt(tx, retryTimes) });
+  const { unparked } = await recordOutcomes(sql, {
+    leaseToken: token,
+    outcomes,
+    health: healthPolicy(config),
+    wakeSql: (tx) => wakeDeliveriesAt(tx, retryTimes),
+  });
+  const failing = [...new Set(outcomes.filter((o) => !o.success).map((o) => o.endpointId))];
+  if (failing.length > 0) await autoDisableFailingEndpoints(sql, { disableAfterMs: config.ENDPOINT_DISABLE_AFTER, endpointIds: failing });
   const succeeded = outcomes.filter((o) => o.success).length;
-  return { claimed: deliveries.length, succeeded, failed: outcomes.length - succeeded };
+  // Parked deliveries given a freed slot are due now: the caller claims again rather than waiting.
+  return { claimed: deliveries.length, succeeded, failed: outcomes.length - succeeded, more: deliveries.length === config.DELIVERY_BATCH_SIZE || unparked > 0 };
 }

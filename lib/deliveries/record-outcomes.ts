@@ -46,8 +46,11 @@ export function tallyEndpoints(outcomes: AttemptOutcome[]): EndpointTally[] {
     }
     tallies.set(outcome.endpointId, tally);
   }
-  return [...tallies.values()];
+  // Endpoint rows are locked in id order by every writer, so concurrent batches cannot deadlock.
+  return [...tallies.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
 }
+
+export type HealthPolicy = { failureThreshold: number; openForMs: number; defaultConcurrency: number };
 
 /**
  * Writes a batch's attempts, delivery states and endpoint failure streaks in one transaction, and
@@ -57,12 +60,20 @@ export function tallyEndpoints(outcomes: AttemptOutcome[]): EndpointTally[] {
  */
 export async function recordOutcomes(
   sql: Sql,
-  input: { leaseToken: string | null; outcomes: AttemptOutcome[]; wakeSql?: (tx: Sql) => Promise<unknown>[] },
-): Promise<void> {
-  const { outcomes } = input;
-  if (outcomes.length === 0) return;
+  input: {
+    leaseToken: string | null;
+    outcomes: AttemptOutcome[];
+    health: HealthPolicy;
+    wakeSql?: (tx: Sql) => Promise<unknown>[];
+  },
+): Promise<{ unparked: number }> {
+  const { outcomes, health } = input;
+  if (outcomes.length === 0) return { unparked: 0 };
+  const freed = new Map<string, number>();
+  for (const o of outcomes) if (o.next) freed.set(o.endpointId, (freed.get(o.endpointId) ?? 0) + 1);
   const col = <T>(pick: (o: AttemptOutcome) => T) => outcomes.map(pick);
   const tallies = tallyEndpoints(outcomes);
+  let unparkQuery: Promise<{ count: number }> | undefined;
   await sql.begin((tx) => {
     const queries: Promise<unknown>[] = [
       tx`
@@ -106,9 +117,17 @@ export async function recordOutcomes(
         ) as v(id, success, code, error, at)
         where d.id = v.id`);
     }
+    // The failure streak drives the circuit breaker: reaching the threshold (or a failed probe)
+    // opens it for CIRCUIT_OPEN_FOR; any success closes it.
     queries.push(tx`
       update endpoints e set
         consecutive_failures = case when v.success_at is not null then v.failures_after else e.consecutive_failures + v.failures_after end,
+        circuit_open_until = case
+          when v.failures_after > 0 and (case when v.success_at is not null then v.failures_after
+                                          else e.consecutive_failures + v.failures_after end) >= ${health.failureThreshold}
+            then now() + ${health.openForMs} * interval '1 millisecond'
+          when v.success_at is not null then null
+          else e.circuit_open_until end,
         failing_since = case
           when v.failures_after = 0 then null
           when v.success_at is not null then v.first_failure_after
@@ -125,7 +144,28 @@ export async function recordOutcomes(
         -- would make every batch to a busy endpoint queue on one row lock.
         and (v.failures_after > 0 or e.consecutive_failures <> 0 or e.failing_since is not null
              or e.last_success_at is null or e.last_success_at < v.success_at - interval '5 seconds')`);
+    // Slots freed at an endpoint go to deliveries parked waiting for one (as many as are free).
+    unparkQuery = tx`
+      update deliveries d set parked = false, next_attempt_at = now(), updated_at = now()
+      from (
+        select p.id
+        from unnest(${tallies.map((t) => t.id)}::text[], ${tallies.map((t) => String(freed.get(t.id) ?? 0))}::text[]::int[])
+          as v(endpoint_id, freed)
+        join endpoints e on e.id = v.endpoint_id and e.state = 'active'
+        cross join lateral (
+          select id from deliveries p
+          where p.endpoint_id = v.endpoint_id and p.parked and p.status = 'pending'
+          order by p.next_attempt_at
+          limit greatest(v.freed, coalesce(e.max_concurrency, ${health.defaultConcurrency}) - (
+            select count(*) from deliveries l
+            where l.endpoint_id = v.endpoint_id and l.lease_token is not null and l.next_attempt_at > now()))
+          for update skip locked
+        ) p
+      ) x
+      where d.id = x.id`;
+    queries.push(unparkQuery);
     if (input.wakeSql) queries.push(...input.wakeSql(tx as unknown as Sql));
     return queries;
   });
+  return { unparked: (await unparkQuery)?.count ?? 0 };
 }

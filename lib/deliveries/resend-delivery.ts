@@ -3,6 +3,8 @@ import type { Sql } from "../db/client";
 import type { AttemptTrigger } from "../db/schema";
 import { attemptDelivery, type DeliveryTarget } from "./attempt-delivery";
 import { recordOutcomes } from "./record-outcomes";
+import { healthPolicy } from "./deliver-due";
+import { wakeDeliveries } from "../jobs";
 import { activeSecretsByEndpoint } from "./signing-keys";
 
 /**
@@ -19,6 +21,7 @@ export async function resendDelivery(sql: Sql, config: Config, input: { delivery
   if (!delivery) return false;
   const secrets = await activeSecretsByEndpoint(sql, [delivery.endpoint_id]);
   const outcome = await attemptDelivery({ delivery, secrets: secrets.get(delivery.endpoint_id) ?? [], trigger: input.trigger, config });
-  await recordOutcomes(sql, { leaseToken: null, outcomes: [outcome] });
+  const { unparked } = await recordOutcomes(sql, { leaseToken: null, outcomes: [outcome], health: healthPolicy(config) });
+  if (unparked > 0) await wakeDeliveries(sql);
   return true;
 }

@@ -70,3 +70,19 @@ export function toEndpoint(row: typeof endpoints.$inferSelect, defaultConcurrenc
     updated_at: row.updatedAt.toISOString(),
   };
 }
+
+/** GET /endpoints/{id}/secret and POST /endpoints/{id}/secret/rotate. */
+export const EndpointSecret = z.object({ key: z.string() });
+export type EndpointSecret = z.infer<typeof EndpointSecret>;
+
+/** GET /endpoints/{id}/stats: attempts since `since`; rates and percentiles are null without attempts. */
+export const EndpointStats = z.object({
+  since: z.string(),
+  attempts: z.number(),
+  succeeded: z.number(),
+  failed: z.number(),
+  success_rate: z.number().nullable(),
+  p50_ms: z.number().nullable(),
+  p99_ms: z.number().nullable(),
+});
+export type EndpointStats = z.infer<typeof EndpointStats>;

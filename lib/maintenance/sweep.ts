@@ -1,5 +1,6 @@
 import type { Sql } from "../db/client";
 import { wakeDeliveries } from "../jobs";
+import { autoDisableFailingEndpoints } from "../endpoints/auto-disable";
 
 // A worker that has not beaten for this long is dead; its graphile locks are released.
 export const DEAD_WORKER_AFTER_MS = 60_000;
@@ -7,9 +8,13 @@ export const DEAD_WORKER_AFTER_MS = 60_000;
 /**
  * The periodic safety net: release jobs held by dead worker processes (graphile would otherwise
  * wait 4 hours), wake a delivery task if anything is due — a lease that ran out after a crash, a
- * wake-up that was lost — and drop expired idempotency keys.
+ * wake-up that was lost — disable endpoints failing past ENDPOINT_DISABLE_AFTER, and drop expired
+ * idempotency keys.
  */
-export async function sweep(sql: Sql): Promise<{ deadWorkers: string[]; woke: boolean; expiredKeys: number }> {
+export async function sweep(
+  sql: Sql,
+  policy: { disableAfterMs: number },
+): Promise<{ deadWorkers: string[]; woke: boolean; expiredKeys: number; autoDisabled: string[] }> {
   const dead = await sql<{ id: string }[]>`
     delete from workers where heartbeat_at < now() - ${DEAD_WORKER_AFTER_MS} * interval '1 millisecond' returning id`;
   const deadWorkers = dead.map((w) => w.id);
@@ -19,5 +24,6 @@ export async function sweep(sql: Sql): Promise<{ deadWorkers: string[]; woke: bo
   if (due?.due) await wakeDeliveries(sql);
   const expired = await sql`
     delete from idempotency_keys where key in (select key from idempotency_keys where expires_at < now() limit 10000)`;
-  return { deadWorkers, woke: Boolean(due?.due), expiredKeys: expired.count };
+  const autoDisabled = await autoDisableFailingEndpoints(sql, { disableAfterMs: policy.disableAfterMs });
+  return { deadWorkers, woke: Boolean(due?.due), expiredKeys: expired.count, autoDisabled };
 }

@@ -73,3 +73,28 @@ export function toDeliverySummary(row: DeliveryRow): DeliverySummary {
     last_attempt_at: row.lastAttemptAt?.toISOString() ?? null,
   };
 }
+
+/** A message as GET /messages lists it: its envelope and each of its deliveries' state. */
+export const MessageSummary = z.object({
+  id: z.string(),
+  consumer_id: z.string(),
+  event_type: z.string(),
+  event_id: z.string().nullable(),
+  created_at: z.string(),
+  deliveries: z.array(DeliverySummary),
+});
+export type MessageSummary = z.infer<typeof MessageSummary>;
+
+/** GET /messages/{id}: the summary plus the payload as it was sent. */
+export const MessageDetail = MessageSummary.extend({ payload: z.unknown() });
+export type MessageDetail = z.infer<typeof MessageDetail>;
+
+/** POST /messages/{id}/resend: the manual attempt the worker will make. */
+export const ResendQueued = z.object({
+  delivery_id: z.string(),
+  message_id: z.string(),
+  endpoint_id: z.string(),
+  trigger: z.literal("manual"),
+  status: z.literal("queued"),
+});
+export type ResendQueued = z.infer<typeof ResendQueued>;

@@ -4,7 +4,7 @@ import { getSql } from "../../lib/db/client";
 import { deliverDueBatch } from "../../lib/deliveries/deliver-due";
 import { workerState } from "../state";
 
-// A job keeps claiming while batches come back full, up to this many, then yields its slot.
+// A job keeps claiming while there is more due work, up to this many batches, then yields its slot.
 const MAX_BATCHES_PER_JOB = 20;
 
 export const deliverDue: Task = async () => {
@@ -14,6 +14,6 @@ export const deliverDue: Task = async () => {
     workerState.counters.batches += result.claimed > 0 ? 1 : 0;
     workerState.counters.attemptsSucceeded += result.succeeded;
     workerState.counters.attemptsFailed += result.failed;
-    if (result.claimed < config.DELIVERY_BATCH_SIZE) break;
+    if (!result.more) break;
   }
 };

@@ -1,10 +1,11 @@
 import type { Task } from "graphile-worker";
+import { getConfig } from "../../lib/config";
 import { getSql } from "../../lib/db/client";
 import { sweep as runSweep } from "../../lib/maintenance/sweep";
 import { workerState } from "../state";
 
 export const sweep: Task = async (_payload, helpers) => {
-  const result = await runSweep(getSql());
+  const result = await runSweep(getSql(), { disableAfterMs: getConfig().ENDPOINT_DISABLE_AFTER });
   workerState.counters.sweeps += 1;
   if (result.deadWorkers.length > 0) helpers.logger.warn(`released jobs of dead workers: ${result.deadWorkers.join(", ")}`);
 };

@@ -29,9 +29,12 @@ export const endpoints = pgTable(
     consecutiveFailures: integer("consecutive_failures").notNull().default(0),
     lastSuccessAt: ts("last_success_at"),
     lastFailureAt: ts("last_failure_at"),
+    /** Open circuit: no attempts until then. Set and not yet reached after a failed probe. */
     circuitOpenUntil: ts("circuit_open_until"),
-    /** Attempts currently leased to workers: the per-endpoint concurrency cap counts these. */
-    inFlight: integer("in_flight").notNull().default(0),
+    // rate_limit_per_second is enforced in one-second windows counted on the row, so it holds
+    // across every worker process.
+    rateWindowStart: ts("rate_window_start"),
+    rateWindowCount: integer("rate_window_count").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -47,6 +47,11 @@ export const deliveries = pgTable(
     /** When pending: due time, or the lease's end while a worker holds it. */
     nextAttemptAt: ts("next_attempt_at"),
     leaseToken: text("lease_token"),
+    /**
+     * Waiting for a concurrency slot of its endpoint: woken by the next outcome at that endpoint,
+     * or by next_attempt_at as a safety net. Waiting is not an attempt.
+     */
+    parked: boolean("parked").notNull().default(false),
     lastStatusCode: integer("last_status_code"),
     lastError: text("last_error"),
     lastAttemptAt: ts("last_attempt_at"),
@@ -57,6 +62,9 @@ export const deliveries = pgTable(
     index("deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index("deliveries_message_idx").on(t.messageId),
     index("deliveries_endpoint_idx").on(t.endpointId, t.createdAt.desc(), t.id.desc()),
+    // In-flight attempts per endpoint (the concurrency cap) and the slot queue.
+    index("deliveries_leased_idx").on(t.endpointId).where(sql`${t.leaseToken} is not null`),
+    index("deliveries_parked_idx").on(t.endpointId, t.nextAttemptAt).where(sql`${t.parked}`),
   ],
 );
 

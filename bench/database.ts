@@ -1,0 +1,116 @@
+import { drizzle } from "drizzle-orm/postgres-js";
+import { existsSync } from "node:fs";
+import { readFile, rm } from "node:fs/promises";
+import path from "node:path";
+import { createApiKey } from "../lib/api-keys";
+import { createSql, schema, type Sql } from "../lib/db/client";
+import { startEmbeddedPostgres } from "../lib/db/embedded";
+import { migrateDatabase } from "../lib/db/migrate";
+import { sleep } from "./stats";
+
+export const BENCH_DIR = path.resolve(".data/bench");
+
+export type BenchDatabase = {
+  url: string;
+  /** How the server was obtained and its durability settings, for the printout. */
+  description: string;
+  version: string;
+  /** A raw connection of the bench's own, for counting attempts. */
+  sql: Sql;
+  apiKey: string;
+  stop: () => Promise<void>;
+};
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A server left running by an earlier, killed bench would keep the data dir busy: stop it first. */
+async function stopLeftover(dataDir: string): Promise<void> {
+  const pidFile = path.join(dataDir, "postmaster.pid");
+  if (!existsSync(pidFile)) return;
+  const pid = Number((await readFile(pidFile, "utf8")).split("\n")[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  process.kill(pid, "SIGINT");
+  for (let i = 0; i < 300 && isAlive(pid); i++) await sleep(100);
+}
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+/**
+ * A fresh, migrated database with one API key: an embedded PostgreSQL in .data/bench (wiped first),
+ * or a new database on DATABASE_URL's server (dropped at the end).
+ */
+export async function prepareDatabase(options: { fsync: boolean; log: (line: string) => void }): Promise<BenchDatabase> {
+  let url: string;
+  let description: string;
+  let stopServer = async () => {};
+  let dropDatabase = async () => {};
+  if (process.env.DATABASE_URL) {
+    const name = `webhook_admin_bench_${process.pid}`;
+    const admin = createSql(process.env.DATABASE_URL, { max: 1, name: "webhook-admin-bench" });
+    await admin.unsafe(`drop database if exists ${name}`);
+    await admin.unsafe(`create database ${name}`);
+    await admin.end();
+    url = withDatabase(process.env.DATABASE_URL, name);
+    description = `DATABASE_URL's server, fresh database ${name}`;
+    dropDatabase = async () => {
+      const again = createSql(process.env.DATABASE_URL!, { max: 1, name: "webhook-admin-bench" });
+      await again.unsafe(`drop database if exists ${name} with (force)`).catch(() => {});
+      await again.end();
+    };
+  } else {
+    await stopLeftover(path.join(BENCH_DIR, "pg"));
+    await rm(BENCH_DIR, { recursive: true, force: true });
+    options.log(`Starting an embedded PostgreSQL in ${path.relative(process.cwd(), BENCH_DIR)} (wiped)…`);
+    const settings: Record<string, string> = {
+      shared_buffers: "512MB",
+      // Room for the whole run's WAL, so no checkpoint lands in the middle of a measurement.
+      max_wal_size: "8GB",
+      checkpoint_timeout: "30min",
+      ...(options.fsync ? {} : { fsync: "off", synchronous_commit: "off", full_page_writes: "off" }),
+    };
+    const embedded = await startEmbeddedPostgres({ dir: BENCH_DIR, settings, log: options.log });
+    url = embedded.url;
+    stopServer = embedded.stop;
+    const tuning = Object.entries(settings).filter(([k]) => !["fsync", "synchronous_commit"].includes(k));
+    description = `embedded, ${tuning.map(([k, v]) => `${k}=${v}`).join(" ")}`;
+  }
+
+  await migrateDatabase(url);
+  const drizzleSql = createSql(url, { max: 1, name: "webhook-admin-bench" });
+  const { key } = await createApiKey(drizzle(drizzleSql, { schema }), { name: "bench" });
+  await drizzleSql.end();
+
+  const sql = createSql(url, { max: 2, name: "webhook-admin-bench" });
+  const [row] = await sql<{ version: string; fsync: string; synchronous_commit: string }[]>`
+    select version() as version, current_setting('fsync') as fsync, current_setting('synchronous_commit') as synchronous_commit`;
+  description += ` (fsync=${row!.fsync}, synchronous_commit=${row!.synchronous_commit})`;
+  return {
+    url,
+    description,
+    version: row!.version,
+    sql,
+    apiKey: key,
+    stop: async () => {
+      await sql.end({ timeout: 5 }).catch(() => {});
+      await dropDatabase();
+      await stopServer();
+    },
+  };
+}
+
+/** Attempts written so far (all of them: the bench database is its own). */
+export async function countAttempts(sql: Sql): Promise<number> {
+  const [row] = await sql<{ n: string }[]>`select count(*) as n from attempts`;
+  return Number(row!.n);
+}

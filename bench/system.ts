@@ -1,0 +1,141 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createWriteStream, existsSync, readdirSync, statSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { createServer } from "node:net";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { sleep } from "./stats";
+
+/** Starting and stopping the product's processes (next start, the worker) for the benchmark. */
+
+const bin = (name: string) => path.resolve("node_modules/.bin", name);
+
+// The same sources scripts/start.ts watches: a newer file than .next/BUILD_ID means rebuild.
+const SOURCES = ["app", "components", "lib", "public", "next.config.ts", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
+
+function newestMtime(entry: string): number {
+  if (!existsSync(entry)) return 0;
+  const stat = statSync(entry);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(entry).reduce((max, name) => Math.max(max, newestMtime(path.join(entry, name))), stat.mtimeMs);
+}
+
+/** Runs `next build` when there is no build or a source is newer than it; output goes to the log. */
+export async function buildIfNeeded(logDir: string, log: (line: string) => void): Promise<void> {
+  const buildId = ".next/BUILD_ID";
+  const builtAt = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
+  if (builtAt > 0 && SOURCES.every((entry) => newestMtime(entry) < builtAt)) {
+    log("The Next.js build is up to date.");
+    return;
+  }
+  const logFile = path.join(logDir, "build.log");
+  log(`${builtAt ? "Sources changed since the last build" : "No build yet"}: running next build (log: ${path.relative(process.cwd(), logFile)})…`);
+  const started = Date.now();
+  const child = spawn(bin("next"), ["build"], { env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  const out = createWriteStream(logFile);
+  child.stdout.pipe(out);
+  child.stderr.pipe(out);
+  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+  if (code !== 0) throw new Error(`next build failed (exit ${code}); see ${logFile}`);
+  log(`Built in ${((Date.now() - started) / 1000).toFixed(0)} s.`);
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export type Child = {
+  name: string;
+  process: ChildProcess;
+  /** performance.now() when it was spawned. */
+  spawnedAt: number;
+  exited: Promise<void>;
+  stop: () => Promise<void>;
+};
+
+const running = new Set<Child>();
+
+/**
+ * Spawns a product process with its stdout/stderr appended to logDir/<name>.log. An exit that
+ * nobody asked for is reported (the run will then fail on its next wait); `onLine` sees stderr lines.
+ */
+export function startChild(options: {
+  name: string;
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  logDir: string;
+  onLine?: (line: string) => void;
+}): Child {
+  const out = createWriteStream(path.join(options.logDir, `${options.name}.log`), { flags: "a" });
+  const spawnedAt = performance.now();
+  const child = spawn(options.command, options.args, { env: options.env, stdio: ["ignore", "pipe", "pipe"] });
+  child.stdout.pipe(out, { end: false });
+  createInterface({ input: child.stderr }).on("line", (line) => {
+    out.write(line + "\n");
+    options.onLine?.(line);
+  });
+  let stopping = false;
+  const exited = new Promise<void>((resolve) =>
+    child.on("exit", (code, signal) => {
+      running.delete(handle);
+      if (!stopping) console.error(`[bench] The ${options.name} exited unexpectedly (${signal ?? code}); see ${path.join(options.logDir, options.name)}.log`);
+      resolve();
+    }),
+  );
+  const handle: Child = {
+    name: options.name,
+    process: child,
+    spawnedAt,
+    exited,
+    stop: async () => {
+      stopping = true;
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGTERM");
+        const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+        await exited;
+        clearTimeout(timer);
+      }
+    },
+  };
+  running.add(handle);
+  return handle;
+}
+
+export const commands = {
+  web: (port: number) => ({ command: bin("next"), args: ["start", "-p", String(port), "-H", "127.0.0.1"] }),
+  worker: () => ({ command: bin("tsx"), args: ["worker/index.ts"] }),
+};
+
+export async function ensureLogDir(dir: string): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  return dir;
+}
+
+/** Polls `check` until it is true; fails early if `child` exits. */
+export async function waitUntil(what: string, check: () => Promise<boolean> | boolean, options: { timeoutMs: number; child?: Child }) {
+  const deadline = performance.now() + options.timeoutMs;
+  let exited = false;
+  void options.child?.exited.then(() => (exited = true));
+  for (;;) {
+    if (await check().catch(() => false)) return;
+    if (exited) throw new Error(`${options.child!.name} exited while waiting for ${what}`);
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+/** Stops every process still running: the worker first (it finishes in-flight attempts), then the app. */
+export async function stopAll(): Promise<void> {
+  const children = [...running];
+  const order = (c: Child) => (c.name === "worker" ? 0 : 1);
+  for (const child of children.sort((a, b) => order(a) - order(b))) await child.stop();
+}

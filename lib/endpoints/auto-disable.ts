@@ -1,0 +1,37 @@
+import type { Sql } from "../db/client";
+import { newId } from "../ids";
+import { formatDuration } from "../duration";
+
+/**
+ * The 5-day rule: an active endpoint failing with no success for ENDPOINT_DISABLE_AFTER becomes
+ * auto_disabled, its pending deliveries stop (canceled; a recovery can bring them back), and the
+ * change is recorded as an audit event for the alerts that follow. `endpointIds` narrows the check
+ * to endpoints that just failed; without it every endpoint is checked (the periodic sweep).
+ */
+export async function autoDisableFailingEndpoints(
+  sql: Sql,
+  input: { disableAfterMs: number; endpointIds?: string[] },
+): Promise<string[]> {
+  const reason = `no successful delivery for ${formatDuration(input.disableAfterMs)} while failing`;
+  const rows = await sql.begin(async (tx) => {
+    const disabled = await tx<{ id: string; failing_since: Date }[]>`
+      update endpoints set state = 'auto_disabled', disabled_reason = ${reason}, disabled_at = now(), updated_at = now()
+      where state = 'active' and failing_since is not null
+        and failing_since <= now() - ${input.disableAfterMs} * interval '1 millisecond'
+        and (last_success_at is null or last_success_at < failing_since)
+        ${input.endpointIds ? tx`and id = any(${input.endpointIds})` : tx``}
+      returning id, failing_since`;
+    if (disabled.length === 0) return [];
+    const ids = disabled.map((d) => d.id);
+    await tx`
+      update deliveries set status = 'canceled', next_attempt_at = null, lease_token = null, parked = false,
+        last_error = 'endpoint_auto_disabled', updated_at = now()
+      where endpoint_id = any(${ids}) and status = 'pending'`;
+    await tx`
+      insert into audit_events (id, actor_type, action, target_type, target_id, data)
+      select unnest(${ids.map(() => newId("audit"))}::text[]), 'system', 'endpoint.auto_disabled', 'endpoint',
+             unnest(${ids}::text[]), ${tx.json({ reason })}::jsonb`;
+    return ids;
+  });
+  return rows;
+}
