@@ -35,7 +35,7 @@ function isAlive(pid: number): boolean {
  * A server left behind by a Node process that was killed (SIGKILL, a closed terminal) still holds
  * the data directory; stop it the way pg_ctl's fast mode does, since pg_ctl refuses to run as root.
  */
-async function stopLeftoverServer(dataDir: string, log: (line: string) => void): Promise<void> {
+export async function stopLeftoverServer(dataDir: string, log: (line: string) => void): Promise<void> {
   const pidFile = path.join(dataDir, "postmaster.pid");
   if (!existsSync(pidFile)) return;
   const pid = Number((await readFile(pidFile, "utf8")).split("\n")[0]);

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
 import { planClaim, type EndpointLimits } from "./plan-claim";
+import { wakeDeliveriesAt } from "../jobs";
 
 export type ClaimedDelivery = {
   id: string;
@@ -41,23 +42,28 @@ export async function claimDueDeliveries(
       for update skip locked`;
     if (candidates.length === 0) return [];
     const endpointIds = [...new Set(candidates.map((c) => c.endpoint_id))].sort();
+    // Lock first, count after, in separate statements: a count in the locking statement would use
+    // the snapshot from before the wait and miss leases another claim just committed.
+    await tx`select 1 from endpoints where id = any(${endpointIds}) order by id for update`;
     const rows = await tx<(Omit<EndpointLimits, "maxConcurrency" | "leased"> & { maxConcurrency: number | null; leased: string; now: Date })[]>`
       select now() as now, e.id, e.state, e.max_concurrency as "maxConcurrency", e.rate_limit_per_second as "rateLimitPerSecond",
              e.rate_window_start as "rateWindowStart", e.rate_window_count as "rateWindowCount",
              e.circuit_open_until as "circuitOpenUntil",
              (select count(*) from deliveries l
                where l.endpoint_id = e.id and l.lease_token is not null and l.next_attempt_at > now()) as leased
-      from endpoints e where e.id = any(${endpointIds})
-      order by e.id
-      for update of e`;
+      from endpoints e where e.id = any(${endpointIds})`;
+    const now = rows[0]?.now ?? new Date();
     const plan = planClaim({
       candidates: candidates.map((c) => ({ id: c.id, endpointId: c.endpoint_id })),
       endpoints: rows.map((r) => ({ ...r, maxConcurrency: r.maxConcurrency ?? input.defaultConcurrency, leased: Number(r.leased) })),
-      now: rows[0]?.now ?? new Date(),
+      now,
       limit: input.limit,
       leaseMs: input.leaseMs,
     });
     const writes: Promise<unknown>[] = [];
+    // Parked deliveries come due again at their time; something must be there to claim them then.
+    const wakeTimes = [...plan.parkUntil.map((p) => p.until.getTime()), ...(plan.parkForSlot.length ? [now.getTime() + input.leaseMs] : [])];
+    writes.push(...wakeDeliveriesAt(tx as never, wakeTimes));
     if (plan.parkUntil.length > 0) {
       writes.push(tx`
         update deliveries d set next_attempt_at = v.until, updated_at = now()

@@ -120,6 +120,24 @@ export async function recordOutcomes(
     // The failure streak drives the circuit breaker: reaching the threshold (or a failed probe)
     // opens it for CIRCUIT_OPEN_FOR; any success closes it.
     queries.push(tx`
+      with v as (
+        select * from unnest(
+          ${tallies.map((t) => t.id)}::text[], ${asText(tallies.map((t) => t.successAt))}::text[]::timestamptz[],
+          ${asText(tallies.map((t) => t.failuresAfter))}::text[]::int[], ${asText(tallies.map((t) => t.firstFailureAfter))}::text[]::timestamptz[],
+          ${asText(tallies.map((t) => t.lastFailureAt))}::text[]::timestamptz[]
+        ) as v(id, success_at, failures_after, first_failure_after, last_failure_at)
+      ),
+      -- Rows locked in id order, as the claim locks them, so the two never deadlock. A healthy
+      -- endpoint's row is left alone on most batches: rewriting it for every success would make
+      -- every batch to a busy endpoint queue on one row lock.
+      locked as (
+        select e.id from endpoints e join v on v.id = e.id
+        where v.failures_after > 0 or e.consecutive_failures <> 0 or e.failing_since is not null
+           or e.circuit_open_until is not null or e.last_success_at is null
+           or e.last_success_at < v.success_at - interval '5 seconds'
+        order by e.id
+        for update of e
+      )
       update endpoints e set
         consecutive_failures = case when v.success_at is not null then v.failures_after else e.consecutive_failures + v.failures_after end,
         circuit_open_until = case
@@ -134,16 +152,8 @@ export async function recordOutcomes(
           else coalesce(e.failing_since, v.first_failure_after) end,
         last_success_at = coalesce(v.success_at, e.last_success_at),
         last_failure_at = coalesce(v.last_failure_at, e.last_failure_at)
-      from unnest(
-        ${tallies.map((t) => t.id)}::text[], ${asText(tallies.map((t) => t.successAt))}::text[]::timestamptz[],
-        ${asText(tallies.map((t) => t.failuresAfter))}::text[]::int[], ${asText(tallies.map((t) => t.firstFailureAfter))}::text[]::timestamptz[],
-        ${asText(tallies.map((t) => t.lastFailureAt))}::text[]::timestamptz[]
-      ) as v(id, success_at, failures_after, first_failure_after, last_failure_at)
-      where e.id = v.id
-        -- A healthy endpoint's row is left alone on most batches: rewriting it for every success
-        -- would make every batch to a busy endpoint queue on one row lock.
-        and (v.failures_after > 0 or e.consecutive_failures <> 0 or e.failing_since is not null
-             or e.last_success_at is null or e.last_success_at < v.success_at - interval '5 seconds')`);
+      from v
+      where e.id = v.id and e.id in (select id from locked)`);
     // Slots freed at an endpoint go to deliveries parked waiting for one (as many as are free).
     unparkQuery = tx`
       update deliveries d set parked = false, next_attempt_at = now(), updated_at = now()

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Executor } from "../db/client";
 import { deliveries, endpoints, type EndpointState } from "../db/schema";
 
@@ -13,6 +13,10 @@ export async function setEndpointState(
   change: { state: "active" } | { state: Exclude<EndpointState, "active">; reason: string },
 ) {
   const now = new Date();
+  if (change.state !== "active") {
+    // Delivery rows before the endpoint row — the order the worker's claim locks them in.
+    await db.execute(sql`select 1 from ${deliveries} where ${deliveries.endpointId} = ${id} and ${deliveries.status} = 'pending' for update`);
+  }
   const [row] =
     change.state === "active"
       ? await db
@@ -36,7 +40,7 @@ export async function setEndpointState(
   if (change.state !== "active") {
     await db
       .update(deliveries)
-      .set({ status: "canceled", nextAttemptAt: null, leaseToken: null, lastError: `endpoint_${change.state}`, updatedAt: now })
+      .set({ status: "canceled", nextAttemptAt: null, leaseToken: null, parked: false, lastError: `endpoint_${change.state}`, updatedAt: now })
       .where(and(eq(deliveries.endpointId, id), eq(deliveries.status, "pending")));
   }
   return row!;

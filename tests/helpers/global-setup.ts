@@ -1,7 +1,8 @@
 import type { TestProject } from "vitest/node";
 import postgres from "postgres";
+import { readdirSync, rmSync } from "node:fs";
 import path from "node:path";
-import { startEmbeddedPostgres } from "../../lib/db/embedded";
+import { startEmbeddedPostgres, stopLeftoverServer } from "../../lib/db/embedded";
 import { migrateDatabase } from "../../lib/db/migrate";
 
 /**
@@ -12,13 +13,20 @@ export default async function setup(project: TestProject) {
   let serverUrl = process.env.DATABASE_URL;
   let stop = async () => {};
   if (!serverUrl) {
+    // A cluster per run, so test runs side by side (or beside `npm start`) never share one.
+    const root = path.resolve(".data/test");
+    await removeAbandonedClusters(root);
+    const dir = path.join(root, String(process.pid));
     const embedded = await startEmbeddedPostgres({
-      dir: path.resolve(".data/test"),
+      dir,
       // Throwaway data: durability settings off make the suite several times faster.
       settings: { fsync: "off", synchronous_commit: "off", full_page_writes: "off" },
     });
     serverUrl = embedded.url;
-    stop = embedded.stop;
+    stop = async () => {
+      await embedded.stop();
+      rmSync(dir, { recursive: true, force: true });
+    };
   }
   const template = `wa_test_template_${process.pid}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
@@ -35,6 +43,26 @@ export default async function setup(project: TestProject) {
     await admin.end();
     await stop();
   };
+}
+
+async function removeAbandonedClusters(root: string): Promise<void> {
+  let entries: string[] = [];
+  try {
+    entries = readdirSync(root);
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    try {
+      process.kill(pid, 0);
+    } catch {
+      // The run that made it is gone: stop any server it left behind, then drop its data.
+      await stopLeftoverServer(path.join(root, entry, "pg"), () => {});
+      rmSync(path.join(root, entry), { recursive: true, force: true });
+    }
+  }
 }
 
 export function withDatabase(url: string, database: string): string {

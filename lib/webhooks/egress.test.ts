@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startReceiver } from "../../tests/helpers/receiver";
+import { postWebhook, type EgressPolicy } from "./egress";
+
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+beforeAll(async () => {
+  receiver = await startReceiver((req, res) => {
+    if (req.url === "/redirect") res.writeHead(302, { location: "http://169.254.169.254/latest/meta-data/" }).end();
+    else res.writeHead(200).end("ok");
+  });
+});
+afterAll(() => receiver.close());
+
+const guarded: EgressPolicy = { allowPrivate: false };
+const post = (url: string, policy: EgressPolicy = guarded) =>
+  postWebhook({ url, headers: { "content-type": "application/json" }, body: "{}", timeoutMs: 2000, bodyLimit: 1024, policy });
+
+describe("the egress guard at send time", () => {
+  it.each([
+    "127.0.0.1", "127.1", "2130706433", "0x7f000001", "[::1]", "[::ffff:127.0.0.1]", "0.0.0.0", "localhost",
+  ])("refuses %s and never connects", async (host) => {
+    const before = receiver.received.length;
+    const result = await post(`http://${host}:${receiver.port}/hook`);
+    expect(result).toMatchObject({ statusCode: null, error: "forbidden_address" });
+    expect(receiver.received.length).toBe(before);
+  });
+
+  it.each(["169.254.169.254", "10.0.0.1", "172.16.0.1", "192.168.1.1", "100.64.0.1", "[fd00::1]", "[64:ff9b::7f00:1]"])(
+    "refuses the private or metadata address %s without a connection attempt",
+    async (host) => {
+      const result = await post(`http://${host}:${receiver.port}/`);
+      expect(result.error).toBe("forbidden_address");
+      expect(result.durationMs).toBeLessThan(100);
+    },
+  );
+
+  it("checks the address a name resolves to, not the name", async () => {
+    const before = receiver.received.length;
+    const rebinding: EgressPolicy = { allowPrivate: false, resolve: async () => ["93.184.216.34", "127.0.0.1"] };
+    const result = await post(`http://innocent.example:${receiver.port}/`, rebinding);
+    expect(result.error).toBe("forbidden_address");
+    expect(result.errorDetail).toMatch(/127\.0\.0\.1/);
+    const loopbackOnly: EgressPolicy = { allowPrivate: false, resolve: async () => ["127.0.0.1"] };
+    expect((await post(`http://innocent.example:${receiver.port}/`, loopbackOnly)).error).toBe("forbidden_address");
+    expect(receiver.received.length).toBe(before);
+  });
+
+  it("connects to the vetted address when allowed, keeping the Host header", async () => {
+    const allowed: EgressPolicy = { allowPrivate: false, allowCidrs: ["127.0.0.0/8"], resolve: async () => ["127.0.0.1"] };
+    const result = await post(`http://hooks.customer.example:${receiver.port}/in`, allowed);
+    expect(result).toMatchObject({ statusCode: 200, error: null, responseBody: "ok" });
+    expect(receiver.received.at(-1)!.headers.host).toBe(`hooks.customer.example:${receiver.port}`);
+    expect((await post(`http://127.0.0.1:${receiver.port}/`, { allowPrivate: true })).statusCode).toBe(200);
+  });
+
+  it("does not follow a redirect to the metadata service", async () => {
+    const result = await post(`http://127.0.0.1:${receiver.port}/redirect`, { allowPrivate: true });
+    expect(result.statusCode).toBe(302);
+    expect(result.headers.location).toContain("169.254.169.254");
+  });
+
+  it("names DNS failures and refused connections", async () => {
+    expect((await post("http://does-not-exist.invalid/", { allowPrivate: true })).error).toBe("dns_error");
+    const closed = await startReceiver();
+    const port = closed.port;
+    await closed.close();
+    expect((await post(`http://127.0.0.1:${port}/`, { allowPrivate: true })).error).toBe("connection_refused");
+  });
+});

@@ -1,0 +1,224 @@
+import { Webhook as StandardWebhook } from "standardwebhooks";
+import { Webhook as SvixWebhook } from "svix";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { asc, eq } from "drizzle-orm";
+import { resetConfigForTests } from "../lib/config";
+import { getDb } from "../lib/db/client";
+import { attempts, auditEvents, deliveries } from "../lib/db/schema";
+import { apiClient } from "./helpers/api";
+import { startReceiver, waitFor } from "./helpers/receiver";
+import { startTestWorker } from "./helpers/worker";
+import { spawnWorker } from "./helpers/worker-process";
+
+process.env.DELIVERY_SCHEDULE = "0,100ms,100ms,100ms,100ms,100ms,100ms,100ms";
+process.env.DELIVERY_TIMEOUT = "2s";
+process.env.CIRCUIT_OPEN_FOR = "1s";
+process.env.SECRET_ROTATION_OVERLAP = "1500ms";
+
+let api: Awaited<ReturnType<typeof apiClient>>;
+let seq = 0;
+beforeAll(async () => {
+  api = await apiClient();
+});
+
+async function endpointFor(url: string, extra: Record<string, unknown> = {}) {
+  const uid = `h${++seq}`;
+  await api.post("/api/v1/consumers", { uid, name: uid });
+  const ep = await api.post(`/api/v1/consumers/${uid}/endpoints`, { url, ...extra });
+  expect(ep.status).toBe(201);
+  return { uid, id: ep.body.id as string };
+}
+
+async function sendMany(uid: string, n: number) {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const res = await api.post("/api/v1/messages", { consumer: uid, event_type: "load.test", payload: { i } });
+    ids.push(res.body.id);
+  }
+  return ids;
+}
+
+const slow = (ms: number) => (_req: unknown, res: { writeHead: (n: number) => { end: () => void } }) =>
+  setTimeout(() => res.writeHead(200).end(), ms);
+
+describe("per-endpoint concurrency", () => {
+  let worker: Awaited<ReturnType<typeof startTestWorker>>;
+  beforeAll(async () => {
+    worker = await startTestWorker();
+  });
+  afterAll(() => worker.stop());
+
+  it("never has more than max_concurrency attempts in flight (cap 3, 30 messages)", async () => {
+    const receiver = await startReceiver(slow(60));
+    const { uid } = await endpointFor(receiver.url, { max_concurrency: 3 });
+    await sendMany(uid, 30);
+    await waitFor(() => receiver.received.length === 30, { timeout: 30_000, what: "30 deliveries" });
+    expect(receiver.maxInFlight).toBeLessThanOrEqual(3);
+    expect(receiver.maxInFlight).toBe(3);
+    await receiver.close();
+  });
+
+  it("applies the default cap of 10 (80 messages)", async () => {
+    const receiver = await startReceiver(slow(40));
+    const { uid } = await endpointFor(receiver.url);
+    await sendMany(uid, 80);
+    await waitFor(() => receiver.received.length === 80, { timeout: 30_000, what: "80 deliveries" });
+    expect(receiver.maxInFlight).toBeLessThanOrEqual(10);
+    expect(receiver.maxInFlight).toBeGreaterThanOrEqual(5);
+    await receiver.close();
+  });
+
+  it("keeps a hung endpoint from slowing deliveries to a healthy one", async () => {
+    const hung = await startReceiver(() => {});
+    const fast = await startReceiver();
+    const a = await endpointFor(hung.url);
+    const b = await endpointFor(fast.url);
+    await sendMany(a.uid, 40);
+    const sentAt = Date.now();
+    await sendMany(b.uid, 40);
+    await waitFor(() => fast.received.length === 40, { timeout: 10_000, what: "healthy deliveries" });
+    // All 40 healthy deliveries arrived while the hung endpoint held its 10 slots for 2 s each.
+    expect(Date.now() - sentAt).toBeLessThan(1900);
+    expect(hung.maxInFlight).toBeLessThanOrEqual(10);
+    await Promise.all([hung.close(), fast.close()]);
+  });
+});
+
+describe("with two worker processes", () => {
+  it("holds the cap and the rate limit across both", async () => {
+    const workers = [await spawnWorker(), await spawnWorker()];
+    try {
+      const capped = await startReceiver(slow(50));
+      const { uid } = await endpointFor(capped.url, { max_concurrency: 3 });
+      await sendMany(uid, 30);
+      await waitFor(() => capped.received.length === 30, { timeout: 30_000, what: "capped deliveries" });
+      expect(capped.maxInFlight).toBeLessThanOrEqual(3);
+
+      const limited = await startReceiver();
+      const rate = await endpointFor(limited.url, { rate_limit_per_second: 20 });
+      await sendMany(rate.uid, 260);
+      await waitFor(() => limited.received.length === 260, { timeout: 30_000, what: "rate-limited deliveries" });
+      const times = limited.received.map((r) => r.at).sort((x, y) => x - y);
+      // Any 10 s window holds at most 200 (+10 %); the whole run takes about 13 s.
+      let worst = 0;
+      for (let i = 0, j = 0; i < times.length; i++) {
+        while (times[i]! - times[j]! >= 10_000) j++;
+        worst = Math.max(worst, i - j + 1);
+      }
+      expect(worst).toBeLessThanOrEqual(220);
+      expect(times[times.length - 1]! - times[0]!).toBeGreaterThan(11_000);
+      await Promise.all([capped.close(), limited.close()]);
+    } finally {
+      await Promise.all(workers.map((w) => w.kill()));
+    }
+  }, 90_000);
+});
+
+describe("circuit breaker", () => {
+  let worker: Awaited<ReturnType<typeof startTestWorker>>;
+  beforeAll(async () => {
+    worker = await startTestWorker();
+  });
+  afterAll(() => worker.stop());
+
+  it("opens after exactly 5 failures, pauses, sends one probe, and per its outcome reopens or closes", async () => {
+    let healthy = false;
+    const receiver = await startReceiver((_req, res) => res.writeHead(healthy ? 200 : 500).end());
+    const ep = await endpointFor(receiver.url, { max_concurrency: 1 });
+    await sendMany(ep.uid, 8);
+    await waitFor(() => receiver.received.length >= 5, { what: "five failures" });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(receiver.received).toHaveLength(5);
+    await waitFor(() => receiver.received.length === 6, { timeout: 3000, what: "first probe" });
+    const gap = receiver.received[5]!.at - receiver.received[4]!.at;
+    expect(gap).toBeGreaterThanOrEqual(950);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(receiver.received).toHaveLength(6);
+    healthy = true;
+    await waitFor(() => receiver.received.length === 7, { timeout: 3000, what: "second probe" });
+    expect(receiver.received[6]!.at - receiver.received[5]!.at).toBeGreaterThanOrEqual(950);
+    const log = await getDb().select().from(attempts).where(eq(attempts.endpointId, ep.id)).orderBy(asc(attempts.createdAt));
+    expect(log.slice(0, 5).every((a) => a.trigger === "scheduled" && !a.success)).toBe(true);
+    expect(log[5]).toMatchObject({ trigger: "probe", success: false });
+    expect(log[6]).toMatchObject({ trigger: "probe", success: true });
+    // Closed: the backlog (8 messages, each retried until success) drains.
+    await waitFor(async () => {
+      const rows = await getDb().select().from(deliveries).where(eq(deliveries.endpointId, ep.id));
+      return rows.every((d) => d.status === "succeeded");
+    }, { timeout: 10_000, what: "backlog drained" });
+    // Waiting while the circuit was open used up none of the schedule.
+    const rows = await getDb().select().from(deliveries).where(eq(deliveries.endpointId, ep.id));
+    expect(rows.every((d) => d.scheduledAttempts <= 3)).toBe(true);
+    const endpoint = await api.get(`/api/v1/endpoints/${ep.id}`);
+    expect(endpoint.body).toMatchObject({ state: "active", failing_since: null });
+    await receiver.close();
+  });
+});
+
+describe("auto-disable", () => {
+  it("disables an endpoint failing with no success for ENDPOINT_DISABLE_AFTER; enable resets it", async () => {
+    process.env.ENDPOINT_DISABLE_AFTER = "1s";
+    process.env.CIRCUIT_FAILURE_THRESHOLD = "1000";
+    resetConfigForTests();
+    const worker = await startTestWorker();
+    try {
+      const receiver = await startReceiver((_req, res) => res.writeHead(503).end());
+      const ep = await endpointFor(receiver.url);
+      const [first] = await sendMany(ep.uid, 1);
+      await waitFor(async () => (await api.get(`/api/v1/endpoints/${ep.id}`)).body.state === "auto_disabled", { timeout: 10_000, what: "auto-disable" });
+      const endpoint = (await api.get(`/api/v1/endpoints/${ep.id}`)).body;
+      expect(endpoint.disabled_reason).toMatch(/no successful delivery for 1s/);
+      expect(endpoint.failing_since).not.toBeNull();
+      const [delivery] = await getDb().select().from(deliveries).where(eq(deliveries.messageId, first!));
+      expect(delivery).toMatchObject({ status: "canceled", lastError: "endpoint_auto_disabled" });
+      const events = await getDb().select().from(auditEvents).where(eq(auditEvents.targetId, ep.id));
+      expect(events.map((e) => e.action)).toContain("endpoint.auto_disabled");
+      // A new message is not delivered to an auto-disabled endpoint.
+      const before = receiver.received.length;
+      expect((await api.post("/api/v1/messages", { consumer: ep.uid, event_type: "x.y", payload: {} })).body.deliveries).toBe(0);
+      const enabled = await api.post(`/api/v1/endpoints/${ep.id}/enable`);
+      expect(enabled.body).toMatchObject({ state: "active", disabled_reason: null, failing_since: null });
+      receiver.setHandler((_req, res) => res.writeHead(200).end());
+      await api.post("/api/v1/messages", { consumer: ep.uid, event_type: "x.y", payload: {} });
+      await waitFor(() => receiver.received.length === before + 1, { what: "delivery after enable" });
+      await receiver.close();
+    } finally {
+      await worker.stop();
+      delete process.env.ENDPOINT_DISABLE_AFTER;
+      delete process.env.CIRCUIT_FAILURE_THRESHOLD;
+      resetConfigForTests();
+    }
+  });
+});
+
+describe("secret rotation", () => {
+  it("signs with old and new keys during the overlap and only the new one after", async () => {
+    const worker = await startTestWorker();
+    try {
+      const receiver = await startReceiver();
+      const ep = await endpointFor(receiver.url);
+      const oldKey = (await api.get(`/api/v1/endpoints/${ep.id}/secret`)).body.key;
+      const newKey = (await api.post(`/api/v1/endpoints/${ep.id}/secret/rotate`)).body.key;
+      await sendMany(ep.uid, 1);
+      await waitFor(() => receiver.received.length === 1);
+      const during = receiver.received[0]!;
+      expect(String(during.headers["webhook-signature"]).split(" ")).toHaveLength(2);
+      for (const key of [oldKey, newKey]) {
+        expect(() => new StandardWebhook(key).verify(during.body, during.headers as Record<string, string>)).not.toThrow();
+        expect(() => new SvixWebhook(key).verify(during.body, during.headers as Record<string, string>)).not.toThrow();
+      }
+      await new Promise((r) => setTimeout(r, 1600));
+      await sendMany(ep.uid, 1);
+      await waitFor(() => receiver.received.length === 2);
+      const after = receiver.received[1]!;
+      expect(String(after.headers["webhook-signature"]).split(" ")).toHaveLength(1);
+      expect(() => new StandardWebhook(newKey).verify(after.body, after.headers as Record<string, string>)).not.toThrow();
+      expect(() => new SvixWebhook(newKey).verify(after.body, after.headers as Record<string, string>)).not.toThrow();
+      expect(() => new StandardWebhook(oldKey).verify(after.body, after.headers as Record<string, string>)).toThrow();
+      expect(() => new SvixWebhook(oldKey).verify(after.body, after.headers as Record<string, string>)).toThrow();
+      await receiver.close();
+    } finally {
+      await worker.stop();
+    }
+  });
+});
