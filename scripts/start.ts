@@ -101,7 +101,9 @@ async function main(): Promise<void> {
   const port = String(config.PORT);
   startChild("web app", bin("next"), [values.dev ? "dev" : "start", "-p", port], env, false);
   if (mode === "all") {
-    startChild("worker", bin("tsx"), values.dev ? ["watch", "worker/index.ts"] : ["worker/index.ts"], env, true);
+    // node itself rather than the tsx wrapper, so signals reach the worker directly.
+    const worker = values.dev ? [bin("tsx"), ["watch", "worker/index.ts"]] : [process.execPath, ["--import", "tsx", "worker/index.ts"]];
+    startChild("worker", worker[0] as string, worker[1] as string[], env, true);
   }
 
   say(`Webhook Admin is running at ${config.APP_URL}`);

@@ -141,7 +141,8 @@ describe("delivery", () => {
       const attempt = await firstAttempt(id);
       expect(attempt, JSON.stringify(attempt)).toMatchObject({ success: false, error: "timeout" });
       expect(attempt.durationMs).toBeGreaterThanOrEqual(650);
-      expect(attempt.durationMs).toBeLessThan(2000);
+      // Cut at the deadline, not at undici's or the receiver's own timeouts (minutes).
+      expect(attempt.durationMs).toBeLessThan(5000);
     }
     await Promise.all([hung.close(), slow.close()]);
   });

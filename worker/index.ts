@@ -4,12 +4,14 @@
  */
 import { ConfigError, parseConfig } from "../lib/config";
 import { closeDb } from "../lib/db/client";
+import { installDatabaseCrashGuard } from "../lib/db/crash-guard";
 import { migrateDatabase } from "../lib/db/migrate";
 import { logger } from "../lib/logger";
 import { startMetricsServer } from "./metrics";
 import { startWorker, withDatabaseRetry } from "./runtime";
 
 async function main(): Promise<void> {
+  installDatabaseCrashGuard();
   const config = parseConfig(process.env);
   const url = process.env.DATABASE_URL;
   if (!url) throw new ConfigError("DATABASE_URL is required: npm run worker runs against an existing database (npm start runs everything)");

@@ -94,5 +94,8 @@ export async function startWorker(url: string, config: Config): Promise<WorkerHa
       if (id) await unregisterWorker(sql, id).catch(() => {});
       await pgPool.end().catch(() => {});
     })());
+  // Awaited by the process entry point (a dead runner ends the process, and a supervisor starts a
+  // new one); marked handled here so an embedding that does not await it is not torn down.
+  runner.promise.catch((error: unknown) => logger.error("worker runner stopped with an error", { error: String(error) }));
   return { poolId: id, stop, done: runner.promise };
 }

@@ -78,6 +78,8 @@ export async function startEmbeddedPostgres(options: {
   log?: (line: string) => void;
   /** Extra server settings, e.g. fsync=off for throwaway test clusters. */
   settings?: Record<string, string>;
+  /** A fixed port (default: any free one). */
+  port?: number;
 }): Promise<EmbeddedDatabase> {
   const log = options.log ?? (() => {});
   const dir = path.resolve(options.dir);
@@ -100,7 +102,7 @@ export async function startEmbeddedPostgres(options: {
     throw new Error(`The embedded database in ${dir} is in use by process ${owner.ownerPid}; stop it first.`);
   }
   await stopLeftoverServer(dataDir, log);
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const settings: Record<string, string> = {
     listen_addresses: "127.0.0.1",
     unix_socket_directories: "",

@@ -32,6 +32,9 @@ export function isConnectionError(error: unknown): boolean {
       typeof code === "string" &&
       ["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED", "CONNECT_TIMEOUT", "ENOTFOUND", "EAI_AGAIN"].includes(code)
     ) return true;
+    // node-postgres (graphile-worker's driver) reports a dropped connection by message only.
+    const message = (current as { message?: unknown }).message;
+    if (typeof message === "string" && /^Connection terminated|not queryable|Connection ended/i.test(message)) return true;
     current = (current as { cause?: unknown }).cause;
   }
   return false;

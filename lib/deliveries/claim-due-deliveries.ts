@@ -62,7 +62,7 @@ export async function claimDueDeliveries(
     });
     const writes: Promise<unknown>[] = [];
     // Parked deliveries come due again at their time; something must be there to claim them then.
-    const wakeTimes = [...plan.parkUntil.map((p) => p.until.getTime()), ...(plan.parkForSlot.length ? [now.getTime() + input.leaseMs] : [])];
+    const wakeTimes = [...plan.parkUntil, ...plan.parkForSlot].map((p) => p.until.getTime());
     writes.push(...wakeDeliveriesAt(tx as never, wakeTimes));
     if (plan.parkUntil.length > 0) {
       writes.push(tx`
@@ -72,8 +72,9 @@ export async function claimDueDeliveries(
     }
     if (plan.parkForSlot.length > 0) {
       writes.push(tx`
-        update deliveries set parked = true, next_attempt_at = now() + ${input.leaseMs} * interval '1 millisecond', updated_at = now()
-        where id = any(${plan.parkForSlot})`);
+        update deliveries d set parked = true, next_attempt_at = v.until, updated_at = now()
+        from unnest(${plan.parkForSlot.map((p) => p.id)}::text[], ${asText(plan.parkForSlot.map((p) => p.until))}::text[]::timestamptz[]) as v(id, until)
+        where d.id = v.id`);
     }
     if (plan.cancel.length > 0) {
       writes.push(tx`

@@ -18,10 +18,13 @@ export type EndpointLimits = {
 
 export type ClaimPlan = {
   claim: { id: string; probe: boolean }[];
-  /** Wait for a given time: the circuit is open, or this second's rate budget is spent. */
+  /** Wait until the next second: this second's rate budget is spent. */
   parkUntil: { id: string; until: Date }[];
-  /** Wait for a free concurrency slot at the endpoint. */
-  parkForSlot: string[];
+  /**
+   * Wait for the endpoint: a free concurrency slot, or the outcome of its circuit's probe. Woken by
+   * the endpoint's next outcome; `until` is the safety net should no outcome come.
+   */
+  parkForSlot: { id: string; until: Date }[];
   /** The endpoint is no longer active. */
   cancel: string[];
   endpoints: { id: string; circuitOpenUntil: Date | null; rateWindowStart: Date | null; rateWindowCount: number }[];
@@ -50,9 +53,10 @@ export function planClaim(input: {
       plan.cancel.push(...waiting.map((c) => c.id));
       continue;
     }
-    // Open circuit: nothing goes until it half-opens.
+    // Open circuit (or a probe in flight): nothing goes. The backlog waits parked — not re-polled —
+    // and the probe's outcome wakes it; the circuit's end is only the safety net.
     if (endpoint.circuitOpenUntil && endpoint.circuitOpenUntil > now) {
-      plan.parkUntil.push(...waiting.map((c) => ({ id: c.id, until: endpoint.circuitOpenUntil! })));
+      plan.parkForSlot.push(...waiting.map((c) => ({ id: c.id, until: endpoint.circuitOpenUntil! })));
       continue;
     }
     const halfOpen = endpoint.circuitOpenUntil !== null;
@@ -78,7 +82,8 @@ export function planClaim(input: {
       const nextSecond = new Date(second.getTime() + 1000);
       plan.parkUntil.push(...rest.map((c) => ({ id: c.id, until: nextSecond })));
     } else if (slotsFull || rateSpent) {
-      plan.parkForSlot.push(...rest.map((c) => c.id));
+      const until = new Date(now.getTime() + input.leaseMs);
+      plan.parkForSlot.push(...rest.map((c) => ({ id: c.id, until })));
     }
     // (Whatever is left beyond the batch limit simply stays due for the next claim.)
     plan.endpoints.push({

@@ -93,12 +93,15 @@ function agentFor(policy: EgressPolicy, timeoutMs: number): Agent {
   const key = policy.resolve ? null : JSON.stringify([policy.allowPrivate, policy.allowCidrs ?? [], timeoutMs]);
   const existing = key ? agents.get(key) : undefined;
   if (existing) return existing;
+  // undici's own timers tick coarsely (about every half second) and can fire early; they are only
+  // a backstop here. The deadline is postWebhook's AbortController.
+  const backstop = timeoutMs + 2_000;
   const agent = new Agent({
-    connect: { timeout: timeoutMs, lookup: guardedLookup(policy) },
+    connect: { timeout: backstop, lookup: guardedLookup(policy) },
     connections: 128,
     keepAliveTimeout: 4_000,
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
+    headersTimeout: backstop,
+    bodyTimeout: backstop,
   });
   if (key) agents.set(key, agent);
   return agent;

@@ -42,12 +42,18 @@ export async function startReceiver(handler: Handler = (_req, res) => res.writeH
   };
 }
 
-export async function waitFor<T>(check: () => T | Promise<T>, options: { timeout?: number; interval?: number; what?: string } = {}): Promise<NonNullable<T>> {
+export async function waitFor<T>(
+  check: () => T | Promise<T>,
+  options: { timeout?: number; interval?: number; what?: string; onTimeout?: () => void } = {},
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + (options.timeout ?? 15_000);
   for (;;) {
     const value = await check();
     if (value) return value as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${options.what ?? "condition"}`);
+    if (Date.now() > deadline) {
+      options.onTimeout?.();
+      throw new Error(`timed out waiting for ${options.what ?? "condition"}`);
+    }
     await new Promise((r) => setTimeout(r, options.interval ?? 25));
   }
 }

@@ -3,7 +3,8 @@ import path from "node:path";
 
 /** A real worker process (`npm run worker`'s entry point) on the test file's database. */
 export async function spawnWorker(env: Record<string, string> = {}) {
-  const child: ChildProcess = spawn(path.resolve("node_modules/.bin/tsx"), ["worker/index.ts"], {
+  // node itself, not the tsx wrapper: a signal must reach the worker, not a parent that relays it.
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", path.resolve("worker/index.ts")], {
     env: { ...process.env, LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

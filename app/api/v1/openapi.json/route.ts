@@ -1,0 +1,10 @@
+import { json } from "@/lib/http/request";
+import { buildOpenApiDocument } from "@/lib/openapi/document";
+
+// Documentation is public: no API key, unlike every other route under /api/v1.
+let document: object | undefined;
+
+export function GET() {
+  document ??= buildOpenApiDocument();
+  return json(document, 200, { "cache-control": "public, max-age=300" });
+}
