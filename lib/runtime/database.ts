@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { runningEmbeddedPostgres, startEmbeddedPostgres } from "../db/embedded";
 
@@ -25,6 +25,9 @@ async function demoEncryptionKey(): Promise<string> {
  */
 export async function resolveDatabase(options: { log?: (line: string) => void; share?: boolean } = {}): Promise<DatabaseHandle> {
   if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, embedded: false, stop: async () => {} };
+  // Under root the server runs as the "postgres" user, which must be able to enter the data folder.
+  await mkdir(DATA_DIR, { recursive: true, mode: 0o755 });
+  await chmod(DATA_DIR, 0o755).catch(() => {});
   process.env.ENCRYPTION_KEY ||= await demoEncryptionKey();
   process.env.ALLOW_PRIVATE_ENDPOINTS ||= "true";
   process.env.ALLOW_HTTP_ENDPOINTS ||= "true";

@@ -1,0 +1,111 @@
+import { spawn } from "node:child_process";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Webhook } from "svix";
+import { Webhook as StandardWebhook } from "standardwebhooks";
+import { describe, expect, it } from "vitest";
+import { startReceiver, waitFor } from "./helpers/receiver";
+
+/**
+ * The README's promise, end to end: `npm start` (its script, scripts/start.ts) builds and runs the
+ * real web app and worker, prints a working API key, and a client using plain HTTP gets a message
+ * delivered and verified with the official libraries. Ctrl-C stops everything.
+ */
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+async function startProduct(env: Record<string, string | undefined>) {
+  const port = await freePort();
+  const merged: Record<string, string | undefined> = { ...process.env, ...env, PORT: String(port), WORKER_METRICS_PORT: "0", LOG_LEVEL: "warn" };
+  const child = spawn(process.execPath, ["--import", "tsx", path.resolve("scripts/start.ts")], {
+    env: Object.fromEntries(Object.entries(merged).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (c: Buffer) => (output += c.toString()));
+  child.stderr.on("data", (c: Buffer) => (output += c.toString()));
+  let done = false;
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => ((done = true), resolve(code))));
+  await waitFor(
+    () => {
+      if (done) throw new Error(`npm start exited early:\n${output}`);
+      return output.includes("Press Ctrl-C to stop.");
+    },
+    { timeout: 240_000, what: "npm start", onTimeout: () => console.log(output) },
+  );
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(async () => (await fetch(`${base}/api/health`).catch(() => null))?.status === 200, { timeout: 60_000, what: "health" });
+  const key = /API key:\s+(sk_\S+)/.exec(output)?.[1];
+  return { base, key, output: () => output, stop: () => (child.kill("SIGINT"), exited) };
+}
+
+async function walkThrough(base: string, key: string) {
+  const call = async (method: string, route: string, body?: unknown) => {
+    const res = await fetch(`${base}/api/v1${route}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, type: res.headers.get("content-type"), body: (await res.json().catch(() => null)) as any };
+  };
+  const receiver = await startReceiver();
+  try {
+    expect((await call("POST", "/consumers", { uid: "customer_123", name: "Acme" })).status).toBe(201);
+    const endpoint = await call("POST", "/consumers/customer_123/endpoints", { url: `${receiver.url}/webhooks` });
+    expect(endpoint.status).toBe(201);
+    const secret = (await call("GET", `/endpoints/${endpoint.body.id}/secret`)).body.key as string;
+    const message = await call("POST", "/messages", { consumer: "customer_123", event_type: "invoice.paid", payload: { amount: 42 } });
+    expect(message.status).toBe(202);
+    await waitFor(() => receiver.received.length === 1, { timeout: 30_000, what: "delivery" });
+    const got = receiver.received[0]!;
+    expect(new Webhook(secret).verify(got.body, got.headers as Record<string, string>)).toEqual({ amount: 42 });
+    expect(new StandardWebhook(secret).verify(got.body, got.headers as Record<string, string>)).toEqual({ amount: 42 });
+    await waitFor(async () => (await call("GET", `/messages/${message.body.id}/attempts`)).body.data.length === 1, { what: "attempt logged" });
+    const bad = await call("POST", "/messages", { consumer: "customer_123" });
+    expect(bad.status).toBe(422);
+    expect(bad.type).toBe("application/problem+json");
+    const unauthorized = await fetch(`${base}/api/v1/consumers`);
+    expect(unauthorized.status).toBe(401);
+    const openapi = await fetch(`${base}/api/v1/openapi.json`);
+    expect(((await openapi.json()) as { openapi: string }).openapi).toBe("3.1.0");
+  } finally {
+    await receiver.close();
+  }
+}
+
+describe("npm start", () => {
+  it("runs the whole product on an embedded PostgreSQL and stops cleanly on Ctrl-C", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "wa-e2e-"));
+    chmodSync(dataDir, 0o755);
+    const product = await startProduct({ DATABASE_URL: undefined, WEBHOOK_ADMIN_DATA_DIR: dataDir, ENCRYPTION_KEY: undefined, ALLOW_PRIVATE_ENDPOINTS: undefined, ALLOW_HTTP_ENDPOINTS: undefined });
+    try {
+      expect(product.output()).toContain("Embedded PostgreSQL is running");
+      expect(product.output()).toMatch(/Operator login:\s+admin@example\.com \/ \S+/);
+      expect(product.key).toMatch(/^sk_/);
+      await walkThrough(product.base, product.key!);
+    } finally {
+      expect(await product.stop()).toBe(0);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+    expect(product.output()).toContain("Stopped.");
+  }, 300_000);
+
+  it("uses DATABASE_URL when it is set", async () => {
+    const product = await startProduct({});
+    try {
+      expect(product.output()).not.toContain("Embedded PostgreSQL");
+      expect(product.key).toMatch(/^sk_/);
+      await walkThrough(product.base, product.key!);
+    } finally {
+      expect(await product.stop()).toBe(0);
+    }
+  }, 300_000);
+});
