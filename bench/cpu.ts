@@ -44,7 +44,7 @@ function treeTicks(procs: Proc[], root: number | undefined): number {
   return total;
 }
 
-export type CpuGroups = { web?: number; worker?: number; postgres?: number };
+export type CpuGroups = Record<string, number | undefined>;
 
 /** Busy ticks of the whole machine (all cores), from /proc/stat. */
 function machineTicks(): number {
@@ -54,6 +54,7 @@ function machineTicks(): number {
   // user nice system idle iowait irq softirq steal (guest time is already inside user).
   return values.slice(0, 8).reduce((a, b) => a + b, 0) - idle;
 }
+
 export type CpuSnapshot = { at: number; seconds: Record<string, number> } | null;
 
 export function cpuSnapshot(pids: CpuGroups): CpuSnapshot {

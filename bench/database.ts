@@ -15,6 +15,8 @@ export type BenchDatabase = {
   /** How the server was obtained and its durability settings, for the printout. */
   description: string;
   version: string;
+  /** The postmaster's pid when it runs on this machine under our control (for CPU figures). */
+  postgresPid?: number;
   /** A raw connection of the bench's own, for counting attempts. */
   sql: Sql;
   apiKey: string;
@@ -54,6 +56,7 @@ export async function prepareDatabase(options: { fsync: boolean; log: (line: str
   let url: string;
   let description: string;
   let stopServer = async () => {};
+  let postgresPid: number | undefined;
   let dropDatabase = async () => {};
   if (process.env.DATABASE_URL) {
     const name = `webhook_admin_bench_${process.pid}`;
@@ -82,6 +85,7 @@ export async function prepareDatabase(options: { fsync: boolean; log: (line: str
     const embedded = await startEmbeddedPostgres({ dir: BENCH_DIR, settings, log: options.log });
     url = embedded.url;
     stopServer = embedded.stop;
+    postgresPid = Number((await readFile(path.join(BENCH_DIR, "pg", "postmaster.pid"), "utf8")).split("\n")[0]);
     const tuning = Object.entries(settings).filter(([k]) => !["fsync", "synchronous_commit"].includes(k));
     description = `embedded, ${tuning.map(([k, v]) => `${k}=${v}`).join(" ")}`;
   }
@@ -99,6 +103,7 @@ export async function prepareDatabase(options: { fsync: boolean; log: (line: str
     url,
     description,
     version: row!.version,
+    postgresPid,
     sql,
     apiKey: key,
     stop: async () => {
@@ -109,8 +114,14 @@ export async function prepareDatabase(options: { fsync: boolean; log: (line: str
   };
 }
 
-/** Attempts written so far (all of them: the bench database is its own). */
-export async function countAttempts(sql: Sql): Promise<number> {
-  const [row] = await sql<{ n: string }[]>`select count(*) as n from attempts`;
+/** Attempts written so far (all of them: the bench database is its own), and how many failed. */
+export async function countAttempts(sql: Sql): Promise<{ total: number; failed: number }> {
+  const [row] = await sql<{ total: string; failed: string }[]>`
+    select count(*) as total, count(*) filter (where not success) as failed from attempts`;
+  return { total: Number(row!.total), failed: Number(row!.failed) };
+}
+
+export async function countPending(sql: Sql): Promise<number> {
+  const [row] = await sql<{ n: string }[]>`select count(*) as n from deliveries where status = 'pending'`;
   return Number(row!.n);
 }

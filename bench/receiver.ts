@@ -8,6 +8,8 @@ import type { AddressInfo } from "node:net";
  */
 export async function startReceiver() {
   const counts = new Map<string, number>();
+  const firstAt = new Map<string, number>();
+  const lastAt = new Map<string, number>();
   const arrivals = new Map<string, number>();
   let total = 0;
   let duplicates = 0;
@@ -19,6 +21,8 @@ export async function startReceiver() {
     req.on("end", () => {
       total += 1;
       counts.set(group, (counts.get(group) ?? 0) + 1);
+      if (!firstAt.has(group)) firstAt.set(group, at);
+      lastAt.set(group, at);
       if (typeof id === "string") {
         if (arrivals.has(id)) duplicates += 1;
         else arrivals.set(id, at);
@@ -34,6 +38,9 @@ export async function startReceiver() {
   return {
     url: `http://127.0.0.1:${port}`,
     count: (group: string) => counts.get(group) ?? 0,
+    /** performance.now() of the group's first and latest request. */
+    firstAt: (group: string) => firstAt.get(group),
+    lastAt: (group: string) => lastAt.get(group),
     arrivalOf: (webhookId: string) => arrivals.get(webhookId),
     get total() {
       return total;

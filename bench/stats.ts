@@ -34,3 +34,17 @@ export function table(rows: string[][]): string {
 }
 
 export const sleep = (msToWait: number) => new Promise<void>((resolve) => setTimeout(resolve, msToWait));
+
+/** Calls `line()` every `intervalMs` and prints what it returns; returns a function that stops it. */
+export function every(intervalMs: number, line: () => string | Promise<string>): () => void {
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    Promise.resolve(line())
+      .then((text) => console.log(text))
+      .catch(() => {})
+      .finally(() => (busy = false));
+  }, intervalMs);
+  return () => clearInterval(timer);
+}

@@ -62,6 +62,12 @@ export type Child = {
 };
 
 const running = new Set<Child>();
+let shuttingDown = false;
+
+/** From now on, children exiting (e.g. on the terminal's Ctrl-C) is expected, not an error. */
+export function markShuttingDown(): void {
+  shuttingDown = true;
+}
 
 /**
  * Spawns a product process with its stdout/stderr appended to logDir/<name>.log. An exit that
@@ -87,7 +93,7 @@ export function startChild(options: {
   const exited = new Promise<void>((resolve) =>
     child.on("exit", (code, signal) => {
       running.delete(handle);
-      if (!stopping) console.error(`[bench] The ${options.name} exited unexpectedly (${signal ?? code}); see ${path.join(options.logDir, options.name)}.log`);
+      if (!stopping && !shuttingDown) console.error(`[bench] The ${options.name} exited unexpectedly (${signal ?? code}); see ${path.join(options.logDir, options.name)}.log`);
       resolve();
     }),
   );
@@ -126,7 +132,7 @@ export async function waitUntil(what: string, check: () => Promise<boolean> | bo
   let exited = false;
   void options.child?.exited.then(() => (exited = true));
   for (;;) {
-    if (await check().catch(() => false)) return;
+    if (await Promise.resolve().then(check).catch(() => false)) return;
     if (exited) throw new Error(`${options.child!.name} exited while waiting for ${what}`);
     if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await sleep(50);

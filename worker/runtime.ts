@@ -9,6 +9,7 @@ import { logger } from "../lib/logger";
 import { beatWorker, registerWorker, unregisterWorker } from "../lib/maintenance/workers";
 import { workerState } from "./state";
 import { deliverDue } from "./tasks/deliver-due";
+import { listenForDueWork } from "./wake-listener";
 import { resendDelivery } from "./tasks/resend-delivery";
 import { sweep } from "./tasks/sweep";
 
@@ -84,12 +85,14 @@ export async function startWorker(url: string, config: Config): Promise<WorkerHa
   }, HEARTBEAT_MS);
   // Whatever came due while no worker ran is picked up now, not at the next sweep.
   await withDatabaseRetry("wake", () => wakeDeliveries(sql));
+  const listener = await withDatabaseRetry("listen", () => listenForDueWork(sql));
 
   let stopping: Promise<void> | null = null;
   const stop = () =>
     (stopping ??= (async () => {
       workerState.stopping = true;
       clearInterval(heartbeat);
+      await listener.stop().catch(() => {});
       await runner.stop().catch((error: unknown) => logger.warn("runner stop", { error: String(error) }));
       if (id) await unregisterWorker(sql, id).catch(() => {});
       await pgPool.end().catch(() => {});

@@ -1,6 +1,8 @@
 /** Process-wide worker state shared by tasks, the metrics endpoint and shutdown. */
 export const workerState = {
   stopping: false,
+  /** A wake-up job was requested by the listener and no delivery task has started since. */
+  wakeRequested: false,
   poolId: null as string | null,
   startedAt: Date.now(),
   counters: {

