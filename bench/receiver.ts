@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
  * The webhook receiver the worker delivers to: 127.0.0.1, keep-alive, answers 204 at once.
  * It counts requests per first path segment ("/e2e/3" counts as "e2e") and keeps the first
  * arrival time (performance.now()) of every webhook-id, so latencies can be matched to sends.
+ * Requests under "/hung" are never answered: a broken endpoint for the isolation figure.
  */
 export async function startReceiver() {
   const counts = new Map<string, number>();
@@ -27,7 +28,7 @@ export async function startReceiver() {
         if (arrivals.has(id)) duplicates += 1;
         else arrivals.set(id, at);
       }
-      res.writeHead(204).end();
+      if (group !== "hung") res.writeHead(204).end();
     });
   });
   // Longer than the worker's own keep-alive, so the worker is the side that closes idle sockets.

@@ -161,6 +161,10 @@ async function main(): Promise<void> {
   }
   await consumer("bench-latency");
   await endpoint("bench-latency", `${receiver.url}/latency`);
+  await consumer("bench-healthy");
+  await endpoint("bench-healthy", `${receiver.url}/healthy`);
+  await consumer("bench-hung");
+  await endpoint("bench-hung", `${receiver.url}/hung`);
 
   // a. Ingest, worker stopped: only the app and Postgres work.
   heading(`a. Ingest: POST /api/v1/messages (${int(opt.messages)} messages, 1 consumer with 1 endpoint, ${opt.connections} connections, worker stopped)`);
@@ -227,6 +231,26 @@ async function main(): Promise<void> {
   say(`created_at → arrival:   p50 ${ms(c.p50)}, p99 ${ms(c.p99)}, max ${ms(c.max)}`);
   say(`POST round trip:        p50 ${ms(latency.api.p50)}, p99 ${ms(latency.api.p99)}`);
 
+  // d. Isolation: the same latency to a healthy endpoint, alone and while a hung endpoint (which
+  // never answers) receives every other message.
+  heading(`d. Isolation: a healthy endpoint's latency, alone and beside a hung endpoint taking half the traffic`);
+  const isolationCount = Math.max(50, Math.floor(opt.latency / 2));
+  const alone = await measureLatency({ api, receiver }, { count: isolationCount, gapMs: 20, consumer: "bench-healthy" });
+  let hungSending = true;
+  let hungSent = 0;
+  const hungLoad = (async () => {
+    while (hungSending) {
+      await api!.expect(202, "POST", "/api/v1/messages", { consumer: "bench-hung", event_type: "invoice.paid", payload: { n: hungSent++ } });
+      await sleep(20);
+    }
+  })();
+  const beside = await measureLatency({ api, receiver }, { count: isolationCount, gapMs: 20, consumer: "bench-healthy" });
+  hungSending = false;
+  await hungLoad;
+  const isolationLine = (r: typeof alone) => `p50 ${ms(r.sendToArrival.p50)}, p99 ${ms(r.sendToArrival.p99)}, max ${ms(r.sendToArrival.max)}`;
+  say(`healthy endpoint alone:          ${isolationLine(alone)} (${alone.arrived} / ${alone.sent} arrived)`);
+  say(`beside the hung endpoint:        ${isolationLine(beside)} (${beside.arrived} / ${beside.sent} arrived; ${hungSent} messages to the hung endpoint, ${receiver.count("hung")} of them in flight or timed out)`);
+
   heading("Summary");
   say(
     table([
@@ -242,6 +266,8 @@ async function main(): Promise<void> {
       ["   steady rate", `${rate(e2e.received, e2e.arrivalSpanMs)}`, "first → last arrival at the receiver"],
       ["   CPU while delivering", formatShares(e2eCpu), "100% = one core"],
       ["c. create → attempt", `p50 ${ms(l.p50)}, p99 ${ms(l.p99)}, max ${ms(l.max)}`, `${latency.sent} sequential POSTs 20 ms apart, idle worker`],
+      ["d. isolation, alone", isolationLine(alone), `healthy endpoint, ${alone.sent} sequential POSTs 20 ms apart`],
+      ["   beside a hung endpoint", isolationLine(beside), "the same, while every other message goes to an endpoint that never answers"],
     ]),
   );
   say(`\nMachine: ${facts.slice(0, 4).map(([k, v]) => `${k} ${v}`).join("; ")}; ${facts[4]![1]}; ${db.description}.`);

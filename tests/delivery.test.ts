@@ -114,6 +114,20 @@ describe("delivery", () => {
     await receiver.close();
   });
 
+  it("waits longer on 429 with Retry-After, but at most twice the scheduled delay", async () => {
+    const receiver = await startReceiver((_req, res, _body, i) =>
+      i === 0 ? res.writeHead(429, { "retry-after": "30" }).end() : res.writeHead(200).end(),
+    );
+    const { uid } = await setup(receiver.url);
+    await send(uid);
+    await waitFor(() => receiver.received.length === 2, { what: "retry after 429" });
+    const gap = receiver.received[1]!.at - receiver.received[0]!.at;
+    // Scheduled: 150 ms. Retry-After asks 30 s; the bound is twice the scheduled delay.
+    expect(gap).toBeGreaterThanOrEqual(295);
+    expect(gap).toBeLessThan(5000);
+    await receiver.close();
+  });
+
   it("never follows a redirect", async () => {
     const target = await startReceiver();
     const receiver = await startReceiver((_req, res) => res.writeHead(302, { location: `${target.url}/stolen` }).end());
