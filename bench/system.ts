@@ -1,35 +1,25 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { createWriteStream, existsSync, readdirSync, statSync } from "node:fs";
+import { createWriteStream } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { createServer } from "node:net";
 import path from "node:path";
 import { createInterface } from "node:readline";
+import { nextBuildState } from "../lib/runtime/build-state";
 import { sleep } from "./stats";
 
 /** Starting and stopping the product's processes (next start, the worker) for the benchmark. */
 
 const bin = (name: string) => path.resolve("node_modules/.bin", name);
 
-// The same sources scripts/start.ts watches: a newer file than .next/BUILD_ID means rebuild.
-const SOURCES = ["app", "components", "lib", "public", "next.config.ts", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
-
-function newestMtime(entry: string): number {
-  if (!existsSync(entry)) return 0;
-  const stat = statSync(entry);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return readdirSync(entry).reduce((max, name) => Math.max(max, newestMtime(path.join(entry, name))), stat.mtimeMs);
-}
-
 /** Runs `next build` when there is no build or a source is newer than it; output goes to the log. */
 export async function buildIfNeeded(logDir: string, log: (line: string) => void): Promise<void> {
-  const buildId = ".next/BUILD_ID";
-  const builtAt = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
-  if (builtAt > 0 && SOURCES.every((entry) => newestMtime(entry) < builtAt)) {
+  const { builtBefore, stale } = nextBuildState();
+  if (!stale) {
     log("The Next.js build is up to date.");
     return;
   }
   const logFile = path.join(logDir, "build.log");
-  log(`${builtAt ? "Sources changed since the last build" : "No build yet"}: running next build (log: ${path.relative(process.cwd(), logFile)})…`);
+  log(`${builtBefore ? "Sources changed since the last build" : "No build yet"}: running next build (log: ${path.relative(process.cwd(), logFile)})…`);
   const started = Date.now();
   const child = spawn(bin("next"), ["build"], { env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
   const out = createWriteStream(logFile);

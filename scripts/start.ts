@@ -4,34 +4,24 @@
  * child processes. `--dev` runs both with reload; `--only web` starts the web app alone.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { ConfigError, parseConfig } from "../lib/config";
 import { closeDb, getDb } from "../lib/db/client";
 import { migrateDatabase } from "../lib/db/migrate";
 import { resolveDatabase } from "../lib/runtime/database";
+import { nextBuildState } from "../lib/runtime/build-state";
 import { seedDemo } from "../lib/runtime/seed-demo";
 
 const { values } = parseArgs({ options: { dev: { type: "boolean" }, only: { type: "string" } } });
 const bin = (name: string) => path.resolve("node_modules/.bin", name);
 const say = (line: string) => console.log(`[webhook-admin] ${line}`);
 
-const SOURCES = ["app", "components", "lib", "public", "next.config.ts", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
-
-function newestMtime(entry: string): number {
-  if (!existsSync(entry)) return 0;
-  const stat = statSync(entry);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return readdirSync(entry).reduce((max, name) => Math.max(max, newestMtime(path.join(entry, name))), stat.mtimeMs);
-}
-
 /** Builds the Next.js app when there is no build yet or a source file is newer than it. */
 async function buildIfNeeded(): Promise<void> {
-  const buildId = ".next/BUILD_ID";
-  const builtAt = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
-  if (builtAt > 0 && SOURCES.every((entry) => newestMtime(entry) < builtAt)) return;
-  say(builtAt ? "Sources changed since the last build: rebuilding the web app…" : "Building the web app (first start only; about a minute)…");
+  const { builtBefore, stale } = nextBuildState();
+  if (!stale) return;
+  say(builtBefore ? "Sources changed since the last build: rebuilding the web app…" : "Building the web app (first start only; about a minute)…");
   await new Promise<void>((resolve, reject) => {
     const child = spawn(bin("next"), ["build"], { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
     child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`next build failed with exit code ${code}`))));
