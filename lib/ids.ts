@@ -50,7 +50,3 @@ export function newId(kind: IdKind, now: number = Date.now()): string {
   }
   return `${ID_PREFIXES[kind]}_${time}${random}`;
 }
-
-export function hasPrefix(kind: IdKind, value: string): boolean {
-  return value.startsWith(`${ID_PREFIXES[kind]}_`);
-}

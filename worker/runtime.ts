@@ -6,7 +6,7 @@ import { getSql } from "../lib/db/client";
 import { isConnectionError } from "../lib/db/errors";
 import { TASKS, wakeDeliveries } from "../lib/jobs";
 import { logger } from "../lib/logger";
-import { beatWorker, registerWorker, unregisterWorker } from "../lib/maintenance/workers";
+import { beatWorker, unregisterWorker } from "../lib/maintenance/workers";
 import { workerState } from "./state";
 import { deliverDue } from "./tasks/deliver-due";
 import { listenForDueWork } from "./wake-listener";
@@ -79,7 +79,7 @@ export async function startWorker(url: string, config: Config): Promise<WorkerHa
 
   const sql = getSql();
   const id = poolId as string | null;
-  if (id) await withDatabaseRetry("register", () => registerWorker(sql, id));
+  if (id) await withDatabaseRetry("register", () => beatWorker(sql, id));
   const heartbeat = setInterval(() => {
     if (id) beatWorker(sql, id).catch((error) => logger.warn("heartbeat failed", { error: String(error) }));
   }, HEARTBEAT_MS);

@@ -6,5 +6,4 @@ export { deleteEndpoint } from "./delete-endpoint";
 export { enableEndpoint, disableEndpoint } from "./enable-endpoint";
 export { getEndpointSecret, rotateEndpointSecret } from "./rotate-endpoint-secret";
 export { setEndpointState } from "./set-endpoint-state";
-export { activeSecrets } from "./secrets";
 export { endpointStats, EndpointStatsQuery } from "./endpoint-stats";

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, or } from "drizzle-orm";
+import { and, desc, eq, isNull } from "drizzle-orm";
 import { getConfig } from "../config";
 import { decrypt, encrypt } from "../crypto/encryption";
 import type { Executor } from "../db/client";
@@ -26,17 +26,6 @@ export function checkSecret(secret: string | undefined): string {
 export async function storeSecret(db: Executor, endpointId: string, secret: string): Promise<void> {
   const { ciphertext, keyId } = encrypt(secret, getConfig().ENCRYPTION_KEY);
   await db.insert(endpointSecrets).values({ id: newId("endpointSecret"), endpointId, ciphertext, keyId });
-}
-
-/** The secrets that sign right now: the current one and any rotated one still in its overlap. */
-export async function activeSecrets(db: Executor, endpointId: string, now = new Date()): Promise<string[]> {
-  const rows = await db
-    .select({ ciphertext: endpointSecrets.ciphertext })
-    .from(endpointSecrets)
-    .where(and(eq(endpointSecrets.endpointId, endpointId), or(isNull(endpointSecrets.expiresAt), gt(endpointSecrets.expiresAt, now))))
-    .orderBy(desc(endpointSecrets.createdAt));
-  const keys = decryptionKeys();
-  return rows.map((row) => decrypt(row.ciphertext, keys));
 }
 
 export async function currentSecret(db: Executor, endpointId: string): Promise<string> {
