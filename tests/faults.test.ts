@@ -1,4 +1,5 @@
 import path from "node:path";
+import { tmpdir } from "node:os";
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
@@ -11,7 +12,7 @@ import { startReceiver, waitFor } from "./helpers/receiver";
 import { spawnWorker } from "./helpers/worker-process";
 
 // A server of this file's own: one test restarts it.
-const dir = path.resolve(`.data/test-faults-${process.pid}`);
+const dir = path.join(tmpdir(), `webhook-admin-faults-${process.pid}`);
 let pg: EmbeddedDatabase;
 let port = 0;
 let api: Awaited<ReturnType<typeof apiClient>>;

