@@ -98,7 +98,9 @@ function agentFor(policy: EgressPolicy, timeoutMs: number): Agent {
   const backstop = timeoutMs + 2_000;
   const agent = new Agent({
     connect: { timeout: backstop, lookup: guardedLookup(policy) },
-    connections: 128,
+    // No per-origin socket limit: endpoints' own caps bound concurrency, and endpoints of many
+    // customers can share one origin (a SaaS inbox), where a limit here would let one hung
+    // customer queue another's deliveries behind it.
     keepAliveTimeout: 4_000,
     headersTimeout: backstop,
     bodyTimeout: backstop,
