@@ -43,6 +43,7 @@ export async function attemptDelivery(input: {
     timeoutMs: config.DELIVERY_TIMEOUT,
     bodyLimit: config.RESPONSE_BODY_LIMIT,
     policy: input.policy ?? egressPolicy(config),
+    isolationKey: delivery.endpoint_id,
   });
   const finishedAt = new Date();
   const success = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;

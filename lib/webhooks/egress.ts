@@ -87,25 +87,39 @@ function guardedLookup(policy: EgressPolicy): LookupFunction {
   }) as LookupFunction;
 }
 
+// One connection pool per endpoint, most recently used kept. Endpoints of different customers
+// often share an origin (one SaaS inbox, one gateway); in a shared pool a hung endpoint's requests
+// left others queued behind them (measured: a healthy endpoint waited out the hung one's 15 s
+// timeout). Separate pools make the per-endpoint isolation hold at the socket level too.
+const MAX_AGENTS = 2_000;
 const agents = new Map<string, Agent>();
 
-function agentFor(policy: EgressPolicy, timeoutMs: number): Agent {
-  const key = policy.resolve ? null : JSON.stringify([policy.allowPrivate, policy.allowCidrs ?? [], timeoutMs]);
+function agentFor(policy: EgressPolicy, timeoutMs: number, isolationKey: string): Agent {
+  const key = policy.resolve ? null : JSON.stringify([policy.allowPrivate, policy.allowCidrs ?? [], timeoutMs, isolationKey]);
   const existing = key ? agents.get(key) : undefined;
-  if (existing) return existing;
+  if (existing && key) {
+    agents.delete(key);
+    agents.set(key, existing);
+    return existing;
+  }
   // undici's own timers tick coarsely (about every half second) and can fire early; they are only
   // a backstop here. The deadline is postWebhook's AbortController.
   const backstop = timeoutMs + 2_000;
   const agent = new Agent({
     connect: { timeout: backstop, lookup: guardedLookup(policy) },
-    // No per-origin socket limit: endpoints' own caps bound concurrency, and endpoints of many
-    // customers can share one origin (a SaaS inbox), where a limit here would let one hung
-    // customer queue another's deliveries behind it.
+    // No socket limit: the endpoint's own concurrency cap bounds its pool.
     keepAliveTimeout: 4_000,
     headersTimeout: backstop,
     bodyTimeout: backstop,
   });
-  if (key) agents.set(key, agent);
+  if (key) {
+    agents.set(key, agent);
+    if (agents.size > MAX_AGENTS) {
+      const [oldestKey, oldest] = agents.entries().next().value as [string, Agent];
+      agents.delete(oldestKey);
+      void oldest.close().catch(() => {});
+    }
+  }
   return agent;
 }
 
@@ -140,6 +154,8 @@ export async function postWebhook(input: {
   timeoutMs: number;
   bodyLimit: number;
   policy: EgressPolicy;
+  /** Requests with different keys (endpoints) never share connections. */
+  isolationKey?: string;
 }): Promise<EgressResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
@@ -173,7 +189,7 @@ export async function postWebhook(input: {
       method: "POST",
       headers: input.headers,
       body: input.body,
-      dispatcher: agentFor(input.policy, input.timeoutMs),
+      dispatcher: agentFor(input.policy, input.timeoutMs, input.isolationKey ?? ""),
       signal: controller.signal,
     });
     const chunks: Buffer[] = [];
