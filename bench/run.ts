@@ -247,7 +247,8 @@ async function main(): Promise<void> {
   const beside = await measureLatency({ api, receiver }, { count: isolationCount, gapMs: 20, consumer: "bench-healthy" });
   hungSending = false;
   await hungLoad;
-  const isolationLine = (r: typeof alone) => `p50 ${ms(r.sendToArrival.p50)}, p99 ${ms(r.sendToArrival.p99)}, max ${ms(r.sendToArrival.max)}`;
+  const isolationLine = (r: typeof alone) =>
+    `p50 ${ms(r.sendToArrival.p50)}, p99 ${ms(r.sendToArrival.p99)}, max ${ms(r.sendToArrival.max)} (POST itself p50 ${ms(r.api.p50)}, p99 ${ms(r.api.p99)})`;
   say(`healthy endpoint alone:          ${isolationLine(alone)} (${alone.arrived} / ${alone.sent} arrived)`);
   say(`beside the hung endpoint:        ${isolationLine(beside)} (${beside.arrived} / ${beside.sent} arrived; ${hungSent} messages to the hung endpoint, ${receiver.count("hung")} of them in flight or timed out)`);
 
