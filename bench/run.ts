@@ -141,7 +141,7 @@ async function main(): Promise<void> {
     [
       "product",
       `next start + 1 worker; WORKER_CONCURRENCY=${config.WORKER_CONCURRENCY}, DELIVERY_BATCH_SIZE=${config.DELIVERY_BATCH_SIZE}, ` +
-        `ENDPOINT_MAX_CONCURRENCY=${config.ENDPOINT_MAX_CONCURRENCY}, DATABASE_POOL_SIZE=${process.env.DATABASE_POOL_SIZE ?? 10}`,
+        `ENDPOINT_MAX_CONCURRENCY=${config.ENDPOINT_MAX_CONCURRENCY}, DATABASE_POOL_SIZE=${process.env.DATABASE_POOL_SIZE ?? "10 (web), 30 (worker)"}`,
     ],
     ["logs", path.relative(process.cwd(), logDir)],
   ];
