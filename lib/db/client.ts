@@ -6,6 +6,8 @@ import postgres from "postgres";
 import * as schema from "./schema";
 
 export type Sql = postgres.Sql;
+/** The pool or a transaction of the raw client: helpers that issue one statement take either. */
+export type SqlOrTx = postgres.Sql | postgres.TransactionSql;
 export type DB = PostgresJsDatabase<typeof schema>;
 export type Tx = PgTransaction<PostgresJsQueryResultHKT, typeof schema, ExtractTablesWithRelations<typeof schema>>;
 /** Query helpers take either the pool or a transaction, so they compose inside one. */

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
+import { asTextArray } from "../db/arrays";
 import { planClaim, type EndpointLimits } from "./plan-claim";
 import { wakeDeliveriesAt } from "../jobs";
 
@@ -16,8 +17,6 @@ export type ClaimedDelivery = {
   headers: Record<string, string>;
   probe: boolean;
 };
-
-const asText = (values: (Date | null)[]) => values.map((v) => v?.toISOString() ?? null) as string[];
 
 /**
  * Leases due deliveries, at most `limit`, within every endpoint's limits (concurrency cap, rate
@@ -74,17 +73,17 @@ export async function claimDueDeliveries(
     const writes: Promise<unknown>[] = [];
     // Parked deliveries come due again at their time; something must be there to claim them then.
     const wakeTimes = [...plan.parkUntil, ...plan.parkForSlot].map((p) => p.until.getTime());
-    writes.push(...wakeDeliveriesAt(tx as never, wakeTimes));
+    writes.push(...wakeDeliveriesAt(tx, wakeTimes));
     if (plan.parkUntil.length > 0) {
       writes.push(tx`
         update deliveries d set next_attempt_at = v.until, updated_at = now()
-        from unnest(${plan.parkUntil.map((p) => p.id)}::text[], ${asText(plan.parkUntil.map((p) => p.until))}::text[]::timestamptz[]) as v(id, until)
+        from unnest(${plan.parkUntil.map((p) => p.id)}::text[], ${asTextArray(plan.parkUntil.map((p) => p.until))}::text[]::timestamptz[]) as v(id, until)
         where d.id = v.id`);
     }
     if (plan.parkForSlot.length > 0) {
       writes.push(tx`
         update deliveries d set parked = true, next_attempt_at = v.until, updated_at = now()
-        from unnest(${plan.parkForSlot.map((p) => p.id)}::text[], ${asText(plan.parkForSlot.map((p) => p.until))}::text[]::timestamptz[]) as v(id, until)
+        from unnest(${plan.parkForSlot.map((p) => p.id)}::text[], ${asTextArray(plan.parkForSlot.map((p) => p.until))}::text[]::timestamptz[]) as v(id, until)
         where d.id = v.id`);
     }
     if (plan.cancel.length > 0) {
@@ -95,9 +94,9 @@ export async function claimDueDeliveries(
     if (plan.endpoints.length > 0) {
       writes.push(tx`
         update endpoints e set circuit_open_until = v.circuit, rate_window_start = v.window_start, rate_window_count = v.window_count
-        from unnest(${plan.endpoints.map((e) => e.id)}::text[], ${asText(plan.endpoints.map((e) => e.circuitOpenUntil))}::text[]::timestamptz[],
-                    ${asText(plan.endpoints.map((e) => e.rateWindowStart))}::text[]::timestamptz[],
-                    ${plan.endpoints.map((e) => String(e.rateWindowCount))}::text[]::int[]) as v(id, circuit, window_start, window_count)
+        from unnest(${plan.endpoints.map((e) => e.id)}::text[], ${asTextArray(plan.endpoints.map((e) => e.circuitOpenUntil))}::text[]::timestamptz[],
+                    ${asTextArray(plan.endpoints.map((e) => e.rateWindowStart))}::text[]::timestamptz[],
+                    ${asTextArray(plan.endpoints.map((e) => e.rateWindowCount))}::text[]::int[]) as v(id, circuit, window_start, window_count)
         where e.id = v.id and (e.circuit_open_until is distinct from v.circuit or e.rate_window_start is distinct from v.window_start
                                or e.rate_window_count <> v.window_count)`);
     }

@@ -1,4 +1,5 @@
-import type { Sql } from "../db/client";
+import type { Sql, SqlOrTx } from "../db/client";
+import { asTextArray } from "../db/arrays";
 import { newId } from "../ids";
 import type { AttemptTrigger, DeliveryStatus } from "../db/schema";
 
@@ -20,13 +21,6 @@ export type AttemptOutcome = {
   /** Scheduled attempts move the delivery along its schedule; manual ones only mark a success. */
   next: { status: DeliveryStatus; attemptAt: Date | null } | null;
 };
-
-/**
- * Arrays go over the wire as text[] and are cast in SQL: postgres.js only infers array types for
- * strings, and nulls and Dates need an explicit text form anyway.
- */
-const asText = (values: (string | number | boolean | Date | null)[]) =>
-  values.map((v) => (v === null ? null : v instanceof Date ? v.toISOString() : String(v))) as string[];
 
 type EndpointTally = { id: string; successAt: Date | null; failuresAfter: number; firstFailureAfter: Date | null; lastFailureAt: Date | null };
 
@@ -64,7 +58,7 @@ export async function recordOutcomes(
     leaseToken: string | null;
     outcomes: AttemptOutcome[];
     health: HealthPolicy;
-    wakeSql?: (tx: Sql) => Promise<unknown>[];
+    wakeSql?: (tx: SqlOrTx) => Promise<unknown>[];
   },
 ): Promise<{ unparked: number }> {
   const { outcomes, health } = input;
@@ -81,11 +75,11 @@ export async function recordOutcomes(
                               status_code, error, error_detail, response_body, duration_ms, request_headers, created_at)
         select * from unnest(
           ${col(() => newId("attempt"))}::text[], ${col((o) => o.deliveryId)}::text[], ${col((o) => o.messageId)}::text[],
-          ${col((o) => o.endpointId)}::text[], ${col((o) => o.consumerId)}::text[], ${asText(col((o) => o.attemptNumber))}::text[]::int[],
-          ${col((o) => o.trigger)}::text[], ${asText(col((o) => o.success))}::text[]::bool[], ${asText(col((o) => o.statusCode))}::text[]::int[],
+          ${col((o) => o.endpointId)}::text[], ${col((o) => o.consumerId)}::text[], ${asTextArray(col((o) => o.attemptNumber))}::text[]::int[],
+          ${col((o) => o.trigger)}::text[], ${asTextArray(col((o) => o.success))}::text[]::bool[], ${asTextArray(col((o) => o.statusCode))}::text[]::int[],
           ${col((o) => o.error) as string[]}::text[], ${col((o) => o.errorDetail) as string[]}::text[],
-          ${col((o) => o.responseBody)}::text[], ${asText(col((o) => o.durationMs))}::text[]::int[],
-          ${asText(col((o) => JSON.stringify(o.requestHeaders)))}::text[]::jsonb[], ${asText(col((o) => o.finishedAt))}::text[]::timestamptz[])`,
+          ${col((o) => o.responseBody)}::text[], ${asTextArray(col((o) => o.durationMs))}::text[]::int[],
+          ${asTextArray(col((o) => JSON.stringify(o.requestHeaders)))}::text[]::jsonb[], ${asTextArray(col((o) => o.finishedAt))}::text[]::timestamptz[])`,
     ];
     const scheduled = outcomes.filter((o) => o.next);
     if (scheduled.length > 0) {
@@ -96,8 +90,8 @@ export async function recordOutcomes(
           last_attempt_at = v.at, updated_at = now()
         from unnest(
           ${scheduled.map((o) => o.deliveryId)}::text[], ${scheduled.map((o) => o.next!.status)}::text[],
-          ${asText(scheduled.map((o) => o.next!.attemptAt))}::text[]::timestamptz[], ${asText(scheduled.map((o) => o.statusCode))}::text[]::int[],
-          ${scheduled.map((o) => o.error) as string[]}::text[], ${asText(scheduled.map((o) => o.finishedAt))}::text[]::timestamptz[]
+          ${asTextArray(scheduled.map((o) => o.next!.attemptAt))}::text[]::timestamptz[], ${asTextArray(scheduled.map((o) => o.statusCode))}::text[]::int[],
+          ${scheduled.map((o) => o.error) as string[]}::text[], ${asTextArray(scheduled.map((o) => o.finishedAt))}::text[]::timestamptz[]
         ) as v(id, status, next_at, code, error, at)
         where d.id = v.id and d.status = 'pending' and d.lease_token = ${input.leaseToken}`);
     }
@@ -111,9 +105,9 @@ export async function recordOutcomes(
           lease_token = case when v.success then null else d.lease_token end,
           last_status_code = v.code, last_error = v.error, last_attempt_at = v.at, updated_at = now()
         from unnest(
-          ${manual.map((o) => o.deliveryId)}::text[], ${asText(manual.map((o) => o.success))}::text[]::bool[],
-          ${asText(manual.map((o) => o.statusCode))}::text[]::int[], ${manual.map((o) => o.error) as string[]}::text[],
-          ${asText(manual.map((o) => o.finishedAt))}::text[]::timestamptz[]
+          ${manual.map((o) => o.deliveryId)}::text[], ${asTextArray(manual.map((o) => o.success))}::text[]::bool[],
+          ${asTextArray(manual.map((o) => o.statusCode))}::text[]::int[], ${manual.map((o) => o.error) as string[]}::text[],
+          ${asTextArray(manual.map((o) => o.finishedAt))}::text[]::timestamptz[]
         ) as v(id, success, code, error, at)
         where d.id = v.id`);
     }
@@ -122,9 +116,9 @@ export async function recordOutcomes(
     queries.push(tx`
       with v as (
         select * from unnest(
-          ${tallies.map((t) => t.id)}::text[], ${asText(tallies.map((t) => t.successAt))}::text[]::timestamptz[],
-          ${asText(tallies.map((t) => t.failuresAfter))}::text[]::int[], ${asText(tallies.map((t) => t.firstFailureAfter))}::text[]::timestamptz[],
-          ${asText(tallies.map((t) => t.lastFailureAt))}::text[]::timestamptz[]
+          ${tallies.map((t) => t.id)}::text[], ${asTextArray(tallies.map((t) => t.successAt))}::text[]::timestamptz[],
+          ${asTextArray(tallies.map((t) => t.failuresAfter))}::text[]::int[], ${asTextArray(tallies.map((t) => t.firstFailureAfter))}::text[]::timestamptz[],
+          ${asTextArray(tallies.map((t) => t.lastFailureAt))}::text[]::timestamptz[]
         ) as v(id, success_at, failures_after, first_failure_after, last_failure_at)
       ),
       -- Rows locked in id order, as the claim locks them, so the two never deadlock. A healthy
@@ -174,7 +168,7 @@ export async function recordOutcomes(
       ) x
       where d.id = x.id`;
     queries.push(unparkQuery);
-    if (input.wakeSql) queries.push(...input.wakeSql(tx as unknown as Sql));
+    if (input.wakeSql) queries.push(...input.wakeSql(tx));
     return queries;
   });
   return { unparked: (await unparkQuery)?.count ?? 0 };

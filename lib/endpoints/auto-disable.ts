@@ -1,4 +1,4 @@
-import type { Sql } from "../db/client";
+import type { Sql, SqlOrTx } from "../db/client";
 import { newId } from "../ids";
 import { formatDuration } from "../duration";
 
@@ -13,19 +13,19 @@ export async function autoDisableFailingEndpoints(
   input: { disableAfterMs: number; endpointIds?: string[] },
 ): Promise<string[]> {
   const reason = `no successful delivery for ${formatDuration(input.disableAfterMs)} while failing`;
-  const due = (tx: Sql) => tx`
+  const due = (tx: SqlOrTx) => tx`
     state = 'active' and failing_since is not null
     and failing_since <= now() - ${input.disableAfterMs} * interval '1 millisecond'
     and (last_success_at is null or last_success_at < failing_since)
     ${input.endpointIds ? tx`and id = any(${input.endpointIds})` : tx``}`;
   const rows = await sql.begin(async (tx) => {
-    const candidates = await tx<{ id: string }[]>`select id from endpoints where ${due(tx as never)}`;
+    const candidates = await tx<{ id: string }[]>`select id from endpoints where ${due(tx)}`;
     if (candidates.length === 0) return [];
     // Delivery rows before endpoint rows — the order the claim locks them in — so no deadlock.
     await tx`select 1 from deliveries where endpoint_id = any(${candidates.map((c) => c.id)}) and status = 'pending' for update`;
     const disabled = await tx<{ id: string }[]>`
       update endpoints set state = 'auto_disabled', disabled_reason = ${reason}, disabled_at = now(), updated_at = now()
-      where id = any(${candidates.map((c) => c.id)}) and ${due(tx as never)}
+      where id = any(${candidates.map((c) => c.id)}) and ${due(tx)}
       returning id`;
     if (disabled.length === 0) return [];
     const ids = disabled.map((d) => d.id);

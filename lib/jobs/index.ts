@@ -1,4 +1,4 @@
-import type { Sql } from "../db/client";
+import type { SqlOrTx } from "../db/client";
 
 /** Every graphile-worker task the worker runs, by the name jobs carry. */
 export const TASKS = {
@@ -25,7 +25,7 @@ export const WAKE_CHANNEL = "webhook_admin_due";
  * add the job instead, at most one pending at a time. If no worker listens, the deliveries wait
  * for a worker's start-up wake or the minute sweep.
  */
-export function notifyDue(tx: Sql) {
+export function notifyDue(tx: SqlOrTx) {
   return tx`select pg_notify(${WAKE_CHANNEL}, '')`;
 }
 
@@ -34,7 +34,7 @@ export function notifyDue(tx: Sql) {
  * waiting wake-up is updated in place and one already running gets a successor (graphile's job_key
  * semantics), so a committed delivery never waits for the periodic sweep.
  */
-export function wakeDeliveries(tx: Sql, at?: number) {
+export function wakeDeliveries(tx: SqlOrTx, at?: number) {
   if (at === undefined || at <= Date.now()) {
     return tx`select graphile_worker.add_job(${TASKS.deliverDue}, '{}'::json, job_key := ${TASKS.deliverDue}, max_attempts := 10)`;
   }
@@ -50,7 +50,7 @@ export function wakeDeliveries(tx: Sql, at?: number) {
  */
 let lastLeaseWake = 0;
 
-export function wakeAtLeaseEnd(tx: Sql, leaseEnd: number) {
+export function wakeAtLeaseEnd(tx: SqlOrTx, leaseEnd: number) {
   const bucket = wakeBucket(leaseEnd, 1000);
   // One per second per process is enough; concurrent batches would otherwise queue on the job row.
   if (bucket === lastLeaseWake) return null;
@@ -60,12 +60,12 @@ export function wakeAtLeaseEnd(tx: Sql, leaseEnd: number) {
 }
 
 /** Wake-ups for a set of due times, one per bucket. */
-export function wakeDeliveriesAt(tx: Sql, times: number[]) {
+export function wakeDeliveriesAt(tx: SqlOrTx, times: number[]) {
   return [...new Set(times.map((t) => wakeBucket(t)))].map((bucket) => wakeDeliveries(tx, bucket));
 }
 
 export type ResendPayload = { delivery_id: string; trigger: "manual" | "recovery"; recovery_id?: string };
 
-export function enqueueResend(tx: Sql, payload: ResendPayload) {
+export function enqueueResend(tx: SqlOrTx, payload: ResendPayload) {
   return tx`select graphile_worker.add_job(${TASKS.resendDelivery}, ${tx.json(payload)}::json, max_attempts := 5)`;
 }

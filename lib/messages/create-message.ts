@@ -83,7 +83,7 @@ export async function createMessage({
         tx`insert into deliveries (id, message_id, endpoint_id, consumer_id, status, next_attempt_at, created_at, updated_at)
            select unnest(${endpointIds.map(() => newId("delivery", now.getTime()))}::text[]), ${message.id},
                   unnest(${endpointIds}::text[]), ${consumerId}, 'pending', ${firstAttemptAt}::timestamptz, ${now}::timestamptz, ${now}::timestamptz`,
-        firstAttemptAt.getTime() <= Date.now() ? notifyDue(tx as never) : wakeDeliveries(tx as never, firstAttemptAt.getTime()),
+        firstAttemptAt.getTime() <= Date.now() ? notifyDue(tx) : wakeDeliveries(tx, firstAttemptAt.getTime()),
       );
     }
     await Promise.all(writes);

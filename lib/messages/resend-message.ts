@@ -26,7 +26,7 @@ export async function resendMessage({ ctx, messageId, endpointId }: { ctx: Ctx; 
     const id =
       row?.id ??
       (await tx<{ id: string }[]>`select id from deliveries where message_id = ${message.id} and endpoint_id = ${endpoint.id} limit 1`)[0]!.id;
-    await enqueueResend(tx as never, { delivery_id: id, trigger: "manual" });
+    await enqueueResend(tx, { delivery_id: id, trigger: "manual" });
     return id;
   });
   return { delivery_id: deliveryId, message_id: message.id, endpoint_id: endpoint.id, trigger: "manual" as const, status: "queued" as const };
