@@ -76,6 +76,7 @@ const EnvSchema = z.object({
   WORKER_CONCURRENCY: integer(50, 1, 10_000),
   WORKER_METRICS_PORT: integer(9464, 0, 65535),
   DELIVERY_BATCH_SIZE: integer(100, 1, 1000),
+  DELIVERY_MAX_IN_FLIGHT: integer(1000, 1, 100_000),
   API_RATE_LIMIT_PER_SECOND: integer(1000, 1, 1_000_000),
   SLACK_API_BASE: z.string().url().default("https://hooks.slack.com"),
   TEAMS_API_BASE: z.string().url().optional(),

@@ -68,26 +68,53 @@ describe("per-endpoint concurrency", () => {
     await receiver.close();
   });
 
+  it("keeps at most DELIVERY_MAX_IN_FLIGHT attempts open in one worker", async () => {
+    await worker.stop();
+    process.env.DELIVERY_MAX_IN_FLIGHT = "4";
+    resetConfigForTests();
+    worker = await startTestWorker();
+    try {
+      const receiver = await startReceiver(slow(100));
+      const { uid } = await endpointFor(receiver.url, { max_concurrency: 50 });
+      await sendMany(uid, 30);
+      await waitFor(() => receiver.received.length === 30, { timeout: 20_000, what: "deliveries" });
+      expect(receiver.maxInFlight).toBeLessThanOrEqual(4);
+      expect(receiver.maxInFlight).toBeGreaterThan(1);
+      await receiver.close();
+    } finally {
+      await worker.stop();
+      delete process.env.DELIVERY_MAX_IN_FLIGHT;
+      resetConfigForTests();
+      worker = await startTestWorker();
+    }
+  });
+
   it("keeps a hung endpoint from slowing deliveries to a healthy one on the same host", async () => {
-    // One receiver, two endpoints: requests under /hung are never answered. Sharing an origin is
-    // the hard case — connection pools are per origin unless endpoints get their own.
+    // One receiver, two endpoints with the default cap of 10: requests under /hung are never
+    // answered. Sharing an origin is the hard case — connection pools are per origin unless
+    // endpoints get their own.
     const receiver = await startReceiver((req, res) => {
       if (!req.url!.startsWith("/hung")) res.writeHead(204).end();
     });
     const a = await endpointFor(`${receiver.url}/hung`);
-    const b = await endpointFor(`${receiver.url}/ok`, { max_concurrency: 100 });
+    const b = await endpointFor(`${receiver.url}/ok`);
     const toHung = () => receiver.received.filter((r) => r.path.startsWith("/hung")).length;
     const toHealthy = () => receiver.received.filter((r) => r.path.startsWith("/ok")).length;
     // First a burst, so the worker holds many open connections to this host (as after any busy
     // period); it was after such a burst that a shared pool queued healthy requests behind hung ones.
-    await Promise.all(Array.from({ length: 300 }, (_, i) => api.post("/api/v1/messages", { consumer: b.uid, event_type: "warm.up", payload: { i } })));
+    await sendMany(b.uid, 300);
     await waitFor(() => toHealthy() === 300, { timeout: 20_000, what: "warm-up" });
-    // Interleaved, as real traffic is: one message to each endpoint at a time.
-    for (let i = 0; i < 40; i++) {
-      await sendMany(a.uid, 1);
-      await sendMany(b.uid, 1);
-    }
-    await waitFor(() => toHealthy() === 340, { timeout: 10_000, what: "healthy deliveries" });
+    // A backlog, interleaved as real traffic is, so claimed batches mix both endpoints and the
+    // healthy one needs its slots back many times over: a slot must free when its own POST ends,
+    // not when the hung one claimed beside it does.
+    await worker.stop();
+    await Promise.all(
+      Array.from({ length: 120 }, (_, i) =>
+        api.post("/api/v1/messages", { consumer: i % 2 ? a.uid : b.uid, event_type: "mixed", payload: { i } }),
+      ),
+    );
+    worker = await startTestWorker();
+    await waitFor(() => toHealthy() === 360, { timeout: 10_000, what: "healthy deliveries" });
     // Every healthy delivery went through while the hung endpoint still held all its slots: none
     // of its attempts had even timed out yet.
     const hungAttempts = await getDb().select().from(attempts).where(eq(attempts.endpointId, a.id));

@@ -4,14 +4,18 @@ import { workerState } from "./state";
 
 function render(): string {
   const c = workerState.counters;
+  const p = workerState.pump?.counters ?? { batches: 0, succeeded: 0, failed: 0 };
   const lines = [
     "# HELP webhook_admin_attempts_total Delivery attempts made by this worker, by result.",
     "# TYPE webhook_admin_attempts_total counter",
-    `webhook_admin_attempts_total{result="success"} ${c.attemptsSucceeded}`,
-    `webhook_admin_attempts_total{result="failure"} ${c.attemptsFailed}`,
+    `webhook_admin_attempts_total{result="success"} ${p.succeeded}`,
+    `webhook_admin_attempts_total{result="failure"} ${p.failed}`,
     "# HELP webhook_admin_delivery_batches_total Claimed delivery batches.",
     "# TYPE webhook_admin_delivery_batches_total counter",
-    `webhook_admin_delivery_batches_total ${c.batches}`,
+    `webhook_admin_delivery_batches_total ${p.batches}`,
+    "# HELP webhook_admin_attempts_in_flight Delivery attempts this worker has open now.",
+    "# TYPE webhook_admin_attempts_in_flight gauge",
+    `webhook_admin_attempts_in_flight ${workerState.pump?.attemptsInFlight ?? 0}`,
     "# HELP webhook_admin_resends_total Manual and recovery resends performed.",
     "# TYPE webhook_admin_resends_total counter",
     `webhook_admin_resends_total ${c.resends}`,

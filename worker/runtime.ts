@@ -3,6 +3,7 @@ import { Logger, run, type TaskList, type WorkerEvents } from "graphile-worker";
 import pg from "pg";
 import type { Config } from "../lib/config";
 import { getSql } from "../lib/db/client";
+import { DeliveryPump } from "../lib/deliveries/deliver-due";
 import { isConnectionError } from "../lib/db/errors";
 import { TASKS, wakeDeliveries } from "../lib/jobs";
 import { logger } from "../lib/logger";
@@ -48,6 +49,8 @@ export type WorkerHandle = { poolId: string | null; stop: () => Promise<void>; d
  */
 export async function startWorker(url: string, config: Config): Promise<WorkerHandle> {
   workerState.stopping = false;
+  const pump = new DeliveryPump(getSql(), config);
+  workerState.pump = pump;
   const pgPool = new pg.Pool({ connectionString: url, max: config.WORKER_CONCURRENCY + 4 });
   pgPool.on("error", (error) => logger.warn("graphile pool client error", { error: String(error) }));
   pgPool.on("connect", (client) => client.on("error", (error) => logger.warn("graphile client error", { error: String(error) })));
@@ -73,7 +76,7 @@ export async function startWorker(url: string, config: Config): Promise<WorkerHa
     crontab: `* * * * * ${TASKS.sweep} ?max=1&jobKey=${TASKS.sweep}\n`,
     events,
     logger: graphileLogger,
-    // In-flight attempts finish (each bounded by DELIVERY_TIMEOUT) before the process exits.
+    // Running jobs finish (a resend's attempt is bounded by DELIVERY_TIMEOUT) before the process exits.
     gracefulShutdownAbortTimeout: config.DELIVERY_TIMEOUT + 5_000,
   });
 
@@ -94,6 +97,9 @@ export async function startWorker(url: string, config: Config): Promise<WorkerHa
       clearInterval(heartbeat);
       await listener.stop().catch(() => {});
       await runner.stop().catch((error: unknown) => logger.warn("runner stop", { error: String(error) }));
+      // Tasks only start attempts; the attempts themselves (each bounded by DELIVERY_TIMEOUT) and
+      // their outcome writes are waited for here.
+      await pump.drain();
       if (id) await unregisterWorker(sql, id).catch(() => {});
       await pgPool.end().catch(() => {});
     })());

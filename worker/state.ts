@@ -1,3 +1,5 @@
+import type { DeliveryPump } from "../lib/deliveries/deliver-due";
+
 /** Process-wide worker state shared by tasks, the metrics endpoint and shutdown. */
 export const workerState = {
   stopping: false,
@@ -5,10 +7,8 @@ export const workerState = {
   wakeRequested: false,
   poolId: null as string | null,
   startedAt: Date.now(),
+  pump: null as DeliveryPump | null,
   counters: {
-    attemptsSucceeded: 0,
-    attemptsFailed: 0,
-    batches: 0,
     resends: 0,
     sweeps: 0,
   },

@@ -1,13 +1,14 @@
 import type { Config } from "../config";
 import type { Sql } from "../db/client";
-import { wakeAtLeaseEnd, wakeDeliveries, wakeDeliveriesAt } from "../jobs";
+import { wakeAtLeaseEnd, wakeDeliveries } from "../jobs";
 import { attemptDelivery, egressPolicy } from "./attempt-delivery";
 import { claimDueDeliveries } from "./claim-due-deliveries";
-import { recordOutcomes } from "./record-outcomes";
+import { OutcomeWriter } from "./outcome-writer";
+import type { HealthPolicy } from "./record-outcomes";
 import { activeSecretsByEndpoint } from "./signing-keys";
-import { autoDisableFailingEndpoints } from "../endpoints/auto-disable";
+import { logger } from "../logger";
 
-export function healthPolicy(config: Config) {
+export function healthPolicy(config: Config): HealthPolicy {
   return {
     failureThreshold: config.CIRCUIT_FAILURE_THRESHOLD,
     openForMs: config.CIRCUIT_OPEN_FOR,
@@ -21,49 +22,88 @@ export function leaseMs(config: Config): number {
 }
 
 /**
- * One batch: claim due deliveries, POST them all concurrently (no database connection is held
- * while waiting on receivers), then write every attempt and outcome in one transaction.
- * A full batch means more may be due: it wakes a sibling task first, so batches overlap and a
- * backlog fans out over the worker's concurrency without one job per attempt.
+ * A worker process's delivery pipeline: claims due deliveries in batches, POSTs each at once (no
+ * database connection is held while waiting on receivers) and hands every outcome to the group-
+ * commit writer as soon as its own POST ends. A claim does not wait for the previous batch to
+ * finish, only for room under DELIVERY_MAX_IN_FLIGHT, so a hung endpoint holds only its own slots.
  */
-export async function deliverDueBatch(
-  sql: Sql,
-  config: Config,
-): Promise<{ claimed: number; succeeded: number; failed: number; more: boolean }> {
-  const { token, deliveries, skipped } = await claimDueDeliveries(sql, {
-    limit: config.DELIVERY_BATCH_SIZE,
-    leaseMs: leaseMs(config),
-    defaultConcurrency: config.ENDPOINT_MAX_CONCURRENCY,
-  });
-  // Nothing of our own to send: whoever holds the skipped endpoints carries on with them.
-  if (deliveries.length === 0) return { claimed: 0, succeeded: 0, failed: 0, more: false };
-  await Promise.all([
-    wakeAtLeaseEnd(sql, Date.now() + leaseMs(config)),
-    deliveries.length === config.DELIVERY_BATCH_SIZE || skipped ? wakeDeliveries(sql) : null,
-  ]);
-  const secrets = await activeSecretsByEndpoint(sql, [...new Set(deliveries.map((d) => d.endpoint_id))]);
-  const policy = egressPolicy(config);
-  const outcomes = await Promise.all(
-    deliveries.map((delivery) =>
-      attemptDelivery({
-        delivery,
-        secrets: secrets.get(delivery.endpoint_id) ?? [],
-        trigger: delivery.probe ? "probe" : "scheduled",
-        config,
-        policy,
-      }),
-    ),
-  );
-  const retryTimes = outcomes.flatMap((o) => (o.next?.status === "pending" && o.next.attemptAt ? [o.next.attemptAt.getTime()] : []));
-  const { unparked } = await recordOutcomes(sql, {
-    leaseToken: token,
-    outcomes,
-    health: healthPolicy(config),
-    wakeSql: (tx) => wakeDeliveriesAt(tx, retryTimes),
-  });
-  const failing = [...new Set(outcomes.filter((o) => !o.success).map((o) => o.endpointId))];
-  if (failing.length > 0) await autoDisableFailingEndpoints(sql, { disableAfterMs: config.ENDPOINT_DISABLE_AFTER, endpointIds: failing });
-  const succeeded = outcomes.filter((o) => o.success).length;
-  // Parked deliveries given a freed slot are due now: the caller claims again rather than waiting.
-  return { claimed: deliveries.length, succeeded, failed: outcomes.length - succeeded, more: deliveries.length === config.DELIVERY_BATCH_SIZE || unparked > 0 || skipped };
+export class DeliveryPump {
+  readonly counters = { batches: 0, succeeded: 0, failed: 0 };
+  private inFlight = 0;
+  private roomWaiters: (() => void)[] = [];
+  private readonly writer: OutcomeWriter;
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly config: Config,
+  ) {
+    this.writer = new OutcomeWriter(sql, config, healthPolicy(config));
+  }
+
+  /**
+   * Claims one batch and starts its attempts. `more` means due work may remain (a full batch, or
+   * due deliveries left to other claims): the caller claims again. A full batch also wakes a
+   * sibling task first, so a backlog fans out over the worker's concurrency without one job per
+   * attempt.
+   */
+  async claimBatch(): Promise<{ claimed: number; more: boolean }> {
+    const { config, sql } = this;
+    // Room is reserved before claiming: concurrent tasks would otherwise all see the same room.
+    const limit = await this.reserve(config.DELIVERY_BATCH_SIZE);
+    const claim = await claimDueDeliveries(sql, { limit, leaseMs: leaseMs(config), defaultConcurrency: config.ENDPOINT_MAX_CONCURRENCY }).catch(
+      (error: unknown) => {
+        this.release(limit);
+        throw error;
+      },
+    );
+    this.release(limit - claim.deliveries.length);
+    const { token, deliveries, skipped } = claim;
+    // Nothing of our own to send: whoever holds the skipped endpoints carries on with them.
+    if (deliveries.length === 0) return { claimed: 0, more: false };
+    this.counters.batches += 1;
+    const more = deliveries.length === limit || skipped;
+    try {
+      await Promise.all([wakeAtLeaseEnd(sql, Date.now() + leaseMs(config)), more ? wakeDeliveries(sql) : null]);
+      const secrets = await activeSecretsByEndpoint(sql, [...new Set(deliveries.map((d) => d.endpoint_id))]);
+      const policy = egressPolicy(config);
+      for (const delivery of deliveries) {
+        const trigger = delivery.probe ? "probe" : "scheduled";
+        void attemptDelivery({ delivery, secrets: secrets.get(delivery.endpoint_id) ?? [], trigger, config, policy })
+          .then((outcome) => {
+            this.counters[outcome.success ? "succeeded" : "failed"] += 1;
+            return this.writer.write({ ...outcome, leaseToken: token });
+          })
+          .catch((error: unknown) => logger.error("delivery attempt crashed; its lease brings it back", { delivery: delivery.id, error: String(error) }))
+          .finally(() => this.release(1));
+      }
+    } catch (error) {
+      // Claimed but not started: the leases run out and the deliveries come due again.
+      this.release(deliveries.length);
+      throw error;
+    }
+    return { claimed: deliveries.length, more };
+  }
+
+  /** Resolves when every started attempt has finished and its outcome is written. */
+  async drain(): Promise<void> {
+    while (this.inFlight > 0) await new Promise<void>((resolve) => this.roomWaiters.push(resolve));
+    await this.writer.drained();
+  }
+
+  get attemptsInFlight(): number {
+    return this.inFlight;
+  }
+
+  private async reserve(wanted: number): Promise<number> {
+    const max = this.config.DELIVERY_MAX_IN_FLIGHT;
+    while (this.inFlight >= max) await new Promise<void>((resolve) => this.roomWaiters.push(resolve));
+    const granted = Math.min(wanted, max - this.inFlight);
+    this.inFlight += granted;
+    return granted;
+  }
+
+  private release(n: number): void {
+    this.inFlight -= n;
+    for (const resolve of this.roomWaiters.splice(0)) resolve();
+  }
 }

@@ -18,6 +18,8 @@ export type AttemptOutcome = {
   durationMs: number;
   requestHeaders: Record<string, string>;
   finishedAt: Date;
+  /** The claim's lease on the delivery; scheduled outcomes move it only while this still holds. */
+  leaseToken?: string;
   /** Scheduled attempts move the delivery along its schedule; manual ones only mark a success. */
   next: { status: DeliveryStatus; attemptAt: Date | null } | null;
 };
@@ -48,14 +50,13 @@ export type HealthPolicy = { failureThreshold: number; openForMs: number; defaul
 
 /**
  * Writes a batch's attempts, delivery states and endpoint failure streaks in one transaction, and
- * in the same transaction the wake-ups for the retries it scheduled. `leaseToken` guards scheduled
- * outcomes: a worker whose lease ran out (and whose delivery was claimed again) writes its attempt
- * to the log but no longer moves the delivery.
+ * in the same transaction the wake-ups for the retries it scheduled. The lease token guards
+ * scheduled outcomes: a worker whose lease ran out (and whose delivery was claimed again) writes
+ * its attempt to the log but no longer moves the delivery.
  */
 export async function recordOutcomes(
   sql: Sql,
   input: {
-    leaseToken: string | null;
     outcomes: AttemptOutcome[];
     health: HealthPolicy;
     wakeSql?: (tx: SqlOrTx) => Promise<unknown>[];
@@ -91,9 +92,10 @@ export async function recordOutcomes(
         from unnest(
           ${scheduled.map((o) => o.deliveryId)}::text[], ${scheduled.map((o) => o.next!.status)}::text[],
           ${asTextArray(scheduled.map((o) => o.next!.attemptAt))}::text[]::timestamptz[], ${asTextArray(scheduled.map((o) => o.statusCode))}::text[]::int[],
-          ${scheduled.map((o) => o.error) as string[]}::text[], ${asTextArray(scheduled.map((o) => o.finishedAt))}::text[]::timestamptz[]
-        ) as v(id, status, next_at, code, error, at)
-        where d.id = v.id and d.status = 'pending' and d.lease_token = ${input.leaseToken}`);
+          ${scheduled.map((o) => o.error) as string[]}::text[], ${asTextArray(scheduled.map((o) => o.finishedAt))}::text[]::timestamptz[],
+          ${scheduled.map((o) => o.leaseToken ?? null) as string[]}::text[]
+        ) as v(id, status, next_at, code, error, at, token)
+        where d.id = v.id and d.status = 'pending' and d.lease_token = v.token`);
     }
     const manual = outcomes.filter((o) => !o.next);
     if (manual.length > 0) {

@@ -21,7 +21,7 @@ export async function resendDelivery(sql: Sql, config: Config, input: { delivery
   if (!delivery) return false;
   const secrets = await activeSecretsByEndpoint(sql, [delivery.endpoint_id]);
   const outcome = await attemptDelivery({ delivery, secrets: secrets.get(delivery.endpoint_id) ?? [], trigger: input.trigger, config });
-  const { unparked } = await recordOutcomes(sql, { leaseToken: null, outcomes: [outcome], health: healthPolicy(config) });
+  const { unparked } = await recordOutcomes(sql, { outcomes: [outcome], health: healthPolicy(config) });
   if (unparked > 0) await wakeDeliveries(sql);
   return true;
 }

@@ -1,7 +1,5 @@
 import type { Task } from "graphile-worker";
-import { getConfig } from "../../lib/config";
 import { getSql } from "../../lib/db/client";
-import { deliverDueBatch } from "../../lib/deliveries/deliver-due";
 import { wakeDeliveries } from "../../lib/jobs";
 import { workerState } from "../state";
 
@@ -12,16 +10,12 @@ const MAX_BATCHES_PER_JOB = 20;
 export const deliverDue: Task = async () => {
   // From here on, new work needs a new wake-up: this task's claims may already have missed it.
   workerState.wakeRequested = false;
-  const config = getConfig();
-  const sql = getSql();
+  const pump = workerState.pump;
+  if (!pump) throw new Error("deliver_due ran before the worker's delivery pump was started");
   let more = false;
   for (let i = 0; i < MAX_BATCHES_PER_JOB && !workerState.stopping; i++) {
-    const result = await deliverDueBatch(sql, config);
-    workerState.counters.batches += result.claimed > 0 ? 1 : 0;
-    workerState.counters.attemptsSucceeded += result.succeeded;
-    workerState.counters.attemptsFailed += result.failed;
-    more = result.more;
+    ({ more } = await pump.claimBatch());
     if (!more) break;
   }
-  if (more && !workerState.stopping) await wakeDeliveries(sql);
+  if (more && !workerState.stopping) await wakeDeliveries(getSql());
 };

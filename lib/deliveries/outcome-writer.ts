@@ -1,0 +1,97 @@
+import type { Config } from "../config";
+import type { Sql } from "../db/client";
+import { isConnectionError } from "../db/errors";
+import { autoDisableFailingEndpoints } from "../endpoints/auto-disable";
+import { wakeDeliveries, wakeDeliveriesAt } from "../jobs";
+import { logger } from "../logger";
+import { recordOutcomes, type AttemptOutcome, type HealthPolicy } from "./record-outcomes";
+
+type Waiting = { outcome: AttemptOutcome; done: () => void };
+
+// More rows per transaction stop paying for themselves and hold endpoint row locks longer.
+const MAX_ROWS_PER_WRITE = 500;
+// Two writes in flight keep the database busy while the next group forms; more only contend on
+// the same endpoint rows.
+const MAX_CONCURRENT_WRITES = 2;
+
+/**
+ * Group commit for attempt outcomes. Each outcome is written as soon as its attempt finishes,
+ * together with whatever else finished meanwhile, so a delivery's slot at its endpoint frees when
+ * its own POST ends — not when the slowest POST claimed beside it does. (Writing a claimed batch
+ * only when all of it finished let one hung endpoint hold a healthy endpoint's slots for the whole
+ * delivery timeout.) Under load the groups grow by themselves: while one write runs, the next fills.
+ */
+export class OutcomeWriter {
+  private queue: Waiting[] = [];
+  private writing = 0;
+  private idle: (() => void)[] = [];
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly config: Config,
+    private readonly health: HealthPolicy,
+  ) {}
+
+  /** Resolves once the outcome is committed (or given up on: its lease then brings it back). */
+  write(outcome: AttemptOutcome): Promise<void> {
+    return new Promise((done) => {
+      this.queue.push({ outcome, done });
+      this.kick();
+    });
+  }
+
+  /** Resolves when every outcome handed in so far is written. */
+  drained(): Promise<void> {
+    if (this.queue.length === 0 && this.writing === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idle.push(resolve));
+  }
+
+  private kick(): void {
+    while (this.writing < MAX_CONCURRENT_WRITES && this.queue.length > 0) {
+      const group = this.queue.splice(0, MAX_ROWS_PER_WRITE);
+      this.writing += 1;
+      void this.writeGroup(group).finally(() => {
+        this.writing -= 1;
+        for (const w of group) w.done();
+        this.kick();
+        if (this.queue.length === 0 && this.writing === 0) for (const resolve of this.idle.splice(0)) resolve();
+      });
+    }
+  }
+
+  private async writeGroup(group: Waiting[]): Promise<void> {
+    const outcomes = group.map((w) => w.outcome);
+    const retryTimes = outcomes.flatMap((o) => (o.next?.status === "pending" && o.next.attemptAt ? [o.next.attemptAt.getTime()] : []));
+    // A database outage is waited out for as long as the leases last; after that the deliveries
+    // are due again anyway and the attempts are made afresh.
+    const giveUpAt = Date.now() + this.config.DELIVERY_TIMEOUT + 10_000;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const { unparked } = await recordOutcomes(this.sql, { outcomes, health: this.health, wakeSql: (tx) => wakeDeliveriesAt(tx, retryTimes) });
+        if (unparked > 0) await this.followUp("wake", () => wakeDeliveries(this.sql));
+        break;
+      } catch (error) {
+        if (!isConnectionError(error) || Date.now() > giveUpAt) {
+          logger.error("attempt outcomes not written; the deliveries come due again when their lease ends", {
+            attempts: outcomes.length,
+            error: String(error),
+          });
+          return;
+        }
+        await new Promise((r) => setTimeout(r, Math.min(2000, 100 * attempt)));
+      }
+    }
+    const failing = [...new Set(outcomes.filter((o) => !o.success).map((o) => o.endpointId))];
+    if (failing.length > 0) {
+      await this.followUp("auto-disable", () =>
+        autoDisableFailingEndpoints(this.sql, { disableAfterMs: this.config.ENDPOINT_DISABLE_AFTER, endpointIds: failing }),
+      );
+    }
+  }
+
+  // Follow-ups are re-done by the minute sweep if they fail (it wakes due work and auto-disables),
+  // so a failure here is logged, not retried — retrying the write itself would log attempts twice.
+  private async followUp(what: string, fn: () => Promise<unknown>): Promise<void> {
+    await fn().catch((error: unknown) => logger.warn(`${what} after writing outcomes failed; the sweep will catch up`, { error: String(error) }));
+  }
+}
