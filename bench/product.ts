@@ -42,8 +42,7 @@ export async function startWorker(env: NodeJS.ProcessEnv, logDir: string): Promi
     name: "worker",
     command,
     args,
-    // BENCH_WORKER_NODE_OPTIONS profiles the worker alone, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
-    env: { ...env, WORKER_METRICS_PORT: "0", NODE_OPTIONS: [env.NODE_OPTIONS, env.BENCH_WORKER_NODE_OPTIONS].filter(Boolean).join(" ") },
+    env: { ...env, WORKER_METRICS_PORT: "0" },
     logDir,
     onLine: (line) => {
       if (line.includes('"msg":"worker started"')) ready = true;

@@ -108,7 +108,12 @@ export function startChild(options: {
 
 export const commands = {
   web: (port: number) => ({ command: bin("next"), args: ["start", "-p", String(port), "-H", "127.0.0.1"] }),
-  worker: () => ({ command: bin("tsx"), args: ["worker/index.ts"] }),
+  // As `npm run worker` runs it. BENCH_WORKER_NODE_ARGS adds node flags, e.g. to profile the worker
+  // alone: BENCH_WORKER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof".
+  worker: () => ({
+    command: process.execPath,
+    args: [...(process.env.BENCH_WORKER_NODE_ARGS ?? "").split(" ").filter(Boolean), "--import", "tsx", "worker/index.ts"],
+  }),
 };
 
 export async function ensureLogDir(dir: string): Promise<string> {

@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
 import { asTextArray } from "../db/arrays";
 import { planClaim, type EndpointLimits } from "./plan-claim";
-import { wakeDeliveriesAt } from "../jobs";
+import { wakeAtLeaseEnd, wakeDeliveries, wakeDeliveriesAt } from "../jobs";
+import { activeSecretCiphertexts, decryptSecrets } from "./signing-keys";
 
 export type ClaimedDelivery = {
   id: string;
@@ -15,8 +16,12 @@ export type ClaimedDelivery = {
   payload: string;
   url: string;
   headers: Record<string, string>;
+  /** The endpoint's signing secrets, decrypted: the current one and any still in rotation overlap. */
+  secrets: string[];
   probe: boolean;
 };
+
+type ClaimedRow = Omit<ClaimedDelivery, "probe" | "secrets"> & { ciphertexts: string[] };
 
 /**
  * Leases due deliveries, at most `limit`, within every endpoint's limits (concurrency cap, rate
@@ -26,6 +31,8 @@ export type ClaimedDelivery = {
  * dies, the delivery comes due again when the lease runs out, and a late outcome from the old
  * holder no longer matches the token. Due rows are scanned with SKIP LOCKED so workers claim side
  * by side; endpoint rows are locked (in id order) so two claims never both take the last slot.
+ * The wake-ups a claim needs (a sibling task when due work remains, one at the lease's end) are
+ * added in the same transaction, so claiming costs no round trip beyond it.
  */
 export async function claimDueDeliveries(
   sql: Sql,
@@ -104,18 +111,26 @@ export async function claimDueDeliveries(
       await Promise.all(writes);
       return [];
     }
+    // Due work remains beyond this claim: a sibling task takes it while these are sent.
+    if (skipped || plan.claim.length === input.limit) writes.push(wakeDeliveries(tx));
+    const leaseWake = wakeAtLeaseEnd(tx, Date.now() + input.leaseMs);
+    if (leaseWake) writes.push(leaseWake);
     const probes = new Set(plan.claim.filter((c) => c.probe).map((c) => c.id));
     const [claimed] = await Promise.all([
-      tx<Omit<ClaimedDelivery, "probe">[]>`
+      tx<ClaimedRow[]>`
         update deliveries d
         set next_attempt_at = now() + ${input.leaseMs} * interval '1 millisecond', lease_token = ${token}, parked = false, updated_at = now()
         from messages m, endpoints e
         where d.id = any(${plan.claim.map((c) => c.id)}) and m.id = d.message_id and e.id = d.endpoint_id
         returning d.id, d.message_id, d.endpoint_id, d.consumer_id, d.attempts, d.scheduled_attempts, d.created_at,
-                  m.payload, e.url, e.headers`,
+                  m.payload, e.url, e.headers, ${activeSecretCiphertexts(tx)} as ciphertexts`,
       ...writes,
     ]);
-    return (claimed as Omit<ClaimedDelivery, "probe">[]).map((d) => ({ ...d, probe: probes.has(d.id) }));
+    return (claimed as ClaimedRow[]).map(({ ciphertexts, ...d }) => ({
+      ...d,
+      secrets: decryptSecrets(ciphertexts),
+      probe: probes.has(d.id),
+    }));
   });
   return { token, deliveries, skipped };
 }

@@ -1,11 +1,9 @@
 import type { Config } from "../config";
 import type { Sql } from "../db/client";
-import { wakeAtLeaseEnd, wakeDeliveries } from "../jobs";
 import { attemptDelivery, egressPolicy } from "./attempt-delivery";
 import { claimDueDeliveries } from "./claim-due-deliveries";
 import { OutcomeWriter } from "./outcome-writer";
 import type { HealthPolicy } from "./record-outcomes";
-import { activeSecretsByEndpoint } from "./signing-keys";
 import { logger } from "../logger";
 
 export function healthPolicy(config: Config): HealthPolicy {
@@ -42,9 +40,8 @@ export class DeliveryPump {
 
   /**
    * Claims one batch and starts its attempts. `more` means due work may remain (a full batch, or
-   * due deliveries left to other claims): the caller claims again. A full batch also wakes a
-   * sibling task first, so a backlog fans out over the worker's concurrency without one job per
-   * attempt.
+   * due deliveries left to other claims): the caller claims again. The claim has then also woken
+   * a sibling task, so a backlog fans out over the worker's concurrency without one job per attempt.
    */
   async claimBatch(): Promise<{ claimed: number; more: boolean }> {
     const { config, sql } = this;
@@ -61,27 +58,18 @@ export class DeliveryPump {
     // Nothing of our own to send: whoever holds the skipped endpoints carries on with them.
     if (deliveries.length === 0) return { claimed: 0, more: false };
     this.counters.batches += 1;
-    const more = deliveries.length === limit || skipped;
-    try {
-      await Promise.all([wakeAtLeaseEnd(sql, Date.now() + leaseMs(config)), more ? wakeDeliveries(sql) : null]);
-      const secrets = await activeSecretsByEndpoint(sql, [...new Set(deliveries.map((d) => d.endpoint_id))]);
-      const policy = egressPolicy(config);
-      for (const delivery of deliveries) {
-        const trigger = delivery.probe ? "probe" : "scheduled";
-        void attemptDelivery({ delivery, secrets: secrets.get(delivery.endpoint_id) ?? [], trigger, config, policy })
-          .then((outcome) => {
-            this.counters[outcome.success ? "succeeded" : "failed"] += 1;
-            return this.writer.write({ ...outcome, leaseToken: token });
-          })
-          .catch((error: unknown) => logger.error("delivery attempt crashed; its lease brings it back", { delivery: delivery.id, error: String(error) }))
-          .finally(() => this.release(1));
-      }
-    } catch (error) {
-      // Claimed but not started: the leases run out and the deliveries come due again.
-      this.release(deliveries.length);
-      throw error;
+    const policy = egressPolicy(config);
+    for (const delivery of deliveries) {
+      const trigger = delivery.probe ? "probe" : "scheduled";
+      void attemptDelivery({ delivery, secrets: delivery.secrets, trigger, config, policy })
+        .then((outcome) => {
+          this.counters[outcome.success ? "succeeded" : "failed"] += 1;
+          return this.writer.write({ ...outcome, leaseToken: token });
+        })
+        .catch((error: unknown) => logger.error("delivery attempt crashed; its lease brings it back", { delivery: delivery.id, error: String(error) }))
+        .finally(() => this.release(1));
     }
-    return { claimed: deliveries.length, more };
+    return { claimed: deliveries.length, more: deliveries.length === limit || skipped };
   }
 
   /** Resolves when every started attempt has finished and its outcome is written. */

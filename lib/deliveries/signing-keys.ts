@@ -1,9 +1,9 @@
 import { decrypt } from "../crypto/encryption";
-import type { Sql } from "../db/client";
+import type { SqlOrTx } from "../db/client";
 import { decryptionKeys } from "../endpoints/secrets";
 
 // Ciphertext → plaintext. A ciphertext is immutable, so caching it can never serve a stale secret;
-// which secrets are active is still read from the database for every batch.
+// which secrets are active is still read from the database for every claim.
 const cache = new Map<string, string>();
 const CACHE_LIMIT = 10_000;
 
@@ -17,17 +17,17 @@ function decryptCached(ciphertext: string): string {
   return secret;
 }
 
-/** The signing secrets of each endpoint right now: the current one and any still in rotation overlap. */
-export async function activeSecretsByEndpoint(sql: Sql, endpointIds: string[]): Promise<Map<string, string[]>> {
-  const rows = await sql<{ endpoint_id: string; ciphertext: string }[]>`
-    select endpoint_id, ciphertext from endpoint_secrets
-    where endpoint_id = any(${endpointIds}) and (expires_at is null or expires_at > now())
-    order by created_at desc`;
-  const byEndpoint = new Map<string, string[]>();
-  for (const row of rows) {
-    const list = byEndpoint.get(row.endpoint_id) ?? [];
-    list.push(decryptCached(row.ciphertext));
-    byEndpoint.set(row.endpoint_id, list);
-  }
-  return byEndpoint;
+/**
+ * The signing secrets of the endpoint `d.endpoint_id` right now, newest first, as ciphertexts: the
+ * current one and any still in rotation overlap. Selected with the delivery rows themselves.
+ */
+export function activeSecretCiphertexts(tx: SqlOrTx) {
+  return tx`array(
+    select s.ciphertext from endpoint_secrets s
+    where s.endpoint_id = d.endpoint_id and (s.expires_at is null or s.expires_at > now())
+    order by s.created_at desc)`;
+}
+
+export function decryptSecrets(ciphertexts: string[]): string[] {
+  return ciphertexts.map(decryptCached);
 }
