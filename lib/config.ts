@@ -23,23 +23,24 @@ const flag = (fallback: boolean) =>
     .default(fallback ? "true" : "false")
     .transform((v) => v === "true" || v === "1" || v === "yes");
 
-const schedule = z
-  .string()
-  .default("0,5s,5m,30m,2h,5h,10h,10h")
-  .transform((text, ctx) => {
-    const parts = text.split(",").map((part) => parseDuration(part));
-    if (parts.length === 0 || parts.some((ms) => ms === null)) {
-      ctx.addIssue({ code: "custom", message: `"${text}" must be a comma-separated list of durations, e.g. 0,5s,5m` });
-      return z.NEVER;
-    }
-    return parts as number[];
-  });
+const durations = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((text, ctx) => {
+      const parts = text.split(",").map((part) => parseDuration(part));
+      if (parts.length === 0 || parts.some((ms) => ms === null)) {
+        ctx.addIssue({ code: "custom", message: `"${text}" must be a comma-separated list of durations, e.g. 0,5s,5m` });
+        return z.NEVER;
+      }
+      return parts as number[];
+    });
 
 const EnvSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
   PORT: integer(3000, 1, 65535),
   APP_URL: z.string().url().optional(),
-  DELIVERY_SCHEDULE: schedule,
+  DELIVERY_SCHEDULE: durations("0,5s,5m,30m,2h,5h,10h,10h"),
   DELIVERY_TIMEOUT: duration("15s"),
   RESPONSE_BODY_LIMIT: integer(1024, 0, 1_048_576),
   ENDPOINT_MAX_CONCURRENCY: integer(10, 1, 1000),
@@ -48,6 +49,10 @@ const EnvSchema = z.object({
   ENDPOINT_DISABLE_AFTER: duration("5d"),
   ALERT_FAILING_AFTER: duration("1h"),
   ALERT_THROTTLE: duration("1h"),
+  /** One deadline for each alert sent (Slack, Teams, Chatwork, webhook, SMTP). */
+  ALERT_TIMEOUT: duration("10s"),
+  /** Delay before each try of one alert to one channel or recipient; then it is `failed`. */
+  ALERT_RETRY_SCHEDULE: durations("0,10s,1m"),
   SECRET_ROTATION_OVERLAP: duration("24h"),
   IDEMPOTENCY_TTL: duration("24h"),
   MAX_PAYLOAD_BYTES: integer(1_048_576, 1, 64 * 1_048_576),

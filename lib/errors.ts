@@ -59,8 +59,9 @@ export class RateLimitedError extends AppError {
 }
 
 export class EndpointUrlForbiddenError extends AppError {
-  constructor(detail: string) {
-    super(422, "endpoint_url_forbidden", "Endpoint URL forbidden", detail, [{ path: "url", message: detail }]);
+  /** `path` names the field: an endpoint's `url`, or an alert channel's `config.webhook_url`. */
+  constructor(detail: string, path = "url") {
+    super(422, "endpoint_url_forbidden", "Endpoint URL forbidden", detail, [{ path, message: detail }]);
   }
 }
 
