@@ -13,11 +13,15 @@ import { deliverDue } from "./tasks/deliver-due";
 import { listenForDueWork } from "./wake-listener";
 import { resendDelivery } from "./tasks/resend-delivery";
 import { sweep } from "./tasks/sweep";
+import { sendAlert } from "./tasks/send-alert";
+import { sendAlerts } from "./tasks/send-alerts";
 
 export const taskList: TaskList = {
   [TASKS.deliverDue]: deliverDue,
   [TASKS.resendDelivery]: resendDelivery,
   [TASKS.sweep]: sweep,
+  [TASKS.sendAlerts]: sendAlerts,
+  [TASKS.sendAlert]: sendAlert,
 };
 
 const HEARTBEAT_MS = 10_000;

@@ -5,6 +5,8 @@ export const TASKS = {
   deliverDue: "deliver_due",
   resendDelivery: "resend_delivery",
   sweep: "sweep",
+  sendAlerts: "send_alerts",
+  sendAlert: "send_alert",
 } as const;
 
 // Retries coming due are woken by one job per 100 ms bucket, so a batch of failures schedules a

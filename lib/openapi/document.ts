@@ -1,4 +1,17 @@
 import { z } from "zod";
+import {
+  Alert,
+  AlertChannel,
+  AlertTestQueued,
+  CreateAlertChannelInput,
+  CreatedAlertChannel,
+  ListAlertsQuery,
+  UpdateAlertChannelInput,
+} from "../alerts/schemas";
+import type { createAlertChannel } from "../alerts/create-alert-channel";
+import type { listAlertChannels, listAlerts } from "../alerts/queries";
+import type { testAlertChannel } from "../alerts/test-alert-channel";
+import type { updateAlertChannel } from "../alerts/update-alert-channel";
 import { ListAttemptsQuery, MessageAttemptsQuery, type listAttempts } from "../attempts/queries";
 import { Consumer, CreateConsumerInput, ListConsumersQuery, UpdateConsumerInput } from "../consumers/schemas";
 import type { listConsumers } from "../consumers/queries";
@@ -73,6 +86,11 @@ type _DocumentedAnswersMatch = [
   Assert<Same<z.infer<typeof EndpointSecret>, Awaited<ReturnType<typeof getEndpointSecret>>>>,
   Assert<Same<z.infer<typeof EndpointSecret>, Awaited<ReturnType<typeof rotateEndpointSecret>>>>,
   Assert<Same<NonNullable<z.infer<typeof Problem>["errors"]>[number], FieldError>>,
+  Assert<Same<z.infer<typeof AlertChannel>, Item<typeof listAlertChannels>>>,
+  Assert<Same<z.infer<typeof AlertChannel>, Awaited<ReturnType<typeof updateAlertChannel>>>>,
+  Assert<Same<z.infer<typeof CreatedAlertChannel>, Awaited<ReturnType<typeof createAlertChannel>>>>,
+  Assert<Same<z.infer<typeof AlertTestQueued>, Awaited<ReturnType<typeof testAlertChannel>>>>,
+  Assert<Same<z.infer<typeof Alert>, Item<typeof listAlerts>>>,
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -102,6 +120,12 @@ const SCHEMAS = {
   ResendInput: input(ResendInput),
   ResendQueued: output(ResendQueued),
   Attempt: output(Attempt),
+  AlertChannel: output(AlertChannel),
+  CreatedAlertChannel: output(CreatedAlertChannel),
+  CreateAlertChannelInput: input(CreateAlertChannelInput),
+  UpdateAlertChannelInput: input(UpdateAlertChannelInput),
+  AlertTestQueued: output(AlertTestQueued),
+  Alert: output(Alert),
 };
 type SchemaName = keyof typeof SCHEMAS;
 
@@ -162,12 +186,17 @@ const TAGS = [
   { name: "Event types", description: "The catalogue of event names messages may carry." },
   { name: "Messages", description: "Events sent to a consumer, fanned out as one delivery per matching endpoint." },
   { name: "Attempts", description: "Every HTTP try of a delivery." },
+  {
+    name: "Alerts",
+    description: "Where alerts about failing, exhausted, disabled, recovered and enabled endpoints go, and the log of every alert sent, suppressed or failed.",
+  },
   { name: "Meta", description: "This document." },
 ] as const;
 
 const CONSUMER = { consumer: "The consumer's id (`con_…`) or its `uid`." };
 const ENDPOINT = { id: "The endpoint's id (`ep_…`)." };
 const MESSAGE = { id: "The message's id (`msg_…`)." };
+const ALERT_CHANNEL = { id: "The alert channel's id (`ach_…`)." };
 
 const QUERY_DESCRIPTIONS: Record<string, string> = {
   limit: "Page size, 1–250.",
@@ -177,6 +206,7 @@ const QUERY_DESCRIPTIONS: Record<string, string> = {
   endpoint_id: "Only this endpoint's.",
   event_type: "Only messages of this event type.",
   since: "ISO-8601 timestamp: created at or after.",
+  kind: "Only alerts of this kind.",
   until: "ISO-8601 timestamp: created before.",
 };
 
@@ -438,6 +468,80 @@ const OPERATIONS: Operation[] = [
     query: PageQuery.extend(ListAttemptsQuery.shape),
     success: { status: 200, description: "A page of attempts, newest first.", schema: "Attempt", list: true },
     errors: { 404: "`not_found`: no such consumer." },
+  },
+
+  // Alerts
+  {
+    method: "post",
+    path: "/alert-channels",
+    operationId: "createAlertChannel",
+    summary: "Create an alert channel",
+    description:
+      "Slack, Teams, Chatwork, email or a signed webhook. The config is stored encrypted and answered masked from now on; " +
+      "a webhook channel's `whsec_…` secret (generated unless given) is answered in `secret` this once.",
+    tag: "Alerts",
+    body: { schema: "CreateAlertChannelInput" },
+    success: { status: 201, description: "The new channel, credentials masked.", schema: "CreatedAlertChannel" },
+    errors: { 422: "`validation_failed` (bad config, unknown kind), or `endpoint_url_forbidden` for a URL the SSRF rules refuse." },
+  },
+  {
+    method: "get",
+    path: "/alert-channels",
+    operationId: "listAlertChannels",
+    summary: "List alert channels",
+    tag: "Alerts",
+    query: PageQuery,
+    success: { status: 200, description: "A page of channels, newest first, credentials masked.", schema: "AlertChannel", list: true },
+  },
+  {
+    method: "get",
+    path: "/alert-channels/{id}",
+    operationId: "getAlertChannel",
+    summary: "Get an alert channel",
+    tag: "Alerts",
+    params: ALERT_CHANNEL,
+    success: { status: 200, description: "The channel, credentials masked.", schema: "AlertChannel" },
+  },
+  {
+    method: "patch",
+    path: "/alert-channels/{id}",
+    operationId: "updateAlertChannel",
+    summary: "Update an alert channel",
+    tag: "Alerts",
+    params: ALERT_CHANNEL,
+    body: { schema: "UpdateAlertChannelInput" },
+    success: { status: 200, description: "The updated channel, credentials masked.", schema: "AlertChannel" },
+    errors: { 422: "`validation_failed`, or `endpoint_url_forbidden` for a URL the SSRF rules refuse." },
+  },
+  {
+    method: "delete",
+    path: "/alert-channels/{id}",
+    operationId: "deleteAlertChannel",
+    summary: "Delete an alert channel",
+    description: "Its alert log stays.",
+    tag: "Alerts",
+    params: ALERT_CHANNEL,
+    success: { status: 204, description: "Deleted." },
+  },
+  {
+    method: "post",
+    path: "/alert-channels/{id}/test",
+    operationId: "testAlertChannel",
+    summary: "Send a test alert",
+    description: "The worker sends an `alert.test` alert to this channel now, whatever its kinds and the throttle; the outcome appears in GET /alerts.",
+    tag: "Alerts",
+    params: ALERT_CHANNEL,
+    success: { status: 202, description: "The test alert is queued.", schema: "AlertTestQueued" },
+  },
+  {
+    method: "get",
+    path: "/alerts",
+    operationId: "listAlerts",
+    summary: "List the alert log",
+    description: "Every alert per channel or consumer alert email, once it was sent, suppressed by the throttle, or failed.",
+    tag: "Alerts",
+    query: PageQuery.extend(ListAlertsQuery.shape),
+    success: { status: 200, description: "A page of alerts, newest first.", schema: "Alert", list: true },
   },
 
   // Meta

@@ -1,0 +1,14 @@
+import { UpdateAlertChannelInput, deleteAlertChannel, getAlertChannel, updateAlertChannel } from "@/lib/alerts";
+import { json, noContent, parseBody } from "@/lib/http/request";
+import { withApiKey } from "@/lib/http/with-api-key";
+
+export const GET = withApiKey(async ({ params, ctx }) => json(await getAlertChannel(ctx, params.id!)));
+
+export const PATCH = withApiKey(async ({ req, params, ctx }) =>
+  json(await updateAlertChannel({ ctx, id: params.id!, input: await parseBody(req, UpdateAlertChannelInput) })),
+);
+
+export const DELETE = withApiKey(async ({ params, ctx }) => {
+  await deleteAlertChannel({ ctx, id: params.id! });
+  return noContent();
+});

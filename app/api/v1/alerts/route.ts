@@ -1,0 +1,6 @@
+import { ListAlertsQuery, listAlerts } from "@/lib/alerts";
+import { json, parseQuery } from "@/lib/http/request";
+import { withApiKey } from "@/lib/http/with-api-key";
+import { PageQuery } from "@/lib/pagination";
+
+export const GET = withApiKey(async ({ req, ctx }) => json(await listAlerts(ctx, parseQuery(req, PageQuery.extend(ListAlertsQuery.shape)))));

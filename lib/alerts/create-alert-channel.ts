@@ -1,0 +1,27 @@
+import type { Ctx } from "../context";
+import { alertChannels } from "../db/schema";
+import { newId } from "../ids";
+import { checkChannelConfig, maskChannelConfig, sealChannelConfig } from "./channel-config";
+import { toAlertChannel, type CreateAlertChannelInput, type CreatedAlertChannel } from "./schemas";
+
+/**
+ * A new alert channel. Its config is checked (URLs under the SSRF rules) before anything is
+ * written, stored encrypted, and shown masked; a webhook channel's signing secret — generated
+ * unless given — is answered this once, like an API key.
+ */
+export async function createAlertChannel({ ctx, input }: { ctx: Ctx; input: CreateAlertChannelInput }): Promise<CreatedAlertChannel> {
+  const config = checkChannelConfig(input.kind, input.config);
+  const [row] = await ctx.db
+    .insert(alertChannels)
+    .values({
+      id: newId("alertChannel"),
+      kind: input.kind,
+      name: input.name,
+      ...sealChannelConfig(config),
+      configMasked: maskChannelConfig(input.kind, config),
+      kinds: input.kinds?.length ? [...new Set(input.kinds)] : null,
+    })
+    .returning();
+  const channel = toAlertChannel(row!);
+  return "secret" in config && config.secret ? { ...channel, secret: config.secret } : channel;
+}

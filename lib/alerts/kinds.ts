@@ -1,0 +1,16 @@
+/** The alert kinds; also the `type` of the operational webhooks the webhook channel receives. */
+export const ALERT_KINDS = [
+  "endpoint.failing",
+  "message.attempt.exhausted",
+  "endpoint.disabled",
+  "endpoint.recovered",
+  "endpoint.enabled",
+] as const;
+export type AlertKind = (typeof ALERT_KINDS)[number];
+
+/** What POST /alert-channels/{id}/test sends; it bypasses the channel's kinds and the throttle. */
+export const TEST_ALERT_KIND = "alert.test";
+export type AlertLogKind = AlertKind | typeof TEST_ALERT_KIND;
+
+/** The kinds a consumer's own alert_emails receive (issue 5): the customer hears of these too. */
+export const CONSUMER_EMAIL_KINDS: readonly AlertKind[] = ["endpoint.failing", "endpoint.disabled", "endpoint.recovered"];

@@ -1,0 +1,33 @@
+import type { JSONValue } from "postgres";
+import type { SqlOrTx } from "../db/client";
+import { TASKS } from "../jobs";
+import type { AlertKind } from "./kinds";
+
+export type { AlertKind } from "./kinds";
+
+export type RaisedAlert = { kind: AlertKind; endpointId: string; data: Record<string, unknown> };
+
+/** The send_alerts job's payload: what raiseAlerts knew when the change happened. */
+export type SendAlertsPayload = {
+  alerts: { kind: AlertKind; endpoint_id: string; data: Record<string, unknown>; raised_at: string }[];
+};
+
+/**
+ * Raises alerts INSIDE the transaction that made the state change: one graphile job carries them
+ * all (one statement however many alerts), so they are sent if and only if the change commits.
+ * The worker's send_alerts task then looks up the endpoint and its consumer, applies the throttle
+ * and fans out to every channel and consumer alert email (lib/alerts/fan-out-alerts.ts).
+ *
+ * `data` holds the kind's facts, snake_case: `reason`, `failing_since`, `last_status_code`,
+ * `last_error`, `message_id`, `delivery_id`, `event_type`, `attempts` (any others are passed on
+ * to the webhook channel as they are).
+ */
+export function raiseAlerts(tx: SqlOrTx, alerts: RaisedAlert[]): Promise<unknown> {
+  if (alerts.length === 0) return Promise.resolve(null);
+  const raisedAt = new Date().toISOString();
+  const payload: SendAlertsPayload = {
+    alerts: alerts.map((a) => ({ kind: a.kind, endpoint_id: a.endpointId, data: a.data, raised_at: raisedAt })),
+  };
+  // max_attempts: the fan-out is one transaction, so a retry after a fault cannot send twice.
+  return tx`select graphile_worker.add_job(${TASKS.sendAlerts}, ${tx.json(payload as unknown as JSONValue)}::json, max_attempts := 10)`;
+}

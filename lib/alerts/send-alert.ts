@@ -1,0 +1,56 @@
+import type { Config } from "../config";
+import type { Sql } from "../db/client";
+import { logger } from "../logger";
+import type { ChannelKind } from "./channel-config";
+import { openChannelConfig } from "./channel-config";
+import { sendConsumerEmail, sendToChannel, type SendOutcome } from "./channels";
+import { enqueueAlertSends, queueFor } from "./enqueue";
+import { AlertFacts } from "./facts";
+
+type ClaimedAlert = { id: string; channel_id: string | null; recipient: string | null; payload: unknown; attempts: number };
+
+async function tryOnce(sql: Sql, config: Config, alert: ClaimedAlert, facts: AlertFacts): Promise<SendOutcome> {
+  if (!alert.channel_id) return sendConsumerEmail(alert.recipient!, facts, config);
+  const [channel] = await sql<{ id: string; kind: ChannelKind; config_ciphertext: string }[]>`
+    select id, kind, config_ciphertext from alert_channels where id = ${alert.channel_id}`;
+  if (!channel) return { ok: false, error: "the channel was deleted", message: null, final: true };
+  let channelConfig: Record<string, unknown>;
+  try {
+    channelConfig = openChannelConfig(channel.config_ciphertext);
+  } catch {
+    // A key missing from ENCRYPTION_KEY/ENCRYPTION_KEYS_PREVIOUS will not come back by retrying.
+    return { ok: false, error: "the channel's config cannot be decrypted with the configured keys", message: null, final: true };
+  }
+  return sendToChannel({ id: channel.id, kind: channel.kind, config: channelConfig }, facts, alert.id, config);
+}
+
+/**
+ * One try of one alert log row to its target. The outcome is domain data: `sent`, or the error
+ * kept on the row and the next try queued after ALERT_RETRY_SCHEDULE's next delay, or `failed`
+ * when the schedule is used up. Only a database fault throws (graphile retries the job then).
+ */
+export async function sendAlert(sql: Sql, config: Config, alertId: string): Promise<"sent" | "retrying" | "failed" | "skipped"> {
+  const [alert] = await sql<ClaimedAlert[]>`
+    update alerts set attempts = attempts + 1, updated_at = now()
+    where id = ${alertId} and status = 'pending'
+    returning id, channel_id, recipient, payload, attempts`;
+  if (!alert) return "skipped";
+  const facts = AlertFacts.parse(alert.payload);
+  const outcome = await tryOnce(sql, config, alert, facts);
+
+  if (outcome.ok) {
+    await sql`update alerts set status = 'sent', error = null, message = ${outcome.message}, updated_at = now() where id = ${alert.id}`;
+    return "sent";
+  }
+  const delay = outcome.final ? undefined : config.ALERT_RETRY_SCHEDULE[alert.attempts];
+  if (delay === undefined) {
+    await sql`update alerts set status = 'failed', error = ${outcome.error}, message = ${outcome.message}, updated_at = now() where id = ${alert.id}`;
+    logger.warn("alert failed", { alertId: alert.id, channelId: alert.channel_id, attempts: alert.attempts, error: outcome.error });
+    return "failed";
+  }
+  await sql.begin(async (tx) => {
+    await tx`update alerts set error = ${outcome.error}, message = ${outcome.message}, updated_at = now() where id = ${alert.id}`;
+    await enqueueAlertSends(tx, [{ alertId: alert.id, queue: queueFor(alert.channel_id) }], new Date(Date.now() + delay));
+  });
+  return "retrying";
+}
