@@ -7,7 +7,7 @@ import { getDb } from "../lib/db/client";
 import { attempts, auditEvents, deliveries } from "../lib/db/schema";
 import { apiClient } from "./helpers/api";
 import { startReceiver, waitFor } from "./helpers/receiver";
-import { startTestWorker } from "./helpers/worker";
+import { startTestWorker, withWorkerEnv } from "./helpers/worker";
 import { spawnWorker } from "./helpers/worker-process";
 
 process.env.DELIVERY_SCHEDULE = "0,100ms,100ms,100ms,100ms,100ms,100ms,100ms";
@@ -69,11 +69,7 @@ describe("per-endpoint concurrency", () => {
   });
 
   it("keeps at most DELIVERY_MAX_IN_FLIGHT attempts open in one worker", async () => {
-    await worker.stop();
-    process.env.DELIVERY_MAX_IN_FLIGHT = "4";
-    resetConfigForTests();
-    worker = await startTestWorker();
-    try {
+    worker = await withWorkerEnv(worker, { DELIVERY_MAX_IN_FLIGHT: "4" }, async () => {
       const receiver = await startReceiver(slow(100));
       const { uid } = await endpointFor(receiver.url, { max_concurrency: 50 });
       await sendMany(uid, 30);
@@ -81,12 +77,7 @@ describe("per-endpoint concurrency", () => {
       expect(receiver.maxInFlight).toBeLessThanOrEqual(4);
       expect(receiver.maxInFlight).toBeGreaterThan(1);
       await receiver.close();
-    } finally {
-      await worker.stop();
-      delete process.env.DELIVERY_MAX_IN_FLIGHT;
-      resetConfigForTests();
-      worker = await startTestWorker();
-    }
+    });
   });
 
   it("keeps a hung endpoint from slowing deliveries to a healthy one on the same host", async () => {

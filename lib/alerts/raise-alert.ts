@@ -1,5 +1,6 @@
 import type { JSONValue } from "postgres";
-import type { SqlOrTx } from "../db/client";
+import { sql as dsql } from "drizzle-orm";
+import type { Executor, SqlOrTx } from "../db/client";
 import { TASKS } from "../jobs";
 import type { AlertKind } from "./kinds";
 
@@ -24,10 +25,17 @@ export type SendAlertsPayload = {
  */
 export function raiseAlerts(tx: SqlOrTx, alerts: RaisedAlert[]): Promise<unknown> {
   if (alerts.length === 0) return Promise.resolve(null);
-  const raisedAt = new Date().toISOString();
-  const payload: SendAlertsPayload = {
-    alerts: alerts.map((a) => ({ kind: a.kind, endpoint_id: a.endpointId, data: a.data, raised_at: raisedAt })),
-  };
   // max_attempts: the fan-out is one transaction, so a retry after a fault cannot send twice.
-  return tx`select graphile_worker.add_job(${TASKS.sendAlerts}, ${tx.json(payload as unknown as JSONValue)}::json, max_attempts := 10)`;
+  return tx`select graphile_worker.add_job(${TASKS.sendAlerts}, ${tx.json(sendAlertsPayload(alerts) as unknown as JSONValue)}::json, max_attempts := 10)`;
+}
+
+/** raiseAlerts inside a drizzle transaction (the API's writes, such as enabling an endpoint). */
+export async function raiseAlertsIn(db: Executor, alerts: RaisedAlert[]): Promise<void> {
+  if (alerts.length === 0) return;
+  await db.execute(dsql`select graphile_worker.add_job(${TASKS.sendAlerts}, ${JSON.stringify(sendAlertsPayload(alerts))}::json, max_attempts := 10)`);
+}
+
+function sendAlertsPayload(alerts: RaisedAlert[]): SendAlertsPayload {
+  const raisedAt = new Date().toISOString();
+  return { alerts: alerts.map((a) => ({ kind: a.kind, endpoint_id: a.endpointId, data: a.data, raised_at: raisedAt })) };
 }

@@ -1,6 +1,7 @@
 import type { Config } from "../config";
 import type { Sql } from "../db/client";
 import { isConnectionError } from "../db/errors";
+import { alertFailingEndpoints } from "../endpoints/alert-failing";
 import { autoDisableFailingEndpoints } from "../endpoints/auto-disable";
 import { wakeDeliveries, wakeDeliveriesAt } from "../jobs";
 import { logger } from "../logger";
@@ -83,13 +84,17 @@ export class OutcomeWriter {
     }
     const failing = [...new Set(outcomes.filter((o) => !o.success).map((o) => o.endpointId))];
     if (failing.length > 0) {
+      await this.followUp("failing-alert", () =>
+        alertFailingEndpoints(this.sql, { failingAfterMs: this.config.ALERT_FAILING_AFTER, endpointIds: failing }),
+      );
       await this.followUp("auto-disable", () =>
         autoDisableFailingEndpoints(this.sql, { disableAfterMs: this.config.ENDPOINT_DISABLE_AFTER, endpointIds: failing }),
       );
     }
   }
 
-  // Follow-ups are re-done by the minute sweep if they fail (it wakes due work and auto-disables),
+  // Follow-ups are re-done by the minute sweep if they fail (it wakes due work, raises
+// endpoint.failing and auto-disables),
   // so a failure here is logged, not retried — retrying the write itself would log attempts twice.
   private async followUp(what: string, fn: () => Promise<unknown>): Promise<void> {
     await fn().catch((error: unknown) => logger.warn(`${what} after writing outcomes failed; the sweep will catch up`, { error: String(error) }));

@@ -1,6 +1,7 @@
 import type { Sql, SqlOrTx } from "../db/client";
 import { asTextArray } from "../db/arrays";
 import { newId } from "../ids";
+import { raiseAlerts } from "../alerts/raise-alert";
 import type { AttemptTrigger, DeliveryStatus } from "../db/schema";
 
 export type AttemptOutcome = {
@@ -46,6 +47,16 @@ export function tallyEndpoints(outcomes: AttemptOutcome[]): EndpointTally[] {
   return [...tallies.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
 }
 
+type ExhaustedRow = {
+  id: string;
+  endpoint_id: string;
+  message_id: string;
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  exhausted: boolean;
+};
+
 export type HealthPolicy = { failureThreshold: number; openForMs: number; defaultConcurrency: number };
 
 /**
@@ -69,7 +80,8 @@ export async function recordOutcomes(
   const col = <T>(pick: (o: AttemptOutcome) => T) => outcomes.map(pick);
   const tallies = tallyEndpoints(outcomes);
   let unparkQuery: Promise<{ count: number }> | undefined;
-  await sql.begin((tx) => {
+  await sql.begin(async (tx) => {
+    let exhausted: Promise<ExhaustedRow[]> = Promise.resolve([]);
     const queries: Promise<unknown>[] = [
       tx`
         insert into attempts (id, delivery_id, message_id, endpoint_id, consumer_id, attempt_number, trigger, success,
@@ -84,7 +96,7 @@ export async function recordOutcomes(
     ];
     const scheduled = outcomes.filter((o) => o.next);
     if (scheduled.length > 0) {
-      queries.push(tx`
+      exhausted = tx<ExhaustedRow[]>`
         update deliveries d set
           status = v.status, attempts = d.attempts + 1, scheduled_attempts = d.scheduled_attempts + 1,
           next_attempt_at = v.next_at, lease_token = null, last_status_code = v.code, last_error = v.error,
@@ -95,7 +107,9 @@ export async function recordOutcomes(
           ${scheduled.map((o) => o.error) as string[]}::text[], ${asTextArray(scheduled.map((o) => o.finishedAt))}::text[]::timestamptz[],
           ${scheduled.map((o) => o.leaseToken ?? null) as string[]}::text[]
         ) as v(id, status, next_at, code, error, at, token)
-        where d.id = v.id and d.status = 'pending' and d.lease_token = v.token`);
+        where d.id = v.id and d.status = 'pending' and d.lease_token = v.token
+        returning d.id, d.endpoint_id, d.message_id, d.attempts, d.last_status_code, d.last_error, v.status = 'failed' as exhausted`;
+      queries.push(exhausted);
     }
     const manual = outcomes.filter((o) => !o.next);
     if (manual.length > 0) {
@@ -115,7 +129,7 @@ export async function recordOutcomes(
     }
     // The failure streak drives the circuit breaker: reaching the threshold (or a failed probe)
     // opens it for CIRCUIT_OPEN_FOR; any success closes it.
-    queries.push(tx`
+    const endpointChanges = tx<{ id: string; recovered: boolean; was_failing_since: Date | null }[]>`
       with v as (
         select * from unnest(
           ${tallies.map((t) => t.id)}::text[], ${asTextArray(tallies.map((t) => t.successAt))}::text[]::timestamptz[],
@@ -127,9 +141,9 @@ export async function recordOutcomes(
       -- endpoint's row is left alone on most batches: rewriting it for every success would make
       -- every batch to a busy endpoint queue on one row lock.
       locked as (
-        select e.id from endpoints e join v on v.id = e.id
+        select e.id, e.failing_alerted_at, e.failing_since from endpoints e join v on v.id = e.id
         where v.failures_after > 0 or e.consecutive_failures <> 0 or e.failing_since is not null
-           or e.circuit_open_until is not null or e.last_success_at is null
+           or e.failing_alerted_at is not null or e.circuit_open_until is not null or e.last_success_at is null
            or e.last_success_at < v.success_at - interval '5 seconds'
         order by e.id
         for update of e
@@ -146,10 +160,14 @@ export async function recordOutcomes(
           when v.failures_after = 0 then null
           when v.success_at is not null then v.first_failure_after
           else coalesce(e.failing_since, v.first_failure_after) end,
+        -- A success ends the streak endpoint.failing was raised for: that is endpoint.recovered.
+        failing_alerted_at = case when v.success_at is not null then null else e.failing_alerted_at end,
         last_success_at = coalesce(v.success_at, e.last_success_at),
         last_failure_at = coalesce(v.last_failure_at, e.last_failure_at)
-      from v
-      where e.id = v.id and e.id in (select id from locked)`);
+      from v, locked
+      where e.id = v.id and locked.id = e.id
+      returning e.id, v.success_at is not null and locked.failing_alerted_at is not null as recovered, locked.failing_since as was_failing_since`;
+    queries.push(endpointChanges);
     // Slots freed at an endpoint go to deliveries parked waiting for one (as many as are free).
     unparkQuery = tx`
       update deliveries d set parked = false, next_attempt_at = now(), updated_at = now()
@@ -171,7 +189,20 @@ export async function recordOutcomes(
       where d.id = x.id`;
     queries.push(unparkQuery);
     if (input.wakeSql) queries.push(...input.wakeSql(tx));
-    return queries;
+    await Promise.all(queries);
+    // Alerts commit with the change that raised them, or not at all.
+    await raiseAlerts(tx, [
+      ...(await exhausted)
+        .filter((d) => d.exhausted)
+        .map((d) => ({
+          kind: "message.attempt.exhausted" as const,
+          endpointId: d.endpoint_id,
+          data: { message_id: d.message_id, delivery_id: d.id, attempts: d.attempts, last_status_code: d.last_status_code, last_error: d.last_error },
+        })),
+      ...(await endpointChanges)
+        .filter((e) => e.recovered)
+        .map((e) => ({ kind: "endpoint.recovered" as const, endpointId: e.id, data: { failing_since: e.was_failing_since?.toISOString() ?? null } })),
+    ]);
   });
   return { unparked: (await unparkQuery)?.count ?? 0 };
 }

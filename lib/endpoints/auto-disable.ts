@@ -1,11 +1,12 @@
 import type { Sql, SqlOrTx } from "../db/client";
 import { newId } from "../ids";
 import { formatDuration } from "../duration";
+import { raiseAlerts } from "../alerts/raise-alert";
 
 /**
  * The 5-day rule: an active endpoint failing with no success for ENDPOINT_DISABLE_AFTER becomes
  * auto_disabled, its pending deliveries stop (canceled; a recovery can bring them back), and the
- * change is recorded as an audit event for the alerts that follow. `endpointIds` narrows the check
+ * change is recorded as an audit event and raises endpoint.disabled, in the same transaction. `endpointIds` narrows the check
  * to endpoints that just failed; without it every endpoint is checked (the periodic sweep).
  */
 export async function autoDisableFailingEndpoints(
@@ -18,15 +19,16 @@ export async function autoDisableFailingEndpoints(
     and failing_since <= now() - ${input.disableAfterMs} * interval '1 millisecond'
     and (last_success_at is null or last_success_at < failing_since)
     ${input.endpointIds ? tx`and id = any(${input.endpointIds})` : tx``}`;
+  // Read outside a transaction first: after most failed attempts nothing is due, and this runs after each.
+  const candidates = await sql<{ id: string }[]>`select id from endpoints where ${due(sql)}`;
+  if (candidates.length === 0) return [];
   const rows = await sql.begin(async (tx) => {
-    const candidates = await tx<{ id: string }[]>`select id from endpoints where ${due(tx)}`;
-    if (candidates.length === 0) return [];
     // Delivery rows before endpoint rows — the order the claim locks them in — so no deadlock.
     await tx`select 1 from deliveries where endpoint_id = any(${candidates.map((c) => c.id)}) and status = 'pending' for update`;
-    const disabled = await tx<{ id: string }[]>`
+    const disabled = await tx<{ id: string; failing_since: Date }[]>`
       update endpoints set state = 'auto_disabled', disabled_reason = ${reason}, disabled_at = now(), updated_at = now()
       where id = any(${candidates.map((c) => c.id)}) and ${due(tx)}
-      returning id`;
+      returning id, failing_since`;
     if (disabled.length === 0) return [];
     const ids = disabled.map((d) => d.id);
     await tx`
@@ -37,6 +39,10 @@ export async function autoDisableFailingEndpoints(
       insert into audit_events (id, actor_type, action, target_type, target_id, data)
       select unnest(${ids.map(() => newId("audit"))}::text[]), 'system', 'endpoint.auto_disabled', 'endpoint',
              unnest(${ids}::text[]), ${tx.json({ reason })}::jsonb`;
+    await raiseAlerts(
+      tx,
+      disabled.map((d) => ({ kind: "endpoint.disabled", endpointId: d.id, data: { reason, failing_since: d.failing_since.toISOString() } })),
+    );
     return ids;
   });
   return rows;

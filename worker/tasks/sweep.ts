@@ -5,7 +5,8 @@ import { sweep as runSweep } from "../../lib/maintenance/sweep";
 import { workerState } from "../state";
 
 export const sweep: Task = async (_payload, helpers) => {
-  const result = await runSweep(getSql(), { disableAfterMs: getConfig().ENDPOINT_DISABLE_AFTER });
+  const config = getConfig();
+  const result = await runSweep(getSql(), { disableAfterMs: config.ENDPOINT_DISABLE_AFTER, failingAfterMs: config.ALERT_FAILING_AFTER });
   workerState.counters.sweeps += 1;
   if (result.deadWorkers.length > 0) helpers.logger.warn(`released jobs of dead workers: ${result.deadWorkers.join(", ")}`);
 };

@@ -26,6 +26,8 @@ export const endpoints = pgTable(
     disabledAt: ts("disabled_at"),
     // Health: the failure streak and the circuit breaker live on the row so every worker sees them.
     failingSince: ts("failing_since"),
+    /** When endpoint.failing was raised for the current streak; its first success then raises endpoint.recovered. */
+    failingAlertedAt: ts("failing_alerted_at"),
     consecutiveFailures: integer("consecutive_failures").notNull().default(0),
     lastSuccessAt: ts("last_success_at"),
     lastFailureAt: ts("last_failure_at"),

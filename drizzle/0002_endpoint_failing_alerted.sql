@@ -1,0 +1,1 @@
+ALTER TABLE "endpoints" ADD COLUMN "failing_alerted_at" timestamp (3) with time zone;

@@ -1,0 +1,40 @@
+import type { Sql, SqlOrTx } from "../db/client";
+import { raiseAlerts } from "../alerts/raise-alert";
+
+/**
+ * The 1-hour rule: an active endpoint whose failure streak has lasted ALERT_FAILING_AFTER raises
+ * endpoint.failing, once per streak (failing_alerted_at marks it; the streak's first success
+ * clears it and raises endpoint.recovered). Checked after failed attempts and by the minute
+ * sweep, so an endpoint whose next retry is hours away is still reported on time.
+ */
+export async function alertFailingEndpoints(sql: Sql, input: { failingAfterMs: number; endpointIds?: string[] }): Promise<string[]> {
+  const due = (tx: SqlOrTx) => tx`
+    state = 'active' and failing_alerted_at is null and failing_since is not null
+    and failing_since <= now() - ${input.failingAfterMs} * interval '1 millisecond'
+    ${input.endpointIds ? tx`and id = any(${input.endpointIds})` : tx``}`;
+  // Cheap when nothing is due, which is nearly always: no transaction is opened.
+  const [any] = await sql<{ any: boolean }[]>`select exists(select 1 from endpoints where ${due(sql)}) as any`;
+  if (!any?.any) return [];
+  return sql.begin(async (tx) => {
+    const rows = await tx<{ id: string; failing_since: Date; consecutive_failures: number; status_code: number | null; error: string | null }[]>`
+      update endpoints e set failing_alerted_at = now()
+      where ${due(tx)}
+      returning e.id, e.failing_since, e.consecutive_failures,
+        (select a.status_code from attempts a where a.endpoint_id = e.id order by a.created_at desc limit 1) as status_code,
+        (select a.error from attempts a where a.endpoint_id = e.id order by a.created_at desc limit 1) as error`;
+    await raiseAlerts(
+      tx,
+      rows.map((r) => ({
+        kind: "endpoint.failing",
+        endpointId: r.id,
+        data: {
+          failing_since: r.failing_since.toISOString(),
+          consecutive_failures: r.consecutive_failures,
+          last_status_code: r.status_code,
+          last_error: r.error,
+        },
+      })),
+    );
+    return rows.map((r) => r.id);
+  });
+}
