@@ -29,6 +29,7 @@ export class DeliveryPump {
   readonly counters = { batches: 0, succeeded: 0, failed: 0 };
   private inFlight = 0;
   private roomWaiters: (() => void)[] = [];
+  private claiming: Promise<void> = Promise.resolve();
   private readonly writer: OutcomeWriter;
 
   constructor(
@@ -44,6 +45,21 @@ export class DeliveryPump {
    * a sibling task, so a backlog fans out over the worker's concurrency without one job per attempt.
    */
   async claimBatch(): Promise<{ claimed: number; more: boolean }> {
+    // One claim at a time per process. Concurrent claims in one process only split the due
+    // endpoints between them (each skips the endpoints the other has locked): measured, batches
+    // averaged 27 of 100 and a third came back empty. In turn they get full batches.
+    const previous = this.claiming;
+    let done!: () => void;
+    this.claiming = new Promise((resolve) => (done = resolve));
+    await previous;
+    try {
+      return await this.claimAndStart();
+    } finally {
+      done();
+    }
+  }
+
+  private async claimAndStart(): Promise<{ claimed: number; more: boolean }> {
     const { config, sql } = this;
     // Room is reserved before claiming: concurrent tasks would otherwise all see the same room.
     const limit = await this.reserve(config.DELIVERY_BATCH_SIZE);
