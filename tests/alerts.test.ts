@@ -15,6 +15,10 @@ process.env.ALERT_THROTTLE = "1500ms";
 process.env.ALERT_TIMEOUT = "1s";
 process.env.ALERT_RETRY_SCHEDULE = "0,100ms,100ms";
 process.env.APP_URL = "https://admin.example.test";
+// For the test driven by a really failing receiver: quick retries, a short streak, no breaker pause.
+process.env.DELIVERY_SCHEDULE = "0,100ms,100ms,100ms,100ms,100ms,100ms,100ms";
+process.env.ALERT_FAILING_AFTER = "300ms";
+process.env.CIRCUIT_FAILURE_THRESHOLD = "1000";
 
 const SLACK_PATH = "/services/T0001/B0001/slacksecretslacksecret00";
 const CW_TOKEN = "cw0123456789abcdef0123456789abcd";
@@ -151,6 +155,38 @@ describe("alert formats", () => {
     expect(owner[0]!.mail.text).toContain(ep.url);
     expect(owner[0]!.mail.text).not.toContain("admin.example.test/endpoints");
     expect(log.find((a) => a.recipient === "owner@customer.test").message).toContain(owner[0]!.mail.text!.trim().split("\n")[0]);
+  });
+
+  it("a receiver that keeps failing raises exactly one endpoint.failing per channel and owner", async () => {
+    const receiver = await startReceiver((_req, res) => res.writeHead(500).end());
+    const uid = `alerted-${++seq}`;
+    await api.post("/api/v1/consumers", { uid, name: `Customer ${seq}`, alert_emails: ["owner-real@customer.test"] });
+    const ep = (await api.post(`/api/v1/consumers/${uid}/endpoints`, { url: `${receiver.url}/hooks` })).body;
+    // Failures for well past ALERT_FAILING_AFTER, from several messages.
+    for (let i = 0; i < 4; i++) {
+      await api.post("/api/v1/messages", { consumer: uid, event_type: "order.paid", payload: { i } });
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    // Its deliveries are exhausted too, so the channels also hear message.attempt.exhausted: count
+    // endpoint.failing alone, by each format's title.
+    const isFailing = (r: Received) => {
+      const text = r.headers["content-type"] === "application/x-www-form-urlencoded" ? form(r) : r.body;
+      return text.includes(ep.id) && (text.includes("Endpoint failing") || text.includes('"type":"endpoint.failing"'));
+    };
+    const channels = () => [slack, teams, chatwork, hook].map((r) => r.received.filter(isFailing).length);
+    const mails = () =>
+      [smtp.to("ops@admin.example.test"), smtp.to("owner-real@customer.test")].map(
+        (m) => m.filter((x) => x.mail.subject === `[Webhook Admin] Endpoint failing: ${ep.url}`).length,
+      );
+    await waitFor(() => [...channels(), ...mails()].every((n) => n >= 1), { what: "endpoint.failing everywhere", timeout: 10_000 });
+    await waitFor(() => receiver.received.length === 4 * 8, { what: "every attempt", timeout: 10_000 });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(channels()).toEqual([1, 1, 1, 1]);
+    expect(mails()).toEqual([1, 1]);
+    expect(verifyBoth(hook.received.filter(isFailing)[0]!, hookSecret)).toMatchObject({ type: "endpoint.failing", data: { last_status_code: 500 } });
+    const failing = await alertLog(`endpoint_id=${ep.id}&kind=endpoint.failing`);
+    expect(failing.map((a) => a.status)).toEqual(["sent", "sent", "sent", "sent", "sent", "sent"]);
+    await receiver.close();
   });
 
   it("sends exhaustion, auto-disable, recovery and enable alerts; consumer emails only for theirs; kinds filter channels", async () => {

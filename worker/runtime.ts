@@ -98,6 +98,7 @@ export async function startWorker(url: string, config: Config): Promise<WorkerHa
   const stop = () =>
     (stopping ??= (async () => {
       workerState.stopping = true;
+      pump.stop();
       clearInterval(heartbeat);
       await listener.stop().catch(() => {});
       await runner.stop().catch((error: unknown) => logger.warn("runner stop", { error: String(error) }));

@@ -3,7 +3,7 @@ import type { Sql } from "../db/client";
 import { isConnectionError } from "../db/errors";
 import { alertFailingEndpoints } from "../endpoints/alert-failing";
 import { autoDisableFailingEndpoints } from "../endpoints/auto-disable";
-import { wakeDeliveries, wakeDeliveriesAt } from "../jobs";
+import { wakeDeliveriesAt } from "../jobs";
 import { logger } from "../logger";
 import { recordOutcomes, type AttemptOutcome, type HealthPolicy } from "./record-outcomes";
 
@@ -31,6 +31,8 @@ export class OutcomeWriter {
     private readonly sql: Sql,
     private readonly config: Config,
     private readonly health: HealthPolicy,
+    /** Parked deliveries were given slots and are due now: something must claim them. */
+    private readonly onUnparked: () => void,
   ) {}
 
   /** Resolves once the outcome is committed (or given up on: its lease then brings it back). */
@@ -69,7 +71,7 @@ export class OutcomeWriter {
     for (let attempt = 1; ; attempt++) {
       try {
         const { unparked } = await recordOutcomes(this.sql, { outcomes, health: this.health, wakeSql: (tx) => wakeDeliveriesAt(tx, retryTimes) });
-        if (unparked > 0) await this.followUp("wake", () => wakeDeliveries(this.sql));
+        if (unparked > 0) this.onUnparked();
         break;
       } catch (error) {
         if (!isConnectionError(error) || Date.now() > giveUpAt) {
@@ -93,8 +95,8 @@ export class OutcomeWriter {
     }
   }
 
-  // Follow-ups are re-done by the minute sweep if they fail (it wakes due work, raises
-// endpoint.failing and auto-disables),
+  // Follow-ups are re-done by the minute sweep if they fail (it raises endpoint.failing and
+// auto-disables),
   // so a failure here is logged, not retried — retrying the write itself would log attempts twice.
   private async followUp(what: string, fn: () => Promise<unknown>): Promise<void> {
     await fn().catch((error: unknown) => logger.warn(`${what} after writing outcomes failed; the sweep will catch up`, { error: String(error) }));

@@ -12,10 +12,5 @@ export const deliverDue: Task = async () => {
   workerState.wakeRequested = false;
   const pump = workerState.pump;
   if (!pump) throw new Error("deliver_due ran before the worker's delivery pump was started");
-  let more = false;
-  for (let i = 0; i < MAX_BATCHES_PER_JOB && !workerState.stopping; i++) {
-    ({ more } = await pump.claimBatch());
-    if (!more) break;
-  }
-  if (more && !workerState.stopping) await wakeDeliveries(getSql());
+  if (await pump.claimWhileDue(MAX_BATCHES_PER_JOB)) await wakeDeliveries(getSql());
 };
