@@ -203,6 +203,23 @@ describe("delivery", () => {
     await receiver.close();
   });
 
+  it("never sends unsigned: a secret that cannot be decrypted fails its attempts and holds up no one else", async () => {
+    const receiver = await startReceiver();
+    const broken = await setup(`${receiver.url}/broken`);
+    const healthy = await setup(`${receiver.url}/healthy`);
+    // As if the key it was encrypted under had been dropped from ENCRYPTION_KEYS_PREVIOUS.
+    await getDb().execute(sql`update endpoint_secrets set ciphertext = 'v1.0000000000000000.AAAA.AAAA.AAAA' where endpoint_id = ${broken.endpointId}`);
+    const lost = await send(broken.uid);
+    const fine = await send(healthy.uid);
+    await waitFor(async () => (await deliveryOf(lost.id)).status === "failed", { what: "the broken endpoint's delivery to fail", timeout: 10_000 });
+    expect((await deliveryOf(fine.id)).status).toBe("succeeded");
+    expect(receiver.received.map((r) => r.path)).toEqual(["/healthy"]);
+    const tried = await getDb().select().from(attempts).where(eq(attempts.messageId, lost.id));
+    expect(tried).toHaveLength(8);
+    expect(tried.every((a) => a.error === "secret_unavailable" && a.statusCode === null)).toBe(true);
+    expect(tried[0]!.errorDetail).not.toMatch(/whsec_/);
+  });
+
   it("resends any delivery on request as a manual attempt; a success marks it succeeded", async () => {
     let healthy = false;
     const receiver = await startReceiver((_req, res) => res.writeHead(healthy ? 200 : 503).end());

@@ -21,6 +21,12 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
   return false;
 }
 
+/** A deadlock or serialization failure: the transaction was rolled back and may simply be run again. */
+export function isRetryableConflict(error: unknown): boolean {
+  const state = sqlState(error);
+  return state === "40P01" || state === "40001";
+}
+
 /** The database is down, restarting or unreachable: the request may be retried. */
 export function isConnectionError(error: unknown): boolean {
   const state = sqlState(error);

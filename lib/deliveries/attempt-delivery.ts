@@ -1,6 +1,6 @@
 import type { Config } from "../config";
 import type { AttemptTrigger } from "../db/schema";
-import { postWebhook, type EgressPolicy } from "../webhooks/egress";
+import { postWebhook, type EgressPolicy, type EgressResult } from "../webhooks/egress";
 import { applyRetryAfter, nextAttemptAfterFailure, parseRetryAfter } from "../webhooks/schedule";
 import type { AttemptOutcome } from "./record-outcomes";
 import { loggedRequestHeaders, webhookHeaders } from "./webhook-request";
@@ -8,6 +8,15 @@ import { loggedRequestHeaders, webhookHeaders } from "./webhook-request";
 export function egressPolicy(config: Config): EgressPolicy {
   return { allowPrivate: config.ALLOW_PRIVATE_ENDPOINTS, allowCidrs: config.ALLOWED_ENDPOINT_CIDRS };
 }
+
+const SECRET_UNAVAILABLE: EgressResult = {
+  statusCode: null,
+  error: "secret_unavailable",
+  errorDetail: "the endpoint's signing secret cannot be decrypted with ENCRYPTION_KEY or ENCRYPTION_KEYS_PREVIOUS",
+  headers: {},
+  responseBody: "",
+  durationMs: 0,
+};
 
 export type DeliveryTarget = {
   id: string;
@@ -29,14 +38,15 @@ export type DeliveryTarget = {
  */
 export async function attemptDelivery(input: {
   delivery: DeliveryTarget;
-  secrets: string[];
+  /** null: the endpoint's secrets cannot be decrypted; nothing is sent unsigned, the attempt fails. */
+  secrets: string[] | null;
   trigger: AttemptTrigger;
   config: Config;
   policy?: EgressPolicy;
 }): Promise<AttemptOutcome> {
   const { delivery, config, trigger } = input;
-  const headers = webhookHeaders({ messageId: delivery.message_id, body: delivery.payload, secrets: input.secrets, custom: delivery.headers });
-  const result = await postWebhook({
+  const headers = webhookHeaders({ messageId: delivery.message_id, body: delivery.payload, secrets: input.secrets ?? [], custom: delivery.headers });
+  const result = input.secrets === null ? SECRET_UNAVAILABLE : await postWebhook({
     url: delivery.url,
     headers,
     body: delivery.payload,

@@ -16,10 +16,12 @@ export type ClaimedDelivery = {
   payload: string;
   url: string;
   headers: Record<string, string>;
-  /** The endpoint's signing secrets, decrypted: the current one and any still in rotation overlap. */
-  secrets: string[];
+  /** The endpoint's signing secrets, decrypted: the current one and any still in rotation overlap; null if they cannot be. */
+  secrets: string[] | null;
   probe: boolean;
 };
+
+const LOCKED_RETRY_MS = 100;
 
 type ClaimedRow = Omit<ClaimedDelivery, "probe" | "secrets"> & { ciphertexts: string[] };
 
@@ -59,7 +61,13 @@ export async function claimDueDeliveries(
     const endpointIds = locked.map((e) => e.id);
     const mine = new Set(endpointIds);
     skipped = candidates.some((c) => !mine.has(c.endpoint_id));
-    if (endpointIds.length === 0) return [];
+    // Due deliveries whose endpoint row another transaction holds (a claim, an outcome write): if
+    // this claim takes nothing, nothing may come back for them, so a wake-up shortly does.
+    const retryLockedSoon = () => (skipped ? wakeDeliveries(tx, Date.now() + LOCKED_RETRY_MS) : null);
+    if (endpointIds.length === 0) {
+      await retryLockedSoon();
+      return [];
+    }
     const rows = await tx<(Omit<EndpointLimits, "maxConcurrency" | "leased"> & { maxConcurrency: number | null; leased: string; now: Date })[]>`
       select now() as now, e.id, e.state, e.max_concurrency as "maxConcurrency", e.rate_limit_per_second as "rateLimitPerSecond",
              e.rate_window_start as "rateWindowStart", e.rate_window_count as "rateWindowCount",
@@ -108,7 +116,7 @@ export async function claimDueDeliveries(
                                or e.rate_window_count <> v.window_count)`);
     }
     if (plan.claim.length === 0) {
-      await Promise.all(writes);
+      await Promise.all([...writes, retryLockedSoon()]);
       return [];
     }
     // Due work remains beyond this claim: a sibling task takes it while these are sent.

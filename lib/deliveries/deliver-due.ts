@@ -102,6 +102,8 @@ export class DeliveryPump {
     this.claiming = new Promise((resolve) => (done = resolve));
     await previous;
     try {
+      // Tasks queued behind this one when the worker was told to stop start nothing new.
+      if (this.stopping) return { claimed: 0, more: false };
       return await this.claimAndStart();
     } finally {
       done();
@@ -112,6 +114,10 @@ export class DeliveryPump {
     const { config, sql } = this;
     // Room is reserved before claiming: concurrent tasks would otherwise all see the same room.
     const limit = await this.reserve(config.DELIVERY_BATCH_SIZE);
+    if (this.stopping) {
+      this.release(limit);
+      return { claimed: 0, more: false };
+    }
     const claim = await claimDueDeliveries(sql, { limit, leaseMs: leaseMs(config), defaultConcurrency: config.ENDPOINT_MAX_CONCURRENCY }).catch(
       (error: unknown) => {
         this.release(limit);

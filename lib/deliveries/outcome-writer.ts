@@ -1,6 +1,6 @@
 import type { Config } from "../config";
 import type { Sql } from "../db/client";
-import { isConnectionError } from "../db/errors";
+import { isConnectionError, isRetryableConflict } from "../db/errors";
 import { alertFailingEndpoints } from "../endpoints/alert-failing";
 import { autoDisableFailingEndpoints } from "../endpoints/auto-disable";
 import { wakeDeliveriesAt } from "../jobs";
@@ -74,7 +74,7 @@ export class OutcomeWriter {
         if (unparked > 0) this.onUnparked();
         break;
       } catch (error) {
-        if (!isConnectionError(error) || Date.now() > giveUpAt) {
+        if (!(isConnectionError(error) || isRetryableConflict(error)) || Date.now() > giveUpAt) {
           logger.error("attempt outcomes not written; the deliveries come due again when their lease ends", {
             attempts: outcomes.length,
             error: String(error),

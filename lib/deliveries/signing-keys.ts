@@ -28,6 +28,11 @@ export function activeSecretCiphertexts(tx: SqlOrTx) {
     order by s.created_at desc)`;
 }
 
-export function decryptSecrets(ciphertexts: string[]): string[] {
-  return ciphertexts.map(decryptCached);
+/** null when a secret cannot be decrypted with the configured keys (one dropped too early). */
+export function decryptSecrets(ciphertexts: string[]): string[] | null {
+  try {
+    return ciphertexts.map(decryptCached);
+  } catch {
+    return null;
+  }
 }

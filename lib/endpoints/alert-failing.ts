@@ -16,9 +16,12 @@ export async function alertFailingEndpoints(sql: Sql, input: { failingAfterMs: n
   const [any] = await sql<{ any: boolean }[]>`select exists(select 1 from endpoints where ${due(sql)}) as any`;
   if (!any?.any) return [];
   return sql.begin(async (tx) => {
+    // Endpoint rows in id order, as every other writer locks them; re-checked once locked.
+    const locked = await tx<{ id: string }[]>`select id from endpoints where ${due(tx)} order by id for update`;
+    if (locked.length === 0) return [];
     const rows = await tx<{ id: string; failing_since: Date; consecutive_failures: number; status_code: number | null; error: string | null }[]>`
       update endpoints e set failing_alerted_at = now()
-      where ${due(tx)}
+      where id = any(${locked.map((l) => l.id)}) and ${due(tx)}
       returning e.id, e.failing_since, e.consecutive_failures,
         (select a.status_code from attempts a where a.endpoint_id = e.id order by a.created_at desc limit 1) as status_code,
         (select a.error from attempts a where a.endpoint_id = e.id order by a.created_at desc limit 1) as error`;

@@ -24,7 +24,9 @@ export async function autoDisableFailingEndpoints(
   if (candidates.length === 0) return [];
   const rows = await sql.begin(async (tx) => {
     // Delivery rows before endpoint rows — the order the claim locks them in — so no deadlock.
-    await tx`select 1 from deliveries where endpoint_id = any(${candidates.map((c) => c.id)}) and status = 'pending' for update`;
+    await tx`select 1 from deliveries where endpoint_id = any(${candidates.map((c) => c.id)}) and status = 'pending' order by id for update`;
+    // Endpoint rows in id order, as every other writer locks them.
+    await tx`select 1 from endpoints where id = any(${candidates.map((c) => c.id)}) order by id for update`;
     const disabled = await tx<{ id: string; failing_since: Date }[]>`
       update endpoints set state = 'auto_disabled', disabled_reason = ${reason}, disabled_at = now(), updated_at = now()
       where id = any(${candidates.map((c) => c.id)}) and ${due(tx)}

@@ -14,11 +14,16 @@ export async function setEndpointState(
   change: { state: "active" } | { state: Exclude<EndpointState, "active">; reason: string },
 ) {
   const now = new Date();
-  const [before] = await db.select({ state: endpoints.state, reason: endpoints.disabledReason }).from(endpoints).where(eq(endpoints.id, id));
   if (change.state !== "active") {
     // Delivery rows before the endpoint row — the order the worker's claim locks them in.
-    await db.execute(sql`select 1 from ${deliveries} where ${deliveries.endpointId} = ${id} and ${deliveries.status} = 'pending' for update`);
+    await db.execute(sql`select 1 from ${deliveries} where ${deliveries.endpointId} = ${id} and ${deliveries.status} = 'pending' order by ${deliveries.id} for update`);
   }
+  // Locked, so an auto-disable committing meanwhile cannot be overwritten unannounced.
+  const [before] = await db
+    .select({ state: endpoints.state, reason: endpoints.disabledReason })
+    .from(endpoints)
+    .where(eq(endpoints.id, id))
+    .for("update");
   const [row] =
     change.state === "active"
       ? await db

@@ -63,7 +63,8 @@ export function wakeAtLeaseEnd(tx: SqlOrTx, leaseEnd: number) {
 
 /** Wake-ups for a set of due times, one per bucket. */
 export function wakeDeliveriesAt(tx: SqlOrTx, times: number[]) {
-  return [...new Set(times.map((t) => wakeBucket(t)))].map((bucket) => wakeDeliveries(tx, bucket));
+  // In ascending order: transactions adding the same keyed jobs in different orders could deadlock.
+  return [...new Set(times.map((t) => wakeBucket(t)))].sort((a, b) => a - b).map((bucket) => wakeDeliveries(tx, bucket));
 }
 
 export type ResendPayload = { delivery_id: string; trigger: "manual" | "recovery"; recovery_id?: string };

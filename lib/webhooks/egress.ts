@@ -24,7 +24,9 @@ export type ErrorKind =
   | "tls_error"
   | "forbidden_address"
   | "invalid_url"
-  | "network_error";
+  | "network_error"
+  /** Not an egress error: the attempt was not made because its signing secret could not be decrypted. */
+  | "secret_unavailable";
 
 export type EgressResult = {
   statusCode: number | null;
