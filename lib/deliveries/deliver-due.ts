@@ -66,8 +66,8 @@ export class DeliveryPump {
 
   /**
    * Parked deliveries were just given slots freed in this process: claim them here and now. A
-   * wake-up job would do it too, but its round trip through graphile made an endpoint working
-   * through a backlog at its cap wait for it after every outcome (measured: half the throughput).
+   * wake-up job would do it too, but its round trip through graphile would sit between every
+   * outcome and the next claim of an endpoint working through a backlog at its cap.
    */
   private claimFreedSlots(): void {
     if (this.stopping) {
