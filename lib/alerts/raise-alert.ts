@@ -2,16 +2,18 @@ import type { JSONValue } from "postgres";
 import { sql as dsql } from "drizzle-orm";
 import type { Executor, SqlOrTx } from "../db/client";
 import { TASKS } from "../jobs";
-import type { AlertKind } from "./kinds";
+import { z } from "zod";
+import { ALERT_KINDS, type AlertKind } from "./kinds";
 
 export type { AlertKind } from "./kinds";
 
 export type RaisedAlert = { kind: AlertKind; endpointId: string; data: Record<string, unknown> };
 
 /** The send_alerts job's payload: what raiseAlerts knew when the change happened. */
-export type SendAlertsPayload = {
-  alerts: { kind: AlertKind; endpoint_id: string; data: Record<string, unknown>; raised_at: string }[];
-};
+export const SendAlertsPayload = z.object({
+  alerts: z.array(z.object({ kind: z.enum(ALERT_KINDS), endpoint_id: z.string(), data: z.record(z.string(), z.unknown()), raised_at: z.string() })),
+});
+export type SendAlertsPayload = z.infer<typeof SendAlertsPayload>;
 
 /**
  * Raises alerts INSIDE the transaction that made the state change: one graphile job carries them

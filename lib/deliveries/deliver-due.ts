@@ -20,15 +20,15 @@ export function leaseMs(config: Config): number {
   return config.DELIVERY_TIMEOUT + 15_000;
 }
 
+// Batches one local run claims before handing the rest to a job, as a task does.
+const MAX_LOCAL_BATCHES = 20;
+
 /**
  * A worker process's delivery pipeline: claims due deliveries in batches, POSTs each at once (no
  * database connection is held while waiting on receivers) and hands every outcome to the group-
  * commit writer as soon as its own POST ends. A claim does not wait for the previous batch to
  * finish, only for room under DELIVERY_MAX_IN_FLIGHT, so a hung endpoint holds only its own slots.
  */
-// Batches one local run claims before handing the rest to a job, as a task does.
-const MAX_LOCAL_BATCHES = 20;
-
 export class DeliveryPump {
   readonly counters = { batches: 0, succeeded: 0, failed: 0 };
   private inFlight = 0;

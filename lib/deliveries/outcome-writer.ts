@@ -3,7 +3,6 @@ import type { Sql } from "../db/client";
 import { isConnectionError, isRetryableConflict } from "../db/errors";
 import { alertFailingEndpoints } from "../endpoints/alert-failing";
 import { autoDisableFailingEndpoints } from "../endpoints/auto-disable";
-import { wakeDeliveriesAt } from "../jobs";
 import { logger } from "../logger";
 import { recordOutcomes, type AttemptOutcome, type HealthPolicy } from "./record-outcomes";
 
@@ -64,13 +63,12 @@ export class OutcomeWriter {
 
   private async writeGroup(group: Waiting[]): Promise<void> {
     const outcomes = group.map((w) => w.outcome);
-    const retryTimes = outcomes.flatMap((o) => (o.next?.status === "pending" && o.next.attemptAt ? [o.next.attemptAt.getTime()] : []));
     // A database outage is waited out for as long as the leases last; after that the deliveries
     // are due again anyway and the attempts are made afresh.
     const giveUpAt = Date.now() + this.config.DELIVERY_TIMEOUT + 10_000;
     for (let attempt = 1; ; attempt++) {
       try {
-        const { unparked } = await recordOutcomes(this.sql, { outcomes, health: this.health, wakeSql: (tx) => wakeDeliveriesAt(tx, retryTimes) });
+        const { unparked } = await recordOutcomes(this.sql, { outcomes, health: this.health });
         if (unparked > 0) this.onUnparked();
         break;
       } catch (error) {
@@ -96,8 +94,8 @@ export class OutcomeWriter {
   }
 
   // Follow-ups are re-done by the minute sweep if they fail (it raises endpoint.failing and
-// auto-disables),
-  // so a failure here is logged, not retried — retrying the write itself would log attempts twice.
+  // auto-disables), so a failure here is logged, not retried — retrying the write would log the
+  // attempts twice.
   private async followUp(what: string, fn: () => Promise<unknown>): Promise<void> {
     await fn().catch((error: unknown) => logger.warn(`${what} after writing outcomes failed; the sweep will catch up`, { error: String(error) }));
   }

@@ -1,7 +1,8 @@
-import type { Sql, SqlOrTx } from "../db/client";
+import type { Sql } from "../db/client";
 import { asTextArray } from "../db/arrays";
 import { newId } from "../ids";
 import { raiseAlerts } from "../alerts/raise-alert";
+import { wakeDeliveriesAt } from "../jobs";
 import type { AttemptTrigger, DeliveryStatus } from "../db/schema";
 
 export type AttemptOutcome = {
@@ -70,7 +71,6 @@ export async function recordOutcomes(
   input: {
     outcomes: AttemptOutcome[];
     health: HealthPolicy;
-    wakeSql?: (tx: SqlOrTx) => Promise<unknown>[];
   },
 ): Promise<{ unparked: number }> {
   const { outcomes, health } = input;
@@ -188,7 +188,8 @@ export async function recordOutcomes(
       ) x
       where d.id = x.id`;
     queries.push(unparkQuery);
-    if (input.wakeSql) queries.push(...input.wakeSql(tx));
+    const retryTimes = scheduled.flatMap((o) => (o.next!.status === "pending" && o.next!.attemptAt ? [o.next!.attemptAt.getTime()] : []));
+    queries.push(...wakeDeliveriesAt(tx, retryTimes));
     await Promise.all(queries);
     // Alerts commit with the change that raised them, or not at all.
     await raiseAlerts(tx, [

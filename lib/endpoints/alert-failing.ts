@@ -12,16 +12,15 @@ export async function alertFailingEndpoints(sql: Sql, input: { failingAfterMs: n
     state = 'active' and failing_alerted_at is null and failing_since is not null
     and failing_since <= now() - ${input.failingAfterMs} * interval '1 millisecond'
     ${input.endpointIds ? tx`and id = any(${input.endpointIds})` : tx``}`;
-  // Cheap when nothing is due, which is nearly always: no transaction is opened.
-  const [any] = await sql<{ any: boolean }[]>`select exists(select 1 from endpoints where ${due(sql)}) as any`;
-  if (!any?.any) return [];
+  // Read outside a transaction first: nearly always nothing is due, and this runs after failures.
+  const candidates = await sql<{ id: string }[]>`select id from endpoints where ${due(sql)}`;
+  if (candidates.length === 0) return [];
   return sql.begin(async (tx) => {
     // Endpoint rows in id order, as every other writer locks them; re-checked once locked.
-    const locked = await tx<{ id: string }[]>`select id from endpoints where ${due(tx)} order by id for update`;
-    if (locked.length === 0) return [];
+    await tx`select 1 from endpoints where id = any(${candidates.map((c) => c.id)}) order by id for update`;
     const rows = await tx<{ id: string; failing_since: Date; consecutive_failures: number; status_code: number | null; error: string | null }[]>`
       update endpoints e set failing_alerted_at = now()
-      where id = any(${locked.map((l) => l.id)}) and ${due(tx)}
+      where id = any(${candidates.map((c) => c.id)}) and ${due(tx)}
       returning e.id, e.failing_since, e.consecutive_failures,
         (select a.status_code from attempts a where a.endpoint_id = e.id order by a.created_at desc limit 1) as status_code,
         (select a.error from attempts a where a.endpoint_id = e.id order by a.created_at desc limit 1) as error`;

@@ -6,8 +6,9 @@ import { raiseAlerts } from "../alerts/raise-alert";
 /**
  * The 5-day rule: an active endpoint failing with no success for ENDPOINT_DISABLE_AFTER becomes
  * auto_disabled, its pending deliveries stop (canceled; a recovery can bring them back), and the
- * change is recorded as an audit event and raises endpoint.disabled, in the same transaction. `endpointIds` narrows the check
- * to endpoints that just failed; without it every endpoint is checked (the periodic sweep).
+ * change is recorded as an audit event and raises endpoint.disabled, in the same transaction.
+ * `endpointIds` narrows the check to endpoints that just failed; without it every endpoint is
+ * checked (the periodic sweep).
  */
 export async function autoDisableFailingEndpoints(
   sql: Sql,

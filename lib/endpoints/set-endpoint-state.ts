@@ -5,8 +5,8 @@ import { raiseAlertsIn } from "../alerts/raise-alert";
 
 /**
  * The one way an endpoint changes state. Enabling clears the failure streak, closes the circuit
- * and, if the endpoint was not active, raises endpoint.enabled; disabling (by a person or by the 5-day rule) cancels its pending deliveries, which a
- * recovery can bring back later.
+ * and, if the endpoint was not active, raises endpoint.enabled; disabling (by a person or by the
+ * 5-day rule) cancels its pending deliveries, which a recovery can bring back later.
  */
 export async function setEndpointState(
   db: Executor,
