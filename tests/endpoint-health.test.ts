@@ -3,7 +3,7 @@ import { Webhook as SvixWebhook } from "svix";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { asc, eq } from "drizzle-orm";
 import { resetConfigForTests } from "../lib/config";
-import { getDb } from "../lib/db/client";
+import { getDb, getSql } from "../lib/db/client";
 import { attempts, auditEvents, deliveries } from "../lib/db/schema";
 import { apiClient } from "./helpers/api";
 import { startReceiver, waitFor } from "./helpers/receiver";
@@ -78,6 +78,26 @@ describe("per-endpoint concurrency", () => {
       expect(receiver.maxInFlight).toBeGreaterThan(1);
       await receiver.close();
     });
+  });
+
+  it("claims again soon a delivery whose endpoint row another transaction held, not at the minute sweep", async () => {
+    const receiver = await startReceiver();
+    const { uid, id } = await endpointFor(receiver.url);
+    // As an outcome write or another process's claim would: the claim skips the endpoint.
+    // (NO KEY UPDATE, so the ingest's foreign-key check is not blocked too.)
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const hold = getSql().begin(async (tx) => {
+      await tx`select 1 from endpoints where id = ${id} for no key update`;
+      locked();
+      await new Promise((r) => setTimeout(r, 600));
+    });
+    await isLocked;
+    await sendMany(uid, 1);
+    await hold;
+    expect(receiver.received).toHaveLength(0);
+    await waitFor(() => receiver.received.length === 1, { timeout: 5_000, what: "the delivery after the lock ended" });
+    await receiver.close();
   });
 
   it("keeps a hung endpoint from slowing deliveries to a healthy one on the same host", async () => {
