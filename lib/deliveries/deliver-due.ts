@@ -125,7 +125,7 @@ export class DeliveryPump {
       },
     );
     this.release(limit - claim.deliveries.length);
-    const { token, deliveries, skipped } = claim;
+    const { token, deliveries, more } = claim;
     // Nothing of our own to send: whoever holds the skipped endpoints carries on with them.
     if (deliveries.length === 0) return { claimed: 0, more: false };
     this.counters.batches += 1;
@@ -140,7 +140,7 @@ export class DeliveryPump {
         .catch((error: unknown) => logger.error("delivery attempt crashed; its lease brings it back", { delivery: delivery.id, error: String(error) }))
         .finally(() => this.release(1));
     }
-    return { claimed: deliveries.length, more: deliveries.length === limit || skipped };
+    return { claimed: deliveries.length, more };
   }
 
   /** Resolves when every started attempt has finished and its outcome is written. */

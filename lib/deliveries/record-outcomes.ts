@@ -96,35 +96,53 @@ export async function recordOutcomes(
     ];
     const scheduled = outcomes.filter((o) => o.next);
     if (scheduled.length > 0) {
+      // The queue row goes when the delivery ends and moves to the retry's time otherwise — only
+      // while this claim's lease holds; the delivery's own row then follows (a HOT update).
       exhausted = tx<ExhaustedRow[]>`
+        with v as (
+          select * from unnest(
+            ${scheduled.map((o) => o.deliveryId)}::text[], ${scheduled.map((o) => o.next!.status)}::text[],
+            ${asTextArray(scheduled.map((o) => o.next!.attemptAt))}::text[]::timestamptz[], ${asTextArray(scheduled.map((o) => o.statusCode))}::text[]::int[],
+            ${scheduled.map((o) => o.error) as string[]}::text[], ${asTextArray(scheduled.map((o) => o.finishedAt))}::text[]::timestamptz[],
+            ${scheduled.map((o) => o.leaseToken ?? null) as string[]}::text[]
+          ) as v(id, status, next_at, code, error, at, token)
+        ),
+        ended as (
+          delete from delivery_queue q using v
+          where q.delivery_id = v.id and q.lease_token = v.token and v.status <> 'pending'
+          returning q.delivery_id
+        ),
+        retried as (
+          update delivery_queue q set next_attempt_at = v.next_at, lease_token = null
+          from v where q.delivery_id = v.id and q.lease_token = v.token and v.status = 'pending'
+          returning q.delivery_id
+        )
         update deliveries d set
           status = v.status, attempts = d.attempts + 1, scheduled_attempts = d.scheduled_attempts + 1,
-          next_attempt_at = v.next_at, lease_token = null, last_status_code = v.code, last_error = v.error,
-          last_attempt_at = v.at, updated_at = now()
-        from unnest(
-          ${scheduled.map((o) => o.deliveryId)}::text[], ${scheduled.map((o) => o.next!.status)}::text[],
-          ${asTextArray(scheduled.map((o) => o.next!.attemptAt))}::text[]::timestamptz[], ${asTextArray(scheduled.map((o) => o.statusCode))}::text[]::int[],
-          ${scheduled.map((o) => o.error) as string[]}::text[], ${asTextArray(scheduled.map((o) => o.finishedAt))}::text[]::timestamptz[],
-          ${scheduled.map((o) => o.leaseToken ?? null) as string[]}::text[]
-        ) as v(id, status, next_at, code, error, at, token)
-        where d.id = v.id and d.status = 'pending' and d.lease_token = v.token
+          next_attempt_at = v.next_at, last_status_code = v.code, last_error = v.error, last_attempt_at = v.at, updated_at = now()
+        from v
+        where d.id = v.id and d.id in (select delivery_id from ended union all select delivery_id from retried)
         returning d.id, d.endpoint_id, d.message_id, d.attempts, d.last_status_code, d.last_error, v.status = 'failed' as exhausted`;
       queries.push(exhausted);
     }
     const manual = outcomes.filter((o) => !o.next);
     if (manual.length > 0) {
+      // A success ends the delivery whatever its state: out of the queue, marked succeeded.
       queries.push(tx`
+        with v as (
+          select * from unnest(
+            ${manual.map((o) => o.deliveryId)}::text[], ${asTextArray(manual.map((o) => o.success))}::text[]::bool[],
+            ${asTextArray(manual.map((o) => o.statusCode))}::text[]::int[], ${manual.map((o) => o.error) as string[]}::text[],
+            ${asTextArray(manual.map((o) => o.finishedAt))}::text[]::timestamptz[]
+          ) as v(id, success, code, error, at)
+        ),
+        ended as (delete from delivery_queue q using v where q.delivery_id = v.id and v.success returning q.delivery_id)
         update deliveries d set
           attempts = d.attempts + 1,
           status = case when v.success then 'succeeded' else d.status end,
           next_attempt_at = case when v.success then null else d.next_attempt_at end,
-          lease_token = case when v.success then null else d.lease_token end,
           last_status_code = v.code, last_error = v.error, last_attempt_at = v.at, updated_at = now()
-        from unnest(
-          ${manual.map((o) => o.deliveryId)}::text[], ${asTextArray(manual.map((o) => o.success))}::text[]::bool[],
-          ${asTextArray(manual.map((o) => o.statusCode))}::text[]::int[], ${manual.map((o) => o.error) as string[]}::text[],
-          ${asTextArray(manual.map((o) => o.finishedAt))}::text[]::timestamptz[]
-        ) as v(id, success, code, error, at)
+        from v
         where d.id = v.id`);
     }
     // The failure streak drives the circuit breaker: reaching the threshold (or a failed probe)
@@ -170,26 +188,29 @@ export async function recordOutcomes(
     queries.push(endpointChanges);
     // Slots freed at an endpoint go to deliveries parked waiting for one (as many as are free).
     unparkQuery = tx`
-      update deliveries d set parked = false, next_attempt_at = now(), updated_at = now()
+      update delivery_queue q set parked = false, next_attempt_at = now()
       from (
-        select p.id
+        select p.delivery_id
         from unnest(${tallies.map((t) => t.id)}::text[], ${tallies.map((t) => String(freed.get(t.id) ?? 0))}::text[]::int[])
           as v(endpoint_id, freed)
         join endpoints e on e.id = v.endpoint_id and e.state = 'active'
+          -- Most outcomes free a slot nobody waits for: skip counting the endpoint's leases then.
+          and exists (select 1 from delivery_queue w where w.endpoint_id = v.endpoint_id and w.parked)
         cross join lateral (
-          select id from deliveries p
-          where p.endpoint_id = v.endpoint_id and p.parked and p.status = 'pending'
+          select delivery_id from delivery_queue p
+          where p.endpoint_id = v.endpoint_id and p.parked
           order by p.next_attempt_at
           limit greatest(v.freed, coalesce(e.max_concurrency, ${health.defaultConcurrency}) - (
-            select count(*) from deliveries l
+            select count(*) from delivery_queue l
             where l.endpoint_id = v.endpoint_id and l.lease_token is not null and l.next_attempt_at > now()))
           for update skip locked
         ) p
       ) x
-      where d.id = x.id`;
+      where q.delivery_id = x.delivery_id`;
     queries.push(unparkQuery);
     const retryTimes = scheduled.flatMap((o) => (o.next!.status === "pending" && o.next!.attemptAt ? [o.next!.attemptAt.getTime()] : []));
-    queries.push(...wakeDeliveriesAt(tx, retryTimes));
+    const retryWake = wakeDeliveriesAt(tx, retryTimes);
+    if (retryWake) queries.push(retryWake);
     await Promise.all(queries);
     // Alerts commit with the change that raised them, or not at all.
     await raiseAlerts(tx, [

@@ -22,10 +22,7 @@ function decryptCached(ciphertext: string): string {
  * current one and any still in rotation overlap. Selected with the delivery rows themselves.
  */
 export function activeSecretCiphertexts(tx: SqlOrTx) {
-  return tx`array(
-    select s.ciphertext from endpoint_secrets s
-    where s.endpoint_id = d.endpoint_id and (s.expires_at is null or s.expires_at > now())
-    order by s.created_at desc)`;
+  return tx`webhook_admin_signing_secrets(d.endpoint_id)`;
 }
 
 /** null when a secret cannot be decrypted with the configured keys (one dropped too early). */

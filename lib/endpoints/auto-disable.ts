@@ -24,8 +24,8 @@ export async function autoDisableFailingEndpoints(
   const candidates = await sql<{ id: string }[]>`select id from endpoints where ${due(sql)}`;
   if (candidates.length === 0) return [];
   const rows = await sql.begin(async (tx) => {
-    // Delivery rows before endpoint rows — the order the claim locks them in — so no deadlock.
-    await tx`select 1 from deliveries where endpoint_id = any(${candidates.map((c) => c.id)}) and status = 'pending' order by id for update`;
+    // Queue rows before endpoint rows — the order claims and outcome writes lock them in.
+    await tx`select 1 from delivery_queue where endpoint_id = any(${candidates.map((c) => c.id)}) order by delivery_id for update`;
     // Endpoint rows in id order, as every other writer locks them.
     await tx`select 1 from endpoints where id = any(${candidates.map((c) => c.id)}) order by id for update`;
     const disabled = await tx<{ id: string; failing_since: Date }[]>`
@@ -34,10 +34,7 @@ export async function autoDisableFailingEndpoints(
       returning id, failing_since`;
     if (disabled.length === 0) return [];
     const ids = disabled.map((d) => d.id);
-    await tx`
-      update deliveries set status = 'canceled', next_attempt_at = null, lease_token = null, parked = false,
-        last_error = 'endpoint_auto_disabled', updated_at = now()
-      where endpoint_id = any(${ids}) and status = 'pending'`;
+    await tx`select webhook_admin_cancel_pending(${ids}, 'endpoint_auto_disabled')`;
     await tx`
       insert into audit_events (id, actor_type, action, target_type, target_id, data)
       select unnest(${ids.map(() => newId("audit"))}::text[]), 'system', 'endpoint.auto_disabled', 'endpoint',

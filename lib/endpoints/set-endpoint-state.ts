@@ -1,6 +1,6 @@
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Executor } from "../db/client";
-import { deliveries, endpoints, type EndpointState } from "../db/schema";
+import { deliveryQueue, endpoints, type EndpointState } from "../db/schema";
 import { raiseAlertsIn } from "../alerts/raise-alert";
 
 /**
@@ -15,8 +15,8 @@ export async function setEndpointState(
 ) {
   const now = new Date();
   if (change.state !== "active") {
-    // Delivery rows before the endpoint row — the order the worker's claim locks them in.
-    await db.execute(sql`select 1 from ${deliveries} where ${deliveries.endpointId} = ${id} and ${deliveries.status} = 'pending' order by ${deliveries.id} for update`);
+    // Queue rows before the endpoint row — the order the worker's claims and outcome writes lock them in.
+    await db.execute(sql`select 1 from ${deliveryQueue} where ${deliveryQueue.endpointId} = ${id} order by ${deliveryQueue.deliveryId} for update`);
   }
   // Locked, so an auto-disable committing meanwhile cannot be overwritten unannounced.
   const [before] = await db
@@ -46,10 +46,7 @@ export async function setEndpointState(
           .where(eq(endpoints.id, id))
           .returning();
   if (change.state !== "active") {
-    await db
-      .update(deliveries)
-      .set({ status: "canceled", nextAttemptAt: null, leaseToken: null, parked: false, lastError: `endpoint_${change.state}`, updatedAt: now })
-      .where(and(eq(deliveries.endpointId, id), eq(deliveries.status, "pending")));
+    await db.execute(sql`select webhook_admin_cancel_pending(array[${id}]::text[], ${`endpoint_${change.state}`})`);
   }
   if (change.state === "active" && before && before.state !== "active") {
     await raiseAlertsIn(db, [{ kind: "endpoint.enabled", endpointId: id, data: { previous_state: before.state, reason: before.reason } }]);

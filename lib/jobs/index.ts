@@ -1,3 +1,4 @@
+import { asTextArray } from "../db/arrays";
 import type { SqlOrTx } from "../db/client";
 
 /** Every graphile-worker task the worker runs, by the name jobs carry. */
@@ -8,14 +9,6 @@ export const TASKS = {
   sendAlerts: "send_alerts",
   sendAlert: "send_alert",
 } as const;
-
-// Retries coming due are woken by one job per 100 ms bucket, so a batch of failures schedules a
-// handful of wake-ups rather than one job per delivery.
-const WAKE_BUCKET_MS = 100;
-
-export function wakeBucket(at: number, size = WAKE_BUCKET_MS): number {
-  return Math.ceil(at / size) * size;
-}
 
 /** The channel ingest notifies on; every worker listens and turns it into a wake-up job. */
 export const WAKE_CHANNEL = "webhook_admin_due";
@@ -32,39 +25,40 @@ export function notifyDue(tx: SqlOrTx) {
 }
 
 /**
- * Wakes a delivery task, inside the transaction that made work due. One job key per due time: a
- * waiting wake-up is updated in place and one already running gets a successor (graphile's job_key
- * semantics), so a committed delivery never waits for the periodic sweep.
+ * Wakes a delivery task, inside the transaction that made work due: at once, or when `at` comes.
+ * The keying (one job per 100 ms bucket, updated in place while waiting, a successor when running)
+ * lives in SQL, in webhook_admin_wake_deliveries, because the claim function wakes tasks too.
  */
 export function wakeDeliveries(tx: SqlOrTx, at?: number) {
-  if (at === undefined || at <= Date.now()) {
-    return tx`select graphile_worker.add_job(${TASKS.deliverDue}, '{}'::json, job_key := ${TASKS.deliverDue}, max_attempts := 10)`;
-  }
-  const bucket = wakeBucket(at);
-  return tx`select graphile_worker.add_job(${TASKS.deliverDue}, '{}'::json, run_at := ${new Date(bucket)}::timestamptz,
-    job_key := ${`${TASKS.deliverDue}@${bucket}`}, job_key_mode := 'preserve_run_at', max_attempts := 10)`;
+  return wake(tx, [at === undefined ? null : new Date(at)]);
+}
+
+/** Wake-ups for a set of due times, one per bucket, in one statement. */
+export function wakeDeliveriesAt(tx: SqlOrTx, times: number[]) {
+  return times.length === 0 ? null : wake(tx, times.map((t) => new Date(t)));
+}
+
+// null is "now" by the database's clock.
+function wake(tx: SqlOrTx, times: (Date | null)[]) {
+  return tx`select webhook_admin_wake_deliveries(${asTextArray(times)}::text[]::timestamptz[])`;
 }
 
 /**
- * A wake-up when a claim's lease runs out: if the worker holding it died, its deliveries are due
- * again then and this job finds them — recovery is bounded by the lease, not by the sweep.
- * One-second buckets keep this to at most one job a second however many batches are claimed.
+ * When a claim's lease runs out, a wake-up job: if the worker holding it died, its deliveries are
+ * due again then and this job finds them — recovery is bounded by the lease, not by the sweep.
+ * One a second per process is enough (concurrent claims would otherwise queue on the job row):
+ * this gives the lease's end rounded up to the second, or null once a committed claim has added
+ * that second's job (leaseWakeAdded).
  */
 let lastLeaseWake = 0;
 
-export function wakeAtLeaseEnd(tx: SqlOrTx, leaseEnd: number) {
-  const bucket = wakeBucket(leaseEnd, 1000);
-  // One per second per process is enough; concurrent batches would otherwise queue on the job row.
-  if (bucket === lastLeaseWake) return null;
-  lastLeaseWake = bucket;
-  return tx`select graphile_worker.add_job(${TASKS.deliverDue}, '{}'::json, run_at := ${new Date(bucket)}::timestamptz,
-    job_key := ${`${TASKS.deliverDue}@lease@${bucket}`}, job_key_mode := 'preserve_run_at', max_attempts := 10)`;
+export function leaseWakeDue(leaseEnd: number): Date | null {
+  const bucket = Math.ceil(leaseEnd / 1000) * 1000;
+  return bucket === lastLeaseWake ? null : new Date(bucket);
 }
 
-/** Wake-ups for a set of due times, one per bucket. */
-export function wakeDeliveriesAt(tx: SqlOrTx, times: number[]) {
-  // In ascending order: transactions adding the same keyed jobs in different orders could deadlock.
-  return [...new Set(times.map((t) => wakeBucket(t)))].sort((a, b) => a - b).map((bucket) => wakeDeliveries(tx, bucket));
+export function leaseWakeAdded(at: Date): void {
+  lastLeaseWake = at.getTime();
 }
 
 export type ResendPayload = { delivery_id: string; trigger: "manual" | "recovery"; recovery_id?: string };

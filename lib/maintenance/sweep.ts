@@ -22,7 +22,7 @@ export async function sweep(
   const deadWorkers = dead.map((w) => w.id);
   if (deadWorkers.length > 0) await sql`select graphile_worker.force_unlock_workers(${deadWorkers}::text[])`;
   const [due] = await sql<{ due: boolean }[]>`
-    select exists(select 1 from deliveries where status = 'pending' and next_attempt_at <= now()) as due`;
+    select exists(select 1 from delivery_queue where next_attempt_at <= now()) as due`;
   if (due?.due) await wakeDeliveries(sql);
   const expired = await sql`
     delete from idempotency_keys where key in (select key from idempotency_keys where expires_at < now() limit 10000)`;

@@ -80,9 +80,12 @@ export async function createMessage({
     ];
     if (endpointIds.length > 0) {
       writes.push(
-        tx`insert into deliveries (id, message_id, endpoint_id, consumer_id, status, next_attempt_at, created_at, updated_at)
-           select unnest(${endpointIds.map(() => newId("delivery", now.getTime()))}::text[]), ${message.id},
-                  unnest(${endpointIds}::text[]), ${consumerId}, 'pending', ${firstAttemptAt}::timestamptz, ${now}::timestamptz, ${now}::timestamptz`,
+        tx`with d as (
+             insert into deliveries (id, message_id, endpoint_id, consumer_id, status, next_attempt_at, created_at, updated_at)
+             select unnest(${endpointIds.map(() => newId("delivery", now.getTime()))}::text[]), ${message.id},
+                    unnest(${endpointIds}::text[]), ${consumerId}, 'pending', ${firstAttemptAt}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
+             returning id, endpoint_id, next_attempt_at)
+           insert into delivery_queue (delivery_id, endpoint_id, next_attempt_at) select id, endpoint_id, next_attempt_at from d`,
         firstAttemptAt.getTime() <= Date.now() ? notifyDue(tx) : wakeDeliveries(tx, firstAttemptAt.getTime()),
       );
     }

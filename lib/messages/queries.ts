@@ -14,7 +14,6 @@ const deliveryColumns = {
   status: deliveries.status,
   attempts: deliveries.attempts,
   nextAttemptAt: deliveries.nextAttemptAt,
-  leaseToken: deliveries.leaseToken,
   lastStatusCode: deliveries.lastStatusCode,
   lastError: deliveries.lastError,
   lastAttemptAt: deliveries.lastAttemptAt,

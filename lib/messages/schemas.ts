@@ -54,7 +54,6 @@ export type DeliveryRow = {
   status: (typeof DELIVERY_STATUSES)[number];
   attempts: number;
   nextAttemptAt: Date | null;
-  leaseToken: string | null;
   lastStatusCode: number | null;
   lastError: string | null;
   lastAttemptAt: Date | null;
@@ -66,8 +65,7 @@ export function toDeliverySummary(row: DeliveryRow): DeliverySummary {
     endpoint_id: row.endpointId,
     status: row.status,
     attempts: row.attempts,
-    // While a worker holds the delivery, next_attempt_at is its lease's end, not a schedule.
-    next_attempt_at: row.status === "pending" && !row.leaseToken ? (row.nextAttemptAt?.toISOString() ?? null) : null,
+    next_attempt_at: row.status === "pending" ? (row.nextAttemptAt?.toISOString() ?? null) : null,
     last_status_code: row.lastStatusCode,
     last_error: row.lastError,
     last_attempt_at: row.lastAttemptAt?.toISOString() ?? null,

@@ -27,7 +27,11 @@ export const messages = pgTable(
 export const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "canceled"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-/** One message to one endpoint. The pending rows are the durable delivery queue. */
+/**
+ * One message to one endpoint: its state and history. No column the worker changes on every
+ * attempt is indexed, so those updates are HOT (no index writes); the queue itself is
+ * delivery_queue.
+ */
 export const deliveries = pgTable(
   "deliveries",
   {
@@ -44,14 +48,8 @@ export const deliveries = pgTable(
     attempts: integer("attempts").notNull().default(0),
     /** Scheduled attempts only: the position in DELIVERY_SCHEDULE. */
     scheduledAttempts: integer("scheduled_attempts").notNull().default(0),
-    /** When pending: due time, or the lease's end while a worker holds it. */
+    /** When pending: when its next attempt is scheduled (the time it became due while one is in flight). */
     nextAttemptAt: ts("next_attempt_at"),
-    leaseToken: text("lease_token"),
-    /**
-     * Waiting for a concurrency slot of its endpoint: woken by the next outcome at that endpoint,
-     * or by next_attempt_at as a safety net. Waiting is not an attempt.
-     */
-    parked: boolean("parked").notNull().default(false),
     lastStatusCode: integer("last_status_code"),
     lastError: text("last_error"),
     lastAttemptAt: ts("last_attempt_at"),
@@ -59,12 +57,38 @@ export const deliveries = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    index("deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index("deliveries_message_idx").on(t.messageId),
     index("deliveries_endpoint_idx").on(t.endpointId, t.createdAt.desc(), t.id.desc()),
-    // In-flight attempts per endpoint (the concurrency cap) and the slot queue.
-    index("deliveries_leased_idx").on(t.endpointId).where(sql`${t.leaseToken} is not null`),
-    index("deliveries_parked_idx").on(t.endpointId, t.nextAttemptAt).where(sql`${t.parked}`),
+  ],
+);
+
+/**
+ * The durable delivery queue: one row per pending delivery, deleted when it ends. Narrow and apart
+ * from deliveries, because every attempt moves it (lease, outcome) and each move writes its indexes.
+ */
+export const deliveryQueue = pgTable(
+  "delivery_queue",
+  {
+    deliveryId: text("delivery_id")
+      .primaryKey()
+      .references(() => deliveries.id, { onDelete: "cascade" }),
+    endpointId: text("endpoint_id").notNull(),
+    /** Due time; while a worker holds it, the lease's end; while parked, the safety net's time. */
+    nextAttemptAt: ts("next_attempt_at").notNull(),
+    leaseToken: text("lease_token"),
+    /**
+     * Waiting for a concurrency slot of its endpoint: woken by the next outcome at that endpoint,
+     * or by next_attempt_at as a safety net. Waiting is not an attempt.
+     */
+    parked: boolean("parked").notNull().default(false),
+  },
+  (t) => [
+    index("delivery_queue_due_idx").on(t.nextAttemptAt),
+    // In-flight attempts per endpoint (the concurrency cap: leases not yet run out) and the slot
+    // queue. No plain endpoint index: every lease would write it, and only the rare disabling of
+    // an endpoint scans the queue by endpoint.
+    index("delivery_queue_leased_idx").on(t.endpointId, t.nextAttemptAt).where(sql`${t.leaseToken} is not null`),
+    index("delivery_queue_parked_idx").on(t.endpointId, t.nextAttemptAt).where(sql`${t.parked}`),
   ],
 );
 

@@ -1,0 +1,133 @@
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { getSql } from "../lib/db/client";
+import { claimDueDeliveries } from "../lib/deliveries/claim-due-deliveries";
+import { apiClient } from "./helpers/api";
+
+/**
+ * The claim's policy — caps, fairness, the circuit breaker, rate limits, inactive endpoints, the
+ * batch limit — asserted on webhook_admin_claim_deliveries itself, against real queue rows. No
+ * worker runs in this file: each test claims by hand and reads what the claim left behind.
+ */
+const LEASE_MS = 30_000;
+let api: Awaited<ReturnType<typeof apiClient>>;
+let seq = 0;
+
+beforeAll(async () => {
+  api = await apiClient();
+});
+
+// Every test starts from an empty queue.
+afterEach(async () => {
+  await getSql()`delete from delivery_queue`;
+});
+
+async function endpointWith(due: number, settings: Record<string, unknown> = {}) {
+  const uid = `claim${++seq}`;
+  await api.post("/api/v1/consumers", { uid, name: uid });
+  const endpoint = await api.post(`/api/v1/consumers/${uid}/endpoints`, { url: "http://127.0.0.1:9/hook" });
+  expect(endpoint.status).toBe(201);
+  const id = endpoint.body.id as string;
+  for (let i = 0; i < due; i++) expect((await api.post("/api/v1/messages", { consumer: uid, event_type: "claim.test", payload: { i } })).status).toBe(202);
+  const sql = getSql();
+  const { max_concurrency = null, rate_limit_per_second = null, circuit_open_until = null, state = "active" } = settings;
+  await sql`update endpoints set max_concurrency = ${max_concurrency as number | null}, rate_limit_per_second = ${rate_limit_per_second as number | null},
+                                 circuit_open_until = ${circuit_open_until as Date | null}, state = ${state as string}
+            where id = ${id}`;
+  return id;
+}
+
+const claim = (limit = 100) => claimDueDeliveries(getSql(), { limit, leaseMs: LEASE_MS, defaultConcurrency: 10 });
+
+async function queueOf(endpointId: string) {
+  return getSql()<{ leased: boolean; parked: boolean; next_attempt_at: Date }[]>`
+    select lease_token is not null as leased, parked, next_attempt_at from delivery_queue where endpoint_id = ${endpointId}`;
+}
+
+describe("claiming due deliveries", () => {
+  it("takes only the free slots and parks the rest until a slot frees", async () => {
+    const id = await endpointWith(8, { max_concurrency: 3 });
+    expect((await claim(1)).deliveries).toHaveLength(1);
+    const before = Date.now();
+    const { deliveries } = await claim();
+    expect(deliveries).toHaveLength(2);
+    const queue = await queueOf(id);
+    expect(queue.filter((q) => q.leased)).toHaveLength(3);
+    const parked = queue.filter((q) => q.parked);
+    expect(parked).toHaveLength(5);
+    // The lease's end is only the safety net; the next outcome at the endpoint wakes them.
+    for (const p of parked) expect(p.next_attempt_at.getTime()).toBeGreaterThanOrEqual(before + LEASE_MS - 1000);
+    expect((await claim()).deliveries).toHaveLength(0);
+  });
+
+  it("keeps one endpoint's backlog from crowding out another's", async () => {
+    const busy = await endpointWith(50);
+    const quiet = await endpointWith(5);
+    const { deliveries } = await claim();
+    expect(deliveries.filter((d) => d.endpoint_id === quiet)).toHaveLength(5);
+    expect(deliveries.filter((d) => d.endpoint_id === busy)).toHaveLength(10);
+    expect((await queueOf(busy)).filter((q) => q.parked)).toHaveLength(40);
+  });
+
+  it("parks everything while the circuit is open, until its end at the latest", async () => {
+    const openUntil = new Date(Date.now() + 20_000);
+    const id = await endpointWith(4, { circuit_open_until: openUntil });
+    expect((await claim()).deliveries).toHaveLength(0);
+    const queue = await queueOf(id);
+    expect(queue.every((q) => q.parked && q.next_attempt_at.getTime() === openUntil.getTime())).toBe(true);
+  });
+
+  it("sends exactly one probe when the circuit half-opens and holds it open meanwhile", async () => {
+    const id = await endpointWith(4, { circuit_open_until: new Date(Date.now() - 1000) });
+    const { deliveries } = await claim();
+    expect(deliveries.map((d) => d.probe)).toEqual([true]);
+    expect((await queueOf(id)).filter((q) => q.parked)).toHaveLength(3);
+    const [endpoint] = await getSql()<{ circuit_open_until: Date }[]>`select circuit_open_until from endpoints where id = ${id}`;
+    expect(endpoint!.circuit_open_until.getTime()).toBeGreaterThan(Date.now() + LEASE_MS - 5000);
+    // Nothing more while the probe is out, even once the circuit's time has passed.
+    await getSql()`update endpoints set circuit_open_until = now() - interval '1 second' where id = ${id}`;
+    await getSql()`update delivery_queue set parked = false, next_attempt_at = now() where endpoint_id = ${id} and lease_token is null`;
+    expect((await claim()).deliveries).toHaveLength(0);
+  });
+
+  it("spends the rate budget of the current second and parks the rest until the next", async () => {
+    const id = await endpointWith(10, { rate_limit_per_second: 5 });
+    // Early in a second, so the window set here is still the claim's.
+    while (Date.now() % 1000 > 300) await new Promise((r) => setTimeout(r, 20));
+    await getSql()`update endpoints set rate_window_start = date_trunc('second', now()), rate_window_count = 2 where id = ${id}`;
+    const { deliveries } = await claim();
+    expect(deliveries).toHaveLength(3);
+    const [endpoint] = await getSql()<{ rate_window_count: number }[]>`select rate_window_count from endpoints where id = ${id}`;
+    expect(endpoint!.rate_window_count).toBe(5);
+    const waiting = (await queueOf(id)).filter((q) => !q.leased);
+    expect(waiting).toHaveLength(7);
+    // Not parked for a slot: simply due again at the next second.
+    for (const w of waiting) {
+      expect(w.parked).toBe(false);
+      expect(w.next_attempt_at.getTime() % 1000).toBe(0);
+      expect(w.next_attempt_at.getTime()).toBeGreaterThan(Date.now());
+    }
+  });
+
+  it("cancels the deliveries of endpoints that are no longer active", async () => {
+    const id = await endpointWith(3, { state: "disabled" });
+    expect((await claim()).deliveries).toHaveLength(0);
+    expect(await queueOf(id)).toHaveLength(0);
+    const rows = await getSql()<{ status: string; last_error: string }[]>`select status, last_error from deliveries where endpoint_id = ${id}`;
+    expect(rows).toEqual(Array(3).fill({ status: "canceled", last_error: "endpoint_not_active" }));
+  });
+
+  it("respects the batch limit and says when more is due", async () => {
+    const id = await endpointWith(20, { max_concurrency: 100 });
+    const first = await claim(7);
+    expect(first.deliveries).toHaveLength(7);
+    expect(first.more).toBe(true);
+    expect((await queueOf(id)).filter((q) => q.parked)).toHaveLength(0);
+    const rest = await claim(50);
+    expect(rest.deliveries).toHaveLength(13);
+    expect(rest.more).toBe(false);
+    // Each claimed row carries what the attempt needs: payload, URL and the endpoint's secret.
+    expect(rest.deliveries[0]).toMatchObject({ url: "http://127.0.0.1:9/hook", probe: false });
+    expect(rest.deliveries[0]!.secrets).toHaveLength(1);
+    expect(JSON.parse(rest.deliveries[0]!.payload)).toHaveProperty("i");
+  });
+});
