@@ -92,7 +92,7 @@ export async function startWorker(url: string, config: Config): Promise<WorkerHa
   }, HEARTBEAT_MS);
   // Whatever came due while no worker ran is picked up now, not at the next sweep.
   await withDatabaseRetry("wake", () => wakeDeliveries(sql));
-  const listener = await withDatabaseRetry("listen", () => listenForDueWork(sql));
+  const listener = await withDatabaseRetry("listen", () => listenForDueWork(sql, pump));
 
   let stopping: Promise<void> | null = null;
   const stop = () =>

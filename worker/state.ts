@@ -3,8 +3,6 @@ import type { DeliveryPump } from "../lib/deliveries/deliver-due";
 /** Process-wide worker state shared by tasks, the metrics endpoint and shutdown. */
 export const workerState = {
   stopping: false,
-  /** A wake-up job was requested by the listener and no delivery task has started since. */
-  wakeRequested: false,
   poolId: null as string | null,
   startedAt: Date.now(),
   pump: null as DeliveryPump | null,

@@ -20,9 +20,6 @@ export function leaseMs(config: Config): number {
   return config.DELIVERY_TIMEOUT + 15_000;
 }
 
-// Batches one local run claims before handing the rest to a job, as a task does.
-const MAX_LOCAL_BATCHES = 20;
-
 /**
  * A worker process's delivery pipeline: claims due deliveries in batches, POSTs each at once (no
  * database connection is held while waiting on receivers) and hands every outcome to the group-
@@ -43,7 +40,7 @@ export class DeliveryPump {
     private readonly sql: Sql,
     private readonly config: Config,
   ) {
-    this.writer = new OutcomeWriter(sql, config, healthPolicy(config), () => this.claimFreedSlots());
+    this.writer = new OutcomeWriter(sql, config, healthPolicy(config), () => this.wake());
   }
 
   /**
@@ -65,12 +62,15 @@ export class DeliveryPump {
   }
 
   /**
-   * Parked deliveries were just given slots freed in this process: claim them here and now. A
-   * wake-up job would do it too, but its round trip through graphile would sit between every
-   * outcome and the next claim of an endpoint working through a backlog at its cap.
+   * Due work appeared — ingest's NOTIFY, slots freed by outcomes written here: claim it here and
+   * now, for as long as due work remains. A wake-up job would do it too, but its round trip through
+   * graphile would sit between the news and the claim: for every message when idle, for every
+   * outcome of an endpoint working through a backlog at its cap, for every batch of a backlog. A
+   * wake during a run makes it claim once more, since its last claim may have missed the news.
    */
-  private claimFreedSlots(): void {
+  wake(): void {
     if (this.stopping) {
+      // Another worker process takes it.
       void wakeDeliveries(this.sql).catch((error: unknown) => logger.warn("wake-up failed; the sweep will catch up", { error: String(error) }));
       return;
     }
@@ -81,10 +81,10 @@ export class DeliveryPump {
     this.localRun = (async () => {
       do {
         this.localRunAgain = false;
-        if (await this.claimWhileDue(MAX_LOCAL_BATCHES)) await wakeDeliveries(this.sql);
+        await this.claimWhileDue(Number.POSITIVE_INFINITY);
       } while (this.localRunAgain && !this.stopping);
     })()
-      .catch((error: unknown) => logger.warn("claiming freed slots failed; the sweep will catch up", { error: String(error) }))
+      .catch((error: unknown) => logger.warn("claiming due work failed; the sweep will catch up", { error: String(error) }))
       .finally(() => (this.localRun = null));
   }
 

@@ -16,9 +16,9 @@ export const WAKE_CHANNEL = "webhook_admin_due";
 /**
  * The cheap wake-up for ingest: a NOTIFY, sent on commit with the transaction that wrote the
  * deliveries. Adding a keyed graphile job from every ingest instead makes all concurrent ingests
- * queue on that one job row (measured: about 250 messages/s on 2 cores); the workers' listeners
- * add the job instead, at most one pending at a time. If no worker listens, the deliveries wait
- * for a worker's start-up wake or the minute sweep.
+ * queue on that one job row (measured: about 250 messages/s on 2 cores); each worker's listener
+ * has its pump claim at once instead. If no worker listens, the deliveries wait for a worker's
+ * start-up wake or the minute sweep.
  */
 export function notifyDue(tx: SqlOrTx) {
   return tx`select pg_notify(${WAKE_CHANNEL}, '')`;

@@ -8,8 +8,6 @@ import { workerState } from "../state";
 const MAX_BATCHES_PER_JOB = 20;
 
 export const deliverDue: Task = async () => {
-  // From here on, new work needs a new wake-up: this task's claims may already have missed it.
-  workerState.wakeRequested = false;
   const pump = workerState.pump;
   if (!pump) throw new Error("deliver_due ran before the worker's delivery pump was started");
   if (await pump.claimWhileDue(MAX_BATCHES_PER_JOB)) await wakeDeliveries(getSql());
