@@ -24,6 +24,20 @@ export type IdKind = keyof typeof ID_PREFIXES;
 // Crockford base32, lowercase: sorts the same as the numbers it encodes.
 const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
 
+// Random bytes drawn from the CSPRNG 4 KiB at a time: one call per id cost more than the rest of
+// making the id.
+const POOL_BYTES = 4096;
+let pool = Buffer.alloc(0);
+let poolOffset = 0;
+
+function randomPool(): Buffer {
+  if (poolOffset + 10 > pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    poolOffset = 0;
+  }
+  return pool;
+}
+
 /**
  * A ULID-shaped id behind a type prefix: 48 bits of milliseconds then 80 random bits, so ids sort by
  * creation time and index locality stays good for append-mostly tables. (Plain number arithmetic:
@@ -35,12 +49,14 @@ export function newId(kind: IdKind, now: number = Date.now()): string {
     time = ALPHABET[t % 32]! + time;
     t = Math.floor(t / 32);
   }
-  const bytes = randomBytes(10);
+  const bytes = randomPool();
+  const at = poolOffset;
+  poolOffset += 10;
   let random = "";
   // 80 bits = 16 characters of 5 bits, taken 40 bits (5 bytes) at a time.
   for (let half = 0; half < 2; half++) {
     let chunk = 0;
-    for (let i = 0; i < 5; i++) chunk = chunk * 256 + bytes[half * 5 + i]!;
+    for (let i = 0; i < 5; i++) chunk = chunk * 256 + bytes[at + half * 5 + i]!;
     let part = "";
     for (let i = 0; i < 8; i++) {
       part = ALPHABET[chunk % 32]! + part;

@@ -97,7 +97,7 @@ const MAX_AGENTS = 2_000;
 const agents = new Map<string, Agent>();
 
 function agentFor(policy: EgressPolicy, timeoutMs: number, isolationKey: string): Agent {
-  const key = policy.resolve ? null : JSON.stringify([policy.allowPrivate, policy.allowCidrs ?? [], timeoutMs, isolationKey]);
+  const key = policy.resolve ? null : `${policy.allowPrivate ? 1 : 0} ${(policy.allowCidrs ?? []).join(",")} ${timeoutMs} ${isolationKey}`;
   const existing = key ? agents.get(key) : undefined;
   if (existing && key) {
     agents.delete(key);
