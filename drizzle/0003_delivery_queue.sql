@@ -230,7 +230,7 @@ BEGIN
 
   v_more := v_skipped OR cardinality(v_claim) = p_limit;
   -- Due work remains beyond this claim: other worker processes join in. A NOTIFY (each worker's
-  -- listener turns it into one wake-up job) costs a fraction of adding the job here on every claim.
+  -- listener has its pump claim) costs a fraction of adding a graphile job here on every claim.
   IF v_more THEN
     PERFORM pg_notify('webhook_admin_due', '');
   END IF;

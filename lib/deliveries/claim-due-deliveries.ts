@@ -25,8 +25,8 @@ type ClaimedRow = Omit<ClaimedDelivery, "secrets"> & { ciphertexts: string[]; mo
  * Leases due deliveries, at most `limit`, within every endpoint's limits (concurrency cap, rate
  * limit, circuit breaker), counted in Postgres so they hold across all worker processes. The whole
  * claim — scan, endpoint locks, limits, parking, wake-ups, lease — is one call of the SQL function
- * webhook_admin_claim_deliveries (drizzle/0003_claim_in_one_call.sql), which explains each step.
- * `more`: due work remains beyond this claim (a sibling task has been woken for it too).
+ * webhook_admin_claim_deliveries (drizzle/0003_delivery_queue.sql), which explains each step.
+ * `more`: due work remains beyond this claim (the other workers have been notified of it too).
  */
 export async function claimDueDeliveries(
   sql: Sql,

@@ -90,8 +90,8 @@ export class DeliveryPump {
 
   /**
    * Claims one batch and starts its attempts. `more` means due work may remain (a full batch, or
-   * due deliveries left to other claims): the caller claims again. The claim has then also woken
-   * a sibling task, so a backlog fans out over the worker's concurrency without one job per attempt.
+   * due deliveries left to other claims): the caller claims again. The claim has then also
+   * notified the other worker processes, so a backlog fans out over them.
    */
   async claimBatch(): Promise<{ claimed: number; more: boolean }> {
     // One claim at a time per process. Concurrent claims in one process only split the due

@@ -10,7 +10,7 @@ export const TASKS = {
   sendAlert: "send_alert",
 } as const;
 
-/** The channel ingest notifies on; every worker listens and turns it into a wake-up job. */
+/** The channel due work is announced on; every worker listens and has its pump claim. */
 export const WAKE_CHANNEL = "webhook_admin_due";
 
 /**
