@@ -239,19 +239,25 @@ BEGIN
       job_key := 'deliver_due@lease@' || (extract(epoch FROM p_lease_wake_at) * 1000)::bigint,
       job_key_mode := 'preserve_run_at', max_attempts := 10);
   END IF;
+  UPDATE delivery_queue SET next_attempt_at = v_lease_end, lease_token = p_token, parked = false
+  WHERE delivery_queue.delivery_id = ANY (v_claim);
+  -- Driven by the claimed ids, with the endpoints' fields as subqueries: joined to endpoints, the
+  -- planner may start from the few endpoints and walk each one's whole delivery history.
   RETURN QUERY
-    -- Secrets read once per endpoint, not once per delivery.
     WITH en AS MATERIALIZED (
+      -- Secrets read once per endpoint, not once per delivery.
       SELECT en.id, en.url, en.headers, webhook_admin_signing_secrets(en.id) AS ciphertexts
       FROM endpoints en WHERE en.id = ANY (v_locked)
     )
-    UPDATE delivery_queue q
-    SET next_attempt_at = v_lease_end, lease_token = p_token, parked = false
-    FROM deliveries d, messages m, en
-    WHERE q.delivery_id = ANY (v_claim) AND d.id = q.delivery_id AND m.id = d.message_id AND en.id = d.endpoint_id
-    RETURNING d.id, d.message_id, d.endpoint_id, d.consumer_id, d.attempts, d.scheduled_attempts, d.created_at::timestamptz,
-              m.payload, en.url, en.headers, en.ciphertexts,
-              d.id = ANY (v_probes), v_more;
+    SELECT d.id, d.message_id, d.endpoint_id, d.consumer_id, d.attempts, d.scheduled_attempts, d.created_at::timestamptz,
+           m.payload,
+           (SELECT en.url FROM en WHERE en.id = d.endpoint_id),
+           (SELECT en.headers FROM en WHERE en.id = d.endpoint_id),
+           (SELECT en.ciphertexts FROM en WHERE en.id = d.endpoint_id),
+           d.id = ANY (v_probes), v_more
+    FROM unnest(v_claim) AS c(id)
+    JOIN deliveries d ON d.id = c.id
+    JOIN messages m ON m.id = d.message_id;
 END $$;
 --> statement-breakpoint
 -- Ends the pending deliveries of endpoints that stopped (disabled by a person or the 5-day rule);
