@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "../lib/db/client";
 import { claimDueDeliveries } from "../lib/deliveries/claim-due-deliveries";
+import { recordOutcomes, type AttemptOutcome } from "../lib/deliveries/record-outcomes";
 import { apiClient } from "./helpers/api";
 
 /**
@@ -129,5 +130,38 @@ describe("claiming due deliveries", () => {
     expect(rest.deliveries[0]).toMatchObject({ url: "http://127.0.0.1:9/hook", probe: false });
     expect(rest.deliveries[0]!.secrets).toHaveLength(1);
     expect(JSON.parse(rest.deliveries[0]!.payload)).toHaveProperty("i");
+  });
+
+  it("writes an outcome retried after a lost commit answer once: one attempt logged, the delivery moved once", async () => {
+    const id = await endpointWith(1);
+    const { token, deliveries } = await claim();
+    const d = deliveries[0]!;
+    const outcome: AttemptOutcome = {
+      attemptId: "att_retried_write",
+      deliveryId: d.id,
+      messageId: d.message_id,
+      endpointId: id,
+      consumerId: d.consumer_id,
+      attemptNumber: 1,
+      trigger: "scheduled",
+      success: true,
+      statusCode: 204,
+      error: null,
+      errorDetail: null,
+      responseBody: "",
+      durationMs: 3,
+      requestHeaders: { "webhook-id": d.message_id },
+      finishedAt: new Date(),
+      leaseToken: token,
+      next: { status: "succeeded", attemptAt: null },
+    };
+    const health = { failureThreshold: 5, openForMs: 30_000, defaultConcurrency: 10 };
+    await recordOutcomes(getSql(), { outcomes: [outcome], health });
+    await recordOutcomes(getSql(), { outcomes: [outcome], health });
+    const sql = getSql();
+    expect(await sql`select id from attempts where delivery_id = ${d.id}`).toHaveLength(1);
+    const [delivery] = await sql<{ status: string; attempts: number }[]>`select status, attempts from deliveries where id = ${d.id}`;
+    expect(delivery).toEqual({ status: "succeeded", attempts: 1 });
+    expect(await queueOf(id)).toHaveLength(0);
   });
 });

@@ -1,4 +1,5 @@
 import type { Config } from "../config";
+import { newId } from "../ids";
 import type { AttemptTrigger } from "../db/schema";
 import { postWebhook, type EgressPolicy, type EgressResult } from "../webhooks/egress";
 import { applyRetryAfter, nextAttemptAfterFailure, parseRetryAfter } from "../webhooks/schedule";
@@ -71,6 +72,7 @@ export async function attemptDelivery(input: {
     }
   }
   return {
+    attemptId: newId("attempt", finishedAt.getTime()),
     deliveryId: delivery.id,
     messageId: delivery.message_id,
     endpointId: delivery.endpoint_id,

@@ -94,8 +94,8 @@ export class OutcomeWriter {
   }
 
   // Follow-ups are re-done by the minute sweep if they fail (it raises endpoint.failing and
-  // auto-disables), so a failure here is logged, not retried — retrying the write would log the
-  // attempts twice.
+  // auto-disables), so a failure here is logged, not retried — retrying the write for them would
+  // count the endpoint's failures twice.
   private async followUp(what: string, fn: () => Promise<unknown>): Promise<void> {
     await fn().catch((error: unknown) => logger.warn(`${what} after writing outcomes failed; the sweep will catch up`, { error: String(error) }));
   }

@@ -1,11 +1,12 @@
 import type { Sql } from "../db/client";
 import { asTextArray } from "../db/arrays";
-import { newId } from "../ids";
 import { raiseAlerts } from "../alerts/raise-alert";
 import { wakeDeliveriesAt } from "../jobs";
 import type { AttemptTrigger, DeliveryStatus } from "../db/schema";
 
 export type AttemptOutcome = {
+  /** Fixed when the attempt ends, so a write retried after a lost commit answer logs it once. */
+  attemptId: string;
   deliveryId: string;
   messageId: string;
   endpointId: string;
@@ -87,12 +88,13 @@ export async function recordOutcomes(
         insert into attempts (id, delivery_id, message_id, endpoint_id, consumer_id, attempt_number, trigger, success,
                               status_code, error, error_detail, response_body, duration_ms, request_headers, created_at)
         select * from unnest(
-          ${col(() => newId("attempt"))}::text[], ${col((o) => o.deliveryId)}::text[], ${col((o) => o.messageId)}::text[],
+          ${col((o) => o.attemptId)}::text[], ${col((o) => o.deliveryId)}::text[], ${col((o) => o.messageId)}::text[],
           ${col((o) => o.endpointId)}::text[], ${col((o) => o.consumerId)}::text[], ${asTextArray(col((o) => o.attemptNumber))}::text[]::int[],
           ${col((o) => o.trigger)}::text[], ${asTextArray(col((o) => o.success))}::text[]::bool[], ${asTextArray(col((o) => o.statusCode))}::text[]::int[],
           ${col((o) => o.error) as string[]}::text[], ${col((o) => o.errorDetail) as string[]}::text[],
           ${col((o) => o.responseBody)}::text[], ${asTextArray(col((o) => o.durationMs))}::text[]::int[],
-          ${asTextArray(col((o) => JSON.stringify(o.requestHeaders)))}::text[]::jsonb[], ${asTextArray(col((o) => o.finishedAt))}::text[]::timestamptz[])`,
+          ${asTextArray(col((o) => JSON.stringify(o.requestHeaders)))}::text[]::jsonb[], ${asTextArray(col((o) => o.finishedAt))}::text[]::timestamptz[])
+        on conflict (id) do nothing`,
     ];
     const scheduled = outcomes.filter((o) => o.next);
     if (scheduled.length > 0) {
