@@ -122,6 +122,6 @@ export async function countAttempts(sql: Sql): Promise<{ total: number; failed: 
 }
 
 export async function countPending(sql: Sql): Promise<number> {
-  const [row] = await sql<{ n: string }[]>`select count(*) as n from deliveries where status = 'pending'`;
+  const [row] = await sql<{ n: string }[]>`select count(*) as n from delivery_queue`;
   return Number(row!.n);
 }

@@ -7,6 +7,9 @@ CREATE TABLE "delivery_queue" (
 );
 --> statement-breakpoint
 -- The queue moves to its own table: every pending delivery, with its lease and parking state.
+-- Writers of deliveries still running the old code wait until this migration commits, so none
+-- is missed between the copy and the drop of the old columns.
+LOCK TABLE "deliveries" IN EXCLUSIVE MODE;--> statement-breakpoint
 INSERT INTO "delivery_queue" ("delivery_id", "endpoint_id", "next_attempt_at", "lease_token", "parked")
 SELECT "id", "endpoint_id", coalesce("next_attempt_at", now()), "lease_token", "parked" FROM "deliveries" WHERE "status" = 'pending';--> statement-breakpoint
 -- Room on each page for the updated versions of its rows, so the worker's updates stay on the page:
@@ -220,15 +223,18 @@ BEGIN
     WHERE deliveries.id = ANY (v_cancel);
   END IF;
   IF cardinality(v_claim) = 0 THEN
-    -- Due work whose endpoint another transaction holds: if this claim takes nothing, nothing may
-    -- come back for it, so a wake-up shortly does.
-    IF v_skipped THEN
+    -- Nothing taken, yet due work may remain: beyond the scanned window (all of it parked or
+    -- canceled, e.g. one endpoint's backlog behind an open circuit) a claim goes on at once; for
+    -- endpoints another transaction holds, shortly. Nothing else would come back for it.
+    IF cardinality(v_ids) = p_limit * 2 THEN
+      PERFORM webhook_admin_wake_deliveries(ARRAY[NULL::timestamptz]);
+    ELSIF v_skipped THEN
       PERFORM webhook_admin_wake_deliveries(ARRAY[clock_timestamp() + interval '100 milliseconds']);
     END IF;
     RETURN;
   END IF;
 
-  v_more := v_skipped OR cardinality(v_claim) = p_limit;
+  v_more := v_skipped OR cardinality(v_claim) = p_limit OR cardinality(v_ids) = p_limit * 2;
   -- Due work remains beyond this claim: other worker processes join in. A NOTIFY (each worker's
   -- listener has its pump claim) costs a fraction of adding a graphile job here on every claim.
   IF v_more THEN

@@ -60,7 +60,7 @@ describe("claiming due deliveries", () => {
     expect((await claim()).deliveries).toHaveLength(0);
   });
 
-  it("keeps one endpoint's backlog from crowding out another's", async () => {
+  it("keeps one endpoint's backlog from crowding out another's: its cap parks the rest", async () => {
     const busy = await endpointWith(50);
     const quiet = await endpointWith(5);
     const { deliveries } = await claim();
@@ -74,6 +74,7 @@ describe("claiming due deliveries", () => {
     const id = await endpointWith(4, { circuit_open_until: openUntil });
     expect((await claim()).deliveries).toHaveLength(0);
     const queue = await queueOf(id);
+    expect(queue).toHaveLength(4);
     expect(queue.every((q) => q.parked && q.next_attempt_at.getTime() === openUntil.getTime())).toBe(true);
   });
 
@@ -163,5 +164,20 @@ describe("claiming due deliveries", () => {
     const [delivery] = await sql<{ status: string; attempts: number }[]>`select status, attempts from deliveries where id = ${d.id}`;
     expect(delivery).toEqual({ status: "succeeded", attempts: 1 });
     expect(await queueOf(id)).toHaveLength(0);
+  });
+
+  it("goes on at once when everything it scanned had to wait, so work behind it is not stranded", async () => {
+    // 30 due behind an open circuit fill a scan window of 2 × 5; a healthy endpoint's delivery is behind them.
+    await endpointWith(30, { circuit_open_until: new Date(Date.now() + 60_000) });
+    const healthy = await endpointWith(1);
+    const sql = getSql();
+    await sql`delete from graphile_worker._private_jobs`;
+    expect((await claim(5)).deliveries).toHaveLength(0);
+    const jobs = await sql<{ key: string; run_at: Date }[]>`select key, run_at from graphile_worker._private_jobs`;
+    expect(jobs.map((j) => j.key)).toContain("deliver_due");
+    // Claims carry on through the parked backlog until the healthy endpoint's delivery is reached.
+    let claimed: string[] = [];
+    for (let i = 0; i < 10 && claimed.length === 0; i++) claimed = (await claim(5)).deliveries.map((d) => d.endpoint_id);
+    expect(claimed).toEqual([healthy]);
   });
 });

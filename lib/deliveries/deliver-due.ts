@@ -84,8 +84,15 @@ export class DeliveryPump {
         await this.claimWhileDue(Number.POSITIVE_INFINITY);
       } while (this.localRunAgain && !this.stopping);
     })()
-      .catch((error: unknown) => logger.warn("claiming due work failed; the sweep will catch up", { error: String(error) }))
-      .finally(() => (this.localRun = null));
+      .catch((error: unknown) => {
+        logger.warn("claiming due work failed; a wake-up job tries again", { error: String(error) });
+        void wakeDeliveries(this.sql, Date.now() + 1000).catch(() => {});
+      })
+      .finally(() => {
+        this.localRun = null;
+        // A wake that came after the loop's last check but before this point.
+        if (this.localRunAgain) this.wake();
+      });
   }
 
   /**

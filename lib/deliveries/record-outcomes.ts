@@ -129,22 +129,21 @@ export async function recordOutcomes(
     }
     const manual = outcomes.filter((o) => !o.next);
     if (manual.length > 0) {
-      // A success ends the delivery whatever its state: out of the queue, marked succeeded.
+      // A success ends the delivery whatever its state: out of the queue (first, and in its own
+      // statement: queue rows are locked before delivery rows everywhere), marked succeeded.
+      const ended = manual.filter((o) => o.success).map((o) => o.deliveryId);
+      if (ended.length > 0) queries.push(tx`delete from delivery_queue where delivery_id = any(${ended})`);
       queries.push(tx`
-        with v as (
-          select * from unnest(
-            ${manual.map((o) => o.deliveryId)}::text[], ${asTextArray(manual.map((o) => o.success))}::text[]::bool[],
-            ${asTextArray(manual.map((o) => o.statusCode))}::text[]::int[], ${manual.map((o) => o.error) as string[]}::text[],
-            ${asTextArray(manual.map((o) => o.finishedAt))}::text[]::timestamptz[]
-          ) as v(id, success, code, error, at)
-        ),
-        ended as (delete from delivery_queue q using v where q.delivery_id = v.id and v.success returning q.delivery_id)
         update deliveries d set
           attempts = d.attempts + 1,
           status = case when v.success then 'succeeded' else d.status end,
           next_attempt_at = case when v.success then null else d.next_attempt_at end,
           last_status_code = v.code, last_error = v.error, last_attempt_at = v.at, updated_at = now()
-        from v
+        from unnest(
+          ${manual.map((o) => o.deliveryId)}::text[], ${asTextArray(manual.map((o) => o.success))}::text[]::bool[],
+          ${asTextArray(manual.map((o) => o.statusCode))}::text[]::int[], ${manual.map((o) => o.error) as string[]}::text[],
+          ${asTextArray(manual.map((o) => o.finishedAt))}::text[]::timestamptz[]
+        ) as v(id, success, code, error, at)
         where d.id = v.id`);
     }
     // The failure streak drives the circuit breaker: reaching the threshold (or a failed probe)

@@ -47,13 +47,14 @@ function wake(tx: SqlOrTx, times: (Date | null)[]) {
  * When a claim's lease runs out, a wake-up job: if the worker holding it died, its deliveries are
  * due again then and this job finds them — recovery is bounded by the lease, not by the sweep.
  * One a second per process is enough (concurrent claims would otherwise queue on the job row):
- * this gives the lease's end rounded up to the second, or null once a committed claim has added
+ * this gives the lease's end rounded up to the next second, or null once a committed claim has added
  * that second's job (leaseWakeAdded).
  */
 let lastLeaseWake = 0;
 
 export function leaseWakeDue(leaseEnd: number): Date | null {
-  const bucket = Math.ceil(leaseEnd / 1000) * 1000;
+  // A second's margin: the lease's end is the database's clock plus the lease, read a little later.
+  const bucket = Math.ceil((leaseEnd + 1000) / 1000) * 1000;
   return bucket === lastLeaseWake ? null : new Date(bucket);
 }
 

@@ -105,7 +105,7 @@ function agentFor(policy: EgressPolicy, timeoutMs: number, isolationKey: string)
     return existing;
   }
   // undici's own timers tick coarsely (about every half second) and can fire early; they are only
-  // a backstop here. The deadline is postWebhook's AbortController.
+  // a backstop here. The deadline is postWebhook's own timer.
   const backstop = timeoutMs + 2_000;
   const agent = new Agent({
     connect: { timeout: backstop, lookup: guardedLookup(policy) },
@@ -227,6 +227,8 @@ export async function postWebhook(input: {
         for (const [name, value] of Object.entries(responseHeaders)) {
           if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
         }
+        // Keeping no body at all: the answer is complete with its head.
+        if (input.bodyLimit <= 0) settle(response(), true);
       },
       onResponseData(_c, chunk) {
         if (kept < input.bodyLimit) {

@@ -48,7 +48,10 @@ export const deliveries = pgTable(
     attempts: integer("attempts").notNull().default(0),
     /** Scheduled attempts only: the position in DELIVERY_SCHEDULE. */
     scheduledAttempts: integer("scheduled_attempts").notNull().default(0),
-    /** When pending: when its next attempt is scheduled (the time it became due while one is in flight). */
+    /**
+     * When pending: when its next attempt is scheduled. It stays the time the delivery became due
+     * while an attempt is in flight or it waits for a slot (the queue row tracks those).
+     */
     nextAttemptAt: ts("next_attempt_at"),
     lastStatusCode: integer("last_status_code"),
     lastError: text("last_error"),
