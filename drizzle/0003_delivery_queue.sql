@@ -112,6 +112,7 @@ DECLARE
   v_slots_full boolean;
   v_circuit timestamptz;
   v_more boolean;
+  v_releasing boolean;
 BEGIN
   SELECT coalesce(array_agg(d.id ORDER BY d.next_attempt_at, d.id), '{}'), coalesce(array_agg(d.endpoint_id ORDER BY d.next_attempt_at, d.id), '{}')
   INTO v_ids, v_endpoints
@@ -192,10 +193,25 @@ BEGIN
         v_park_for_slot := v_park_for_slot || array_fill(false, ARRAY[cardinality(v_rest)]);
       ELSIF v_slots_full OR v_rate_spent THEN
         -- Waiting for a free slot (or the probe's outcome): woken by the endpoint's next outcome;
-        -- the lease's end is the safety net should no outcome come.
+        -- the lease's end is the safety net should no outcome come. But a lease whose outcome
+        -- another transaction is writing right now (its row is locked) cannot wake what this claim
+        -- parks — that outcome's snapshot does not see it — so then they wait briefly, as due work.
+        v_releasing := false;
+        IF e.leased > 0 THEN
+          SELECT count(*) < e.leased INTO v_releasing FROM (
+            SELECT 1 FROM delivery_queue l
+            WHERE l.endpoint_id = e.id AND l.lease_token IS NOT NULL AND l.next_attempt_at > now()
+            FOR KEY SHARE SKIP LOCKED
+          ) x;
+        END IF;
         v_park := v_park || v_rest;
-        v_park_until := v_park_until || array_fill(v_lease_end, ARRAY[cardinality(v_rest)]);
-        v_park_for_slot := v_park_for_slot || array_fill(true, ARRAY[cardinality(v_rest)]);
+        IF v_releasing THEN
+          v_park_until := v_park_until || array_fill(clock_timestamp() + interval '100 milliseconds', ARRAY[cardinality(v_rest)]);
+          v_park_for_slot := v_park_for_slot || array_fill(false, ARRAY[cardinality(v_rest)]);
+        ELSE
+          v_park_until := v_park_until || array_fill(v_lease_end, ARRAY[cardinality(v_rest)]);
+          v_park_for_slot := v_park_for_slot || array_fill(true, ARRAY[cardinality(v_rest)]);
+        END IF;
       ELSE
         -- Beyond the batch limit: stays due for the next claim.
         v_skipped := true;

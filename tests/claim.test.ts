@@ -180,4 +180,34 @@ describe("claiming due deliveries", () => {
     for (let i = 0; i < 10 && claimed.length === 0; i++) claimed = (await claim(5)).deliveries.map((d) => d.endpoint_id);
     expect(claimed).toEqual([healthy]);
   });
+
+  it("does not park behind a lease whose outcome is being written: that outcome could not wake it", async () => {
+    const id = await endpointWith(1, { max_concurrency: 1 });
+    const [first] = (await claim()).deliveries;
+    // The next message comes while the first attempt is out.
+    expect((await api.post("/api/v1/messages", { consumer: `claim${seq}`, event_type: "claim.test", payload: { i: 1 } })).status).toBe(202);
+    // An outcome write in progress holds the lease's queue row until it commits.
+    let locked!: () => void;
+    let release!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const writer = getSql().begin(async (tx) => {
+      await tx`select 1 from delivery_queue where delivery_id = ${first!.id} for update`;
+      locked();
+      await released;
+    });
+    await isLocked;
+    expect((await claim()).deliveries).toHaveLength(0);
+    const [waiting] = await getSql()<{ parked: boolean; next_attempt_at: Date }[]>`
+      select parked, next_attempt_at from delivery_queue where endpoint_id = ${id} and lease_token is null`;
+    release();
+    await writer;
+    expect(waiting!.parked).toBe(false);
+    expect(waiting!.next_attempt_at.getTime()).toBeLessThan(Date.now() + 2000);
+    // Without a write in progress, the same wait is for the endpoint's next outcome.
+    await getSql()`update delivery_queue set next_attempt_at = now() where endpoint_id = ${id} and lease_token is null`;
+    expect((await claim()).deliveries).toHaveLength(0);
+    const [parked] = await getSql()<{ parked: boolean }[]>`select parked from delivery_queue where endpoint_id = ${id} and lease_token is null`;
+    expect(parked!.parked).toBe(true);
+  });
 });
