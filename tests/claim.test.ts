@@ -203,11 +203,7 @@ describe("claiming due deliveries", () => {
     release();
     await writer;
     expect(waiting!.parked).toBe(false);
+    // Without a write in progress the same wait is for the endpoint's next outcome: the first test.
     expect(waiting!.next_attempt_at.getTime()).toBeLessThan(Date.now() + 2000);
-    // Without a write in progress, the same wait is for the endpoint's next outcome.
-    await getSql()`update delivery_queue set next_attempt_at = now() where endpoint_id = ${id} and lease_token is null`;
-    expect((await claim()).deliveries).toHaveLength(0);
-    const [parked] = await getSql()<{ parked: boolean }[]>`select parked from delivery_queue where endpoint_id = ${id} and lease_token is null`;
-    expect(parked!.parked).toBe(true);
   });
 });

