@@ -1,19 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
 import { leaseWakeAdded, leaseWakeDue } from "../jobs";
+import type { DeliveryTarget } from "./attempt-delivery";
 import { decryptSecrets } from "./signing-keys";
 
-export type ClaimedDelivery = {
-  id: string;
-  message_id: string;
-  endpoint_id: string;
-  consumer_id: string;
-  attempts: number;
-  scheduled_attempts: number;
-  created_at: Date;
-  payload: string;
-  url: string;
-  headers: Record<string, string>;
+export type ClaimedDelivery = DeliveryTarget & {
   /** The endpoint's signing secrets, decrypted: the current one and any still in rotation overlap; null if they cannot be. */
   secrets: string[] | null;
   probe: boolean;
