@@ -4,7 +4,7 @@ import { workerState } from "./state";
 
 function render(): string {
   const c = workerState.counters;
-  const p = workerState.pump?.counters ?? { batches: 0, succeeded: 0, failed: 0 };
+  const p = workerState.pump?.counters ?? { batches: 0, succeeded: 0, failed: 0, resends: 0 };
   const lines = [
     "# HELP webhook_admin_attempts_total Delivery attempts made by this worker, by result.",
     "# TYPE webhook_admin_attempts_total counter",
@@ -16,9 +16,9 @@ function render(): string {
     "# HELP webhook_admin_attempts_in_flight Delivery attempts this worker has open now.",
     "# TYPE webhook_admin_attempts_in_flight gauge",
     `webhook_admin_attempts_in_flight ${workerState.pump?.attemptsInFlight ?? 0}`,
-    "# HELP webhook_admin_resends_total Manual and recovery resends performed.",
+    "# HELP webhook_admin_resends_total Manual and recovery attempts made by this worker.",
     "# TYPE webhook_admin_resends_total counter",
-    `webhook_admin_resends_total ${c.resends}`,
+    `webhook_admin_resends_total ${p.resends}`,
     "# HELP webhook_admin_sweeps_total Maintenance sweeps run.",
     "# TYPE webhook_admin_sweeps_total counter",
     `webhook_admin_sweeps_total ${c.sweeps}`,

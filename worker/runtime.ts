@@ -11,14 +11,12 @@ import { beatWorker, unregisterWorker } from "../lib/maintenance/workers";
 import { workerState } from "./state";
 import { deliverDue } from "./tasks/deliver-due";
 import { listenForDueWork } from "./wake-listener";
-import { resendDelivery } from "./tasks/resend-delivery";
 import { sweep } from "./tasks/sweep";
 import { sendAlert } from "./tasks/send-alert";
 import { sendAlerts } from "./tasks/send-alerts";
 
 export const taskList: TaskList = {
   [TASKS.deliverDue]: deliverDue,
-  [TASKS.resendDelivery]: resendDelivery,
   [TASKS.sweep]: sweep,
   [TASKS.sendAlerts]: sendAlerts,
   [TASKS.sendAlert]: sendAlert,
@@ -80,7 +78,6 @@ export async function startWorker(url: string, config: Config): Promise<WorkerHa
     crontab: `* * * * * ${TASKS.sweep} ?max=1&jobKey=${TASKS.sweep}\n`,
     events,
     logger: graphileLogger,
-    // Running jobs finish (a resend's attempt is bounded by DELIVERY_TIMEOUT) before the process exits.
     gracefulShutdownAbortTimeout: config.DELIVERY_TIMEOUT + 5_000,
   });
 

@@ -7,7 +7,6 @@ export const workerState = {
   startedAt: Date.now(),
   pump: null as DeliveryPump | null,
   counters: {
-    resends: 0,
     sweeps: 0,
   },
 };

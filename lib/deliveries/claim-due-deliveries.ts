@@ -1,22 +1,30 @@
 import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
 import { leaseWakeAdded, leaseWakeDue } from "../jobs";
+import type { AttemptTrigger, QueueKind } from "../db/schema";
 import type { DeliveryTarget } from "./attempt-delivery";
 import { decryptSecrets } from "./signing-keys";
 
 export type ClaimedDelivery = DeliveryTarget & {
   /** The endpoint's signing secrets, decrypted: the current one and any still in rotation overlap; null if they cannot be. */
   secrets: string[] | null;
+  kind: QueueKind;
   probe: boolean;
 };
+
+/** What an attempt of a claimed row is called in the log. */
+export function triggerOf(row: Pick<ClaimedDelivery, "kind" | "probe">): AttemptTrigger {
+  return row.kind === 2 ? "recovery" : row.kind === 1 ? "manual" : row.probe ? "probe" : "scheduled";
+}
 
 type ClaimedRow = Omit<ClaimedDelivery, "secrets"> & { ciphertexts: string[]; more: boolean };
 
 /**
- * Leases due deliveries, at most `limit`, within every endpoint's limits (concurrency cap, rate
- * limit, circuit breaker), counted in Postgres so they hold across all worker processes. The whole
- * claim — scan, endpoint locks, limits, parking, wake-ups, lease — is one call of the SQL function
- * webhook_admin_claim_deliveries (drizzle/0003_delivery_queue.sql), which explains each step.
+ * Leases due queue rows — scheduled attempts, then manual resends, then recovery items — at most
+ * `limit`, within every endpoint's limits (concurrency cap, rate limit, circuit breaker), counted in
+ * Postgres so they hold across all worker processes. The whole claim — scan, endpoint locks,
+ * limits, parking, wake-ups, lease — is one call of the SQL function webhook_admin_claim_deliveries
+ * (claim-due-deliveries.sql beside this file), which explains each step.
  * `more`: due work remains beyond this claim (the other workers have been notified of it too).
  */
 export async function claimDueDeliveries(

@@ -1,7 +1,7 @@
 import type { Config } from "../config";
 import type { Sql } from "../db/client";
 import { attemptDelivery, egressPolicy } from "./attempt-delivery";
-import { claimDueDeliveries } from "./claim-due-deliveries";
+import { claimDueDeliveries, triggerOf } from "./claim-due-deliveries";
 import { OutcomeWriter } from "./outcome-writer";
 import { wakeDeliveries } from "../jobs";
 import type { HealthPolicy } from "./record-outcomes";
@@ -27,7 +27,7 @@ export function leaseMs(config: Config): number {
  * finish, only for room under DELIVERY_MAX_IN_FLIGHT, so a hung endpoint holds only its own slots.
  */
 export class DeliveryPump {
-  readonly counters = { batches: 0, succeeded: 0, failed: 0 };
+  readonly counters = { batches: 0, succeeded: 0, failed: 0, resends: 0 };
   private inFlight = 0;
   private roomWaiters: (() => void)[] = [];
   private readonly writer: OutcomeWriter;
@@ -110,8 +110,8 @@ export class DeliveryPump {
     this.counters.batches += 1;
     const policy = egressPolicy(config);
     for (const delivery of deliveries) {
-      const trigger = delivery.probe ? "probe" : "scheduled";
-      void attemptDelivery({ delivery, secrets: delivery.secrets, trigger, config, policy })
+      if (delivery.kind !== 0) this.counters.resends += 1;
+      void attemptDelivery({ delivery, secrets: delivery.secrets, trigger: triggerOf(delivery), config, policy })
         .then((outcome) => {
           this.counters[outcome.success ? "succeeded" : "failed"] += 1;
           return this.writer.write({ ...outcome, leaseToken: token });

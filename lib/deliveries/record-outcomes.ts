@@ -2,7 +2,8 @@ import type { Sql } from "../db/client";
 import { asTextArray } from "../db/arrays";
 import { raiseAlerts } from "../alerts/raise-alert";
 import { wakeDeliveriesAt } from "../jobs";
-import type { AttemptTrigger, DeliveryStatus } from "../db/schema";
+import { QUEUE_KINDS, type AttemptTrigger, type DeliveryStatus } from "../db/schema";
+import type { TransactionSql } from "postgres";
 
 export type AttemptOutcome = {
   /** Fixed when the attempt ends, so a write retried after a lost commit answer logs it once. */
@@ -21,9 +22,9 @@ export type AttemptOutcome = {
   durationMs: number;
   requestHeaders: Record<string, string>;
   finishedAt: Date;
-  /** The claim's lease on the delivery; scheduled outcomes move it only while this still holds. */
+  /** The claim's lease on the queue row; an outcome moves the delivery only while this still holds. */
   leaseToken?: string;
-  /** Scheduled attempts move the delivery along its schedule; manual ones only mark a success. */
+  /** Scheduled attempts move the delivery along its schedule; manual and recovery ones do not (null). */
   next: { status: DeliveryStatus; attemptAt: Date | null } | null;
 };
 
@@ -63,9 +64,9 @@ export type HealthPolicy = { failureThreshold: number; openForMs: number; defaul
 
 /**
  * Writes a batch's attempts, delivery states and endpoint failure streaks in one transaction, and
- * in the same transaction the wake-ups for the retries it scheduled. The lease token guards
- * scheduled outcomes: a worker whose lease ran out (and whose delivery was claimed again) writes
- * its attempt to the log but no longer moves the delivery.
+ * in the same transaction the wake-ups for the retries it scheduled. The lease token guards every
+ * outcome: a worker whose lease ran out (and whose queue row was claimed again) writes its attempt
+ * to the log but no longer moves the delivery.
  */
 export async function recordOutcomes(
   sql: Sql,
@@ -77,11 +78,15 @@ export async function recordOutcomes(
   const { outcomes, health } = input;
   if (outcomes.length === 0) return { unparked: 0 };
   const freed = new Map<string, number>();
-  for (const o of outcomes) if (o.next) freed.set(o.endpointId, (freed.get(o.endpointId) ?? 0) + 1);
+  // Every attempt held one of its endpoint's slots.
+  for (const o of outcomes) freed.set(o.endpointId, (freed.get(o.endpointId) ?? 0) + 1);
   const col = <T>(pick: (o: AttemptOutcome) => T) => outcomes.map(pick);
   const tallies = tallyEndpoints(outcomes);
   let unparkQuery: Promise<{ count: number }> | undefined;
   await sql.begin(async (tx) => {
+    // Before the endpoint rows are locked below: deliveries are locked before endpoints everywhere.
+    const requested = outcomes.filter((o) => !o.next);
+    if (requested.length > 0) await recordRequestedOutcomes(tx, requested);
     let exhausted: Promise<ExhaustedRow[]> = Promise.resolve([]);
     const queries: Promise<unknown>[] = [
       tx`
@@ -111,12 +116,12 @@ export async function recordOutcomes(
         ),
         ended as (
           delete from delivery_queue q using v
-          where q.delivery_id = v.id and q.lease_token = v.token and v.status <> 'pending'
+          where q.delivery_id = v.id and q.kind = 0 and q.lease_token = v.token and v.status <> 'pending'
           returning q.delivery_id
         ),
         retried as (
           update delivery_queue q set next_attempt_at = v.next_at, lease_token = null
-          from v where q.delivery_id = v.id and q.lease_token = v.token and v.status = 'pending'
+          from v where q.delivery_id = v.id and q.kind = 0 and q.lease_token = v.token and v.status = 'pending'
           returning q.delivery_id
         )
         update deliveries d set
@@ -126,25 +131,6 @@ export async function recordOutcomes(
         where d.id = v.id and d.id in (select delivery_id from ended union all select delivery_id from retried)
         returning d.id, d.endpoint_id, d.message_id, d.attempts, d.last_status_code, d.last_error, v.status = 'failed' as exhausted`;
       queries.push(exhausted);
-    }
-    const manual = outcomes.filter((o) => !o.next);
-    if (manual.length > 0) {
-      // A success ends the delivery whatever its state: out of the queue (first, and in its own
-      // statement: queue rows are locked before delivery rows everywhere), marked succeeded.
-      const ended = manual.filter((o) => o.success).map((o) => o.deliveryId);
-      if (ended.length > 0) queries.push(tx`delete from delivery_queue where delivery_id = any(${ended})`);
-      queries.push(tx`
-        update deliveries d set
-          attempts = d.attempts + 1,
-          status = case when v.success then 'succeeded' else d.status end,
-          next_attempt_at = case when v.success then null else d.next_attempt_at end,
-          last_status_code = v.code, last_error = v.error, last_attempt_at = v.at, updated_at = now()
-        from unnest(
-          ${manual.map((o) => o.deliveryId)}::text[], ${asTextArray(manual.map((o) => o.success))}::text[]::bool[],
-          ${asTextArray(manual.map((o) => o.statusCode))}::text[]::int[], ${manual.map((o) => o.error) as string[]}::text[],
-          ${asTextArray(manual.map((o) => o.finishedAt))}::text[]::timestamptz[]
-        ) as v(id, success, code, error, at)
-        where d.id = v.id`);
     }
     // The failure streak drives the circuit breaker: reaching the threshold (or a failed probe)
     // opens it for CIRCUIT_OPEN_FOR; any success closes it.
@@ -191,23 +177,24 @@ export async function recordOutcomes(
     unparkQuery = tx`
       update delivery_queue q set parked = false, next_attempt_at = now()
       from (
-        select p.delivery_id
+        select p.delivery_id, p.kind
         from unnest(${tallies.map((t) => t.id)}::text[], ${tallies.map((t) => String(freed.get(t.id) ?? 0))}::text[]::int[])
           as v(endpoint_id, freed)
         join endpoints e on e.id = v.endpoint_id and e.state = 'active'
           -- Most outcomes free a slot nobody waits for: skip counting the endpoint's leases then.
           and exists (select 1 from delivery_queue w where w.endpoint_id = v.endpoint_id and w.parked)
         cross join lateral (
-          select delivery_id from delivery_queue p
+          select delivery_id, kind from delivery_queue p
           where p.endpoint_id = v.endpoint_id and p.parked
-          order by p.next_attempt_at
+          -- Live work first: a recovery item never takes the slot a scheduled delivery waits for.
+          order by p.kind, p.next_attempt_at
           limit greatest(v.freed, coalesce(e.max_concurrency, ${health.defaultConcurrency}) - (
             select count(*) from delivery_queue l
             where l.endpoint_id = v.endpoint_id and l.lease_token is not null and l.next_attempt_at > now()))
           for update skip locked
         ) p
       ) x
-      where q.delivery_id = x.delivery_id`;
+      where q.delivery_id = x.delivery_id and q.kind = x.kind`;
     queries.push(unparkQuery);
     const retryTimes = scheduled.flatMap((o) => (o.next!.status === "pending" && o.next!.attemptAt ? [o.next!.attemptAt.getTime()] : []));
     const retryWake = wakeDeliveriesAt(tx, retryTimes);
@@ -228,4 +215,74 @@ export async function recordOutcomes(
     ]);
   });
   return { unparked: (await unparkQuery)?.count ?? 0 };
+}
+
+/**
+ * Manual resends and recovery items: the attempt was asked for, so it never moves the schedule. A
+ * success ends the delivery whatever its state (and its other queue rows go, scheduled or not); a
+ * failed recovery attempt leaves the delivery failed; a failed resend leaves it as it was. Queue
+ * rows are locked first (as everywhere), then deliveries, then the recovery runs (in id order),
+ * then their items. Only an outcome whose lease still holds moves anything but the attempt log.
+ */
+async function recordRequestedOutcomes(tx: TransactionSql, outcomes: AttemptOutcome[]): Promise<void> {
+  const kindOf = (o: AttemptOutcome) => (o.trigger === "recovery" ? QUEUE_KINDS.recovery : QUEUE_KINDS.manual);
+  const col = (pick: (o: AttemptOutcome) => string | number | boolean | Date | null) => asTextArray(outcomes.map(pick));
+  const held = await tx<{ delivery_id: string; kind: number; recovery_id: string | null }[]>`
+    with v as (
+      select * from unnest(${col((o) => o.deliveryId)}::text[], ${col(kindOf)}::text[]::smallint[], ${col((o) => o.leaseToken ?? null)}::text[],
+                           ${col((o) => o.success)}::text[]::bool[]) as v(id, kind, token, success)
+    ),
+    gone as (
+      delete from delivery_queue q using v
+      where q.delivery_id = v.id and q.kind = v.kind and q.lease_token = v.token
+      returning q.delivery_id, q.kind, q.recovery_id
+    ),
+    others as (
+      delete from delivery_queue q using gone join v on v.id = gone.delivery_id and v.kind = gone.kind
+      where v.success and q.delivery_id = gone.delivery_id and q.kind <> gone.kind
+      returning 1
+    )
+    select gone.*, (select count(*) from others) as others from gone`;
+  if (held.length === 0) return;
+  const key = (deliveryId: string, kind: number) => `${deliveryId}:${kind}`;
+  const heldKeys = new Set(held.map((h) => key(h.delivery_id, h.kind)));
+  const moving = outcomes.filter((o) => heldKeys.has(key(o.deliveryId, kindOf(o))));
+  const mcol = (pick: (o: AttemptOutcome) => string | number | boolean | Date | null) => asTextArray(moving.map(pick));
+  await tx`
+    update deliveries d set
+      attempts = d.attempts + 1,
+      status = case when v.success then 'succeeded' when v.kind = 2 and d.status in ('failed', 'canceled') then 'failed' else d.status end,
+      next_attempt_at = case when v.success then null else d.next_attempt_at end,
+      last_status_code = v.code, last_error = v.error, last_attempt_at = v.at, updated_at = now()
+    from unnest(${mcol((o) => o.deliveryId)}::text[], ${mcol(kindOf)}::text[]::smallint[], ${mcol((o) => o.success)}::text[]::bool[],
+                ${mcol((o) => o.statusCode)}::text[]::int[], ${mcol((o) => o.error)}::text[], ${mcol((o) => o.finishedAt)}::text[]::timestamptz[])
+      as v(id, kind, success, code, error, at)
+    where d.id = v.id`;
+  const recoveryOf = new Map(held.filter((h) => h.recovery_id).map((h) => [h.delivery_id, h.recovery_id!]));
+  const items = moving.filter((o) => kindOf(o) === QUEUE_KINDS.recovery && recoveryOf.has(o.deliveryId));
+  if (items.length === 0) return;
+  const icol = (pick: (o: AttemptOutcome) => string | number | boolean | Date | null) => asTextArray(items.map(pick));
+  const runs = [...new Set(items.map((o) => recoveryOf.get(o.deliveryId)!))].sort();
+  await tx`select 1 from recoveries where id = any(${runs}) order by id for update`;
+  await tx`
+    with v as (
+      select * from unnest(${icol((o) => recoveryOf.get(o.deliveryId)!)}::text[], ${icol((o) => o.deliveryId)}::text[],
+                           ${icol((o) => o.success)}::text[]::bool[], ${icol((o) => o.attemptId)}::text[],
+                           ${icol((o) => o.statusCode)}::text[]::int[], ${icol((o) => o.error)}::text[], ${icol((o) => o.finishedAt)}::text[]::timestamptz[])
+        as v(recovery_id, delivery_id, success, attempt_id, code, error, at)
+    ),
+    done as (
+      update recovery_items i set outcome = case when v.success then 'succeeded' else 'failed' end,
+        attempt_id = v.attempt_id, status_code = v.code, error = v.error, updated_at = now()
+      from v where i.recovery_id = v.recovery_id and i.delivery_id = v.delivery_id and i.outcome = 'queued'
+      returning i.recovery_id, v.success, v.at
+    ),
+    counts as (
+      select recovery_id, count(*) filter (where success)::int as s, count(*) filter (where not success)::int as f,
+             string_agg(case when success then 's' else 'f' end, '' order by at) as results
+      from done group by recovery_id
+    )
+    update recoveries r set queued = r.queued - c.s - c.f, succeeded = r.succeeded + c.s, failed = r.failed + c.f,
+      recent = right(r.recent || c.results, 50), updated_at = now()
+    from counts c where r.id = c.recovery_id`;
 }

@@ -4,7 +4,6 @@ import type { SqlOrTx } from "../db/client";
 /** Every graphile-worker task the worker runs, by the name jobs carry. */
 export const TASKS = {
   deliverDue: "deliver_due",
-  resendDelivery: "resend_delivery",
   sweep: "sweep",
   sendAlerts: "send_alerts",
   sendAlert: "send_alert",
@@ -60,10 +59,4 @@ export function leaseWakeDue(leaseEnd: number): Date | null {
 
 export function leaseWakeAdded(at: Date): void {
   lastLeaseWake = at.getTime();
-}
-
-export type ResendPayload = { delivery_id: string; trigger: "manual" | "recovery"; recovery_id?: string };
-
-export function enqueueResend(tx: SqlOrTx, payload: ResendPayload) {
-  return tx`select graphile_worker.add_job(${TASKS.resendDelivery}, ${tx.json(payload)}::json, max_attempts := 5)`;
 }

@@ -1,4 +1,4 @@
-import { index, integer, jsonb, pgTable, text, boolean } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, pgTable, primaryKey, smallint, text, boolean, uniqueIndex } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { createdAt, ts, updatedAt } from "./columns";
 import { consumers } from "./consumers";
@@ -60,21 +60,34 @@ export const deliveries = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    index("deliveries_message_idx").on(t.messageId),
+    // One delivery per message and endpoint: resends and recoveries that create one race on it.
+    uniqueIndex("deliveries_message_endpoint_idx").on(t.messageId, t.endpointId),
     index("deliveries_endpoint_idx").on(t.endpointId, t.createdAt.desc(), t.id.desc()),
   ],
 );
 
 /**
- * The durable delivery queue: one row per pending delivery, deleted when it ends. Narrow and apart
- * from deliveries, because every attempt moves it (lease, outcome) and each move writes its indexes.
+ * What a queue row is for, in the order the claim serves them: live scheduled attempts first, then
+ * manual resends, then recovery items — also within one endpoint's slots, so a resend or a recovery
+ * never takes a slot a live delivery waits for.
+ */
+export const QUEUE_KINDS = { scheduled: 0, manual: 1, recovery: 2 } as const;
+export type QueueKind = (typeof QUEUE_KINDS)[keyof typeof QUEUE_KINDS];
+
+/**
+ * The durable delivery queue: every attempt that is to be made, whatever wants it, waits here and
+ * leaves only through the one claim. A delivery has at most one row of each kind; a row is deleted
+ * when its attempt's outcome is written (or, for scheduled work, when the delivery ends). Narrow and
+ * apart from deliveries, because every attempt moves it (lease, outcome) and each move writes its
+ * indexes.
  */
 export const deliveryQueue = pgTable(
   "delivery_queue",
   {
     deliveryId: text("delivery_id")
-      .primaryKey()
+      .notNull()
       .references(() => deliveries.id, { onDelete: "cascade" }),
+    kind: smallint("kind").$type<QueueKind>().notNull().default(0),
     endpointId: text("endpoint_id").notNull(),
     /** Due time; while a worker holds it, the lease's end; while parked, the safety net's time. */
     nextAttemptAt: ts("next_attempt_at").notNull(),
@@ -84,14 +97,18 @@ export const deliveryQueue = pgTable(
      * or by next_attempt_at as a safety net. Waiting is not an attempt.
      */
     parked: boolean("parked").notNull().default(false),
+    /** The recovery run a recovery item belongs to. */
+    recoveryId: text("recovery_id"),
   },
   (t) => [
-    index("delivery_queue_due_idx").on(t.nextAttemptAt),
+    primaryKey({ columns: [t.deliveryId, t.kind] }),
+    index("delivery_queue_due_idx").on(t.kind, t.nextAttemptAt),
     // In-flight attempts per endpoint (the concurrency cap: leases not yet run out) and the slot
     // queue. No plain endpoint index: every lease would write it, and only the rare disabling of
     // an endpoint scans the queue by endpoint.
     index("delivery_queue_leased_idx").on(t.endpointId, t.nextAttemptAt).where(sql`${t.leaseToken} is not null`),
-    index("delivery_queue_parked_idx").on(t.endpointId, t.nextAttemptAt).where(sql`${t.parked}`),
+    index("delivery_queue_parked_idx").on(t.endpointId, t.kind, t.nextAttemptAt).where(sql`${t.parked}`),
+    index("delivery_queue_recovery_idx").on(t.recoveryId).where(sql`${t.recoveryId} is not null`),
   ],
 );
 

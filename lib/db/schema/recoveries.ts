@@ -1,27 +1,101 @@
-import { index, integer, jsonb, pgTable, text, boolean } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { doublePrecision, index, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { createdAt, ts, updatedAt } from "./columns";
+import { consumers } from "./consumers";
 
-export const RECOVERY_STATES = ["pending", "running", "paused", "canceled", "completed"] as const;
+export const RECOVERY_STATES = ["planned", "canary", "running", "paused", "completed", "canceled"] as const;
+export type RecoveryState = (typeof RECOVERY_STATES)[number];
+/** A run in one of these states still owns its items: a delivery in it is left out of new runs. */
+export const ACTIVE_RECOVERY_STATES: readonly RecoveryState[] = ["planned", "canary", "running", "paused"];
 
-/** A bulk resend of failed deliveries in a fixed scope, with its progress counts. */
+export const RECOVERY_STOP_REASONS = ["canary_failed", "failure_ratio"] as const;
+export const ITEM_OUTCOMES = ["pending", "queued", "succeeded", "failed", "skipped"] as const;
+export type ItemOutcome = (typeof ITEM_OUTCOMES)[number];
+export const SKIP_REASONS = ["already_succeeded", "endpoint_disabled", "endpoint_deleted", "payload_expired"] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+
+export type RecoveryScope = {
+  since: string;
+  until: string;
+  event_types: string[] | null;
+  statuses: string[];
+  include_never_attempted: boolean;
+  /** A run made by retry-failed: the run whose failed items it resends. */
+  retry_of?: string;
+};
+export type RecoveryOptions = { rate_per_second: number; canary: number; stop_if_failure_ratio: number };
+
+/**
+ * A bulk resend over a frozen set of items. The counters move in the same transactions as the
+ * items they count (the feeder, the outcome writer, pause and cancel), so reading progress never
+ * counts items; `recent` is the last 50 attempt results ('s'/'f', newest last) for the stop rule.
+ */
 export const recoveries = pgTable(
   "recoveries",
   {
     id: text("id").primaryKey(),
-    consumerId: text("consumer_id").notNull(),
+    consumerId: text("consumer_id")
+      .notNull()
+      .references(() => consumers.id, { onDelete: "cascade" }),
+    /** The endpoint of POST /endpoints/{id}/recover; null for a consumer-wide run. */
     endpointId: text("endpoint_id"),
-    scope: jsonb("scope").$type<Record<string, unknown>>().notNull(),
-    state: text("state").$type<(typeof RECOVERY_STATES)[number]>().notNull().default("pending"),
-    ratePerSecond: integer("rate_per_second"),
-    canary: boolean("canary").notNull().default(false),
+    state: text("state").$type<RecoveryState>().notNull().default("planned"),
+    stopReason: text("stop_reason").$type<(typeof RECOVERY_STOP_REASONS)[number]>(),
+    scope: jsonb("scope").$type<RecoveryScope>().notNull(),
+    options: jsonb("options").$type<RecoveryOptions>().notNull(),
     expected: integer("expected").notNull().default(0),
     queued: integer("queued").notNull().default(0),
     succeeded: integer("succeeded").notNull().default(0),
     failed: integer("failed").notNull().default(0),
     skipped: integer("skipped").notNull().default(0),
+    recent: text("recent").notNull().default(""),
+    // The feeder's token bucket: items it may still queue, as of tokens_at.
+    tokens: doublePrecision("tokens").notNull().default(0),
+    tokensAt: ts("tokens_at"),
+    /** Where the rate's ramp starts (the end of the canary, or a resume). */
+    rampStartedAt: ts("ramp_started_at"),
+    createdByType: text("created_by_type").$type<"api_key" | "operator" | "portal" | "system">().notNull(),
+    createdById: text("created_by_id"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    startedAt: ts("started_at"),
     finishedAt: ts("finished_at"),
   },
-  (t) => [index("recoveries_consumer_idx").on(t.consumerId, t.createdAt.desc())],
+  (t) => [
+    index("recoveries_created_idx").on(t.createdAt.desc(), t.id.desc()),
+    index("recoveries_consumer_idx").on(t.consumerId, t.createdAt.desc(), t.id.desc()),
+    index("recoveries_active_idx").on(t.state).where(sql`${t.state} in ('planned', 'canary', 'running', 'paused')`),
+  ],
+);
+
+/**
+ * One delivery of a run, frozen at creation, oldest message first (`seq`). A never-attempted
+ * message has no delivery until its turn comes.
+ */
+export const recoveryItems = pgTable(
+  "recovery_items",
+  {
+    recoveryId: text("recovery_id")
+      .notNull()
+      .references(() => recoveries.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    messageId: text("message_id").notNull(),
+    endpointId: text("endpoint_id").notNull(),
+    deliveryId: text("delivery_id"),
+    outcome: text("outcome").$type<ItemOutcome>().notNull().default("pending"),
+    skipReason: text("skip_reason").$type<SkipReason>(),
+    attemptId: text("attempt_id"),
+    statusCode: integer("status_code"),
+    error: text("error"),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.recoveryId, t.seq] }),
+    // The feeder takes the next pending items in order.
+    index("recovery_items_pending_idx").on(t.recoveryId, t.seq).where(sql`${t.outcome} = 'pending'`),
+    // The outcome writer finds an item by its delivery.
+    index("recovery_items_delivery_idx").on(t.recoveryId, t.deliveryId),
+    // A new run leaves out what an active run already holds.
+    index("recovery_items_target_idx").on(t.messageId, t.endpointId),
+  ],
 );
