@@ -19,13 +19,13 @@ export type LatencyResult = {
  */
 export async function measureLatency(
   ctx: { api: Api; receiver: Receiver },
-  options: { count: number; gapMs: number; consumer: string },
+  options: { count: number; gapMs: number; consumer: string; eventType?: string },
 ): Promise<LatencyResult> {
   const sends: { id: string; sentAt: number; createdAt: number }[] = [];
   const apiTimes: number[] = [];
   for (let i = 0; i < options.count; i++) {
     const sentAt = performance.now();
-    const response = await ctx.api.call("POST", "/api/v1/messages", { consumer: options.consumer, event_type: "invoice.paid", payload: samplePayload(i) });
+    const response = await ctx.api.call("POST", "/api/v1/messages", { consumer: options.consumer, event_type: options.eventType ?? "invoice.paid", payload: samplePayload(i) });
     if (response.status !== 202) throw new Error(`POST /api/v1/messages answered ${response.status}: ${JSON.stringify(response.body)}`);
     apiTimes.push(response.ms);
     // created_at is wall-clock time; convert it to the performance.now() scale the receiver uses.

@@ -3,7 +3,8 @@
  * PostgreSQL), then measures ingest, end-to-end delivery throughput and idle create→attempt
  * latency against a fast local receiver, and prints the figures. It never passes or fails on them.
  * Options: --messages 5000 --deliveries 20000 --endpoints 20 --endpoint-concurrency 100
- *          --latency 200 --connections 32 --drain-window 35 --fsync-off; product settings such as
+ *          --latency 200 --connections 32 --drain-window 35 --fsync-off --recovery-messages 5000
+ *          (× 20 endpoints; 0 skips part e) --recovery-rate 1000; product settings such as
  *          DELIVERY_BATCH_SIZE pass through from the environment. docs/benchmarks.md explains it all.
  */
 import os from "node:os";
@@ -20,6 +21,7 @@ import { productEnv, startWeb, startWorker } from "./product";
 import { startReceiver, type Receiver } from "./receiver";
 import { awaitDeliveries, type DeliveryResult } from "./throughput";
 import { sampleWaits } from "./waits";
+import { runRecovery, seedFailures, type RunFigures } from "./recovery";
 import { int, ms, rate, seconds, sleep, table } from "./stats";
 import { buildIfNeeded, ensureLogDir, markShuttingDown, stopAll } from "./system";
 
@@ -34,6 +36,8 @@ const { values } = parseArgs({
     connections: { type: "string", default: "32" },
     workers: { type: "string", default: "1" },
     "fsync-off": { type: "boolean", default: false },
+    "recovery-messages": { type: "string", default: "5000" },
+    "recovery-rate": { type: "string", default: "1000" },
   },
 });
 const opt = {
@@ -45,6 +49,8 @@ const opt = {
   drainWindowMs: Number(values["drain-window"]) * 1000,
   connections: Number(values.connections),
   workers: Number(values.workers),
+  recoveryMessages: Number(values["recovery-messages"]),
+  recoveryRate: Number(values["recovery-rate"]),
   warmup: 200,
 };
 
@@ -166,6 +172,14 @@ async function main(): Promise<void> {
   await endpoint("bench-healthy", `${receiver.url}/healthy`);
   await consumer("bench-hung");
   await endpoint("bench-hung", `${receiver.url}/hung`);
+  const recoveryConsumer = await consumer("bench-recovery");
+  const recoveryEndpoints: string[] = [];
+  for (let i = 0; i < 20; i++) {
+    // Endpoint 0 also takes the live messages measured beside the run ("the same endpoints").
+    const eventTypes = i === 0 ? ["bench.recovery", "live.same"] : ["bench.recovery"];
+    const created = await api.expect(201, "POST", "/api/v1/consumers/bench-recovery/endpoints", { url: `${receiver.url}/recovery/${i}`, event_types: eventTypes });
+    recoveryEndpoints.push(created.id);
+  }
 
   // a. Ingest, worker stopped: only the app and Postgres work.
   heading(`a. Ingest: POST /api/v1/messages (${int(opt.messages)} messages, 1 consumer with 1 endpoint, ${opt.connections} connections, worker stopped)`);
@@ -253,6 +267,27 @@ async function main(): Promise<void> {
   say(`healthy endpoint alone:          ${isolationLine(alone)} (${alone.arrived} / ${alone.sent} arrived)`);
   say(`beside the hung endpoint:        ${isolationLine(beside)} (${beside.arrived} / ${beside.sent} arrived; ${hungSent} messages to the hung endpoint, ${receiver.count("hung")} of them in flight or timed out)`);
 
+  // e. A recovery of an outage's failures, while live traffic flows beside it and through it.
+  let recovery: (RunFigures & { baselineOther: typeof alone; baselineSame: typeof alone; seeded: number }) | null = null;
+  if (opt.recoveryMessages > 0) {
+    heading(`e. Recovery: ${int(opt.recoveryMessages * 20)} failed deliveries over 20 endpoints at rate_per_second ${opt.recoveryRate}, with live traffic`);
+    const seeded = await seedFailures(db, { consumerId: recoveryConsumer.id, endpointIds: recoveryEndpoints, messages: opt.recoveryMessages, eventType: "bench.recovery" });
+    say(`Seeded ${int(seeded)} failed deliveries by SQL.`);
+    const liveCount = Math.max(50, Math.floor(opt.latency / 2));
+    const baselineOther = await measureLatency({ api, receiver }, { count: liveCount, gapMs: 20, consumer: "bench-latency" });
+    const baselineSame = await measureLatency({ api, receiver }, { count: liveCount, gapMs: 20, consumer: "bench-recovery", eventType: "live.same" });
+    const figures = await runRecovery(
+      { api, db, receiver },
+      { consumer: "bench-recovery", ratePerSecond: opt.recoveryRate, rampSeconds: 30, liveOther: "bench-latency", liveSame: "bench-recovery", liveCount, liveEventType: "live.same" },
+    );
+    recovery = { ...figures, baselineOther, baselineSame, seeded };
+    const p99 = (r: typeof alone) => ms(r.createdToArrival.p99);
+    say(`dry run: ${ms(figures.dryRunMs)}; create (freeze ${int(figures.expected)} items) → 202: ${ms(figures.createMs)}`);
+    say(`run ${figures.state}: ${JSON.stringify(figures.counts)} in ${seconds(figures.durationMs)}; ${rate(figures.expected, figures.durationMs)} overall (ramp included), ${figures.steadyRate.toFixed(0)}/s after the ramp`);
+    say(`live, other endpoints: created→arrival p99 ${p99(figures.liveOther)} during the run vs ${p99(baselineOther)} without (p50 ${ms(figures.liveOther.createdToArrival.p50)} vs ${ms(baselineOther.createdToArrival.p50)})`);
+    say(`live, same endpoint:   created→arrival p99 ${p99(figures.liveSame)} during the run vs ${p99(baselineSame)} without (p50 ${ms(figures.liveSame.createdToArrival.p50)} vs ${ms(baselineSame.createdToArrival.p50)})`);
+  }
+
   heading("Summary");
   say(
     table([
@@ -275,6 +310,14 @@ async function main(): Promise<void> {
       ["c. create → attempt", `p50 ${ms(l.p50)}, p99 ${ms(l.p99)}, max ${ms(l.max)}`, `${latency.sent} sequential POSTs 20 ms apart, idle worker`],
       ["d. isolation, alone", isolationLine(alone), `healthy endpoint, ${alone.sent} sequential POSTs 20 ms apart`],
       ["   beside a hung endpoint", isolationLine(beside), "the same, while every other message goes to an endpoint that never answers"],
+      ...(recovery
+        ? [
+            ["e. recovery create → 202", ms(recovery.createMs), `${int(recovery.expected)} items frozen (dry run ${ms(recovery.dryRunMs)})`],
+            ["   recovery rate", `${recovery.steadyRate.toFixed(0)}/s after the ramp, ${rate(recovery.expected, recovery.durationMs)} overall`, `rate_per_second ${opt.recoveryRate}, 20 endpoints`],
+            ["   live beside it, p99", `${ms(recovery.liveOther.createdToArrival.p99)} (without: ${ms(recovery.baselineOther.createdToArrival.p99)})`, "created → arrival, another consumer's endpoint"],
+            ["   live through it, p99", `${ms(recovery.liveSame.createdToArrival.p99)} (without: ${ms(recovery.baselineSame.createdToArrival.p99)})`, "created → arrival, an endpoint the run is recovering"],
+          ]
+        : []),
     ]),
   );
   say(`\nMachine: ${facts.slice(0, 4).map(([k, v]) => `${k} ${v}`).join("; ")}; ${facts[4]![1]}; ${db.description}.`);

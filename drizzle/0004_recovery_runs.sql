@@ -55,7 +55,7 @@ ALTER TABLE "delivery_queue" ADD CONSTRAINT "delivery_queue_delivery_id_kind_pk"
 -- The claim function's result gains the queue kind: the new one is created by lib/db/functions.ts.
 DROP FUNCTION IF EXISTS webhook_admin_claim_deliveries(integer, integer, integer, text, timestamptz);--> statement-breakpoint
 ALTER TABLE "recovery_items" ADD CONSTRAINT "recovery_items_recovery_id_recoveries_id_fk" FOREIGN KEY ("recovery_id") REFERENCES "public"."recoveries"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "recovery_items_pending_idx" ON "recovery_items" USING btree ("recovery_id","seq") WHERE "recovery_items"."outcome" = 'pending';--> statement-breakpoint
+CREATE INDEX "recovery_items_open_idx" ON "recovery_items" USING btree ("recovery_id","outcome","seq") WHERE "recovery_items"."outcome" in ('pending', 'queued');--> statement-breakpoint
 CREATE INDEX "recovery_items_delivery_idx" ON "recovery_items" USING btree ("recovery_id","delivery_id");--> statement-breakpoint
 CREATE INDEX "recovery_items_target_idx" ON "recovery_items" USING btree ("message_id","endpoint_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "deliveries_message_endpoint_idx" ON "deliveries" USING btree ("message_id","endpoint_id");--> statement-breakpoint

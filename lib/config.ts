@@ -88,6 +88,12 @@ const EnvSchema = z.object({
   CHATWORK_API_BASE: z.string().url().default("https://api.chatwork.com/v2"),
   SMTP_URL: z.string().optional(),
   ALERT_EMAIL_FROM: z.string().default("Webhook Admin <alerts@localhost>"),
+  /** A recovery's rate when its request names none (per second, per run). */
+  RECOVERY_DEFAULT_RATE: integer(20, 1, 1000),
+  /** How often a worker feeds running recoveries' items into the queue and checks their stop rules. */
+  RECOVERY_TICK: duration("250ms"),
+  /** A recovery's rate starts at an eighth of its target and doubles this often. */
+  RECOVERY_RAMP_EVERY: duration("10s"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
 

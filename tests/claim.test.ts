@@ -206,4 +206,55 @@ describe("claiming due deliveries", () => {
     // Without a write in progress the same wait is for the endpoint's next outcome: the first test.
     expect(waiting!.next_attempt_at.getTime()).toBeLessThan(Date.now() + 2000);
   });
+
+  it("serves live work first, then resends, then recovery items — within one endpoint's slots too", async () => {
+    const id = await endpointWith(3, { max_concurrency: 2 });
+    const sql = getSql();
+    const rows = await sql<{ id: string }[]>`select id from deliveries where endpoint_id = ${id} order by created_at, id`;
+    const [a, b, c] = rows.map((r) => r.id) as [string, string, string];
+    // The recovery item and the resend have waited longest; the scheduled delivery is due last.
+    await sql`delete from delivery_queue where endpoint_id = ${id}`;
+    await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at) values
+              (${a}, 2, ${id}, now() - interval '3 seconds'), (${b}, 1, ${id}, now() - interval '2 seconds'),
+              (${c}, 0, ${id}, now() - interval '1 second')`;
+    const first = await claim();
+    expect(first.deliveries.map((d) => [d.id, d.kind]).sort((p, q) => Number(p[1]) - Number(q[1]))).toEqual([[c, 0], [b, 1]]);
+    // The recovery item waits for a slot; freed, the slot goes to it only when no live work waits.
+    const parked = await sql<{ kind: number; parked: boolean }[]>`select kind, parked from delivery_queue where endpoint_id = ${id} and lease_token is null`;
+    expect(parked).toEqual([{ kind: 2, parked: true }]);
+    await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at, parked) values (${a}, 0, ${id}, now(), true)`;
+    const scheduled = first.deliveries.find((d) => d.kind === 0)!;
+    const health = { failureThreshold: 5, openForMs: 30_000, defaultConcurrency: 10 };
+    await recordOutcomes(getSql(), {
+      health,
+      outcomes: [
+        {
+          attemptId: "att_kinds_first", deliveryId: scheduled.id, messageId: scheduled.message_id, endpointId: id, consumerId: scheduled.consumer_id,
+          attemptNumber: 1, trigger: "scheduled", success: true, statusCode: 204, error: null, errorDetail: null, responseBody: "", durationMs: 1,
+          requestHeaders: {}, finishedAt: new Date(), leaseToken: first.token, next: { status: "succeeded", attemptAt: null },
+        },
+      ],
+    });
+    const unparked = await sql<{ kind: number; parked: boolean }[]>`
+      select kind, parked from delivery_queue where endpoint_id = ${id} and lease_token is null order by kind`;
+    expect(unparked).toEqual([{ kind: 0, parked: false }, { kind: 2, parked: true }]);
+  });
+
+  it("drops a resend or a recovery item for a stopped endpoint without canceling the delivery, and a recovery item whose delivery succeeded", async () => {
+    const stopped = await endpointWith(2, { state: "disabled" });
+    const sql = getSql();
+    const [x, y] = (await sql<{ id: string }[]>`select id from deliveries where endpoint_id = ${stopped} order by id`).map((r) => r.id);
+    await sql`delete from delivery_queue where endpoint_id = ${stopped}`;
+    await sql`update deliveries set status = 'failed' where endpoint_id = ${stopped}`;
+    await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at) values (${x!}, 1, ${stopped}, now()), (${y!}, 2, ${stopped}, now())`;
+    const done = await endpointWith(1);
+    const [z] = (await sql<{ id: string }[]>`select id from deliveries where endpoint_id = ${done}`).map((r) => r.id);
+    await sql`delete from delivery_queue where endpoint_id = ${done}`;
+    await sql`update deliveries set status = 'succeeded' where id = ${z!}`;
+    await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at) values (${z!}, 2, ${done}, now())`;
+    expect((await claim()).deliveries).toHaveLength(0);
+    expect(await sql`select 1 from delivery_queue where endpoint_id in (${stopped}, ${done})`).toHaveLength(0);
+    const statuses = await sql<{ status: string }[]>`select status from deliveries where endpoint_id in (${stopped}, ${done}) order by endpoint_id = ${done}, id`;
+    expect(statuses.map((s) => s.status)).toEqual(["failed", "failed", "succeeded"]);
+  });
 });

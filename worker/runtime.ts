@@ -14,12 +14,15 @@ import { listenForDueWork } from "./wake-listener";
 import { sweep } from "./tasks/sweep";
 import { sendAlert } from "./tasks/send-alert";
 import { sendAlerts } from "./tasks/send-alerts";
+import { advanceRecoveries } from "./tasks/advance-recoveries";
+import { wakeActiveRecoveries } from "../lib/recoveries/advance-recoveries";
 
 export const taskList: TaskList = {
   [TASKS.deliverDue]: deliverDue,
   [TASKS.sweep]: sweep,
   [TASKS.sendAlerts]: sendAlerts,
   [TASKS.sendAlert]: sendAlert,
+  [TASKS.advanceRecoveries]: advanceRecoveries,
 };
 
 const HEARTBEAT_MS = 10_000;
@@ -89,6 +92,8 @@ export async function startWorker(url: string, config: Config): Promise<WorkerHa
   }, HEARTBEAT_MS);
   // Whatever came due while no worker ran is picked up now, not at the next sweep.
   await withDatabaseRetry("wake", () => wakeDeliveries(sql));
+  // A run whose feeder died with another worker goes on here.
+  await withDatabaseRetry("wake recoveries", () => wakeActiveRecoveries(sql));
   const listener = await withDatabaseRetry("listen", () => listenForDueWork(sql, pump));
 
   let stopping: Promise<void> | null = null;

@@ -4,6 +4,7 @@ import { raiseAlerts } from "../alerts/raise-alert";
 import { wakeDeliveriesAt } from "../jobs";
 import { QUEUE_KINDS, type AttemptTrigger, type DeliveryStatus } from "../db/schema";
 import type { TransactionSql } from "postgres";
+import { RESULT_WINDOW, stopRecovery, tripsStopRule, type StopRuleInput } from "../recoveries/stop-recovery";
 
 export type AttemptOutcome = {
   /** Fixed when the attempt ends, so a write retried after a lost commit answer logs it once. */
@@ -223,6 +224,7 @@ export async function recordOutcomes(
  * failed recovery attempt leaves the delivery failed; a failed resend leaves it as it was. Queue
  * rows are locked first (as everywhere), then deliveries, then the recovery runs (in id order),
  * then their items. Only an outcome whose lease still holds moves anything but the attempt log.
+ * A recovery whose recent results trip its stop rule pauses in the same transaction.
  */
 async function recordRequestedOutcomes(tx: TransactionSql, outcomes: AttemptOutcome[]): Promise<void> {
   const kindOf = (o: AttemptOutcome) => (o.trigger === "recovery" ? QUEUE_KINDS.recovery : QUEUE_KINDS.manual);
@@ -239,7 +241,8 @@ async function recordRequestedOutcomes(tx: TransactionSql, outcomes: AttemptOutc
     ),
     others as (
       delete from delivery_queue q using gone join v on v.id = gone.delivery_id and v.kind = gone.kind
-      where v.success and q.delivery_id = gone.delivery_id and q.kind <> gone.kind
+      -- A resend someone asked for still goes; the schedule and a recovery item are done with.
+      where v.success and q.delivery_id = gone.delivery_id and q.kind <> gone.kind and q.kind <> 1
       returning 1
     )
     select gone.*, (select count(*) from others) as others from gone`;
@@ -264,7 +267,7 @@ async function recordRequestedOutcomes(tx: TransactionSql, outcomes: AttemptOutc
   const icol = (pick: (o: AttemptOutcome) => string | number | boolean | Date | null) => asTextArray(items.map(pick));
   const runs = [...new Set(items.map((o) => recoveryOf.get(o.deliveryId)!))].sort();
   await tx`select 1 from recoveries where id = any(${runs}) order by id for update`;
-  await tx`
+  const moved = await tx<(StopRuleInput & { id: string; succeeded: number; failed: number })[]>`
     with v as (
       select * from unnest(${icol((o) => recoveryOf.get(o.deliveryId)!)}::text[], ${icol((o) => o.deliveryId)}::text[],
                            ${icol((o) => o.success)}::text[]::bool[], ${icol((o) => o.attemptId)}::text[],
@@ -283,6 +286,12 @@ async function recordRequestedOutcomes(tx: TransactionSql, outcomes: AttemptOutc
       from done group by recovery_id
     )
     update recoveries r set queued = r.queued - c.s - c.f, succeeded = r.succeeded + c.s, failed = r.failed + c.f,
-      recent = right(r.recent || c.results, 50), updated_at = now()
-    from counts c where r.id = c.recovery_id`;
+      recent = right(r.recent || c.results, ${RESULT_WINDOW}), updated_at = now()
+    from counts c where r.id = c.recovery_id
+    returning r.id, r.state, r.recent, r.expected, r.skipped, r.succeeded, r.failed, (r.options->>'stop_if_failure_ratio')::float8 as threshold`;
+  // The stop rule is applied here, as the results come in: at a high rate a tick later would be
+  // dozens of attempts later.
+  for (const run of moved) {
+    if (tripsStopRule(run)) await stopRecovery(tx, run.id, "failure_ratio", { succeeded: run.succeeded, failed: run.failed, recent: run.recent });
+  }
 }

@@ -7,6 +7,7 @@ export const TASKS = {
   sweep: "sweep",
   sendAlerts: "send_alerts",
   sendAlert: "send_alert",
+  advanceRecoveries: "advance_recoveries",
 } as const;
 
 /** The channel due work is announced on; every worker listens and has its pump claim. */
@@ -59,4 +60,14 @@ export function leaseWakeDue(leaseEnd: number): Date | null {
 
 export function leaseWakeAdded(at: Date): void {
   lastLeaseWake = at.getTime();
+}
+
+/**
+ * Wakes the recovery feeder (one keyed job for all runs: runs are fed one at a time, each under
+ * its row lock), at once or after `delayMs`. A job already waiting keeps its earlier time; one that
+ * is running gets a successor.
+ */
+export function wakeRecoveries(tx: SqlOrTx, delayMs = 0) {
+  return tx`select graphile_worker.add_job(${TASKS.advanceRecoveries}, '{}'::json, run_at := now() + ${delayMs} * interval '1 millisecond',
+                                            job_key := ${TASKS.advanceRecoveries}, job_key_mode := 'preserve_run_at', max_attempts := 10)`;
 }

@@ -2,6 +2,7 @@ import type { Sql } from "../db/client";
 import { wakeDeliveries } from "../jobs";
 import { autoDisableFailingEndpoints } from "../endpoints/auto-disable";
 import { alertFailingEndpoints } from "../endpoints/alert-failing";
+import { wakeActiveRecoveries } from "../recoveries/advance-recoveries";
 
 // A worker that has not beaten for this long is dead; its graphile locks are released.
 export const DEAD_WORKER_AFTER_MS = 60_000;
@@ -11,7 +12,7 @@ export const DEAD_WORKER_AFTER_MS = 60_000;
  * wait 4 hours), wake a delivery task if anything is due — a lease that ran out after a crash, a
  * wake-up that was lost — disable endpoints failing past ENDPOINT_DISABLE_AFTER, raise
  * endpoint.failing for streaks past ALERT_FAILING_AFTER (even when no attempt is due to notice),
- * and drop expired idempotency keys.
+ * keep active recovery runs fed, and drop expired idempotency keys.
  */
 export async function sweep(
   sql: Sql,
@@ -24,6 +25,7 @@ export async function sweep(
   const [due] = await sql<{ due: boolean }[]>`
     select exists(select 1 from delivery_queue where next_attempt_at <= now()) as due`;
   if (due?.due) await wakeDeliveries(sql);
+  await wakeActiveRecoveries(sql);
   const expired = await sql`
     delete from idempotency_keys where key in (select key from idempotency_keys where expires_at < now() limit 10000)`;
   const autoDisabled = await autoDisableFailingEndpoints(sql, { disableAfterMs: policy.disableAfterMs });

@@ -34,6 +34,18 @@ import {
   ResendQueued,
 } from "../messages/schemas";
 import { PageQuery } from "../pagination";
+import {
+  CreateRecoveryInput,
+  ListItemsQuery,
+  ListRecoveriesQuery,
+  Recovery,
+  RecoveryDryRun,
+  RecoveryItem,
+  RetryFailedInput,
+} from "../recoveries/schemas";
+import type { getRecovery, listRecoveries, listRecoveryItems } from "../recoveries/queries";
+import type { createRecovery, DryRun } from "../recoveries/create-recovery";
+import type { retryFailedItems } from "../recoveries/retry-failed";
 
 /**
  * The OpenAPI 3.1 document of /api/v1, generated from the zod schemas the routes parse with and
@@ -91,6 +103,12 @@ type _DocumentedAnswersMatch = [
   Assert<Same<z.infer<typeof CreatedAlertChannel>, Awaited<ReturnType<typeof createAlertChannel>>>>,
   Assert<Same<z.infer<typeof AlertTestQueued>, Awaited<ReturnType<typeof testAlertChannel>>>>,
   Assert<Same<z.infer<typeof Alert>, Item<typeof listAlerts>>>,
+  Assert<Same<z.infer<typeof Recovery>, Awaited<ReturnType<typeof getRecovery>>>>,
+  Assert<Same<z.infer<typeof Recovery>, Item<typeof listRecoveries>>>,
+  Assert<Same<z.infer<typeof Recovery>, Awaited<ReturnType<typeof retryFailedItems>>>>,
+  Assert<Same<z.infer<typeof Recovery>, Extract<Awaited<ReturnType<typeof createRecovery>>, { recovery: unknown }>["recovery"]>>,
+  Assert<Same<z.infer<typeof RecoveryDryRun>, DryRun>>,
+  Assert<Same<z.infer<typeof RecoveryItem>, Item<typeof listRecoveryItems>>>,
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -126,6 +144,11 @@ const SCHEMAS = {
   UpdateAlertChannelInput: input(UpdateAlertChannelInput),
   AlertTestQueued: output(AlertTestQueued),
   Alert: output(Alert),
+  CreateRecoveryInput: input(CreateRecoveryInput),
+  RetryFailedInput: input(RetryFailedInput),
+  Recovery: output(Recovery),
+  RecoveryDryRun: output(RecoveryDryRun),
+  RecoveryItem: output(RecoveryItem),
 };
 type SchemaName = keyof typeof SCHEMAS;
 
@@ -174,6 +197,8 @@ type Operation = {
     list?: boolean;
     headers?: Record<string, { description: string; schema: JsonSchema }>;
   };
+  /** Other success answers of the same operation (a dry run's 200 beside the 202). */
+  also?: { status: number; description: string; schema: SchemaName }[];
   /** Error answers beyond the ones inferred from params, query and body, or better descriptions of them. */
   errors?: Partial<Record<ErrorStatus, string>>;
   /** No API key needed. */
@@ -190,6 +215,11 @@ const TAGS = [
     name: "Alerts",
     description: "Where alerts about failing, exhausted, disabled, recovered and enabled endpoints go, and the log of every alert sent, suppressed or failed.",
   },
+  {
+    name: "Recoveries",
+    description:
+      "Bulk resends over a frozen scope: a dry run first, a canary, a rate that ramps, pause, resume and cancel, and a report where expected = succeeded + failed + skipped.",
+  },
   { name: "Meta", description: "This document." },
 ] as const;
 
@@ -197,6 +227,7 @@ const CONSUMER = { consumer: "The consumer's id (`con_…`) or its `uid`." };
 const ENDPOINT = { id: "The endpoint's id (`ep_…`)." };
 const MESSAGE = { id: "The message's id (`msg_…`)." };
 const ALERT_CHANNEL = { id: "The alert channel's id (`ach_…`)." };
+const RECOVERY = { id: "The recovery's id (`rec_…`)." };
 
 const QUERY_DESCRIPTIONS: Record<string, string> = {
   limit: "Page size, 1–250.",
@@ -208,6 +239,9 @@ const QUERY_DESCRIPTIONS: Record<string, string> = {
   since: "ISO-8601 timestamp: created at or after.",
   kind: "Only alerts of this kind.",
   until: "ISO-8601 timestamp: created before.",
+  state: "Only recoveries in this state.",
+  outcome: "Only items with this outcome.",
+  format: "`csv` answers every item at once as text/csv (streamed), ignoring limit and cursor.",
 };
 
 const OPERATIONS: Operation[] = [
@@ -470,6 +504,105 @@ const OPERATIONS: Operation[] = [
     errors: { 404: "`not_found`: no such consumer." },
   },
 
+  // Recoveries
+  {
+    method: "post",
+    path: "/endpoints/{id}/recover",
+    operationId: "recoverEndpoint",
+    summary: "Recover an endpoint's failed deliveries",
+    description: "Freezes the scope into one item per delivery and starts the run (202). With `dry_run: true` it answers 200 with `RecoveryDryRun` — the exact count, per endpoint, and a sample — and writes nothing. Deliveries an active run holds are left out.",
+    tag: "Recoveries",
+    params: ENDPOINT,
+    body: { schema: "CreateRecoveryInput" },
+    success: { status: 202, description: "The run, planned.", schema: "Recovery" },
+    also: [{ status: 200, description: "The dry run's count; nothing written.", schema: "RecoveryDryRun" }],
+    errors: { 404: "`not_found`: no such endpoint.", 409: "`endpoint_not_active`: enable the endpoint first (a dry run still answers)." },
+  },
+  {
+    method: "post",
+    path: "/consumers/{consumer}/recover",
+    operationId: "recoverConsumer",
+    summary: "Recover a consumer's failed deliveries",
+    description: "As for one endpoint, over every active endpoint of the consumer. Freezes the scope into one item per delivery and starts the run (202). With `dry_run: true` it answers 200 with `RecoveryDryRun` — the exact count, per endpoint, and a sample — and writes nothing. Deliveries an active run holds are left out.",
+    tag: "Recoveries",
+    params: CONSUMER,
+    body: { schema: "CreateRecoveryInput" },
+    success: { status: 202, description: "The run, planned.", schema: "Recovery" },
+    also: [{ status: 200, description: "The dry run's count; nothing written.", schema: "RecoveryDryRun" }],
+    errors: { 404: "`not_found`: no such consumer." },
+  },
+  {
+    method: "get",
+    path: "/recoveries",
+    operationId: "listRecoveries",
+    summary: "List recoveries",
+    tag: "Recoveries",
+    query: PageQuery.extend(ListRecoveriesQuery.shape),
+    success: { status: 200, description: "A page of recoveries, newest first.", schema: "Recovery", list: true },
+    errors: { 404: "`not_found`: no such consumer." },
+  },
+  {
+    method: "get",
+    path: "/recoveries/{id}",
+    operationId: "getRecovery",
+    summary: "Get a recovery and its counts",
+    tag: "Recoveries",
+    params: RECOVERY,
+    success: { status: 200, description: "The recovery.", schema: "Recovery" },
+  },
+  {
+    method: "get",
+    path: "/recoveries/{id}/items",
+    operationId: "listRecoveryItems",
+    summary: "The reconciliation report",
+    description: "Items in run order (oldest message first), each with its outcome. `format=csv` streams all of them as text/csv.",
+    tag: "Recoveries",
+    params: RECOVERY,
+    query: PageQuery.extend(ListItemsQuery.shape),
+    success: { status: 200, description: "A page of items, in run order.", schema: "RecoveryItem", list: true },
+  },
+  {
+    method: "post",
+    path: "/recoveries/{id}/pause",
+    operationId: "pauseRecovery",
+    summary: "Pause a recovery",
+    tag: "Recoveries",
+    params: RECOVERY,
+    success: { status: 200, description: "The recovery, paused.", schema: "Recovery" },
+    errors: { 409: "`invalid_state`: the recovery's state does not allow this move." },
+  },
+  {
+    method: "post",
+    path: "/recoveries/{id}/resume",
+    operationId: "resumeRecovery",
+    summary: "Resume a paused recovery",
+    tag: "Recoveries",
+    params: RECOVERY,
+    success: { status: 200, description: "The recovery, resumed.", schema: "Recovery" },
+    errors: { 409: "`invalid_state`: the recovery's state does not allow this move." },
+  },
+  {
+    method: "post",
+    path: "/recoveries/{id}/cancel",
+    operationId: "cancelRecovery",
+    summary: "Cancel a recovery",
+    tag: "Recoveries",
+    params: RECOVERY,
+    success: { status: 200, description: "The recovery, canceled.", schema: "Recovery" },
+    errors: { 409: "`invalid_state`: the recovery's state does not allow this move." },
+  },
+  {
+    method: "post",
+    path: "/recoveries/{id}/retry-failed",
+    operationId: "retryFailedRecoveryItems",
+    summary: "Start a new run over a recovery's failed items",
+    tag: "Recoveries",
+    params: RECOVERY,
+    body: { schema: "RetryFailedInput", required: false },
+    success: { status: 202, description: "The new run, planned.", schema: "Recovery" },
+    errors: { 409: "`invalid_state`: the recovery is still active; it must be completed or canceled." },
+  },
+
   // Alerts
   {
     method: "post",
@@ -678,7 +811,11 @@ function operationObject(op: Operation) {
           },
         }
       : {}),
-    responses: { [String(op.success.status)]: successResponse(op.success), ...errorResponses(op) },
+    responses: {
+      [String(op.success.status)]: successResponse(op.success),
+      ...Object.fromEntries((op.also ?? []).map((other) => [String(other.status), successResponse(other)])),
+      ...errorResponses(op),
+    },
   };
 }
 

@@ -91,8 +91,8 @@ export const recoveryItems = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.recoveryId, t.seq] }),
-    // The feeder takes the next pending items in order.
-    index("recovery_items_pending_idx").on(t.recoveryId, t.seq).where(sql`${t.outcome} = 'pending'`),
+    // The feeder takes the next pending items in order, and checks the queued ones.
+    index("recovery_items_open_idx").on(t.recoveryId, t.outcome, t.seq).where(sql`${t.outcome} in ('pending', 'queued')`),
     // The outcome writer finds an item by its delivery.
     index("recovery_items_delivery_idx").on(t.recoveryId, t.deliveryId),
     // A new run leaves out what an active run already holds.

@@ -1,0 +1,5 @@
+import { resumeRecovery } from "@/lib/recoveries";
+import { json } from "@/lib/http/request";
+import { withApiKey } from "@/lib/http/with-api-key";
+
+export const POST = withApiKey(async ({ params, ctx }) => json(await resumeRecovery(ctx, params.id!)));

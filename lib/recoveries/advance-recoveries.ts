@@ -1,0 +1,216 @@
+import type { Sql, SqlOrTx } from "../db/client";
+import type { SkipReason } from "../db/schema";
+import { newId } from "../ids";
+import { TASKS, notifyDue } from "../jobs";
+import { logger } from "../logger";
+import { recordAuditEvent } from "../audit/record-audit-event";
+import { isRetryableConflict } from "../db/errors";
+import { fromDb, type RecoveryRow } from "./queries";
+import { stopRecovery } from "./stop-recovery";
+
+export type FeedPolicy = { rampEveryMs: number };
+
+// The least a run keeps queued, whatever its rate.
+const MIN_QUEUED = 10;
+// The queue holds at most this many seconds of a run's rate: a slow endpoint does not collect the
+// whole run in the queue, and a pause has little to take back.
+const QUEUE_SECONDS = 2;
+// Rounds of taking items per run per tick when some of them turn out to be skipped.
+const FEED_ROUNDS = 3;
+
+/**
+ * The feeder, run by the advance_recoveries task every RECOVERY_TICK while a run is active. Each
+ * run is advanced in a transaction of its own under its row lock (a run another worker is advancing
+ * is skipped): items whose queue row vanished are settled, the state moves (planned → canary →
+ * running → completed, or paused by a stop rule), and the next items are queued within the run's
+ * rate. Nothing here waits on HTTP: the attempts leave the queue through the claim like all work.
+ * Returns whether any run still needs feeding, and how many items it queued.
+ */
+export async function advanceRecoveries(sql: Sql, policy: FeedPolicy): Promise<{ active: boolean; queued: number }> {
+  const runs = await sql<{ id: string }[]>`select id from recoveries where state in ('planned', 'canary', 'running') order by created_at, id`;
+  let queued = 0;
+  for (const { id } of runs) {
+    try {
+      queued += await sql.begin((tx) => advanceRecovery(tx, id, policy));
+    } catch (error) {
+      if (!isRetryableConflict(error)) throw error;
+      logger.debug("recovery advance conflicted; the next tick goes on", { recovery: id });
+    }
+  }
+  const [left] = await sql<{ active: boolean }[]>`select exists (select 1 from recoveries where state in ('planned', 'canary', 'running')) as active`;
+  return { active: left!.active, queued };
+}
+
+async function advanceRecovery(tx: SqlOrTx, id: string, policy: FeedPolicy): Promise<number> {
+  const [locked] = await tx<Record<string, unknown>[]>`
+    select *, now() as db_now from recoveries where id = ${id} and state in ('planned', 'canary', 'running') for update skip locked`;
+  if (!locked) return 0;
+  const now = (locked.db_now as Date).getTime();
+  await settleVanished(tx, id);
+  let run = await reread(tx, id);
+
+  if (run.state === "planned") {
+    const state = run.options.canary > 0 && run.expected > 0 ? "canary" : "running";
+    await tx`
+      update recoveries set state = ${state}, started_at = now(), tokens = 0, tokens_at = now(),
+        ramp_started_at = ${state === "running" ? tx`now()` : null}, updated_at = now()
+      where id = ${id}`;
+    run = await reread(tx, id);
+  }
+
+  const threshold = run.options.stop_if_failure_ratio;
+  const done = run.succeeded + run.failed + run.skipped;
+  let feedLimit = Number.POSITIVE_INFINITY;
+  if (run.state === "canary") {
+    const canarySize = Math.min(run.options.canary, run.expected);
+    if (done >= canarySize && run.queued === 0) {
+      const attempted = run.succeeded + run.failed;
+      if (attempted > 0 && run.failed / attempted > threshold) {
+        await stopRecovery(tx, id, "canary_failed", { succeeded: run.succeeded, failed: run.failed });
+        return 0;
+      }
+      await tx`update recoveries set state = 'running', ramp_started_at = now(), updated_at = now() where id = ${id}`;
+      run = await reread(tx, id);
+    } else {
+      feedLimit = canarySize - done - run.queued;
+    }
+  }
+  // (The failure-ratio rule of a running run is applied as its results are written: record-outcomes.)
+
+  // The token bucket: the rate starts at an eighth of the target and doubles every RECOVERY_RAMP_EVERY
+  // of running; at most a second's worth is saved up.
+  const target = run.options.rate_per_second;
+  const start = Math.max(1, target / 8);
+  const rate =
+    run.state === "running" && run.rampStartedAt
+      ? Math.min(target, start * 2 ** Math.floor(Math.max(0, now - run.rampStartedAt.getTime()) / policy.rampEveryMs))
+      : start;
+  const elapsed = Math.max(0, now - (run.tokensAt?.getTime() ?? now)) / 1000;
+  let tokens = Math.min(Math.max(1, rate), run.tokens + rate * elapsed);
+  const room = Math.max(0, Math.max(MIN_QUEUED, Math.ceil(rate * QUEUE_SECONDS)) - run.queued);
+  const wanted = Math.max(0, Math.min(Math.floor(tokens), room, feedLimit));
+  const fed = wanted > 0 ? await feedItems(tx, run, wanted) : { queued: 0, skipped: 0 };
+  tokens -= fed.queued;
+  await tx`update recoveries set tokens = ${tokens}, tokens_at = ${new Date(now)}, updated_at = now() where id = ${id}`;
+  if (fed.queued > 0) await notifyDue(tx);
+
+  run = await reread(tx, id);
+  if (run.succeeded + run.failed + run.skipped >= run.expected && run.queued === 0) {
+    await tx`update recoveries set state = 'completed', finished_at = now(), updated_at = now() where id = ${id}`;
+    await recordAuditEvent(tx, {
+      actor: { type: "system" },
+      action: "recovery.completed",
+      targetType: "recovery",
+      targetId: id,
+      data: { expected: run.expected, succeeded: run.succeeded, failed: run.failed, skipped: run.skipped },
+    });
+  }
+  return fed.queued;
+}
+
+async function reread(tx: SqlOrTx, id: string): Promise<RecoveryRow> {
+  const [row] = await tx<Record<string, unknown>[]>`select * from recoveries where id = ${id}`;
+  return fromDb(row!);
+}
+
+// Why an item is not sent at its turn, from what exists now. Null: it goes.
+const skipReasonSql = (tx: SqlOrTx) => tx`
+  case when m.id is null then 'payload_expired' when e.id is null then 'endpoint_deleted'
+       when d.status = 'succeeded' then 'already_succeeded' when e.state <> 'active' then 'endpoint_disabled' end`;
+
+/**
+ * Queued items whose queue row is gone without an outcome: the claim dropped it (the delivery
+ * succeeded meanwhile, the endpoint stopped), or a deletion took it along. They are skipped with
+ * the reason that holds now, or, if none does (an endpoint enabled again), queued again later.
+ */
+async function settleVanished(tx: SqlOrTx, id: string): Promise<void> {
+  await tx`
+    with lost as (
+      select i.seq, ${skipReasonSql(tx)} as reason
+      from recovery_items i
+      left join messages m on m.id = i.message_id
+      left join endpoints e on e.id = i.endpoint_id
+      left join deliveries d on d.message_id = i.message_id and d.endpoint_id = i.endpoint_id
+      where i.recovery_id = ${id} and i.outcome = 'queued'
+        and not exists (select 1 from delivery_queue q where q.delivery_id = i.delivery_id and q.kind = 2)
+    ),
+    settled as (
+      update recovery_items i set outcome = case when lost.reason is null then 'pending' else 'skipped' end,
+        skip_reason = lost.reason, updated_at = now()
+      from lost where i.recovery_id = ${id} and i.seq = lost.seq and i.outcome = 'queued'
+      returning i.outcome
+    )
+    update recoveries set queued = queued - (select count(*) from settled),
+      skipped = skipped + (select count(*) from settled where outcome = 'skipped')
+    where id = ${id} and exists (select 1 from settled)`;
+}
+
+type Candidate = { seq: number; message_id: string; endpoint_id: string; delivery_id: string | null; reason: SkipReason | null };
+
+/**
+ * Queues the next pending items, oldest message first, as recovery rows of the delivery queue.
+ * An item that must not be sent is skipped instead (and does not count against the rate); a
+ * message the endpoint never got gets its delivery now.
+ */
+async function feedItems(tx: SqlOrTx, run: RecoveryRow, wanted: number): Promise<{ queued: number; skipped: number }> {
+  let queued = 0;
+  let skipped = 0;
+  for (let round = 0; round < FEED_ROUNDS && queued < wanted; round++) {
+    const items = await tx<Candidate[]>`
+      select i.seq, i.message_id, i.endpoint_id, d.id as delivery_id, ${skipReasonSql(tx)} as reason
+      from (select seq, message_id, endpoint_id from recovery_items
+            where recovery_id = ${run.id} and outcome = 'pending' order by seq limit ${wanted - queued}) i
+      left join messages m on m.id = i.message_id
+      left join endpoints e on e.id = i.endpoint_id
+      left join deliveries d on d.message_id = i.message_id and d.endpoint_id = i.endpoint_id
+      order by i.seq`;
+    if (items.length === 0) break;
+    const going = items.filter((i) => i.reason === null);
+    const unborn = going.filter((i) => i.delivery_id === null);
+    if (unborn.length > 0) {
+      await tx`
+        insert into deliveries (id, message_id, endpoint_id, consumer_id, status, last_error)
+        select unnest(${unborn.map(() => newId("delivery"))}::text[]), unnest(${unborn.map((i) => i.message_id)}::text[]),
+               unnest(${unborn.map((i) => i.endpoint_id)}::text[]), ${run.consumerId}, 'canceled', 'not_delivered_before_recovery'
+        on conflict (message_id, endpoint_id) do nothing`;
+    }
+    if (going.length > 0) {
+      await tx`
+        with v as (select * from unnest(${going.map((i) => String(i.seq))}::text[]::int[], ${going.map((i) => i.message_id)}::text[],
+                                        ${going.map((i) => i.endpoint_id)}::text[]) as v(seq, message_id, endpoint_id)),
+        t as (select v.seq, d.id as delivery_id, d.endpoint_id from v join deliveries d on d.message_id = v.message_id and d.endpoint_id = v.endpoint_id),
+        q as (
+          insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at, recovery_id)
+          select t.delivery_id, 2, t.endpoint_id, now(), ${run.id} from t
+          on conflict (delivery_id, kind) do nothing
+        )
+        update recovery_items i set outcome = 'queued', delivery_id = t.delivery_id, updated_at = now()
+        from t where i.recovery_id = ${run.id} and i.seq = t.seq`;
+    }
+    const skips = items.filter((i) => i.reason !== null);
+    if (skips.length > 0) {
+      await tx`
+        update recovery_items i set outcome = 'skipped', skip_reason = v.reason, delivery_id = coalesce(i.delivery_id, v.delivery_id), updated_at = now()
+        from unnest(${skips.map((i) => String(i.seq))}::text[]::int[], ${skips.map((i) => i.reason!)}::text[],
+                    ${skips.map((i) => i.delivery_id) as string[]}::text[]) as v(seq, reason, delivery_id)
+        where i.recovery_id = ${run.id} and i.seq = v.seq`;
+    }
+    queued += going.length;
+    skipped += skips.length;
+  }
+  if (queued + skipped > 0) {
+    await tx`update recoveries set queued = queued + ${queued}, skipped = skipped + ${skipped} where id = ${run.id}`;
+  }
+  return { queued, skipped };
+}
+
+/**
+ * The feeder's safety net, for a worker's start and the minute sweep: if a run is active, its job
+ * is added — a successor, should the job be locked by a worker that died mid-tick.
+ */
+export function wakeActiveRecoveries(sql: SqlOrTx) {
+  return sql`
+    select graphile_worker.add_job(${TASKS.advanceRecoveries}, '{}'::json, job_key := ${TASKS.advanceRecoveries},
+                                   job_key_mode := 'preserve_run_at', max_attempts := 10)
+    where exists (select 1 from recoveries where state in ('planned', 'canary', 'running'))`;
+}

@@ -1,0 +1,121 @@
+import type { z } from "zod";
+import { getConfig } from "../config";
+import type { Ctx } from "../context";
+import { getSql, type SqlOrTx } from "../db/client";
+import type { RecoveryOptions, RecoveryScope } from "../db/schema";
+import { ConflictError } from "../errors";
+import { newId } from "../ids";
+import { wakeRecoveries } from "../jobs";
+import { recordAuditEvent } from "../audit/record-audit-event";
+import { findConsumer } from "../consumers/queries";
+import { findEndpointRow } from "../endpoints/queries";
+import { readRun, type RecoveryRow } from "./queries";
+import { toRecovery, type CreateRecoveryInput, type RecoveryDryRun } from "./schemas";
+import { scopeCandidates, type ScopeTarget } from "./scope";
+
+export type RecoveryTarget = { endpoint: string } | { consumer: string };
+
+export type DryRun = z.infer<typeof RecoveryDryRun>;
+
+export const DEFAULT_CANARY = 10;
+export const DEFAULT_STOP_RATIO = 0.5;
+const SAMPLE_SIZE = 20;
+
+/**
+ * POST /endpoints/{id}/recover and /consumers/{consumer}/recover. A dry run counts the scope and
+ * writes nothing; otherwise the scope is frozen into one item per delivery, in one statement, and
+ * the feeder is woken. Runs of one consumer are created one at a time, so two overlapping runs
+ * cannot both take the same delivery.
+ */
+export async function createRecovery({ ctx, target, input }: { ctx: Ctx; target: RecoveryTarget; input: CreateRecoveryInput }) {
+  const sql = getSql();
+  const resolved = await resolveTarget(ctx, sql, target);
+  // The database's clock, as every other time of the product.
+  const [clock] = await sql<{ now: Date }[]>`select now()`;
+  const until = input.until ?? clock!.now;
+  const scope: RecoveryScope = {
+    since: input.since.toISOString(),
+    until: until.toISOString(),
+    event_types: input.event_types ?? null,
+    statuses: input.statuses ?? ["failed"],
+    include_never_attempted: input.include_never_attempted ?? false,
+  };
+  if (input.dry_run) return { dryRun: await previewScope(sql, resolved, scope) };
+  if ("endpoint" in target && resolved.state !== "active") {
+    throw new ConflictError("endpoint_not_active", `The endpoint is ${resolved.state.replace("_", " ")}; enable it before recovering to it.`);
+  }
+  const options: RecoveryOptions = {
+    rate_per_second: input.rate_per_second ?? getConfig().RECOVERY_DEFAULT_RATE,
+    canary: input.canary ?? DEFAULT_CANARY,
+    stop_if_failure_ratio: input.stop_if_failure_ratio ?? DEFAULT_STOP_RATIO,
+  };
+  const row = await sql.begin(async (tx) => {
+    const run = await insertRun(tx, ctx, {
+      consumerId: resolved.consumerId,
+      endpointId: "endpoint" in target ? resolved.endpointIds[0]! : null,
+      scope,
+      options,
+    });
+    await tx`
+      insert into recovery_items (recovery_id, seq, message_id, endpoint_id, delivery_id)
+      select ${run.id}, row_number() over (order by c.created_at, c.message_id, c.endpoint_id), c.message_id, c.endpoint_id, c.delivery_id
+      from (${scopeCandidates(tx, resolved, scope)}) c where not c.held`;
+    return finishCreate(tx, ctx, run.id);
+  });
+  return { recovery: toRecovery(row) };
+}
+
+/** The run's row, before its items; taken under the consumer's creation lock. */
+export async function insertRun(
+  tx: SqlOrTx,
+  ctx: Ctx,
+  run: { consumerId: string; endpointId: string | null; scope: RecoveryScope; options: RecoveryOptions },
+): Promise<{ id: string }> {
+  await tx`select pg_advisory_xact_lock(hashtext(${`recovery:${run.consumerId}`}))`;
+  const id = newId("recovery");
+  const { actor } = ctx;
+  await tx`
+    insert into recoveries (id, consumer_id, endpoint_id, state, scope, options, created_by_type, created_by_id)
+    values (${id}, ${run.consumerId}, ${run.endpointId}, 'planned', ${tx.json(run.scope as never)}, ${tx.json(run.options as never)},
+            ${actor.type}, ${actor.type === "system" ? null : actor.id})`;
+  return { id };
+}
+
+/** Counts the frozen items, records who started the run, and wakes the feeder. */
+export async function finishCreate(tx: SqlOrTx, ctx: Ctx, id: string): Promise<RecoveryRow> {
+  await tx`update recoveries set expected = (select count(*) from recovery_items where recovery_id = ${id}) where id = ${id}`;
+  const row = (await readRun(tx, id))!;
+  await recordAuditEvent(tx, { actor: ctx.actor, action: "recovery.started", targetType: "recovery", targetId: id, data: { expected: row.expected } });
+  await wakeRecoveries(tx);
+  return row;
+}
+
+async function resolveTarget(ctx: Ctx, sql: SqlOrTx, target: RecoveryTarget): Promise<ScopeTarget & { state: string }> {
+  if ("endpoint" in target) {
+    const endpoint = await findEndpointRow(ctx, target.endpoint);
+    return { consumerId: endpoint.consumerId, endpointIds: [endpoint.id], state: endpoint.state };
+  }
+  const consumer = await findConsumer(ctx, target.consumer);
+  // A consumer-wide run covers the endpoints that can receive now.
+  const rows = await sql<{ id: string }[]>`select id from endpoints where consumer_id = ${consumer.id} and state = 'active' order by id`;
+  return { consumerId: consumer.id, endpointIds: rows.map((r) => r.id), state: "active" };
+}
+
+async function previewScope(sql: SqlOrTx, target: ScopeTarget, scope: RecoveryScope): Promise<DryRun> {
+  const [row] = await sql<{ expected: number; held: number; by_endpoint: DryRun["by_endpoint"]; sample: DryRun["sample"] }[]>`
+    with c as (${scopeCandidates(sql, target, scope)})
+    select (select count(*)::int from c where not held) as expected,
+           (select count(*)::int from c where held) as held,
+           (select coalesce(json_agg(x order by x.endpoint_id), '[]') from (
+              select endpoint_id, count(*)::int as expected from c where not held group by endpoint_id) x) as by_endpoint,
+           (select coalesce(json_agg(s), '[]') from (
+              select message_id, endpoint_id, delivery_id, event_type, status, created_at from c where not held
+              order by created_at, message_id, endpoint_id limit ${SAMPLE_SIZE}) s) as sample`;
+  if (!row) throw new Error("the dry run returned no row");
+  return {
+    expected: row.expected,
+    by_endpoint: row.by_endpoint,
+    already_in_recovery: row.held,
+    sample: row.sample.map((s) => ({ ...s, created_at: new Date(s.created_at).toISOString() })),
+  };
+}

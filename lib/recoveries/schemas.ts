@@ -1,0 +1,131 @@
+import { z } from "zod";
+import { EventTypeName } from "../event-types/schemas";
+import { ITEM_OUTCOMES, RECOVERY_STATES, RECOVERY_STOP_REASONS, SKIP_REASONS, type recoveries, type recoveryItems } from "../db/schema";
+
+const isoDate = z.iso.datetime({ offset: true }).transform((v) => new Date(v));
+
+export const RECOVERABLE_STATUSES = ["failed", "canceled"] as const;
+
+const Options = {
+  rate_per_second: z.number().int().min(1).max(1000).optional(),
+  canary: z.number().int().min(0).max(1000).optional(),
+};
+
+export const CreateRecoveryInput = z
+  .strictObject({
+    since: isoDate,
+    until: isoDate.optional(),
+    event_types: z.array(EventTypeName).min(1).max(100).optional(),
+    statuses: z.array(z.enum(RECOVERABLE_STATUSES)).min(1).max(2).optional(),
+    include_never_attempted: z.boolean().optional(),
+    ...Options,
+    stop_if_failure_ratio: z.number().min(0).max(1).optional(),
+    dry_run: z.boolean().optional(),
+  })
+  .refine((v) => !v.until || v.until > v.since, { path: ["until"], message: "must be after since" });
+export type CreateRecoveryInput = z.infer<typeof CreateRecoveryInput>;
+
+export const RetryFailedInput = z.strictObject(Options);
+export type RetryFailedInput = z.infer<typeof RetryFailedInput>;
+
+export const ListRecoveriesQuery = z.object({
+  consumer: z.string().min(1).max(256).optional(),
+  endpoint_id: z.string().min(1).max(64).optional(),
+  state: z.enum(RECOVERY_STATES).optional(),
+});
+export type ListRecoveriesQuery = z.infer<typeof ListRecoveriesQuery>;
+
+export const ListItemsQuery = z.object({
+  outcome: z.enum(ITEM_OUTCOMES).optional(),
+  format: z.enum(["json", "csv"]).optional(),
+});
+export type ListItemsQuery = z.infer<typeof ListItemsQuery>;
+
+type RecoveryRow = typeof recoveries.$inferSelect;
+type ItemRow = typeof recoveryItems.$inferSelect;
+
+/** The API's shape of a recovery; the feeder's bookkeeping (tokens, recent results) stays inside. */
+export function toRecovery(row: RecoveryRow) {
+  return {
+    id: row.id,
+    consumer_id: row.consumerId,
+    endpoint_id: row.endpointId,
+    state: row.state,
+    stop_reason: row.stopReason,
+    scope: row.scope,
+    options: row.options,
+    counts: { expected: row.expected, queued: row.queued, succeeded: row.succeeded, failed: row.failed, skipped: row.skipped },
+    created_by: { type: row.createdByType, id: row.createdById },
+    created_at: row.createdAt.toISOString(),
+    started_at: row.startedAt?.toISOString() ?? null,
+    finished_at: row.finishedAt?.toISOString() ?? null,
+  };
+}
+
+export function toItem(row: ItemRow) {
+  return {
+    delivery_id: row.deliveryId,
+    message_id: row.messageId,
+    endpoint_id: row.endpointId,
+    outcome: row.outcome,
+    skip_reason: row.skipReason,
+    attempt_id: row.attemptId,
+    status_code: row.statusCode,
+    error: row.error,
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+export const ITEM_COLUMNS = ["delivery_id", "message_id", "endpoint_id", "outcome", "skip_reason", "attempt_id", "status_code", "error", "updated_at"] as const;
+
+// Answer schemas, for the OpenAPI document (lib/openapi checks they match what the code returns).
+const Actor = z.object({ type: z.enum(["api_key", "operator", "portal", "system"]), id: z.string().nullable() });
+
+export const Recovery = z.object({
+  id: z.string(),
+  consumer_id: z.string(),
+  endpoint_id: z.string().nullable(),
+  state: z.enum(RECOVERY_STATES),
+  stop_reason: z.enum(RECOVERY_STOP_REASONS).nullable(),
+  scope: z.object({
+    since: z.string(),
+    until: z.string(),
+    event_types: z.array(z.string()).nullable(),
+    statuses: z.array(z.string()),
+    include_never_attempted: z.boolean(),
+    retry_of: z.string().optional(),
+  }),
+  options: z.object({ rate_per_second: z.number(), canary: z.number(), stop_if_failure_ratio: z.number() }),
+  counts: z.object({ expected: z.number(), queued: z.number(), succeeded: z.number(), failed: z.number(), skipped: z.number() }),
+  created_by: Actor,
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+});
+
+export const RecoveryDryRun = z.object({
+  expected: z.number(),
+  by_endpoint: z.array(z.object({ endpoint_id: z.string(), expected: z.number() })),
+  already_in_recovery: z.number(),
+  sample: z.array(
+    z.object({
+      message_id: z.string(),
+      endpoint_id: z.string(),
+      delivery_id: z.string().nullable(),
+      event_type: z.string(),
+      status: z.string(),
+      created_at: z.string(),
+    }),
+  ),
+});
+
+export const RecoveryItem = z.object({
+  delivery_id: z.string().nullable(),
+  message_id: z.string(),
+  endpoint_id: z.string(),
+  outcome: z.enum(ITEM_OUTCOMES),
+  skip_reason: z.enum(SKIP_REASONS).nullable(),
+  attempt_id: z.string().nullable(),
+  status_code: z.number().nullable(),
+  error: z.string().nullable(),
+  updated_at: z.string(),
+});

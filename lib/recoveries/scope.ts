@@ -1,0 +1,36 @@
+import type { SqlOrTx } from "../db/client";
+import { ACTIVE_RECOVERY_STATES, type RecoveryScope } from "../db/schema";
+
+export type ScopeTarget = { consumerId: string; endpointIds: string[] };
+
+/**
+ * The deliveries a recovery scope covers, as one SQL fragment — shared by the dry run and the
+ * freeze, so the count a person is shown is the count that is frozen. Rows: message_id,
+ * endpoint_id, delivery_id (null for a message the endpoint never got), event_type, status
+ * (`never_attempted` for those), created_at (the message's) and `held` (an active run already owns
+ * it: such a row is left out of a new run).
+ */
+export function scopeCandidates(sql: SqlOrTx, target: ScopeTarget, scope: RecoveryScope) {
+  const typeFilter = scope.event_types ? sql`and m.event_type = any(${scope.event_types})` : sql``;
+  const window = sql`m.created_at >= ${scope.since}::timestamptz and m.created_at < ${scope.until}::timestamptz`;
+  const attempted = sql`
+    select m.id as message_id, d.endpoint_id, d.id as delivery_id, m.event_type, d.status, m.created_at
+    from deliveries d join messages m on m.id = d.message_id
+    -- A delivery is made with its message or later, so its own created_at bounds the index scan.
+    where d.endpoint_id = any(${target.endpointIds}) and d.created_at >= ${scope.since}::timestamptz
+      and d.status = any(${scope.statuses}) and ${window} ${typeFilter}`;
+  // Messages an endpoint never got (it was disabled, did not exist yet, or filtered them out then)
+  // and that its filter takes now.
+  const neverAttempted = sql`
+    select m.id as message_id, e.id as endpoint_id, null::text as delivery_id, m.event_type, 'never_attempted' as status, m.created_at
+    from messages m join endpoints e on e.id = any(${target.endpointIds})
+      and (e.event_types is null or m.event_type = any(e.event_types))
+    where m.consumer_id = ${target.consumerId} and ${window} ${typeFilter}
+      and not exists (select 1 from deliveries d where d.message_id = m.id and d.endpoint_id = e.id)`;
+  return sql`
+    select c.*, exists (
+      select 1 from recovery_items i join recoveries r on r.id = i.recovery_id
+      where i.message_id = c.message_id and i.endpoint_id = c.endpoint_id and r.state = any(${[...ACTIVE_RECOVERY_STATES]})
+    ) as held
+    from (${attempted} ${scope.include_never_attempted ? sql`union all ${neverAttempted}` : sql``}) c`;
+}

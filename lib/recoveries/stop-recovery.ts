@@ -1,0 +1,30 @@
+import type { SqlOrTx } from "../db/client";
+import { recordAuditEvent } from "../audit/record-audit-event";
+import { pullBackQueued } from "./transition";
+
+// The stop rule looks at the last RESULT_WINDOW attempt results (kept on the run's row), once there
+// are at least MIN_RESULTS of them (or as many as the run can make), so one early failure cannot
+// stop a run.
+export const RESULT_WINDOW = 50;
+const MIN_RESULTS = 10;
+
+export type StopRuleInput = { state: string; recent: string; expected: number; skipped: number; threshold: number };
+
+/** True when a running run's recent results fail more often than its stop_if_failure_ratio. */
+export function tripsStopRule(run: StopRuleInput): boolean {
+  if (run.state !== "running") return false;
+  const failures = [...run.recent].filter((r) => r === "f").length;
+  const needed = Math.min(MIN_RESULTS, Math.max(1, run.expected - run.skipped));
+  return run.recent.length >= needed && failures / run.recent.length > run.threshold;
+}
+
+/**
+ * A run that stops itself pauses, says why, takes back what it queued but has not sent, and is
+ * recorded as the system's doing — in the transaction that saw the reason, so not one more item
+ * leaves after it.
+ */
+export async function stopRecovery(tx: SqlOrTx, id: string, reason: "canary_failed" | "failure_ratio", facts: Record<string, unknown>): Promise<void> {
+  await tx`update recoveries set state = 'paused', stop_reason = ${reason}, updated_at = now() where id = ${id}`;
+  await pullBackQueued(tx, id);
+  await recordAuditEvent(tx, { actor: { type: "system" }, action: "recovery.paused", targetType: "recovery", targetId: id, data: { stop_reason: reason, ...facts } });
+}

@@ -1,0 +1,49 @@
+import type { Ctx } from "../context";
+import { getSql, type SqlOrTx } from "../db/client";
+import type { RecoveryState } from "../db/schema";
+import { ConflictError } from "../errors";
+import { recordAuditEvent } from "../audit/record-audit-event";
+import { findRecoveryRow, readRun, type RecoveryRow } from "./queries";
+import { toRecovery } from "./schemas";
+
+/**
+ * A person's move of a run (pause, resume, cancel): within the actor's scope, under the run's row
+ * lock, allowed only from `from`, recorded as an audit event in the same transaction. 409
+ * `invalid_state` otherwise.
+ */
+export async function moveRecovery(
+  ctx: Ctx,
+  id: string,
+  move: { done: "paused" | "resumed" | "canceled"; from: readonly RecoveryState[]; apply: (tx: SqlOrTx, run: RecoveryRow) => Promise<unknown> },
+) {
+  await findRecoveryRow(ctx, id);
+  const row = await getSql().begin(async (tx) => {
+    const run = (await readRun(tx, id, "for update"))!;
+    if (!move.from.includes(run.state)) {
+      throw new ConflictError("invalid_state", `The recovery is ${run.state}; it can be ${move.done} only when ${move.from.join(" or ")}.`);
+    }
+    await move.apply(tx, run);
+    await recordAuditEvent(tx, { actor: ctx.actor, action: `recovery.${move.done}`, targetType: "recovery", targetId: id, data: { from: run.state } });
+    return (await readRun(tx, id))!;
+  });
+  return toRecovery(row);
+}
+
+/**
+ * Takes a run's items back out of the queue, unsent, when the run stops: queued items whose
+ * attempt has not started (their row is not under a live lease) return to pending. An attempt in
+ * flight finishes and its outcome is recorded as usual.
+ */
+export async function pullBackQueued(tx: SqlOrTx, id: string): Promise<void> {
+  await tx`
+    with back as (
+      delete from delivery_queue where recovery_id = ${id} and kind = 2 and (lease_token is null or next_attempt_at <= now())
+      returning delivery_id
+    ),
+    items as (
+      update recovery_items i set outcome = 'pending', updated_at = now()
+      from back where i.recovery_id = ${id} and i.delivery_id = back.delivery_id and i.outcome = 'queued'
+      returning 1
+    )
+    update recoveries set queued = queued - (select count(*) from items) where id = ${id}`;
+}
