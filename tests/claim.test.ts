@@ -257,4 +257,31 @@ describe("claiming due deliveries", () => {
     const statuses = await sql<{ status: string }[]>`select status from deliveries where endpoint_id in (${stopped}, ${done}) order by endpoint_id = ${done}, id`;
     expect(statuses.map((s) => s.status)).toEqual(["failed", "failed", "succeeded"]);
   });
+
+  it("ends a delivery's other queue rows when a resend or recovery attempt succeeds, but never a resend someone asked for", async () => {
+    const id = await endpointWith(1);
+    const sql = getSql();
+    const [d] = (await sql<{ id: string }[]>`select id from deliveries where endpoint_id = ${id}`).map((r) => r.id);
+    await sql`update deliveries set status = 'failed' where id = ${d!}`;
+    await sql`update delivery_queue set next_attempt_at = now() + interval '1 hour' where delivery_id = ${d!}`;
+    await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at, recovery_id) values
+              (${d!}, 1, ${id}, now() + interval '1 hour', null), (${d!}, 2, ${id}, now(), 'rec_test')`;
+    const { token, deliveries } = await claim();
+    expect(deliveries.map((x) => x.kind)).toEqual([2]);
+    const c = deliveries[0]!;
+    await recordOutcomes(sql, {
+      health: { failureThreshold: 5, openForMs: 30_000, defaultConcurrency: 10 },
+      outcomes: [
+        {
+          attemptId: "att_kinds_recovery", deliveryId: c.id, messageId: c.message_id, endpointId: id, consumerId: c.consumer_id,
+          attemptNumber: 1, trigger: "recovery", success: true, statusCode: 200, error: null, errorDetail: null, responseBody: "", durationMs: 1,
+          requestHeaders: {}, finishedAt: new Date(), leaseToken: token, next: null,
+        },
+      ],
+    });
+    const left = await sql<{ kind: number }[]>`select kind from delivery_queue where delivery_id = ${d!} order by kind`;
+    expect(left.map((r) => r.kind)).toEqual([1]);
+    const [delivery] = await sql<{ status: string; attempts: number }[]>`select status, attempts from deliveries where id = ${d!}`;
+    expect(delivery).toEqual({ status: "succeeded", attempts: 1 });
+  });
 });

@@ -304,6 +304,15 @@ describe("recovery runs", () => {
 });
 
 describe("the one queue", () => {
+  it("refuses a resend to an endpoint that is not active, with a reason, and queues nothing", async () => {
+    const { uid, endpoints } = await consumerWith(["http://127.0.0.1:9/never"], { disabled: true });
+    const [m] = await send(uid, 1);
+    const res = await api.post(`/api/v1/messages/${m!}/resend`, { endpoint_id: endpoints[0]! });
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ code: "endpoint_not_active" });
+    expect(await sql()`select 1 from delivery_queue where endpoint_id = ${endpoints[0]!}`).toHaveLength(0);
+  });
+
   it("holds resends and recovery items to the endpoint's concurrency cap", async () => {
     let ok = false;
     const receiver = await startReceiver((_req, res) => (ok ? setTimeout(() => res.writeHead(200).end(), 60) : res.writeHead(500).end()));
