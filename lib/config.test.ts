@@ -32,6 +32,10 @@ describe("parseConfig", () => {
       ALLOW_HTTP_ENDPOINTS: false,
       WORKER_CONCURRENCY: 50,
       WORKER_METRICS_PORT: 9464,
+      WORKER_METRICS_HOST: "127.0.0.1",
+      ALLOWED_ENDPOINT_CIDRS: [],
+      TRUST_PROXY: false,
+      API_AUTH_FAILURES_PER_MINUTE: 60,
     });
     expect(config.ENCRYPTION_KEY).toHaveLength(32);
   });
@@ -52,5 +56,12 @@ describe("parseConfig", () => {
       for (const name of ["ENCRYPTION_KEY", "DELIVERY_TIMEOUT", "DELIVERY_SCHEDULE", "PORT"]) expect(message).toContain(name);
     }
     expect(() => parseConfig({})).toThrow(/ENCRYPTION_KEY/);
+  });
+
+  it("parses ALLOWED_ENDPOINT_CIDRS at start: a bad CIDR stops the process, not a send", () => {
+    expect(() => parseConfig({ ENCRYPTION_KEY: KEY, ALLOWED_ENDPOINT_CIDRS: "10.20.0.0/16,10.0.0.0/40" })).toThrow(ConfigError);
+    expect(() => parseConfig({ ENCRYPTION_KEY: KEY, ALLOWED_ENDPOINT_CIDRS: "10.0.0.0/40" })).toThrow(/ALLOWED_ENDPOINT_CIDRS: "10\.0\.0\.0\/40" is not a CIDR/);
+    const config = parseConfig({ ENCRYPTION_KEY: KEY, ALLOWED_ENDPOINT_CIDRS: "10.20.0.0/16, fd00::/8" });
+    expect(config.ALLOWED_ENDPOINT_CIDRS.map((c) => c.text)).toEqual(["10.20.0.0/16", "fd00::/8"]);
   });
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { parseDuration } from "./duration";
+import { parseCidrList } from "./webhooks/url-safety";
 
 const duration = (fallback: string) =>
   z
@@ -63,11 +64,12 @@ const EnvSchema = z.object({
     .string()
     .default("")
     .transform((text, ctx) => {
-      const cidrs = text.split(",").map((c) => c.trim()).filter(Boolean);
-      for (const cidr of cidrs) {
-        if (!/^[0-9a-fA-F:.]+\/\d{1,3}$/.test(cidr)) ctx.addIssue({ code: "custom", message: `"${cidr}" is not a CIDR like 10.0.0.0/8` });
+      try {
+        return parseCidrList(text);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: (error as Error).message });
+        return z.NEVER;
       }
-      return cidrs;
     }),
   ENCRYPTION_KEY: z
     .string()
@@ -80,9 +82,15 @@ const EnvSchema = z.object({
     .optional(),
   WORKER_CONCURRENCY: integer(50, 1, 10_000),
   WORKER_METRICS_PORT: integer(9464, 0, 65535),
+  /** Where the worker's /metrics and /health listen: this machine only, unless the operator says so. */
+  WORKER_METRICS_HOST: z.string().min(1).default("127.0.0.1"),
   DELIVERY_BATCH_SIZE: integer(100, 1, 1000),
   DELIVERY_MAX_IN_FLIGHT: integer(1000, 1, 100_000),
   API_RATE_LIMIT_PER_SECOND: integer(1000, 1, 1_000_000),
+  /** Failed API-key authentications per client address per minute, per web process; beyond: 429. */
+  API_AUTH_FAILURES_PER_MINUTE: integer(60, 1, 1_000_000),
+  /** The web app is behind a proxy that appends the client's address to X-Forwarded-For. */
+  TRUST_PROXY: flag(false),
   SLACK_API_BASE: z.string().url().default("https://hooks.slack.com"),
   TEAMS_API_BASE: z.string().url().optional(),
   CHATWORK_API_BASE: z.string().url().default("https://api.chatwork.com/v2"),

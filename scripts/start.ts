@@ -1,7 +1,7 @@
 /**
  * `npm start`: the whole product in one command — the embedded PostgreSQL when DATABASE_URL is not
- * set, migrations, a demo login and API key on first start, then the web app and the worker as
- * child processes. `--dev` runs both with reload; `--only web` starts the web app alone.
+ * set, migrations, a demo login and API key on the embedded demo's first start (with DATABASE_URL,
+ * the CLI commands that create them instead), then the web app and the worker as child processes. `--dev` runs both with reload; `--only web` starts the web app alone.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
@@ -11,7 +11,7 @@ import { closeDb, getDb } from "../lib/db/client";
 import { migrateDatabase } from "../lib/db/migrate";
 import { resolveDatabase } from "../lib/runtime/database";
 import { nextBuildState } from "../lib/runtime/build-state";
-import { seedDemo } from "../lib/runtime/seed-demo";
+import { hasCredentials, seedDemo } from "../lib/runtime/seed-demo";
 
 const { values } = parseArgs({ options: { dev: { type: "boolean" }, only: { type: "string" } } });
 const bin = (name: string) => path.resolve("node_modules/.bin", name);
@@ -83,7 +83,8 @@ async function main(): Promise<void> {
   if (database.embedded) say(`Embedded PostgreSQL is running (data in .data/embedded).`);
   const config = parseConfig(process.env);
   await migrateDatabase(database.url);
-  const demo = await seedDemo(getDb());
+  const demo = database.embedded ? await seedDemo(getDb()) : null;
+  const noCredentials = !database.embedded && !(await hasCredentials(getDb()));
   await closeDb();
 
   if (!values.dev) await buildIfNeeded();
@@ -104,6 +105,10 @@ async function main(): Promise<void> {
     say(`  Operator login:  ${demo.email} / ${demo.password}`);
     say(`  API key:         ${demo.apiKey}`);
     say(`  Try: curl -H "Authorization: Bearer ${demo.apiKey}" ${config.APP_URL}/api/v1/consumers`);
+  } else if (noCredentials) {
+    say("No operator login or API key exists yet. Create them (the key is printed once, to your terminal):");
+    say("  npm run cli -- operator create --email E --password P");
+    say("  npm run cli -- api-key create --name NAME");
   }
   say("Press Ctrl-C to stop.");
 }

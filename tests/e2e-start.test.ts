@@ -6,6 +6,9 @@ import path from "node:path";
 import { Webhook } from "svix";
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
+import { createApiKey } from "../lib/api-keys";
+import { getDb } from "../lib/db/client";
+import { hasCredentials } from "../lib/runtime/seed-demo";
 import { startReceiver, waitFor } from "./helpers/receiver";
 
 /**
@@ -47,15 +50,17 @@ async function startProduct(env: Record<string, string | undefined>) {
   return { base, key, output: () => output, stop: () => (child.kill("SIGINT"), exited) };
 }
 
+const client = (base: string, key: string) => async (method: string, route: string, body?: unknown) => {
+  const res = await fetch(`${base}/api/v1${route}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, type: res.headers.get("content-type"), body: (await res.json().catch(() => null)) as any };
+};
+
 async function walkThrough(base: string, key: string) {
-  const call = async (method: string, route: string, body?: unknown) => {
-    const res = await fetch(`${base}/api/v1${route}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, type: res.headers.get("content-type"), body: (await res.json().catch(() => null)) as any };
-  };
+  const call = client(base, key);
   const receiver = await startReceiver();
   try {
     expect((await call("POST", "/consumers", { uid: "customer_123", name: "Acme" })).status).toBe(201);
@@ -85,12 +90,27 @@ describe("npm start", () => {
   it("runs the whole product on an embedded PostgreSQL and stops cleanly on Ctrl-C", async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "wa-e2e-"));
     chmodSync(dataDir, 0o755);
-    const product = await startProduct({ DATABASE_URL: undefined, WEBHOOK_ADMIN_DATA_DIR: dataDir, ENCRYPTION_KEY: undefined, ALLOW_PRIVATE_ENDPOINTS: undefined, ALLOW_HTTP_ENDPOINTS: undefined });
+    const product = await startProduct({
+      DATABASE_URL: undefined,
+      WEBHOOK_ADMIN_DATA_DIR: dataDir,
+      ENCRYPTION_KEY: undefined,
+      ALLOW_PRIVATE_ENDPOINTS: undefined,
+      ALLOW_HTTP_ENDPOINTS: undefined,
+      ALLOWED_ENDPOINT_CIDRS: undefined,
+    });
     try {
       expect(product.output()).toContain("Embedded PostgreSQL is running");
       expect(product.output()).toMatch(/Operator login:\s+admin@example\.com \/ \S+/);
       expect(product.key).toMatch(/^sk_/);
       await walkThrough(product.base, product.key!);
+      // The demo reaches loopback (the receiver above) and nothing else inward: not the metadata
+      // service, not a private network.
+      const call = client(product.base, product.key!);
+      for (const url of ["http://169.254.169.254/latest/meta-data/", "http://10.0.0.1/hooks", "http://[fd00::1]/"]) {
+        const refused = await call("POST", "/consumers/customer_123/endpoints", { url });
+        expect(refused.status, url).toBe(422);
+        expect(refused.body.code).toBe("endpoint_url_forbidden");
+      }
     } finally {
       expect(await product.stop()).toBe(0);
       rmSync(dataDir, { recursive: true, force: true });
@@ -98,12 +118,18 @@ describe("npm start", () => {
     expect(product.output()).toContain("Stopped.");
   }, 300_000);
 
-  it("uses DATABASE_URL when it is set", async () => {
+  it("uses DATABASE_URL when it is set, and prints how to create a login and a key instead of creating them", async () => {
     const product = await startProduct({});
     try {
       expect(product.output()).not.toContain("Embedded PostgreSQL");
-      expect(product.key).toMatch(/^sk_/);
-      await walkThrough(product.base, product.key!);
+      expect(product.output()).toContain("npm run cli -- operator create --email E --password P");
+      expect(product.output()).toContain("npm run cli -- api-key create --name NAME");
+      // No credential in the process log, and none in the database either.
+      expect(product.key).toBeUndefined();
+      expect(product.output()).not.toMatch(/sk_[A-Za-z0-9_-]{20}|Operator login/);
+      expect(await hasCredentials(getDb())).toBe(false);
+      const { key } = await createApiKey(getDb(), { name: "e2e" });
+      await walkThrough(product.base, key);
     } finally {
       expect(await product.stop()).toBe(0);
     }

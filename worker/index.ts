@@ -20,15 +20,15 @@ async function main(): Promise<void> {
   if (!url) throw new ConfigError("DATABASE_URL is required: npm run worker runs against an existing database (npm start runs everything)");
   await withDatabaseRetry("migrate", () => migrateDatabase(url));
   if (config.ALLOW_PRIVATE_ENDPOINTS) logger.warn("ALLOW_PRIVATE_ENDPOINTS=true: deliveries may reach loopback and private addresses");
-  else if (config.ALLOWED_ENDPOINT_CIDRS.length) logger.info("SSRF guard allowlist", { cidrs: config.ALLOWED_ENDPOINT_CIDRS });
+  else if (config.ALLOWED_ENDPOINT_CIDRS.length) logger.info("SSRF guard allowlist", { cidrs: config.ALLOWED_ENDPOINT_CIDRS.map((c) => c.text) });
 
   const worker = await startWorker(url, config);
-  const metrics = await startMetricsServer(config.WORKER_METRICS_PORT);
+  const metrics = await startMetricsServer(config.WORKER_METRICS_PORT, config.WORKER_METRICS_HOST);
   const address = metrics?.address();
   logger.info("worker started", {
     pool: worker.poolId,
     concurrency: config.WORKER_CONCURRENCY,
-    metrics: typeof address === "object" && address ? `http://127.0.0.1:${address.port}/metrics` : null,
+    metrics: typeof address === "object" && address ? `http://${address.family === "IPv6" ? `[${address.address}]` : address.address}:${address.port}/metrics` : null,
   });
 
   const stop = async (signal: string) => {

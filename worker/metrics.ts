@@ -29,8 +29,11 @@ function render(): string {
   return lines.join("\n") + "\n";
 }
 
-/** The worker's only HTTP: /metrics (Prometheus text) and /health. Port 0 picks a free port. */
-export function startMetricsServer(port: number): Promise<Server | null> {
+/**
+ * The worker's only HTTP: /metrics (Prometheus text) and /health, on WORKER_METRICS_HOST
+ * (127.0.0.1 unless the operator opens it wider). Port 0 picks a free port.
+ */
+export function startMetricsServer(port: number, host: string): Promise<Server | null> {
   return new Promise((resolve) => {
     const server = createServer((req, res) => {
       if (req.url === "/metrics") {
@@ -43,9 +46,9 @@ export function startMetricsServer(port: number): Promise<Server | null> {
       }
     });
     server.once("error", (error) => {
-      logger.warn("metrics server not started", { port, error: String(error) });
+      logger.warn("metrics server not started", { host, port, error: String(error) });
       resolve(null);
     });
-    server.listen(port, "0.0.0.0", () => resolve(server));
+    server.listen(port, host, () => resolve(server));
   });
 }

@@ -4,6 +4,7 @@ import { decrypt, encrypt } from "../crypto/encryption";
 import { decryptionKeys } from "../endpoints/secrets";
 import { EndpointUrlForbiddenError, ValidationError } from "../errors";
 import { zodFieldErrors } from "../http/problem";
+import { urlPolicy } from "../webhooks/policy";
 import { checkEndpointUrl } from "../webhooks/url-safety";
 import { isValidSecret, generateSecret } from "../webhooks/sign";
 import type { ALERT_CHANNEL_KINDS } from "../db/schema";
@@ -38,8 +39,7 @@ export type ChannelConfig = ChannelConfigs[ChannelKind];
 const URL_FIELD: Partial<Record<ChannelKind, string>> = { slack: "webhook_url", teams: "webhook_url", webhook: "url" };
 
 function assertChannelUrl(raw: string, path: string): string {
-  const config = getConfig();
-  const check = checkEndpointUrl(raw, { allowHttp: config.ALLOW_HTTP_ENDPOINTS, allowPrivate: config.ALLOW_PRIVATE_ENDPOINTS });
+  const check = checkEndpointUrl(raw, urlPolicy(getConfig()));
   if (check.ok) return check.url.toString();
   if (check.invalid) throw new ValidationError("The channel config is invalid.", [{ path, message: check.reason }]);
   throw new EndpointUrlForbiddenError(check.reason, path);

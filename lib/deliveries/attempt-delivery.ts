@@ -2,12 +2,13 @@ import type { Config } from "../config";
 import { newId } from "../ids";
 import type { AttemptTrigger } from "../db/schema";
 import { postWebhook, type EgressPolicy, type EgressResult } from "../webhooks/egress";
+import { urlPolicy } from "../webhooks/policy";
 import { applyRetryAfter, nextAttemptAfterFailure, parseRetryAfter } from "../webhooks/schedule";
 import type { AttemptOutcome } from "./record-outcomes";
 import { loggedRequestHeaders, webhookHeaders } from "./webhook-request";
 
 export function egressPolicy(config: Config): EgressPolicy {
-  return { allowPrivate: config.ALLOW_PRIVATE_ENDPOINTS, allowCidrs: config.ALLOWED_ENDPOINT_CIDRS };
+  return urlPolicy(config);
 }
 
 const SECRET_UNAVAILABLE: EgressResult = {

@@ -1,8 +1,24 @@
 import { sql } from "drizzle-orm";
 import { getDb, type Executor } from "../db/client";
+import { logger } from "../logger";
 
-/** The app is up if it can run a query; reports the database round trip. */
-export async function checkHealth(db: Executor = getDb()): Promise<{ status: "ok" | "unavailable"; database: { ok: boolean; latency_ms: number; error?: string } }> {
+/** drizzle wraps the driver's error ("Failed query: …"); the cause is what says why. */
+function describe(error: unknown): string {
+  const messages: string[] = [];
+  for (let e = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    messages.push(e instanceof Error ? e.message : String(e));
+  }
+  return messages.join(" ← ");
+}
+
+export type Health = { status: "ok" | "unavailable"; database: { ok: boolean; latency_ms: number } };
+
+/**
+ * The app is up if it can run a query; reports the database round trip. Anyone may ask, so the
+ * answer says only `unavailable`: the driver's error (host names, user names, server messages)
+ * goes to the log.
+ */
+export async function checkHealth(db: Executor = getDb()): Promise<Health> {
   const started = performance.now();
   try {
     await Promise.race([
@@ -11,9 +27,8 @@ export async function checkHealth(db: Executor = getDb()): Promise<{ status: "ok
     ]);
     return { status: "ok", database: { ok: true, latency_ms: Math.round(performance.now() - started) } };
   } catch (error) {
-    return {
-      status: "unavailable",
-      database: { ok: false, latency_ms: Math.round(performance.now() - started), error: error instanceof Error ? error.message.slice(0, 200) : "unreachable" },
-    };
+    const latency = Math.round(performance.now() - started);
+    logger.warn("health check: the database is unavailable", { latency_ms: latency, error: describe(error) });
+    return { status: "unavailable", database: { ok: false, latency_ms: latency } };
   }
 }

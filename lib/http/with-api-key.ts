@@ -1,18 +1,29 @@
 import { randomUUID } from "node:crypto";
 import { authenticateApiKey } from "../api-keys";
-import { getConfig } from "../config";
+import { getConfig, type Config } from "../config";
 import type { Ctx } from "../context";
+import { sha256Hex } from "../crypto/encryption";
 import { getDb } from "../db/client";
 import { RateLimitedError, UnauthorizedError } from "../errors";
+import { clientAddress } from "./client-address";
 import { errorResponse } from "./problem";
-import { RateLimiter } from "./rate-limit";
+import { FailedAuthLimiter, RateLimiter } from "./rate-limit";
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 export type ApiHandler = (args: { req: Request; params: Record<string, string>; ctx: Ctx }) => Promise<Response>;
 
 let limiter: RateLimiter | undefined;
+let failures: { config: Config; limiter: FailedAuthLimiter } | undefined;
 
-/** The REST API's one auth wrapper: bearer API key, per-key rate limit, errors as problem+json. */
+function failureLimiter(config: Config): FailedAuthLimiter {
+  if (failures?.config !== config) failures = { config, limiter: new FailedAuthLimiter(config.API_AUTH_FAILURES_PER_MINUTE) };
+  return failures.limiter;
+}
+
+/**
+ * The REST API's one auth wrapper: bearer API key, a bound on failed authentications per client
+ * (checked before the key is looked up), per-key rate limit, errors as problem+json.
+ */
 export function withApiKey(handler: ApiHandler) {
   return async (req: Request, route: RouteContext): Promise<Response> => {
     const requestId = randomUUID();
@@ -20,10 +31,20 @@ export function withApiKey(handler: ApiHandler) {
       const header = req.headers.get("authorization") ?? "";
       const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
       if (!token) throw new UnauthorizedError();
+      const config = getConfig();
+      const client = clientAddress(req, config.TRUST_PROXY);
+      const tokenHash = sha256Hex(token);
+      const failed = failureLimiter(config);
+      const blocked = failed.retryAfter(client, tokenHash);
+      if (blocked > 0) throw new RateLimitedError(blocked);
       const db = getDb();
       const key = await authenticateApiKey(db, token);
-      if (!key) throw new UnauthorizedError("The API key is unknown or revoked.");
-      limiter ??= new RateLimiter(getConfig().API_RATE_LIMIT_PER_SECOND);
+      if (!key) {
+        failed.failed(client, tokenHash);
+        throw new UnauthorizedError("The API key is unknown or revoked.");
+      }
+      failed.succeeded(tokenHash);
+      limiter ??= new RateLimiter(config.API_RATE_LIMIT_PER_SECOND);
       const wait = limiter.take(key.id);
       if (wait > 0) throw new RateLimitedError(wait);
       const params = Object.fromEntries(

@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { runningEmbeddedPostgres, startEmbeddedPostgres } from "../db/embedded";
+import { DEMO_DEFAULTS } from "./demo-defaults";
 
 export const DATA_DIR = path.resolve(process.env.WEBHOOK_ADMIN_DATA_DIR ?? ".data");
 
@@ -21,7 +22,7 @@ async function demoEncryptionKey(): Promise<string> {
 /**
  * DATABASE_URL when set; otherwise the embedded PostgreSQL under .data/ — shared with a running
  * `npm start` when there is one. Fills in the embedded demo's defaults (its encryption key,
- * loopback and plain-http endpoints allowed) without overriding what the environment says.
+ * loopback and plain-http endpoints allowed: DEMO_DEFAULTS) without overriding what the environment says.
  */
 export async function resolveDatabase(options: { log?: (line: string) => void; share?: boolean } = {}): Promise<DatabaseHandle> {
   if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, embedded: false, stop: async () => {} };
@@ -29,8 +30,7 @@ export async function resolveDatabase(options: { log?: (line: string) => void; s
   await mkdir(DATA_DIR, { recursive: true, mode: 0o755 });
   await chmod(DATA_DIR, 0o755).catch(() => {});
   process.env.ENCRYPTION_KEY ||= await demoEncryptionKey();
-  process.env.ALLOW_PRIVATE_ENDPOINTS ||= "true";
-  process.env.ALLOW_HTTP_ENDPOINTS ||= "true";
+  for (const [name, value] of Object.entries(DEMO_DEFAULTS)) process.env[name] ||= value;
   const dir = path.join(DATA_DIR, "embedded");
   const running = options.share ? await runningEmbeddedPostgres(dir) : null;
   const handle = running

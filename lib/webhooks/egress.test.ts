@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startReceiver } from "../../tests/helpers/receiver";
 import { postWebhook, type EgressPolicy } from "./egress";
+import { parseCidrList } from "./url-safety";
 
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 beforeAll(async () => {
@@ -11,7 +12,8 @@ beforeAll(async () => {
 });
 afterAll(() => receiver.close());
 
-const guarded: EgressPolicy = { allowPrivate: false };
+const guarded: EgressPolicy = { allowHttp: true, allowPrivate: false, allowCidrs: [] };
+const open: EgressPolicy = { ...guarded, allowPrivate: true };
 const post = (url: string, policy: EgressPolicy = guarded) =>
   postWebhook({ url, headers: { "content-type": "application/json" }, body: "{}", timeoutMs: 2000, bodyLimit: 1024, policy });
 
@@ -36,34 +38,50 @@ describe("the egress guard at send time", () => {
 
   it("checks the address a name resolves to, not the name", async () => {
     const before = receiver.received.length;
-    const rebinding: EgressPolicy = { allowPrivate: false, resolve: async () => ["93.184.216.34", "127.0.0.1"] };
+    const rebinding: EgressPolicy = { ...guarded, resolve: async () => ["93.184.216.34", "127.0.0.1"] };
     const result = await post(`http://innocent.example:${receiver.port}/`, rebinding);
     expect(result.error).toBe("forbidden_address");
     expect(result.errorDetail).toMatch(/127\.0\.0\.1/);
-    const loopbackOnly: EgressPolicy = { allowPrivate: false, resolve: async () => ["127.0.0.1"] };
+    const loopbackOnly: EgressPolicy = { ...guarded, resolve: async () => ["127.0.0.1"] };
     expect((await post(`http://innocent.example:${receiver.port}/`, loopbackOnly)).error).toBe("forbidden_address");
     expect(receiver.received.length).toBe(before);
   });
 
   it("connects to the vetted address when allowed, keeping the Host header", async () => {
-    const allowed: EgressPolicy = { allowPrivate: false, allowCidrs: ["127.0.0.0/8"], resolve: async () => ["127.0.0.1"] };
+    const allowed: EgressPolicy = { ...guarded, allowCidrs: parseCidrList("127.0.0.0/8"), resolve: async () => ["127.0.0.1"] };
     const result = await post(`http://hooks.customer.example:${receiver.port}/in`, allowed);
     expect(result).toMatchObject({ statusCode: 200, error: null, responseBody: "ok" });
     expect(receiver.received.at(-1)!.headers.host).toBe(`hooks.customer.example:${receiver.port}`);
-    expect((await post(`http://127.0.0.1:${receiver.port}/`, { allowPrivate: true })).statusCode).toBe(200);
+    expect((await post(`http://127.0.0.1:${receiver.port}/`, open)).statusCode).toBe(200);
   });
 
   it("does not follow a redirect to the metadata service", async () => {
-    const result = await post(`http://127.0.0.1:${receiver.port}/redirect`, { allowPrivate: true });
+    const result = await post(`http://127.0.0.1:${receiver.port}/redirect`, open);
     expect(result.statusCode).toBe(302);
     expect(result.headers.location).toContain("169.254.169.254");
   });
 
   it("names DNS failures and refused connections", async () => {
-    expect((await post("http://does-not-exist.invalid/", { allowPrivate: true })).error).toBe("dns_error");
+    expect((await post("http://does-not-exist.invalid/", open)).error).toBe("dns_error");
     const closed = await startReceiver();
     const port = closed.port;
     await closed.close();
-    expect((await post(`http://127.0.0.1:${port}/`, { allowPrivate: true })).error).toBe("connection_refused");
+    expect((await post(`http://127.0.0.1:${port}/`, open)).error).toBe("connection_refused");
+  });
+
+  it("holds ALLOWED_ENDPOINT_CIDRS to its ranges, for literal addresses and resolved names alike", async () => {
+    const policy: EgressPolicy = { ...guarded, allowCidrs: parseCidrList("10.20.0.0/16,127.0.0.0/8"), resolve: async (name) => [name === "near.example" ? "127.0.0.1" : "10.21.0.1"] };
+    expect((await post(`http://127.0.0.1:${receiver.port}/`, policy)).statusCode).toBe(200);
+    expect((await post(`http://near.example:${receiver.port}/`, policy)).statusCode).toBe(200);
+    expect((await post(`http://far.example:${receiver.port}/`, policy)).error).toBe("forbidden_address");
+    expect((await post(`http://10.21.0.1:${receiver.port}/`, policy)).error).toBe("forbidden_address");
+    expect((await post(`http://169.254.169.254:${receiver.port}/`, policy)).error).toBe("forbidden_address");
+  });
+
+  it("refuses plain http at send time when ALLOW_HTTP_ENDPOINTS is off, without connecting", async () => {
+    const before = receiver.received.length;
+    const result = await post(`http://127.0.0.1:${receiver.port}/`, { ...open, allowHttp: false });
+    expect(result).toMatchObject({ statusCode: null, error: "http_not_allowed" });
+    expect(receiver.received.length).toBe(before);
   });
 });

@@ -1,17 +1,13 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { isIP, type LookupFunction } from "node:net";
-import ipaddr from "ipaddr.js";
 import { Agent, type Dispatcher } from "undici";
-import { forbiddenAddressReason } from "./url-safety";
+import { vetAddress, type UrlPolicy } from "./url-safety";
 
 /**
  * The one way anything leaves the building: deliveries, resends, recoveries, test sends and alert
  * webhooks all POST through here, so the SSRF rules, the deadline and the body cap hold for all.
  */
-export type EgressPolicy = {
-  allowPrivate: boolean;
-  /** CIDRs let through even when private, e.g. a partner's VPN range. */
-  allowCidrs?: string[];
+export type EgressPolicy = UrlPolicy & {
   /** Resolves a host name to addresses; tests swap in their own resolver. */
   resolve?: (hostname: string) => Promise<string[]>;
 };
@@ -24,6 +20,8 @@ export type ErrorKind =
   | "tls_error"
   | "forbidden_address"
   | "invalid_url"
+  /** An http:// URL while ALLOW_HTTP_ENDPOINTS is off (it may have been on when the URL was accepted). */
+  | "http_not_allowed"
   | "network_error"
   /** Not an egress error: the attempt was not made because its signing secret could not be decrypted. */
   | "secret_unavailable";
@@ -40,21 +38,6 @@ export type EgressResult = {
 
 class ForbiddenAddressError extends Error {
   readonly code = "EFORBIDDENADDRESS";
-}
-
-function isAllowedByCidr(ip: string, cidrs: string[] | undefined): boolean {
-  if (!cidrs?.length) return false;
-  let address = ipaddr.parse(ip);
-  if (address.kind() === "ipv6" && (address as ipaddr.IPv6).isIPv4MappedAddress()) address = (address as ipaddr.IPv6).toIPv4Address();
-  return cidrs.some((cidr) => {
-    const [range, bits] = ipaddr.parseCIDR(cidr);
-    return range.kind() === address.kind() && address.match([range, bits] as never);
-  });
-}
-
-export function vetAddress(ip: string, policy: EgressPolicy): string | null {
-  if (policy.allowPrivate || isAllowedByCidr(ip, policy.allowCidrs)) return null;
-  return forbiddenAddressReason(ip);
 }
 
 function defaultResolve(hostname: string): Promise<string[]> {
@@ -97,7 +80,7 @@ const MAX_AGENTS = 2_000;
 const agents = new Map<string, Agent>();
 
 function agentFor(policy: EgressPolicy, timeoutMs: number, isolationKey: string): Agent {
-  const key = policy.resolve ? null : `${policy.allowPrivate ? 1 : 0} ${(policy.allowCidrs ?? []).join(",")} ${timeoutMs} ${isolationKey}`;
+  const key = policy.resolve ? null : `${policy.allowPrivate ? 1 : 0} ${policy.allowCidrs.map((c) => c.text).join(",")} ${timeoutMs} ${isolationKey}`;
   const existing = key ? agents.get(key) : undefined;
   if (existing && key) {
     agents.delete(key);
@@ -177,6 +160,7 @@ export async function postWebhook(input: {
     return failure("invalid_url", "the URL cannot be parsed");
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") return failure("invalid_url", "only http and https are supported");
+  if (url.protocol === "http:" && !input.policy.allowHttp) return failure("http_not_allowed", "plain http:// is not allowed (ALLOW_HTTP_ENDPOINTS is off)");
   // Literal IPs never reach the lookup, so they are vetted here.
   const literal = url.hostname.replace(/^\[|\]$/g, "");
   if (isIP(literal)) {

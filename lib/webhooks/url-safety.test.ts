@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { checkEndpointUrl, forbiddenAddressReason } from "./url-safety";
+import { checkEndpointUrl, forbiddenAddressReason, parseCidrList, vetAddress, type UrlPolicy } from "./url-safety";
 
-const strict = { allowHttp: false, allowPrivate: false };
+const strict: UrlPolicy = { allowHttp: false, allowPrivate: false, allowCidrs: [] };
 
 describe("forbiddenAddressReason", () => {
   it.each([
@@ -33,12 +33,46 @@ describe("checkEndpointUrl", () => {
     expect(checkEndpointUrl("ftp://example.com/", strict).ok).toBe(false);
     expect(checkEndpointUrl("https://u:p@example.com/", strict).ok).toBe(false);
     expect(checkEndpointUrl("http://example.com/", strict).ok).toBe(false);
-    expect(checkEndpointUrl("http://example.com/", { allowHttp: true, allowPrivate: false }).ok).toBe(true);
+    expect(checkEndpointUrl("http://example.com/", { ...strict, allowHttp: true }).ok).toBe(true);
     expect(checkEndpointUrl("https://example.com/hook?x=1", strict)).toMatchObject({ ok: true });
-    expect(checkEndpointUrl("http://127.0.0.1:8080/", { allowHttp: true, allowPrivate: true }).ok).toBe(true);
+    expect(checkEndpointUrl("http://127.0.0.1:8080/", { ...strict, allowHttp: true, allowPrivate: true }).ok).toBe(true);
   });
 
   it("marks unparseable URLs as invalid rather than forbidden", () => {
     expect(checkEndpointUrl("not a url", strict)).toMatchObject({ ok: false, invalid: true });
+  });
+});
+
+describe("ALLOWED_ENDPOINT_CIDRS", () => {
+  it("parses CIDRs and refuses anything else", () => {
+    expect(parseCidrList(" 10.20.0.0/16 , ::1/128,").map((c) => c.text)).toEqual(["10.20.0.0/16", "::1/128"]);
+    for (const bad of ["10.0.0.0/40", "10.0.0.0", "127.1/8", "::1/129", "fd00::/x", "example.com/8"]) {
+      expect(() => parseCidrList(bad), bad).toThrow(/is not a CIDR/);
+    }
+  });
+
+  it("lets through exactly the allowed ranges, in their IPv4-mapped form too", () => {
+    const policy = { allowPrivate: false, allowCidrs: parseCidrList("10.20.0.0/16,::ffff:192.168.7.0/120") };
+    expect(vetAddress("10.20.3.4", policy)).toBeNull();
+    expect(vetAddress("::ffff:10.20.3.4", policy)).toBeNull();
+    expect(vetAddress("192.168.7.9", policy)).toBeNull();
+    expect(vetAddress("10.21.0.1", policy)).not.toBeNull();
+    expect(vetAddress("169.254.169.254", policy)).not.toBeNull();
+    expect(vetAddress("93.184.216.34", policy)).toBeNull();
+  });
+
+  it("is honoured at create time: a literal address inside an allowed range is accepted", () => {
+    const policy: UrlPolicy = { ...strict, allowCidrs: parseCidrList("10.20.0.0/16") };
+    expect(checkEndpointUrl("https://10.20.0.5/hook", policy).ok).toBe(true);
+    expect(checkEndpointUrl("https://10.21.0.5/hook", policy).ok).toBe(false);
+    expect(checkEndpointUrl("https://169.254.169.254/", policy).ok).toBe(false);
+  });
+
+  it("with loopback allowed (the embedded demo), accepts localhost and refuses metadata and private addresses", () => {
+    const demo: UrlPolicy = { allowHttp: true, allowPrivate: false, allowCidrs: parseCidrList("127.0.0.0/8,::1/128") };
+    for (const url of ["http://localhost:8080/", "http://127.0.0.1:9000/in", "http://[::1]:9000/"]) expect(checkEndpointUrl(url, demo).ok, url).toBe(true);
+    for (const url of ["http://169.254.169.254/latest/meta-data", "http://10.0.0.1/", "http://metadata.google.internal/", "http://192.168.1.1/", "http://[fd00::1]/"]) {
+      expect(checkEndpointUrl(url, demo).ok, url).toBe(false);
+    }
   });
 });

@@ -1,6 +1,13 @@
 import ipaddr from "ipaddr.js";
 
-export type EgressPolicy = { allowHttp: boolean; allowPrivate: boolean };
+/** A range of ALLOWED_ENDPOINT_CIDRS, parsed once at start. */
+export type AllowedCidr = { text: string; range: [ipaddr.IPv4 | ipaddr.IPv6, number] };
+
+/**
+ * What the operator allows: the create-time check and the send-time egress guard both decide by
+ * it, through the same vetAddress, so a URL accepted at create is not refused at send and back.
+ */
+export type UrlPolicy = { allowHttp: boolean; allowPrivate: boolean; allowCidrs: readonly AllowedCidr[] };
 
 const MAX_URL_LENGTH = 2048;
 
@@ -54,13 +61,66 @@ export function forbiddenAddressReason(ip: string): string | null {
   return `${address.toString()} is a ${range} address`;
 }
 
+/** Parses `10.20.0.0/16,::1/128`; throws with the first entry that is not a CIDR. */
+export function parseCidrList(text: string): AllowedCidr[] {
+  return text
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const [address = "", bits] = entry.split("/");
+      // ipaddr.js also reads 127.1 or 0x7f.0.0.1; an operator's allowlist should say what it means.
+      const wellFormed = address.includes(":") ? ipaddr.IPv6.isValidCIDR(entry) : ipaddr.IPv4.isValidCIDRFourPartDecimal(entry);
+      if (!wellFormed || bits === undefined) throw new Error(`"${entry}" is not a CIDR like 10.20.0.0/16 or fd00::/8`);
+      let [range, prefix] = ipaddr.parseCIDR(entry);
+      // Addresses are compared in their IPv4 form when they are IPv4-mapped (see vetAddress).
+      if (range.kind() === "ipv6" && (range as ipaddr.IPv6).isIPv4MappedAddress() && prefix >= 96) {
+        [range, prefix] = [(range as ipaddr.IPv6).toIPv4Address(), prefix - 96];
+      }
+      return { text: entry, range: [range, prefix] };
+    });
+}
+
+function isAllowedByCidr(address: ipaddr.IPv4 | ipaddr.IPv6, cidrs: readonly AllowedCidr[]): boolean {
+  return cidrs.some(({ range }) => range[0].kind() === address.kind() && address.match(range as never));
+}
+
+/**
+ * Why `ip` may not be connected to under the policy, or null when it may: anything when
+ * ALLOW_PRIVATE_ENDPOINTS is on, an address inside ALLOWED_ENDPOINT_CIDRS, or a public unicast one.
+ */
+export function vetAddress(ip: string, policy: Pick<UrlPolicy, "allowPrivate" | "allowCidrs">): string | null {
+  if (policy.allowPrivate) return null;
+  if (!ipaddr.isValid(ip)) return "not an IP address";
+  let address = ipaddr.parse(ip);
+  if (address.kind() === "ipv6" && (address as ipaddr.IPv6).isIPv4MappedAddress()) address = (address as ipaddr.IPv6).toIPv4Address();
+  if (isAllowedByCidr(address, policy.allowCidrs)) return null;
+  return forbiddenAddressReason(ip);
+}
+
+// The names isInternalName refuses, judged by the address they stand for where there is one.
+const NAMED_ADDRESSES: [RegExp, string[]][] = [
+  [/(^|\.)localhost$/, ["127.0.0.1", "::1"]],
+  [/^metadata(\.google\.internal)?$/, ["169.254.169.254"]],
+];
+
+/** Whether an obviously internal name is allowed after all: the policy allows what it stands for. */
+function internalNameAllowed(host: string, policy: UrlPolicy): boolean {
+  const name = host.toLowerCase().replace(/\.$/, "");
+  const named = NAMED_ADDRESSES.find(([pattern]) => pattern.test(name));
+  // Other internal names (*.internal, *.local) resolve to anything; with an allowlist in force the
+  // send-time guard judges the addresses they resolve to.
+  if (!named) return policy.allowCidrs.length > 0;
+  return named[1].some((ip) => vetAddress(ip, policy) === null);
+}
+
 export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string; invalid?: boolean };
 
 /**
  * The create-time check: scheme, credentials, and hosts that are obviously internal. A courtesy
  * to the person typing the URL — the egress guard re-checks the address actually connected to.
  */
-export function checkEndpointUrl(raw: string, policy: EgressPolicy): UrlCheck {
+export function checkEndpointUrl(raw: string, policy: UrlPolicy): UrlCheck {
   if (raw.length > MAX_URL_LENGTH) return { ok: false, reason: `The URL is longer than ${MAX_URL_LENGTH} characters.`, invalid: true };
   let url: URL;
   try {
@@ -75,13 +135,13 @@ export function checkEndpointUrl(raw: string, policy: EgressPolicy): UrlCheck {
     return { ok: false, reason: "Only https:// URLs are accepted (the operator has not set ALLOW_HTTP_ENDPOINTS)." };
   }
   if (url.username || url.password) return { ok: false, reason: "The URL must not carry credentials; use custom headers instead." };
-  if (!policy.allowPrivate) {
-    const host = url.hostname.replace(/^\[|\]$/g, "");
-    if (isInternalName(host)) return { ok: false, reason: `The host ${host} is internal.` };
-    if (ipaddr.isValid(host)) {
-      const reason = forbiddenAddressReason(host);
-      if (reason) return { ok: false, reason: `The URL points at a forbidden address: ${reason}.` };
-    }
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  if (isInternalName(host) && !policy.allowPrivate && !internalNameAllowed(host, policy)) {
+    return { ok: false, reason: `The host ${host} is internal.` };
+  }
+  if (ipaddr.isValid(host)) {
+    const reason = vetAddress(host, policy);
+    if (reason) return { ok: false, reason: `The URL points at a forbidden address: ${reason}.` };
   }
   return { ok: true, url };
 }

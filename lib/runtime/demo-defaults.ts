@@ -1,0 +1,6 @@
+/**
+ * What the embedded demo allows unless the environment says otherwise: plain http, and loopback
+ * only (DESIGN.md) — never private, link-local or metadata addresses, so a demo started on a cloud
+ * VM gives no API key a way into the metadata service.
+ */
+export const DEMO_DEFAULTS = { ALLOW_HTTP_ENDPOINTS: "true", ALLOWED_ENDPOINT_CIDRS: "127.0.0.0/8,::1/128" } as const;
