@@ -75,7 +75,7 @@ function opsAlerts(endpointId: string, type?: string): { type: string; data: Rec
 const alertLog = async (query: string) => (await api.get(`/api/v1/alerts?${query}`)).body.data as { kind: string; status: string; channel_id: string | null }[];
 
 describe("alerts from real deliveries", () => {
-  it("a failing endpoint: one endpoint.failing, exhaustion folded by the throttle, then endpoint.recovered", async () => {
+  it("a failing endpoint: one endpoint.failing, exhaustion folded into it by the throttle, then endpoint.recovered", async () => {
     const mine = await failingEndpoint(["owner@one.test"]);
     const other = await failingEndpoint(["owner@two.test"]);
     failing.delete(other.path);
@@ -98,13 +98,12 @@ describe("alerts from real deliveries", () => {
     expect(opsAlerts(mine.id, "endpoint.failing")).toHaveLength(1);
     expect(opsAlerts(mine.id, "endpoint.failing")[0]!.data).toMatchObject({ last_status_code: 500 });
     expect(smtp.to("owner@one.test")[0]!.mail.subject).toContain("failing");
-    // Exhaustion: the first went out, the later ones were folded by the throttle.
-    const exhausted = opsAlerts(mine.id, "message.attempt.exhausted");
-    expect(exhausted).toHaveLength(1);
-    expect(exhausted[0]!.data).toMatchObject({ message_id: first.body.id, attempts: 8, last_status_code: 500 });
+    // Exhaustion came within the hour of endpoint.failing about the same endpoint: suppressed, all
+    // three, and counted into the next alert that goes out.
+    expect(opsAlerts(mine.id, "message.attempt.exhausted")).toHaveLength(0);
     const log = await alertLog(`endpoint_id=${mine.id}&kind=message.attempt.exhausted`);
-    expect(log.filter((a) => a.status === "sent")).toHaveLength(1);
-    expect(log.filter((a) => a.status === "suppressed")).toHaveLength(2);
+    expect(log.map((a) => a.status)).toEqual(["suppressed", "suppressed", "suppressed"]);
+    expect(first.status).toBe(202);
     // Exhaustion is for operators: the owner's mailbox has only the failing alert.
     expect(smtp.to("owner@one.test")).toHaveLength(1);
     // The healthy consumer heard nothing.
@@ -118,6 +117,8 @@ describe("alerts from real deliveries", () => {
       what: "endpoint.recovered",
     });
     expect(smtp.to("owner@one.test")[1]!.mail.subject).toContain("recovered");
+    // endpoint.recovered is always sent, and carries the count the operators did not get.
+    expect(opsAlerts(mine.id, "endpoint.recovered")[0]!.data).toMatchObject({ folded: 3, folded_since: expect.any(String) });
     // More successes are not more recoveries.
     await send(mine.uid, 4);
     await waitFor(() => customer.received.filter((r) => r.path === mine.path).length === 3 * 8 + 2, { what: "the second success" });
@@ -125,7 +126,7 @@ describe("alerts from real deliveries", () => {
     expect(opsAlerts(mine.id, "endpoint.recovered")).toHaveLength(1);
   });
 
-  it("the 5-day rule (shrunk): endpoint.disabled with its reason; enabling raises endpoint.enabled", async () => {
+  it("the 5-day rule (shrunk): endpoint.disabled with its reason, always sent; enabling raises endpoint.enabled, throttled", async () => {
     worker = await withWorkerEnv(worker, { ENDPOINT_DISABLE_AFTER: "1s" }, async () => {
       const ep = await failingEndpoint(["owner@three.test"]);
       for (let i = 0; i < 30 && (await api.get(`/api/v1/endpoints/${ep.id}`)).body.state === "active"; i++) {
@@ -139,11 +140,14 @@ describe("alerts from real deliveries", () => {
 
       const enabled = await api.post(`/api/v1/endpoints/${ep.id}/enable`, {});
       expect(enabled.status).toBe(200);
-      await waitFor(() => opsAlerts(ep.id, "endpoint.enabled").length === 1, { what: "endpoint.enabled" });
+      // endpoint.failing went out within the hour: endpoint.enabled is logged, suppressed.
+      await waitFor(async () => (await alertLog(`endpoint_id=${ep.id}&kind=endpoint.enabled`)).length === 1, { what: "endpoint.enabled" });
+      expect((await alertLog(`endpoint_id=${ep.id}&kind=endpoint.enabled`))[0]!.status).toBe("suppressed");
+      expect(opsAlerts(ep.id, "endpoint.failing")).toHaveLength(1);
       // Enabling an endpoint that is already active is not news.
       await api.post(`/api/v1/endpoints/${ep.id}/enable`, {});
       await new Promise((r) => setTimeout(r, 500));
-      expect(opsAlerts(ep.id, "endpoint.enabled")).toHaveLength(1);
+      expect(await alertLog(`endpoint_id=${ep.id}&kind=endpoint.enabled`)).toHaveLength(1);
       // endpoint.enabled is for operators only.
       expect(smtp.to("owner@three.test").filter((m) => /enabled/i.test(m.mail.subject ?? ""))).toHaveLength(0);
     });

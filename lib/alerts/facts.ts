@@ -24,7 +24,7 @@ export const AlertFacts = z.object({
   endpoint: z.object({ id: z.string(), url: z.string(), description: z.string(), state: z.string() }).nullable(),
   consumer: z.object({ id: z.string(), uid: z.string(), name: z.string() }).nullable(),
   data: AlertData,
-  /** Alerts of this kind for this endpoint and target suppressed since the previous one went out. */
+  /** Alerts about this endpoint, of any kind, this target did not get (suppressed or failed) since `folded_since`. */
   folded: z.number().int(),
   folded_since: z.string().nullable(),
   /** Who reads it: operators get a dashboard link; a consumer's own alert email does not. */

@@ -5,9 +5,9 @@ import { newId } from "../ids";
 import { logger } from "../logger";
 import { enqueueAlertSends, queueFor } from "./enqueue";
 import { AlertData, type AlertFacts } from "./facts";
-import { CONSUMER_EMAIL_KINDS, type AlertKind } from "./kinds";
+import { ALWAYS_SENT_KINDS, CONSUMER_EMAIL_KINDS, type AlertKind } from "./kinds";
 import type { SendAlertsPayload } from "./raise-alert";
-import { decideThrottle, throttleKey, type ThrottleGroup } from "./throttle";
+import { decideThrottle } from "./throttle";
 
 type EndpointRow = {
   id: string;
@@ -43,7 +43,7 @@ function parseData(raw: Record<string, unknown>): AlertData {
 /**
  * The send_alerts task's work: each raised alert goes to every channel whose kinds include it and,
  * for the kinds the customer hears of, to each alert email of the endpoint's own consumer. One
- * transaction applies the throttle, writes a log row per alert and target (pending, or suppressed)
+ * transaction applies the throttle (per endpoint and target, across kinds: lib/alerts/throttle.ts), writes a log row per alert and target (pending, or suppressed)
  * and queues one send_alert job per pending row — so a retry after a fault cannot send twice, and
  * each target's retries stay its own.
  */
@@ -94,22 +94,13 @@ export async function fanOutAlerts(sql: Sql, config: Config, raised: SendAlertsP
   }
   if (planned.length === 0) return { sent: 0, suppressed: 0 };
 
-  const groups = new Map<string, ThrottleGroup>();
-  for (const p of planned) {
-    const key = throttleKey(p);
-    const group = groups.get(key);
-    if (group) group.count += 1;
-    else groups.set(key, { endpointId: p.endpointId, kind: p.kind, target: p.target, firstAlertId: p.alertId, count: 1 });
-  }
-
   return sql.begin(async (tx) => {
-    const decisions = await decideThrottle(tx, [...groups.values()], config.ALERT_THROTTLE);
+    const candidates = planned.map((p) => ({ alertId: p.alertId, endpointId: p.endpointId, target: p.target, alwaysSent: ALWAYS_SENT_KINDS.includes(p.kind) }));
+    const decisions = await decideThrottle(tx, candidates, config.ALERT_THROTTLE);
     const rows = planned.map((p) => {
-      const decision = decisions.get(throttleKey(p));
-      const goes = decision?.sent === true && groups.get(throttleKey(p))!.firstAlertId === p.alertId;
-      const folded = goes ? decision!.folded : 0;
-      const facts: AlertFacts = { ...p.facts, folded, folded_since: goes ? (decision!.foldedSince?.toISOString() ?? null) : null };
-      return { ...p, status: goes ? "pending" : "suppressed", folded, facts };
+      const { sent, folded, foldedSince } = decisions.get(p.alertId)!;
+      const facts: AlertFacts = { ...p.facts, folded, folded_since: foldedSince?.toISOString() ?? null };
+      return { ...p, status: sent ? "pending" : "suppressed", folded, facts };
     });
     const column = (pick: (r: (typeof rows)[number]) => string | number | null) => asTextArray(rows.map(pick));
     await tx`

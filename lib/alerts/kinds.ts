@@ -8,6 +8,12 @@ export const ALERT_KINDS = [
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
+/**
+ * Kinds the throttle never holds back: each closes a state someone is waiting on. They still
+ * carry the count of alerts the target did not get before them.
+ */
+export const ALWAYS_SENT_KINDS: readonly AlertKind[] = ["endpoint.disabled", "endpoint.recovered"];
+
 /** What POST /alert-channels/{id}/test sends; it bypasses the channel's kinds and the throttle. */
 export const TEST_ALERT_KIND = "alert.test";
 export type AlertLogKind = AlertKind | typeof TEST_ALERT_KIND;

@@ -21,8 +21,8 @@ const facts = (over: Partial<AlertFacts> = {}): AlertFacts => ({
 describe("alert rendering", () => {
   it("says how many alerts were folded in, and only when some were", () => {
     expect(foldedNote(0, null)).toBeNull();
-    expect(foldedNote(1, "2026-11-30T11:00:00.000Z")).toBe("1 similar alert was suppressed since 2026-11-30T11:00:00.000Z.");
-    expect(foldedNote(3, "2026-11-30T11:00:00.000Z")).toBe("3 similar alerts were suppressed since 2026-11-30T11:00:00.000Z.");
+    expect(foldedNote(1, "2026-11-30T11:00:00.000Z")).toBe("1 other alert about this endpoint was not sent since 2026-11-30T11:00:00.000Z.");
+    expect(foldedNote(3, "2026-11-30T11:00:00.000Z")).toBe("3 other alerts about this endpoint were not sent since 2026-11-30T11:00:00.000Z.");
   });
 
   it("links operators to the dashboard, never a consumer", () => {

@@ -9,7 +9,7 @@ export type AlertView = {
   title: string;
   summary: string;
   fields: { label: string; value: string }[];
-  /** "3 similar alerts were suppressed since …", or null when nothing was folded in. */
+  /** "3 other alerts about this endpoint were not sent since …", or null when nothing was folded in. */
   foldedNote: string | null;
   link: { label: string; url: string } | null;
   tone: "bad" | "good" | "info";
@@ -52,8 +52,9 @@ function lastResult(data: AlertFacts["data"]): string | null {
 
 export function foldedNote(folded: number, since: string | null): string | null {
   if (folded <= 0) return null;
-  const what = folded === 1 ? "1 similar alert was" : `${folded} similar alerts were`;
-  return `${what} suppressed since ${since ?? "the previous one"}.`;
+  // Of any kind (the throttle holds per endpoint), suppressed or failed: the alert log has each.
+  const what = folded === 1 ? "1 other alert about this endpoint was" : `${folded} other alerts about this endpoint were`;
+  return `${what} not sent since ${since ?? "the previous one"}.`;
 }
 
 export function describeAlert(facts: AlertFacts, appUrl: string): AlertView {

@@ -6,8 +6,17 @@ import { openChannelConfig } from "./channel-config";
 import { sendConsumerEmail, sendToChannel, type SendOutcome } from "./channels";
 import { enqueueAlertSends, queueFor } from "./enqueue";
 import { AlertFacts } from "./facts";
+import { releaseThrottle } from "./throttle";
 
-type ClaimedAlert = { id: string; channel_id: string | null; recipient: string | null; payload: unknown; attempts: number };
+type ClaimedAlert = {
+  id: string;
+  endpoint_id: string | null;
+  channel_id: string | null;
+  recipient: string | null;
+  payload: unknown;
+  attempts: number;
+  created_at: Date;
+};
 
 async function tryOnce(sql: Sql, config: Config, alert: ClaimedAlert, facts: AlertFacts): Promise<SendOutcome> {
   if (!alert.channel_id) return sendConsumerEmail(alert.recipient!, facts, config);
@@ -33,7 +42,7 @@ export async function sendAlert(sql: Sql, config: Config, alertId: string): Prom
   const [alert] = await sql<ClaimedAlert[]>`
     update alerts set attempts = attempts + 1, updated_at = now()
     where id = ${alertId} and status = 'pending'
-    returning id, channel_id, recipient, payload, attempts`;
+    returning id, endpoint_id, channel_id, recipient, payload, attempts, created_at`;
   if (!alert) return "skipped";
   const facts = AlertFacts.parse(alert.payload);
   const outcome = await tryOnce(sql, config, alert, facts);
@@ -44,7 +53,19 @@ export async function sendAlert(sql: Sql, config: Config, alertId: string): Prom
   }
   const delay = outcome.final ? undefined : config.ALERT_RETRY_SCHEDULE[alert.attempts];
   if (delay === undefined) {
-    await sql`update alerts set status = 'failed', error = ${outcome.error}, message = ${outcome.message}, updated_at = now() where id = ${alert.id}`;
+    await sql.begin(async (tx) => {
+      await tx`update alerts set status = 'failed', error = ${outcome.error}, message = ${outcome.message}, updated_at = now() where id = ${alert.id}`;
+      // A failed send must not use up its target's window (test alerts have none).
+      if (alert.endpoint_id) {
+        await releaseThrottle(tx, {
+          id: alert.id,
+          endpointId: alert.endpoint_id,
+          target: alert.channel_id ?? `email:${alert.recipient}`,
+          folded: facts.folded,
+          since: facts.folded > 0 && facts.folded_since ? new Date(facts.folded_since) : alert.created_at,
+        });
+      }
+    });
     logger.warn("alert failed", { alertId: alert.id, channelId: alert.channel_id, attempts: alert.attempts, error: outcome.error });
     return "failed";
   }

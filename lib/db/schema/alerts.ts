@@ -59,27 +59,24 @@ export const alerts = pgTable(
 );
 
 /**
- * The throttle: one row per (endpoint, alert kind, target), where a target is a channel id or
- * `email:<address>` for a consumer's alert email. Rows are upserted by the fan-out
- * (lib/alerts/throttle.ts); the row lock of INSERT … ON CONFLICT DO UPDATE makes the decision
- * atomic across worker processes.
+ * The throttle: one row per (endpoint, target), across alert kinds, where a target is a channel id
+ * or `email:<address>` for a consumer's alert email. The fan-out (lib/alerts/throttle.ts) locks
+ * the rows it decides on, so the decision holds across worker processes.
  */
-export const alertThrottles = pgTable(
-  "alert_throttles",
+export const alertWindows = pgTable(
+  "alert_windows",
   {
     endpointId: text("endpoint_id")
       .notNull()
       .references(() => endpoints.id, { onDelete: "cascade" }),
-    kind: text("kind").notNull(),
     target: text("target").notNull(),
-    /** When the last alert that went out (not suppressed) was decided. */
-    lastSentAt: ts("last_sent_at").notNull(),
-    lastAlertId: text("last_alert_id").notNull(),
-    /** Suppressed since lastSentAt: folded into the next alert that goes out. */
-    suppressed: integer("suppressed").notNull().default(0),
-    /** What the last alert that went out folded in: the count, and the alert before it. */
-    folded: integer("folded").notNull().default(0),
-    foldedSince: ts("folded_since"),
+    /** When the alert holding the window was decided; null: no window is open, the next one goes. */
+    windowAt: ts("window_at"),
+    /** That alert: if its send ends `failed`, it gives the window back. */
+    windowAlertId: text("window_alert_id"),
+    /** Alerts the target did not get (suppressed, or failed) since `notSentSince`: the next one that goes out carries the count. */
+    notSent: integer("not_sent").notNull().default(0),
+    notSentSince: ts("not_sent_since"),
   },
-  (t) => [primaryKey({ columns: [t.endpointId, t.kind, t.target] }), index("alert_throttles_target_idx").on(t.target)],
+  (t) => [primaryKey({ columns: [t.endpointId, t.target] }), index("alert_windows_target_idx").on(t.target)],
 );
