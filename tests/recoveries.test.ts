@@ -303,6 +303,48 @@ describe("recovery runs", () => {
   });
 });
 
+describe("people hear the end", () => {
+  it("raises recovery.finished with the counts, and recovery.paused with the reason, on the channels that take them", async () => {
+    const hook = await startReceiver();
+    const channel = await api.post("/api/v1/alert-channels", {
+      kind: "webhook",
+      name: "recoveries",
+      config: { url: `${hook.url}/recoveries` },
+      kinds: ["recovery.finished", "recovery.paused"],
+    });
+    expect(channel.status).toBe(201);
+    let ok = false;
+    const receiver = await startReceiver((_req, res) => res.writeHead(ok ? 200 : 500).end());
+    const { uid, endpoints } = await consumerWith([receiver.url, receiver.url]);
+    await failures(uid, endpoints, 3);
+    const since = new Date(Date.now() - 60_000).toISOString();
+    const failing = await api.post(`/api/v1/endpoints/${endpoints[0]!}/recover`, { since, canary: 2 });
+    await waitState(failing.body.id, "paused");
+    ok = true;
+    const finishing = await api.post(`/api/v1/endpoints/${endpoints[1]!}/recover`, { since, canary: 0 });
+    await waitState(finishing.body.id, "completed");
+    const alertOf = (id: string) => hook.received.map((r) => JSON.parse(r.body)).find((b) => b.data.recovery_id === id);
+    const paused = await waitFor(() => alertOf(failing.body.id), { what: "recovery.paused" });
+    expect(paused).toMatchObject({ type: "recovery.paused", data: { stop_reason: "canary_failed", consumer_uid: uid, endpoint_id: endpoints[0], failed: 2 } });
+    expect(paused.data.summary).toMatch(/paused itself: too many of its first items \(the canary\) failed/);
+    const finished = await waitFor(() => alertOf(finishing.body.id), { what: "recovery.finished" });
+    expect(finished).toMatchObject({ type: "recovery.finished", data: { expected: 3, succeeded: 3, failed: 0, skipped: 0, consumer_uid: uid } });
+    expect(finished.data.dashboard_url).toMatch(new RegExp(`/recoveries/${finishing.body.id}$`));
+    // A consumer-wide run, whose alert names no endpoint.
+    ok = false;
+    await failures(uid, endpoints, 1);
+    ok = true;
+    const wide = await api.post(`/api/v1/consumers/${uid}/recover`, { since: new Date(Date.now() - 5_000).toISOString(), canary: 0, statuses: ["failed"] });
+    await waitState(wide.body.id, "completed");
+    const wideAlert = await waitFor(() => alertOf(wide.body.id), { what: "the consumer-wide run's alert" });
+    expect(wideAlert.data.endpoint_id).toBeUndefined();
+    expect(wideAlert.data.consumer_uid).toBe(uid);
+    expect((await api.del(`/api/v1/alert-channels/${channel.body.id}`)).status).toBe(204);
+    await hook.close();
+    await receiver.close();
+  });
+});
+
 describe("the one queue", () => {
   it("refuses a resend to an endpoint that is not active, with a reason, and queues nothing", async () => {
     const { uid, endpoints } = await consumerWith(["http://127.0.0.1:9/never"], { disabled: true });

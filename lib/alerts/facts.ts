@@ -11,6 +11,13 @@ export const AlertData = z.looseObject({
   delivery_id: z.string().optional(),
   event_type: z.string().optional(),
   attempts: z.number().optional(),
+  // A recovery run's end or stop.
+  recovery_id: z.string().optional(),
+  stop_reason: z.string().optional(),
+  expected: z.number().optional(),
+  succeeded: z.number().optional(),
+  failed: z.number().optional(),
+  skipped: z.number().optional(),
 });
 export type AlertData = z.infer<typeof AlertData>;
 

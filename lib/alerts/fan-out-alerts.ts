@@ -5,26 +5,18 @@ import { newId } from "../ids";
 import { logger } from "../logger";
 import { enqueueAlertSends, queueFor } from "./enqueue";
 import { AlertData, type AlertFacts } from "./facts";
-import { ALWAYS_SENT_KINDS, CONSUMER_EMAIL_KINDS, type AlertKind } from "./kinds";
+import { ALWAYS_SENT_KINDS, CONSUMER_EMAIL_KINDS, RECOVERY_ALERT_KINDS, type AlertKind } from "./kinds";
 import type { SendAlertsPayload } from "./raise-alert";
 import { decideThrottle } from "./throttle";
 
-type EndpointRow = {
-  id: string;
-  url: string;
-  description: string;
-  state: string;
-  consumer_id: string;
-  uid: string;
-  name: string;
-  alert_emails: string[];
-};
+type ConsumerRow = { consumer_id: string; uid: string; name: string; alert_emails: string[] };
+type EndpointRow = ConsumerRow & { id: string; url: string; description: string; state: string };
 
 /** One alert to one target: a channel, or one of the endpoint's consumer's alert emails. */
 type Planned = {
   alertId: string;
   kind: AlertKind;
-  endpointId: string;
+  endpointId: string | null;
   consumerId: string;
   channelId: string | null;
   recipient: string | null;
@@ -48,28 +40,33 @@ function parseData(raw: Record<string, unknown>): AlertData {
  * each target's retries stay its own.
  */
 export async function fanOutAlerts(sql: Sql, config: Config, raised: SendAlertsPayload["alerts"]) {
-  const endpointIds = [...new Set(raised.map((a) => a.endpoint_id))];
-  const [endpoints, channels] = await Promise.all([
+  const endpointIds = [...new Set(raised.flatMap((a) => (a.endpoint_id ? [a.endpoint_id] : [])))];
+  const consumerIds = [...new Set(raised.flatMap((a) => (a.consumer_id ? [a.consumer_id] : [])))];
+  const [endpoints, consumers, channels] = await Promise.all([
     sql<EndpointRow[]>`
       select e.id, e.url, e.description, e.state, c.id as consumer_id, c.uid, c.name, c.alert_emails
       from endpoints e join consumers c on c.id = e.consumer_id
       where e.id = any(${asTextArray(endpointIds)}::text[])`,
+    sql<ConsumerRow[]>`select id as consumer_id, uid, name, alert_emails from consumers where id = any(${asTextArray(consumerIds)}::text[])`,
     sql<{ id: string; kinds: string[] | null }[]>`select id, kinds from alert_channels order by id`,
   ]);
   const byId = new Map(endpoints.map((e) => [e.id, e]));
+  const consumerById = new Map(consumers.map((c) => [c.consumer_id, c]));
 
   const planned: Planned[] = [];
   for (const alert of raised) {
-    const endpoint = byId.get(alert.endpoint_id);
-    if (!endpoint) {
-      logger.info("alert dropped: its endpoint no longer exists", { kind: alert.kind, endpointId: alert.endpoint_id });
+    const endpoint = alert.endpoint_id ? byId.get(alert.endpoint_id) : undefined;
+    const consumer = endpoint ?? (alert.consumer_id ? consumerById.get(alert.consumer_id) : undefined);
+    // A recovery's alert still goes when its endpoint is gone; an endpoint's alert does not.
+    if (!consumer || (!endpoint && !RECOVERY_ALERT_KINDS.includes(alert.kind))) {
+      logger.info("alert dropped: what it is about no longer exists", { kind: alert.kind, endpointId: alert.endpoint_id });
       continue;
     }
     const base = {
       kind: alert.kind,
       raised_at: alert.raised_at,
-      endpoint: { id: endpoint.id, url: endpoint.url, description: endpoint.description, state: endpoint.state },
-      consumer: { id: endpoint.consumer_id, uid: endpoint.uid, name: endpoint.name },
+      endpoint: endpoint ? { id: endpoint.id, url: endpoint.url, description: endpoint.description, state: endpoint.state } : null,
+      consumer: { id: consumer.consumer_id, uid: consumer.uid, name: consumer.name },
       data: parseData(alert.data),
       folded: 0,
       folded_since: null,
@@ -78,8 +75,8 @@ export async function fanOutAlerts(sql: Sql, config: Config, raised: SendAlertsP
       planned.push({
         alertId: newId("alert"),
         kind: alert.kind,
-        endpointId: endpoint.id,
-        consumerId: endpoint.consumer_id,
+        endpointId: endpoint?.id ?? null,
+        consumerId: consumer.consumer_id,
         channelId,
         recipient,
         target,
@@ -89,16 +86,20 @@ export async function fanOutAlerts(sql: Sql, config: Config, raised: SendAlertsP
       if (channel.kinds === null || channel.kinds.includes(alert.kind)) plan(channel.id, channel.id, null, "operator");
     }
     if (CONSUMER_EMAIL_KINDS.includes(alert.kind)) {
-      for (const email of new Set(endpoint.alert_emails.map((e) => e.toLowerCase()))) plan(`email:${email}`, null, email, "consumer");
+      for (const email of new Set(consumer.alert_emails.map((e) => e.toLowerCase()))) plan(`email:${email}`, null, email, "consumer");
     }
   }
   if (planned.length === 0) return { sent: 0, suppressed: 0 };
 
   return sql.begin(async (tx) => {
-    const candidates = planned.map((p) => ({ alertId: p.alertId, endpointId: p.endpointId, target: p.target, alwaysSent: ALWAYS_SENT_KINDS.includes(p.kind) }));
+    const candidates = planned.flatMap((p) =>
+      p.endpointId && !RECOVERY_ALERT_KINDS.includes(p.kind)
+        ? [{ alertId: p.alertId, endpointId: p.endpointId, target: p.target, alwaysSent: ALWAYS_SENT_KINDS.includes(p.kind) }]
+        : [],
+    );
     const decisions = await decideThrottle(tx, candidates, config.ALERT_THROTTLE);
     const rows = planned.map((p) => {
-      const { sent, folded, foldedSince } = decisions.get(p.alertId)!;
+      const { sent, folded, foldedSince } = decisions.get(p.alertId) ?? { sent: true, folded: 0, foldedSince: null };
       const facts: AlertFacts = { ...p.facts, folded, folded_since: foldedSince?.toISOString() ?? null };
       return { ...p, status: sent ? "pending" : "suppressed", folded, facts };
     });

@@ -5,6 +5,8 @@ export const ALERT_KINDS = [
   "endpoint.disabled",
   "endpoint.recovered",
   "endpoint.enabled",
+  "recovery.finished",
+  "recovery.paused",
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
@@ -13,6 +15,12 @@ export type AlertKind = (typeof ALERT_KINDS)[number];
  * carry the count of alerts the target did not get before them.
  */
 export const ALWAYS_SENT_KINDS: readonly AlertKind[] = ["endpoint.disabled", "endpoint.recovered"];
+
+/**
+ * Kinds about a recovery run rather than an endpoint: one per run's end or stop, so the endpoint
+ * throttle does not apply to them (a consumer-wide run has no one endpoint).
+ */
+export const RECOVERY_ALERT_KINDS: readonly AlertKind[] = ["recovery.finished", "recovery.paused"];
 
 /** What POST /alert-channels/{id}/test sends; it bypasses the channel's kinds and the throttle. */
 export const TEST_ALERT_KIND = "alert.test";

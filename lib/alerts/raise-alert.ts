@@ -7,11 +7,20 @@ import { ALERT_KINDS, type AlertKind } from "./kinds";
 
 export type { AlertKind } from "./kinds";
 
-export type RaisedAlert = { kind: AlertKind; endpointId: string; data: Record<string, unknown> };
+/** An alert about an endpoint, or (the recovery kinds) about a consumer's run, with its endpoint if it has one. */
+export type RaisedAlert = { kind: AlertKind; endpointId: string | null; consumerId?: string; data: Record<string, unknown> };
 
 /** The send_alerts job's payload: what raiseAlerts knew when the change happened. */
 export const SendAlertsPayload = z.object({
-  alerts: z.array(z.object({ kind: z.enum(ALERT_KINDS), endpoint_id: z.string(), data: z.record(z.string(), z.unknown()), raised_at: z.string() })),
+  alerts: z.array(
+    z.object({
+      kind: z.enum(ALERT_KINDS),
+      endpoint_id: z.string().nullable(),
+      consumer_id: z.string().optional(),
+      data: z.record(z.string(), z.unknown()),
+      raised_at: z.string(),
+    }),
+  ),
 });
 export type SendAlertsPayload = z.infer<typeof SendAlertsPayload>;
 
@@ -39,5 +48,7 @@ export async function raiseAlertsIn(db: Executor, alerts: RaisedAlert[]): Promis
 
 function sendAlertsPayload(alerts: RaisedAlert[]): SendAlertsPayload {
   const raisedAt = new Date().toISOString();
-  return { alerts: alerts.map((a) => ({ kind: a.kind, endpoint_id: a.endpointId, data: a.data, raised_at: raisedAt })) };
+  return {
+    alerts: alerts.map((a) => ({ kind: a.kind, endpoint_id: a.endpointId, ...(a.consumerId ? { consumer_id: a.consumerId } : {}), data: a.data, raised_at: raisedAt })),
+  };
 }

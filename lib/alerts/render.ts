@@ -21,8 +21,20 @@ const TITLES: Record<AlertLogKind, { title: string; tone: AlertView["tone"] }> =
   "endpoint.disabled": { title: "Endpoint disabled", tone: "bad" },
   "endpoint.recovered": { title: "Endpoint recovered", tone: "good" },
   "endpoint.enabled": { title: "Endpoint enabled", tone: "good" },
+  "recovery.finished": { title: "Recovery finished", tone: "info" },
+  "recovery.paused": { title: "Recovery paused itself", tone: "bad" },
   "alert.test": { title: "Test alert", tone: "info" },
 };
+
+const STOP_REASONS: Record<string, string> = {
+  canary_failed: "too many of its first items (the canary) failed",
+  failure_ratio: "too many of its last 50 attempts failed",
+};
+
+function recoveryCounts(data: AlertFacts["data"]): string {
+  const n = (value: number | undefined) => (value ?? 0).toLocaleString("en-US");
+  return `${n(data.expected)} expected: ${n(data.succeeded)} succeeded, ${n(data.failed)} failed, ${n(data.skipped)} skipped`;
+}
 
 function summaryOf(facts: AlertFacts): string {
   const url = facts.endpoint?.url ?? "an endpoint";
@@ -38,6 +50,13 @@ function summaryOf(facts: AlertFacts): string {
       return `Deliveries to ${url} succeed again${facts.data.failing_since ? ` after failing since ${facts.data.failing_since}` : ""}.`;
     case "endpoint.enabled":
       return `${url} was enabled again; its failure streak is cleared.`;
+    case "recovery.finished":
+      return `The recovery ${facts.data.recovery_id ?? ""} for ${facts.consumer?.name ?? "a consumer"} finished: ${recoveryCounts(facts.data)}.`;
+    case "recovery.paused":
+      return (
+        `The recovery ${facts.data.recovery_id ?? ""} for ${facts.consumer?.name ?? "a consumer"} paused itself: ` +
+        `${STOP_REASONS[facts.data.stop_reason ?? ""] ?? "its stop rule tripped"}. Nothing more is sent until someone resumes or cancels it.`
+      );
     case "alert.test":
       return `This is a test alert for the channel "${facts.channel_name ?? ""}". If you can read it, the channel works.`;
   }
@@ -70,6 +89,8 @@ export function describeAlert(facts: AlertFacts, appUrl: string): AlertView {
     ["Message", data.message_id],
     ["Delivery", data.delivery_id],
     ["Attempts", data.attempts != null ? String(data.attempts) : null],
+    ["Recovery", data.recovery_id],
+    ["Counts", data.recovery_id ? recoveryCounts(data) : null],
   ];
   const { title, tone } = TITLES[facts.kind];
   return {
@@ -80,8 +101,12 @@ export function describeAlert(facts: AlertFacts, appUrl: string): AlertView {
     foldedNote: foldedNote(facts.folded, facts.folded_since),
     // The dashboard is for operators; a consumer's own email has no link it could open.
     link:
-      facts.audience === "operator" && endpoint
-        ? { label: "Open in dashboard", url: `${appUrl}/endpoints/${encodeURIComponent(endpoint.id)}` }
-        : null,
+      facts.audience !== "operator"
+        ? null
+        : data.recovery_id
+          ? { label: "Open in dashboard", url: `${appUrl}/recoveries/${encodeURIComponent(data.recovery_id)}` }
+          : endpoint
+            ? { label: "Open in dashboard", url: `${appUrl}/endpoints/${encodeURIComponent(endpoint.id)}` }
+            : null,
   };
 }

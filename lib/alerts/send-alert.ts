@@ -1,3 +1,4 @@
+import { RECOVERY_ALERT_KINDS, type AlertKind } from "./kinds";
 import type { Config } from "../config";
 import type { Sql } from "../db/client";
 import { logger } from "../logger";
@@ -56,7 +57,7 @@ export async function sendAlert(sql: Sql, config: Config, alertId: string): Prom
     await sql.begin(async (tx) => {
       await tx`update alerts set status = 'failed', error = ${outcome.error}, message = ${outcome.message}, updated_at = now() where id = ${alert.id}`;
       // A failed send must not use up its target's window (test alerts have none).
-      if (alert.endpoint_id) {
+      if (alert.endpoint_id && !RECOVERY_ALERT_KINDS.includes(facts.kind as AlertKind)) {
         await releaseThrottle(tx, {
           id: alert.id,
           endpointId: alert.endpoint_id,

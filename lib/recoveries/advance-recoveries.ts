@@ -6,7 +6,7 @@ import { logger } from "../logger";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { isRetryableConflict } from "../db/errors";
 import { fromDb, type RecoveryRow } from "./queries";
-import { stopRecovery } from "./stop-recovery";
+import { raiseRecoveryAlert, stopRecovery } from "./stop-recovery";
 
 export type FeedPolicy = { rampEveryMs: number };
 
@@ -104,6 +104,7 @@ async function advanceRecovery(tx: SqlOrTx, id: string, policy: FeedPolicy): Pro
       targetId: id,
       data: { expected: run.expected, succeeded: run.succeeded, failed: run.failed, skipped: run.skipped },
     });
+    await raiseRecoveryAlert(tx, id, "recovery.finished");
   }
   return fed.queued;
 }

@@ -1,6 +1,7 @@
 import type { SqlOrTx } from "../db/client";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { pullBackQueued } from "./transition";
+import { raiseAlerts } from "../alerts/raise-alert";
 
 // The stop rule looks at the last RESULT_WINDOW attempt results (kept on the run's row), once there
 // are at least MIN_RESULTS of them (or as many as the run can make), so one early failure cannot
@@ -27,4 +28,14 @@ export async function stopRecovery(tx: SqlOrTx, id: string, reason: "canary_fail
   await tx`update recoveries set state = 'paused', stop_reason = ${reason}, updated_at = now() where id = ${id}`;
   await pullBackQueued(tx, id);
   await recordAuditEvent(tx, { actor: { type: "system" }, action: "recovery.paused", targetType: "recovery", targetId: id, data: { stop_reason: reason, ...facts } });
+  await raiseRecoveryAlert(tx, id, "recovery.paused", { stop_reason: reason });
+}
+
+/** recovery.paused and recovery.finished, raised in the transaction that made the change. */
+export async function raiseRecoveryAlert(tx: SqlOrTx, id: string, kind: "recovery.paused" | "recovery.finished", data: Record<string, unknown> = {}) {
+  const [run] = await tx<{ consumer_id: string; endpoint_id: string | null; state: string; expected: number; succeeded: number; failed: number; skipped: number }[]>`
+    select consumer_id, endpoint_id, state, expected, succeeded, failed, skipped from recoveries where id = ${id}`;
+  if (!run) return;
+  const { consumer_id, endpoint_id, ...counts } = run;
+  await raiseAlerts(tx, [{ kind, endpointId: endpoint_id, consumerId: consumer_id, data: { recovery_id: id, ...counts, ...data } }]);
 }
