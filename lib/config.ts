@@ -103,6 +103,13 @@ const EnvSchema = z.object({
   /** A recovery's rate starts at an eighth of its target and doubles this often. */
   RECOVERY_RAMP_EVERY: duration("10s"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  /** Signs dashboard sessions; required by the web app with DATABASE_URL (the embedded demo keeps one). */
+  AUTH_SECRET: z.string().min(32, "must be at least 32 characters (e.g. `openssl rand -base64 32`)").optional(),
+  OPERATOR_SESSION_TTL: duration("12h"),
+  /** Failed sign-ins allowed per email, and per client address, within LOGIN_FAILURE_WINDOW. */
+  LOGIN_MAX_FAILURES_PER_EMAIL: integer(5, 1, 10_000),
+  LOGIN_MAX_FAILURES_PER_ADDRESS: integer(20, 1, 100_000),
+  LOGIN_FAILURE_WINDOW: duration("15m"),
 });
 
 export type Config = Omit<z.infer<typeof EnvSchema>, "APP_URL" | "ENCRYPTION_KEY" | "ENCRYPTION_KEYS_PREVIOUS"> & {

@@ -1,9 +1,11 @@
 import type { Executor } from "./db/client";
+import type { OperatorRole } from "./db/schema/access";
+import { ForbiddenError } from "./errors";
 
 /** Who is acting. A portal actor may only ever see its own consumer's rows. */
 export type Actor =
   | { type: "api_key"; id: string }
-  | { type: "operator"; id: string }
+  | { type: "operator"; id: string; role: OperatorRole }
   | { type: "portal"; id: string; consumerId: string }
   | { type: "system" };
 
@@ -12,4 +14,22 @@ export type Ctx = { actor: Actor; db: Executor };
 /** The consumer a query must be limited to, or null when the actor sees every consumer. */
 export function consumerScope(ctx: Ctx): string | null {
   return ctx.actor.type === "portal" ? ctx.actor.consumerId : null;
+}
+
+/**
+ * A viewer reads everything and changes nothing. lib/http/with-api-key.ts calls this for every
+ * request that is not a GET, so a new route cannot forget it (tests/viewer-read-only.test.ts walks
+ * every route file to prove it).
+ */
+export function requireWrite(ctx: Ctx): void {
+  if (ctx.actor.type === "operator" && ctx.actor.role !== "admin") {
+    throw new ForbiddenError("Your operator role is viewer: it can read, but not change anything.");
+  }
+}
+
+/** Managing people is for API keys and admins only; a viewer may not even list them. */
+export function requireAdmin(ctx: Ctx): void {
+  const { actor } = ctx;
+  if (actor.type === "api_key" || actor.type === "system" || (actor.type === "operator" && actor.role === "admin")) return;
+  throw new ForbiddenError("Only an admin may manage operators.");
 }

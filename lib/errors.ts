@@ -50,6 +50,12 @@ export class UnauthorizedError extends AppError {
   }
 }
 
+export class ForbiddenError extends AppError {
+  constructor(detail = "This credential may not do that.", code = "forbidden") {
+    super(403, code, "Forbidden", detail);
+  }
+}
+
 export class RateLimitedError extends AppError {
   constructor(retryAfterSeconds: number) {
     super(429, "rate_limited", "Too many requests", `Rate limit exceeded; retry in ${retryAfterSeconds} s.`, undefined, {

@@ -12,8 +12,8 @@ const USAGE = `Usage: npm run cli -- <command>
 
   api-key create --name NAME          create an API key; the key (sk_…) is the last line printed
   api-key revoke ID_OR_PREFIX         revoke a key by its id (key_…) or its first characters
-  operator create --email E --password P
-                                      create a dashboard login
+  operator create --email E --password P [--role admin|viewer]
+                                      create a dashboard login (admin by default)
   secrets reencrypt                   re-encrypt every stored secret under ENCRYPTION_KEY
   migrate                             bring the database schema up to date
 
@@ -23,7 +23,7 @@ async function main(argv: string[]): Promise<string[]> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { name: { type: "string" }, email: { type: "string" }, password: { type: "string" }, help: { type: "boolean", short: "h" } },
+    options: { name: { type: "string" }, email: { type: "string" }, password: { type: "string" }, role: { type: "string" }, help: { type: "boolean", short: "h" } },
   });
   const command = positionals.slice(0, 2).join(" ");
   const known = ["api-key create", "api-key revoke", "operator create", "secrets reencrypt"];
@@ -49,8 +49,11 @@ async function main(argv: string[]): Promise<string[]> {
       }
       case "operator create": {
         if (!values.email || !values.password) throw new UsageError("operator create needs --email and --password");
-        const operator = await createOperator(db, { email: values.email, password: values.password });
-        return [`Created operator ${operator.email} (${operator.id}).`];
+        const role = values.role ?? "admin";
+        if (role !== "admin" && role !== "viewer") throw new UsageError("--role is admin or viewer");
+        const input = { email: values.email, password: values.password, role: role as "admin" | "viewer" };
+        const operator = await createOperator({ ctx: { actor: { type: "system" }, db }, input });
+        return [`Created operator ${operator.email} (${operator.id}, ${operator.role}).`];
       }
       case "secrets reencrypt": {
         const counts = await reencryptSecrets(db);

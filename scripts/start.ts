@@ -82,6 +82,11 @@ async function main(): Promise<void> {
   database = await resolveDatabase({ log: say });
   if (database.embedded) say(`Embedded PostgreSQL is running (data in .data/embedded).`);
   const config = parseConfig(process.env);
+  if (!config.AUTH_SECRET) {
+    throw new ConfigError(
+      "Invalid configuration:\n  AUTH_SECRET: required with DATABASE_URL to sign dashboard sessions (e.g. `openssl rand -base64 32`)",
+    );
+  }
   await migrateDatabase(database.url);
   const demo = database.embedded ? await seedDemo(getDb()) : null;
   const noCredentials = !database.embedded && !(await hasCredentials(getDb()));

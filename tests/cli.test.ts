@@ -29,6 +29,11 @@ describe("npm run cli", () => {
     const [row] = await getDb().select().from(operators).where(eq(operators.email, "ops@example.com"));
     expect(row!.passwordHash).toMatch(/^scrypt\$/);
     expect(row!.passwordHash).not.toContain("correct horse");
+    expect(row!.role).toBe("admin");
+    await cli(["operator", "create", "--email", "watcher@example.com", "--password", "correct horse battery", "--role", "viewer"]);
+    const [viewer] = await getDb().select().from(operators).where(eq(operators.email, "watcher@example.com"));
+    expect(viewer!.role).toBe("viewer");
+    await expect(cli(["operator", "create", "--email", "x@example.com", "--password", "correct horse battery", "--role", "root"])).rejects.toMatchObject({ code: 1 });
     await expect(cli(["operator", "create", "--email", "nope", "--password", "short"])).rejects.toMatchObject({ code: 1 });
     await expect(cli(["api-key", "create"])).rejects.toMatchObject({ code: 1 });
   });

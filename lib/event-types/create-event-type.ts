@@ -9,7 +9,7 @@ export async function createEventType({ ctx, input }: { ctx: Ctx; input: CreateE
   try {
     const [row] = await ctx.db
       .insert(eventTypes)
-      .values({ id: newId("eventType"), name: input.name, description: input.description ?? "", schema: input.schema ?? null })
+      .values({ id: newId("eventType"), name: input.name, description: input.description ?? "", schema: input.schema ?? null, example: input.example ?? null })
       .returning();
     return toEventType(row!);
   } catch (error) {

@@ -11,6 +11,8 @@ export const CreateEventTypeInput = z.strictObject({
   name: EventTypeName,
   description: z.string().max(2000).optional(),
   schema: z.record(z.string(), z.unknown()).nullable().optional(),
+  /** Any JSON value but null: a sample payload of this event type. */
+  example: z.unknown().refine((v) => v !== null, "must not be null; leave it out instead").optional(),
 });
 export type CreateEventTypeInput = z.infer<typeof CreateEventTypeInput>;
 
@@ -19,6 +21,7 @@ export const EventType = z.object({
   name: z.string(),
   description: z.string(),
   schema: z.record(z.string(), z.unknown()).nullable(),
+  example: z.unknown(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -30,6 +33,7 @@ export function toEventType(row: typeof eventTypes.$inferSelect): EventType {
     name: row.name,
     description: row.description,
     schema: row.schema ?? null,
+    example: row.example ?? null,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { authenticateApiKey } from "../api-keys";
+import { assertSameOrigin, hasSessionCookie, operatorFromSession } from "../auth/request-session";
 import { getConfig, type Config } from "../config";
-import type { Ctx } from "../context";
+import { requireWrite, type Actor, type Ctx } from "../context";
 import { sha256Hex } from "../crypto/encryption";
 import { getDb } from "../db/client";
 import { RateLimitedError, UnauthorizedError } from "../errors";
@@ -20,9 +21,13 @@ function failureLimiter(config: Config): FailedAuthLimiter {
   return failures.limiter;
 }
 
+const READS = new Set(["GET", "HEAD"]);
+
 /**
- * The REST API's one auth wrapper: bearer API key, a bound on failed authentications per client
- * (checked before the key is looked up), per-key rate limit, errors as problem+json.
+ * The REST API's one auth wrapper: a bearer API key (with a bound on failed authentications per
+ * client, checked before the key is looked up), or else an operator's dashboard session cookie
+ * (same-origin changes only); a rate limit per credential; a viewer's changes refused before any
+ * handler runs; errors as problem+json.
  */
 export function withApiKey(handler: ApiHandler) {
   return async (req: Request, route: RouteContext): Promise<Response> => {
@@ -30,27 +35,38 @@ export function withApiKey(handler: ApiHandler) {
     try {
       const header = req.headers.get("authorization") ?? "";
       const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
-      if (!token) throw new UnauthorizedError();
       const config = getConfig();
-      const client = clientAddress(req, config.TRUST_PROXY);
-      const tokenHash = sha256Hex(token);
-      const failed = failureLimiter(config);
-      const blocked = failed.retryAfter(client, tokenHash);
-      if (blocked > 0) throw new RateLimitedError(blocked);
       const db = getDb();
-      const key = await authenticateApiKey(db, token);
-      if (!key) {
-        failed.failed(client, tokenHash);
-        throw new UnauthorizedError("The API key is unknown or revoked.");
+      let actor: Actor;
+      if (!token && hasSessionCookie(req)) {
+        const operator = await operatorFromSession(req, db);
+        if (!operator) throw new UnauthorizedError("The dashboard session has ended; sign in again.");
+        if (!READS.has(req.method)) assertSameOrigin(req);
+        actor = operator;
+      } else {
+        if (!token) throw new UnauthorizedError();
+        const client = clientAddress(req, config.TRUST_PROXY);
+        const tokenHash = sha256Hex(token);
+        const failed = failureLimiter(config);
+        const blocked = failed.retryAfter(client, tokenHash);
+        if (blocked > 0) throw new RateLimitedError(blocked);
+        const key = await authenticateApiKey(db, token);
+        if (!key) {
+          failed.failed(client, tokenHash);
+          throw new UnauthorizedError("The API key is unknown or revoked.");
+        }
+        failed.succeeded(tokenHash);
+        actor = { type: "api_key", id: key.id };
       }
-      failed.succeeded(tokenHash);
       limiter ??= new RateLimiter(config.API_RATE_LIMIT_PER_SECOND);
-      const wait = limiter.take(key.id);
+      const wait = limiter.take(actor.id);
       if (wait > 0) throw new RateLimitedError(wait);
+      const ctx: Ctx = { actor, db };
+      if (!READS.has(req.method)) requireWrite(ctx);
       const params = Object.fromEntries(
         Object.entries((await route?.params) ?? {}).map(([k, v]) => [k, Array.isArray(v) ? v.join("/") : (v ?? "")]),
       );
-      const response = await handler({ req, params, ctx: { actor: { type: "api_key", id: key.id }, db } });
+      const response = await handler({ req, params, ctx });
       response.headers.set("x-request-id", requestId);
       return response;
     } catch (error) {

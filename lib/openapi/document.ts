@@ -46,6 +46,8 @@ import {
 import type { getRecovery, listRecoveries, listRecoveryItems } from "../recoveries/queries";
 import type { createRecovery, DryRun } from "../recoveries/create-recovery";
 import type { retryFailedItems } from "../recoveries/retry-failed";
+import { apiKeyOperations, apiKeySchemas, apiKeyTag } from "../api-keys/openapi";
+import { operatorOperations, operatorSchemas, operatorTag } from "../operators/openapi";
 
 /**
  * The OpenAPI 3.1 document of /api/v1, generated from the zod schemas the routes parse with and
@@ -149,6 +151,8 @@ const SCHEMAS = {
   Recovery: output(Recovery),
   RecoveryDryRun: output(RecoveryDryRun),
   RecoveryItem: output(RecoveryItem),
+  ...apiKeySchemas,
+  ...operatorSchemas,
 };
 type SchemaName = keyof typeof SCHEMAS;
 
@@ -174,9 +178,9 @@ const ref = (name: SchemaName) => ({ $ref: `#/components/schemas/${name}` });
 // Operations.
 
 type Method = "get" | "post" | "put" | "patch" | "delete";
-type ErrorStatus = 400 | 401 | 404 | 409 | 413 | 422 | 429 | 500 | 503;
+type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500 | 503;
 
-type Operation = {
+export type Operation = {
   method: Method;
   /** OpenAPI form, relative to the server URL /api/v1: /consumers/{consumer}. */
   path: string;
@@ -220,6 +224,8 @@ const TAGS = [
     description:
       "Bulk resends over a frozen scope: a dry run first, a canary, a rate that ramps, pause, resume and cancel, and a report where expected = succeeded + failed + skipped.",
   },
+  apiKeyTag,
+  operatorTag,
   { name: "Meta", description: "This document." },
 ] as const;
 
@@ -687,6 +693,8 @@ const OPERATIONS: Operation[] = [
     public: true,
     success: { status: 200, description: "The OpenAPI 3.1 document of /api/v1." },
   },
+  ...apiKeyOperations,
+  ...operatorOperations,
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -695,6 +703,10 @@ const OPERATIONS: Operation[] = [
 const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string; retryAfter?: boolean }> = {
   400: { name: "BadRequest", description: "`invalid_json`, or `validation_failed` for an invalid query string or cursor." },
   401: { name: "Unauthorized", description: "`unauthorized`: the API key is missing, unknown or revoked." },
+  403: {
+    name: "Forbidden",
+    description: "`forbidden`: a viewer's dashboard session may not change anything; `origin_mismatch`: a change with a session cookie from another origin.",
+  },
   404: { name: "NotFound", description: "`not_found`: no such resource." },
   409: { name: "Conflict", description: "A conflict; `code` says which." },
   413: { name: "PayloadTooLarge", description: "`payload_too_large`: the body is over the limit." },
@@ -718,6 +730,7 @@ function errorResponses(op: Operation) {
   const statuses = new Set<ErrorStatus>();
   if (op.query || op.body) statuses.add(400);
   if (!op.public) statuses.add(401);
+  if (!op.public && op.method !== "get") statuses.add(403);
   if (op.params) statuses.add(404);
   if (op.body) statuses.add(413).add(422);
   if (!op.public) statuses.add(429).add(503);
@@ -849,7 +862,9 @@ export function buildOpenApiDocument(): object {
         apiKey: {
           type: "http",
           scheme: "bearer",
-          description: "An API key, `Authorization: Bearer sk_…`. Create one with `npm run cli -- api-key create --name NAME`.",
+          description:
+            "An API key, `Authorization: Bearer sk_…`. Create one with `npm run cli -- api-key create --name NAME`. " +
+            "Without one, the dashboard's session cookie is accepted too: its changes must come from APP_URL's origin, and a viewer's are refused (403).",
         },
       },
       schemas: Object.fromEntries(Object.entries(SCHEMAS).map(([name, { schema, io }]) => [name, toJsonSchema(schema, io)])),

@@ -1,41 +1,30 @@
-import { randomBytes, scrypt as scryptCb } from "node:crypto";
-import { promisify } from "node:util";
-import { z } from "zod";
-import type { Executor } from "../db/client";
+import { requireAdmin, type Ctx } from "../context";
 import { operators } from "../db/schema";
+import { isUniqueViolation } from "../db/errors";
 import { ConflictError, ValidationError } from "../errors";
 import { newId } from "../ids";
-import { isUniqueViolation } from "../db/errors";
+import { hashPassword } from "./password";
+import { CreateOperatorInput, toOperator } from "./schemas";
 
-const scrypt = promisify(scryptCb) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
-
-export const OperatorInput = z.object({
-  email: z.string().trim().toLowerCase().email(),
-  password: z.string().min(8, "must be at least 8 characters").max(200),
-});
-
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  const hash = await scrypt(password, salt, 32);
-  return `scrypt$${salt.toString("base64")}$${hash.toString("base64")}`;
-}
-
-export async function createOperator(db: Executor, input: { email: string; password: string }) {
-  const parsed = OperatorInput.safeParse(input);
+/** A dashboard login, made by an admin, an API key, or the system (the CLI and the demo seed). */
+export async function createOperator({ ctx, input }: { ctx: Ctx; input: CreateOperatorInput }) {
+  requireAdmin(ctx);
+  const parsed = CreateOperatorInput.safeParse(input);
   if (!parsed.success) {
     throw new ValidationError(
       "Invalid operator.",
       parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
     );
   }
+  const { email, password, role } = parsed.data;
   try {
-    const [row] = await db
+    const [row] = await ctx.db
       .insert(operators)
-      .values({ id: newId("operator"), email: parsed.data.email, passwordHash: await hashPassword(parsed.data.password) })
-      .returning({ id: operators.id, email: operators.email });
-    return row!;
+      .values({ id: newId("operator"), email, role, passwordHash: await hashPassword(password) })
+      .returning();
+    return toOperator(row!);
   } catch (error) {
-    if (isUniqueViolation(error)) throw new ConflictError("email_taken", `An operator with email ${parsed.data.email} exists.`);
+    if (isUniqueViolation(error)) throw new ConflictError("email_taken", `An operator with email ${email} exists.`);
     throw error;
   }
 }

@@ -21,7 +21,7 @@ export async function seedDemo(db: DB): Promise<{ email: string; password: strin
     if (await hasCredentials(tx)) return null;
     const email = "admin@example.com";
     const password = randomBytes(9).toString("base64url");
-    await createOperator(tx, { email, password });
+    await createOperator({ ctx: { actor: { type: "system" }, db: tx }, input: { email, password, role: "admin" } });
     const key = await createApiKey(tx, { name: "demo" });
     return { email, password, apiKey: key.key };
   });

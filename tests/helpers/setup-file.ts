@@ -18,11 +18,12 @@ await admin.unsafe(`create database ${database} template ${template}`);
 const url = new URL(serverUrl);
 url.pathname = `/${database}`;
 for (const key of Object.keys(process.env)) {
-  if (/^(DELIVERY_|ENDPOINT_|CIRCUIT_|ALERT_|SECRET_|IDEMPOTENCY_|MAX_PAYLOAD|ALLOW|WORKER_|RESPONSE_|API_RATE|RECOVERY_)/.test(key)) delete process.env[key];
+  if (/^(DELIVERY_|ENDPOINT_|CIRCUIT_|ALERT_|SECRET_|IDEMPOTENCY_|MAX_PAYLOAD|ALLOW|WORKER_|RESPONSE_|API_RATE|RECOVERY_|LOGIN_|OPERATOR_SESSION)/.test(key)) delete process.env[key];
 }
 Object.assign(process.env, {
   DATABASE_URL: url.toString(),
   ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+  AUTH_SECRET: randomBytes(32).toString("base64url"),
   ALLOW_PRIVATE_ENDPOINTS: "true",
   ALLOW_HTTP_ENDPOINTS: "true",
   WORKER_METRICS_PORT: "0",

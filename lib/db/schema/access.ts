@@ -1,4 +1,5 @@
-import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { bigserial, check, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, ts } from "./columns";
 import { consumers } from "./consumers";
 
@@ -15,18 +16,47 @@ export const apiKeys = pgTable(
     lastUsedAt: ts("last_used_at"),
     revokedAt: ts("revoked_at"),
   },
-  (t) => [uniqueIndex("api_keys_hash_key").on(t.hash)],
+  (t) => [uniqueIndex("api_keys_hash_key").on(t.hash), index("api_keys_created_idx").on(t.createdAt.desc(), t.id.desc())],
 );
 
+export const OPERATOR_ROLES = ["admin", "viewer"] as const;
+export type OperatorRole = (typeof OPERATOR_ROLES)[number];
+
+/** Dashboard logins. An admin changes things; a viewer only reads (enforced in lib/http). */
 export const operators = pgTable(
   "operators",
   {
     id: text("id").primaryKey(),
     email: text("email").notNull(),
     passwordHash: text("password_hash").notNull(),
+    // Operators made before roles existed were all-powerful: they stay admins.
+    role: text("role").$type<OperatorRole>().notNull().default("admin"),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("operators_email_key").on(t.email)],
+  (t) => [
+    uniqueIndex("operators_email_key").on(t.email),
+    index("operators_created_idx").on(t.createdAt.desc(), t.id.desc()),
+    check("operators_role_check", sql`${t.role} in ('admin', 'viewer')`),
+  ],
+);
+
+/**
+ * Failed sign-ins, counted per email and per client address over a sliding window. Kept in
+ * Postgres so the limit holds across every web process; old rows are pruned as new ones arrive.
+ */
+export const loginFailures = pgTable(
+  "login_failures",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    email: text("email").notNull(),
+    address: text("address").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("login_failures_email_idx").on(t.email, t.createdAt),
+    index("login_failures_address_idx").on(t.address, t.createdAt),
+    index("login_failures_created_idx").on(t.createdAt),
+  ],
 );
 
 /** One-time magic-link tokens into the portal; only their hash is kept. */

@@ -8,6 +8,8 @@ export const eventTypes = pgTable(
     name: text("name").notNull(),
     description: text("description").notNull().default(""),
     schema: jsonb("schema").$type<Record<string, unknown> | null>(),
+    /** A sample payload: shown in the catalog, and sent by a test event when none is given. */
+    example: jsonb("example").$type<unknown>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

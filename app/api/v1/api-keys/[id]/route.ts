@@ -1,0 +1,8 @@
+import { revokeApiKey } from "@/lib/api-keys";
+import { noContent } from "@/lib/http/request";
+import { withApiKey } from "@/lib/http/with-api-key";
+
+export const DELETE = withApiKey(async ({ params, ctx }) => {
+  await revokeApiKey(ctx.db, { ref: params.id! });
+  return noContent();
+});

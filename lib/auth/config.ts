@@ -1,0 +1,42 @@
+import type { NextAuthConfig } from "next-auth";
+import { CredentialsSignin } from "next-auth";
+import { logger } from "../logger";
+import { authSecret, secureCookies, sessionMaxAgeSeconds } from "./settings";
+
+/**
+ * What every Auth.js instance shares — the proxy's (which only reads the session cookie) and the
+ * sign-in's (lib/auth/index.ts, which adds the password provider and so the database).
+ * A function, read per request: `next build` imports this without the runtime environment.
+ */
+export function baseAuthConfig(): NextAuthConfig {
+  return {
+    secret: authSecret(),
+    // The app is reached through APP_URL or a reverse proxy; redirects stay on the host asked for.
+    trustHost: true,
+    useSecureCookies: secureCookies(),
+    session: { strategy: "jwt", maxAge: sessionMaxAgeSeconds() },
+    pages: { signIn: "/login", error: "/login" },
+    providers: [],
+    callbacks: {
+      jwt({ token, user }) {
+        if (user?.id) token.sub = user.id;
+        return token;
+      },
+      session({ session, token }) {
+        if (token.sub) session.user = { ...session.user, id: token.sub };
+        return session;
+      },
+    },
+    // Failed sign-ins are expected and counted elsewhere; nothing of a request body is ever logged.
+    logger: {
+      error(error) {
+        if (error instanceof CredentialsSignin) return;
+        logger.error("auth error", { error: error.name, message: error.message });
+      },
+      warn(code) {
+        logger.warn("auth warning", { code });
+      },
+      debug() {},
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import NextAuth, { CredentialsSignin } from "next-auth";
+import Credentials from "next-auth/providers/credentials";
+import { z } from "zod";
+import { getDb } from "../db/client";
+import { signInOperator } from "../operators";
+import { clientAddress } from "./client-address";
+import { baseAuthConfig } from "./config";
+
+/** Thrown out of `signIn` when the email or the address has failed too often; the form says when to retry. */
+export class TooManySignIns extends CredentialsSignin {
+  override code = "rate_limited";
+  constructor(readonly retryAfterSeconds: number) {
+    super();
+  }
+}
+
+const Credentials_ = z.object({ email: z.string().max(320), password: z.string().max(200) });
+
+export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
+  ...baseAuthConfig(),
+  providers: [
+    Credentials({
+      credentials: { email: { type: "email" }, password: { type: "password" } },
+      async authorize(credentials, request) {
+        const parsed = Credentials_.safeParse(credentials);
+        if (!parsed.success) return null;
+        const result = await signInOperator(getDb(), { ...parsed.data, address: clientAddress(request.headers) });
+        if (result.ok) return { id: result.operator.id, email: result.operator.email };
+        if (result.reason === "rate_limited") throw new TooManySignIns(result.retryAfterSeconds);
+        return null;
+      },
+    }),
+  ],
+}));

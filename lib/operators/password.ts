@@ -1,0 +1,26 @@
+import { randomBytes, scrypt as scryptCb, timingSafeEqual } from "node:crypto";
+import { promisify } from "node:util";
+
+const scrypt = promisify(scryptCb) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
+
+/** `scrypt$<salt>$<hash>`, base64, 16-byte salt, 32-byte key, Node's default cost (N=16384, r=8, p=1). */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const hash = await scrypt(password, salt, 32);
+  return `scrypt$${salt.toString("base64")}$${hash.toString("base64")}`;
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, salt, hash] = stored.split("$");
+  if (scheme !== "scrypt" || !salt || !hash) return false;
+  const expected = Buffer.from(hash, "base64");
+  const actual = await scrypt(password, Buffer.from(salt, "base64"), expected.length);
+  return timingSafeEqual(actual, expected);
+}
+
+// Hashed against when the email is unknown, so an unknown email costs the same time as a known one.
+let decoy: Promise<string> | undefined;
+export function decoyHash(): Promise<string> {
+  decoy ??= hashPassword(randomBytes(12).toString("base64url"));
+  return decoy;
+}

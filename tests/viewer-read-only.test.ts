@@ -1,0 +1,139 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "../lib/db/client";
+import { apiClient, call } from "./helpers/api";
+import { operatorClient } from "./helpers/session";
+
+/**
+ * Table-driven over every route file under app/api/v1: each non-GET method, sent with a viewer's
+ * session, is 403 `forbidden` and changes no row anywhere; with an admin's session from a foreign
+ * origin it is 403 `origin_mismatch`. A new route that skipped the shared wrapper fails here.
+ */
+const V1 = path.resolve("app/api/v1");
+const METHODS = ["POST", "PUT", "PATCH", "DELETE"];
+
+function routeFiles(dir = V1, segments: string[] = []): { segments: string[]; file: string }[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory()
+      ? routeFiles(path.join(dir, entry.name), [...segments, entry.name])
+      : entry.name === "route.ts"
+        ? [{ segments, file: path.join(dir, entry.name) }]
+        : [],
+  );
+}
+
+let ids: Record<string, string>;
+
+/** Real ids, so a route that forgot the check would really write. */
+function concretePath(segments: string[]): string {
+  return (
+    "/api/v1/" +
+    segments
+      .map((segment, i) => {
+        if (segment.startsWith("[...")) return "no-such-route";
+        if (!segment.startsWith("[")) return segment;
+        if (segment === "[consumer]") return ids.consumer;
+        return ids[segments[i - 1]!] ?? "unknown-id";
+      })
+      .join("/")
+  );
+}
+
+/** Bodies that would succeed for an admin, so "nothing written" means something. */
+const BODIES: Record<string, unknown> = {
+  "POST /consumers": { uid: "viewer-made", name: "V" },
+  "PATCH /consumers/[consumer]": { name: "renamed by viewer" },
+  "POST /consumers/[consumer]/endpoints": { url: "http://127.0.0.1:9/viewer" },
+  "PATCH /endpoints/[id]": { description: "viewer" },
+  "POST /event-types": { name: "viewer.made" },
+  "POST /messages": { consumer: "acme", event_type: "invoice.paid", payload: { a: 1 } },
+  "POST /messages/[id]/resend": {},
+  "POST /alert-channels": { kind: "email", name: "v", config: { to: ["v@example.com"] } },
+  "PATCH /alert-channels/[id]": { name: "viewer" },
+  "POST /api-keys": { name: "viewer" },
+  "POST /operators": { email: "made-by-viewer@example.com", password: "long enough pw" },
+};
+
+async function everything(): Promise<string> {
+  const tables = await getDb().execute<{ schemaname: string; tablename: string }>(
+    sql`select schemaname, tablename from pg_tables where schemaname in ('public', 'graphile_worker') order by 1, 2`,
+  );
+  const parts: string[] = [];
+  for (const { schemaname, tablename } of tables) {
+    const [row] = await getDb().execute<{ digest: string | null }>(
+      sql.raw(`select md5(string_agg(t::text, '|' order by t::text)) as digest from "${schemaname}"."${tablename}" t`),
+    );
+    parts.push(`${schemaname}.${tablename}:${row?.digest}`);
+  }
+  return parts.join("\n");
+}
+
+type Case = { method: string; route: string; path: string; body: unknown };
+const cases: Case[] = [];
+
+beforeAll(async () => {
+  const api = await apiClient();
+  const consumer = await api.post("/api/v1/consumers", { uid: "acme", name: "Acme" });
+  const endpoint = await api.post("/api/v1/consumers/acme/endpoints", { url: "http://127.0.0.1:9/hook" });
+  const message = await api.post("/api/v1/messages", { consumer: "acme", event_type: "invoice.paid", payload: { n: 1 } });
+  const channel = await api.post("/api/v1/alert-channels", { kind: "email", name: "ops", config: { to: ["ops@example.com"] } });
+  const key = await api.post("/api/v1/api-keys", { name: "victim" });
+  const other = await api.post("/api/v1/operators", { email: "other@example.com", password: "long enough pw", role: "admin" });
+  ids = {
+    consumer: consumer.body.id,
+    endpoints: endpoint.body.id,
+    messages: message.body.id,
+    "alert-channels": channel.body.id,
+    "api-keys": key.body.id,
+    operators: other.body.id,
+  };
+  BODIES["POST /messages/[id]/resend"] = { endpoint_id: endpoint.body.id };
+  for (const { segments, file } of routeFiles()) {
+    const mod = (await import(file)) as Record<string, unknown>;
+    const route = "/" + segments.join("/");
+    for (const method of METHODS.filter((m) => typeof mod[m] === "function")) {
+      cases.push({ method, route, path: concretePath(segments), body: BODIES[`${method} ${route}`] ?? {} });
+    }
+  }
+});
+
+describe("a viewer changes nothing", () => {
+  it("walks every non-GET route", () => {
+    expect(cases.length).toBeGreaterThan(15);
+    expect(cases.map((c) => `${c.method} ${c.route}`)).toEqual(expect.arrayContaining(["POST /api-keys", "DELETE /operators/[id]", "POST /messages"]));
+  });
+
+  it("is refused 403 forbidden on each, and no row anywhere changes", async () => {
+    const viewer = await operatorClient("viewer");
+    const before = await everything();
+    for (const c of cases) {
+      const res = await call(c.method, c.path, { body: c.body, headers: { cookie: viewer.cookie, origin: "http://localhost:3000" } });
+      expect(res.status, `${c.method} ${c.route}`).toBe(403);
+      expect(res.body.code, `${c.method} ${c.route}`).toBe("forbidden");
+      expect(res.headers.get("content-type")).toBe("application/problem+json");
+    }
+    expect(await everything()).toBe(before);
+  });
+
+  it("refuses an admin's session from a foreign origin on each, writing nothing", async () => {
+    const admin = await operatorClient("admin", { origin: "https://attacker.example" });
+    const before = await everything();
+    for (const c of cases) {
+      const res = await call(c.method, c.path, { body: c.body, headers: { cookie: admin.cookie, origin: "https://attacker.example" } });
+      expect(res.status, `${c.method} ${c.route}`).toBe(403);
+      expect(res.body.code, `${c.method} ${c.route}`).toBe("origin_mismatch");
+    }
+    expect(await everything()).toBe(before);
+  });
+
+  it("lets an admin's same-origin session through to each handler (the refusals above were the role's)", async () => {
+    const admin = await operatorClient("admin");
+    for (const c of cases) {
+      const res = await call(c.method, c.path, { body: c.body, headers: { cookie: admin.cookie, origin: "http://localhost:3000" } });
+      expect(res.status, `${c.method} ${c.route}: ${res.text}`).not.toBe(403);
+      expect(res.status, `${c.method} ${c.route}: ${res.text}`).toBeLessThan(500);
+    }
+  });
+});
