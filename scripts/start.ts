@@ -10,23 +10,12 @@ import { ConfigError, parseConfig } from "../lib/config";
 import { closeDb, getDb } from "../lib/db/client";
 import { migrateDatabase } from "../lib/db/migrate";
 import { resolveDatabase } from "../lib/runtime/database";
-import { nextBuildState } from "../lib/runtime/build-state";
+import { buildIfNeeded } from "../lib/runtime/build-app";
 import { hasCredentials, seedDemo } from "../lib/runtime/seed-demo";
 
 const { values } = parseArgs({ options: { dev: { type: "boolean" }, only: { type: "string" } } });
 const bin = (name: string) => path.resolve("node_modules/.bin", name);
 const say = (line: string) => console.log(`[webhook-admin] ${line}`);
-
-/** Builds the Next.js app when there is no build yet or a source file is newer than it. */
-async function buildIfNeeded(): Promise<void> {
-  const { builtBefore, stale } = nextBuildState();
-  if (!stale) return;
-  say(builtBefore ? "Sources changed since the last build: rebuilding the web app…" : "Building the web app (first start only; about a minute)…");
-  await new Promise<void>((resolve, reject) => {
-    const child = spawn(bin("next"), ["build"], { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`next build failed with exit code ${code}`))));
-  });
-}
 
 const children = new Map<string, ChildProcess>();
 let stopping = false;
@@ -92,7 +81,7 @@ async function main(): Promise<void> {
   const noCredentials = !database.embedded && !(await hasCredentials(getDb()));
   await closeDb();
 
-  if (!values.dev) await buildIfNeeded();
+  if (!values.dev) await buildIfNeeded({ say });
   const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
   const port = String(config.PORT);
   startChild("web app", bin("next"), [values.dev ? "dev" : "start", "-p", port], env, false);

@@ -2,7 +2,20 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 
 // What the Next.js build is made from: a file newer than .next/BUILD_ID means the build is stale.
-const SOURCES = ["app", "components", "lib", "public", "next.config.ts", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
+const SOURCES = [
+  "app",
+  "components",
+  "lib",
+  "i18n",
+  "messages",
+  "public",
+  "proxy.ts",
+  "instrumentation.ts",
+  "next.config.ts",
+  "postcss.config.mjs",
+  "package-lock.json",
+  "tsconfig.json",
+];
 
 function newestMtime(entry: string): number {
   if (!existsSync(entry)) return 0;

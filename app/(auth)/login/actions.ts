@@ -1,0 +1,27 @@
+"use server";
+
+import { AuthError } from "next-auth";
+import type { SignInState } from "@/components/auth/sign-in-state";
+import { signIn, TooManySignIns } from "@/lib/auth";
+
+/** Only a path on this site: a sign-in link must not be able to send anyone elsewhere. */
+function safeCallback(value: FormDataEntryValue | null): string {
+  const path = typeof value === "string" ? value : "/";
+  return path.startsWith("/") && !path.startsWith("//") && !path.startsWith("/\\") ? path : "/";
+}
+
+export async function signInAction(_previous: SignInState, form: FormData): Promise<SignInState> {
+  try {
+    await signIn("credentials", {
+      email: String(form.get("email") ?? ""),
+      password: String(form.get("password") ?? ""),
+      redirectTo: safeCallback(form.get("callbackUrl")),
+    });
+    return { error: null };
+  } catch (error) {
+    if (error instanceof TooManySignIns) return { error: "rate_limited", minutes: Math.ceil(error.retryAfterSeconds / 60) };
+    if (error instanceof AuthError) return { error: "invalid" };
+    // The redirect after a successful sign-in travels as a thrown value.
+    throw error;
+  }
+}

@@ -1,0 +1,57 @@
+"use client";
+
+import { Webhook } from "lucide-react";
+import { useTranslations } from "next-intl";
+import { useActionState } from "react";
+import { LanguageMenu } from "../shared/preference-menus";
+import { Button } from "../ui/button";
+import { Card } from "../ui/card";
+import { Input } from "../ui/input";
+import { Field } from "../ui/label";
+import type { SignInState } from "./sign-in-state";
+
+export function LoginForm({
+  callbackUrl,
+  signIn,
+}: {
+  callbackUrl: string;
+  signIn: (previous: SignInState, form: FormData) => Promise<SignInState>;
+}) {
+  const t = useTranslations("auth");
+  const [state, action, pending] = useActionState<SignInState, FormData>(signIn, { error: null });
+  const error =
+    state.error === "invalid" ? t("invalid") : state.error === "rate_limited" ? t("rateLimited", { minutes: state.minutes }) : null;
+  return (
+    <main className="flex min-h-screen flex-col items-center justify-center px-4 py-12">
+      <div className="absolute top-4 right-4">
+        <LanguageMenu />
+      </div>
+      <div className="mb-6 flex items-center gap-2 text-lg font-semibold">
+        <Webhook aria-hidden className="h-6 w-6 text-primary" />
+        Webhook Admin
+      </div>
+      <Card className="w-full max-w-sm p-6">
+        <h1 className="text-xl font-semibold">{t("title")}</h1>
+        <p className="mt-1 text-sm text-muted-foreground">{t("subtitle")}</p>
+        <form action={action} className="mt-6 space-y-4" noValidate>
+          <input type="hidden" name="callbackUrl" value={callbackUrl} />
+          <Field id="email" label={t("email")}>
+            <Input id="email" name="email" type="email" autoComplete="username" required autoFocus aria-invalid={error ? true : undefined} />
+          </Field>
+          <Field id="password" label={t("password")}>
+            <Input id="password" name="password" type="password" autoComplete="current-password" required aria-invalid={error ? true : undefined} />
+          </Field>
+          {error ? (
+            <p role="alert" className="rounded-md bg-danger/10 px-3 py-2 text-sm text-danger" data-testid="login-error">
+              {error}
+            </p>
+          ) : null}
+          <Button type="submit" className="w-full" disabled={pending}>
+            {pending ? t("submitting") : t("submit")}
+          </Button>
+        </form>
+      </Card>
+      <p className="mt-6 max-w-sm text-center text-xs text-muted-foreground">{t("hint")}</p>
+    </main>
+  );
+}

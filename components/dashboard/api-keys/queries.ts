@@ -1,0 +1,29 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api, type Page } from "../../shared/api";
+
+export type ApiKey = { id: string; name: string; prefix: string; created_at: string; last_used_at: string | null };
+export type CreatedApiKey = ApiKey & { key: string };
+
+export const apiKeyKeys = { all: ["api-keys"] as const, list: () => [...apiKeyKeys.all, "list"] as const };
+
+export function useApiKeys() {
+  return useQuery({ queryKey: apiKeyKeys.list(), queryFn: () => api<Page<ApiKey>>("/api-keys?limit=250") });
+}
+
+export function useCreateApiKey() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { name: string }) => api<CreatedApiKey>("/api-keys", { method: "POST", body: input }),
+    onSuccess: () => client.invalidateQueries({ queryKey: apiKeyKeys.all }),
+  });
+}
+
+export function useRevokeApiKey() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api<void>(`/api-keys/${encodeURIComponent(id)}`, { method: "DELETE" }),
+    onSuccess: () => client.invalidateQueries({ queryKey: apiKeyKeys.all }),
+  });
+}

@@ -1,0 +1,104 @@
+"use client";
+
+import type { ColumnDef } from "@tanstack/react-table";
+import { ShieldAlert, UserCog } from "lucide-react";
+import { useTranslations } from "next-intl";
+import { useMemo } from "react";
+import { toast } from "sonner";
+import { ErrorMessage, useErrorText } from "../../shared/error-message";
+import { RelativeTime } from "../../shared/relative-time";
+import { ConfirmDialog } from "../../ui/alert-dialog";
+import { Badge } from "../../ui/badge";
+import { Button } from "../../ui/button";
+import { Card } from "../../ui/card";
+import { DataTable } from "../../ui/data-table";
+import { EmptyState } from "../../ui/empty-state";
+import { TableSkeleton } from "../../ui/skeleton";
+import { useOperator } from "../operator-context";
+import { PageHeader } from "../page-header";
+import { CreateOperatorDialog } from "./create-operator-dialog";
+import { useDeleteOperator, useOperators, type Operator } from "./queries";
+
+export function OperatorsScreen() {
+  const t = useTranslations("operators");
+  const common = useTranslations("common");
+  const errorText = useErrorText();
+  const me = useOperator();
+  const isAdmin = me.role === "admin";
+  const operators = useOperators(isAdmin);
+  const remove = useDeleteOperator();
+
+  const columns = useMemo<ColumnDef<Operator, unknown>[]>(
+    () => [
+      {
+        header: t("columns.email"),
+        accessorKey: "email",
+        cell: ({ row }) => (
+          <span className="font-medium">
+            {row.original.email}
+            {row.original.id === me.id ? <span className="ml-2 text-xs font-normal text-muted-foreground">({t("you")})</span> : null}
+          </span>
+        ),
+      },
+      {
+        header: t("columns.role"),
+        accessorKey: "role",
+        cell: ({ row }) => <Badge tone={row.original.role === "admin" ? "primary" : "neutral"}>{t(`roles.${row.original.role}`)}</Badge>,
+      },
+      { header: t("columns.created"), accessorKey: "created_at", cell: ({ row }) => <RelativeTime value={row.original.created_at} /> },
+      {
+        id: "actions",
+        header: () => <span className="sr-only">{common("actions")}</span>,
+        meta: { className: "text-right" },
+        cell: ({ row }) =>
+          row.original.id === me.id ? null : (
+            <ConfirmDialog
+              trigger={
+                <Button variant="secondary" size="sm">
+                  {t("remove")}
+                </Button>
+              }
+              title={t("removeTitle", { email: row.original.email })}
+              description={t("removeDescription")}
+              confirmLabel={t("remove")}
+              cancelLabel={common("cancel")}
+              onConfirm={() =>
+                remove.mutateAsync(row.original.id).then(
+                  () => toast.success(t("removed", { email: row.original.email })),
+                  (error: unknown) => toast.error(errorText(error)),
+                )
+              }
+            />
+          ),
+      },
+    ],
+    [t, common, me.id, remove, errorText],
+  );
+
+  if (!isAdmin) {
+    return (
+      <>
+        <PageHeader title={t("title")} />
+        <Card>
+          <EmptyState icon={ShieldAlert} title={t("adminOnlyTitle")} description={t("adminOnlyDescription")} />
+        </Card>
+      </>
+    );
+  }
+  return (
+    <>
+      <PageHeader title={t("title")} description={t("description")} actions={<CreateOperatorDialog />} />
+      <Card>
+        {operators.isPending ? (
+          <TableSkeleton label={common("loading")} />
+        ) : operators.isError ? (
+          <ErrorMessage error={operators.error} retry={() => operators.refetch()} />
+        ) : operators.data.data.length === 0 ? (
+          <EmptyState icon={UserCog} title={t("emptyTitle")} description={t("emptyDescription")} />
+        ) : (
+          <DataTable columns={columns} data={operators.data.data} rowLabel={(operator) => operator.email} />
+        )}
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,40 @@
+/**
+ * The dashboard's one fetcher: /api/v1 with the session cookie (same origin, so the browser sends
+ * Origin and the server can check it). A problem+json answer becomes an ApiError.
+ */
+export type Problem = { status: number; code: string; title?: string; detail?: string; errors?: { path: string; message: string }[] };
+
+export class ApiError extends Error {
+  constructor(readonly problem: Problem) {
+    super(problem.detail ?? problem.code);
+  }
+}
+
+export async function api<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(`/api/v1${path}`, {
+      method: init.method ?? "GET",
+      credentials: "same-origin",
+      headers: init.body === undefined ? {} : { "content-type": "application/json" },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+  } catch {
+    throw new ApiError({ status: 0, code: "network_error" });
+  }
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  let body: unknown = null;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    body = null;
+  }
+  if (!response.ok) {
+    const problem = (body && typeof body === "object" ? body : {}) as Partial<Problem>;
+    throw new ApiError({ ...problem, status: response.status, code: problem.code ?? `http_${response.status}` });
+  }
+  return body as T;
+}
+
+export type Page<T> = { data: T[]; next_cursor: string | null };

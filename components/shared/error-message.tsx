@@ -1,0 +1,42 @@
+"use client";
+
+import { AlertTriangle } from "lucide-react";
+import { useTranslations } from "next-intl";
+import { ApiError } from "./api";
+
+const KNOWN = ["network_error", "unauthorized", "forbidden", "origin_mismatch", "not_found", "rate_limited", "validation_failed", "service_unavailable", "internal_error"] as const;
+
+/** An error in words: what happened and what to do, from the problem's stable code. */
+export function useErrorText() {
+  const t = useTranslations("errors");
+  return (error: unknown): string => {
+    if (!(error instanceof ApiError)) return t("unknown");
+    const { code, detail, errors } = error.problem;
+    if ((KNOWN as readonly string[]).includes(code)) {
+      const base = t(code as (typeof KNOWN)[number]);
+      if (code === "validation_failed" && errors?.length) return `${base} ${errors.map((e) => `${e.path}: ${e.message}`).join("; ")}`;
+      if (code === "internal_error" && detail) return `${base} ${detail}`;
+      return base;
+    }
+    // A conflict or other specific refusal: the server's own sentence names it best.
+    return detail ?? t("unknown");
+  };
+}
+
+export function ErrorMessage({ error, retry }: { error: unknown; retry?: () => void }) {
+  const text = useErrorText();
+  const t = useTranslations("common");
+  return (
+    <div role="alert" className="m-4 flex items-start gap-3 rounded-md border border-danger/30 bg-danger/5 p-4 text-sm">
+      <AlertTriangle aria-hidden className="mt-0.5 h-4 w-4 shrink-0 text-danger" />
+      <div className="flex-1">
+        <p>{text(error)}</p>
+        {retry ? (
+          <button type="button" onClick={retry} className="mt-2 text-sm font-medium text-primary underline-offset-2 hover:underline">
+            {t("retry")}
+          </button>
+        ) : null}
+      </div>
+    </div>
+  );
+}

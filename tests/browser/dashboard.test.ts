@@ -1,0 +1,174 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "../../lib/db/client";
+import { createOperator } from "../../lib/operators";
+import { launchBrowser } from "../helpers/browser";
+import { startBuiltApp } from "../helpers/built-app";
+
+/** The dashboard in a real headless Chromium against the production build and this file's database. */
+const PASSWORD = "correct horse battery";
+let app: Awaited<ReturnType<typeof startBuiltApp>>;
+let browser: Browser;
+
+beforeAll(async () => {
+  const system = { actor: { type: "system" as const }, db: getDb() };
+  for (const [email, role] of [["admin@example.com", "admin"], ["limited@example.com", "admin"]] as const) {
+    await createOperator({ ctx: system, input: { email, password: PASSWORD, role } });
+  }
+  app = await startBuiltApp({ LOGIN_MAX_FAILURES_PER_EMAIL: "3" });
+  browser = await launchBrowser();
+}, 600_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+async function newPage(options: { locale?: string } = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: app.url, locale: options.locale ?? "en-US", timezoneId: "Asia/Tokyo" });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: app.url });
+  return { context, page: await context.newPage() };
+}
+
+async function signIn(page: Page, email: string, password = PASSWORD) {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+/** The API as the browser's own session would call it, from any origin we choose. */
+async function callWithSession(context: BrowserContext, method: string, path: string, origin: string, body?: unknown) {
+  const cookie = (await context.cookies(app.url)).map((c) => `${c.name}=${c.value}`).join("; ");
+  const res = await fetch(`${app.url}/api/v1${path}`, {
+    method,
+    headers: { cookie, origin, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, type: res.headers.get("content-type"), body: (await res.json().catch(() => null)) as any };
+}
+
+describe("the operator dashboard in Chromium", () => {
+  it("sends a signed-out visitor to sign in, refuses a wrong password, and signs in", async () => {
+    const { context, page } = await newPage();
+    await page.goto("/api-keys");
+    await page.waitForURL(/\/login\?callbackUrl=%2Fapi-keys$/);
+    await signIn(page, "admin@example.com", "not the password");
+    await expect.poll(() => page.getByTestId("login-error").textContent()).toBe("Wrong email or password.");
+    expect(new URL(page.url()).pathname).toBe("/login");
+    await signIn(page, "admin@example.com");
+    await page.waitForURL((url) => url.pathname === "/");
+    expect(await page.getByTestId("signed-in-as").textContent()).toBe("admin@example.com");
+    const session = (await context.cookies()).find((c) => c.name === "authjs.session-token")!;
+    expect(session).toMatchObject({ httpOnly: true, sameSite: "Lax" });
+    await context.close();
+  });
+
+  it("locks an email after too many failed sign-ins, even with the right password", async () => {
+    const { context, page } = await newPage();
+    for (let i = 0; i < 3; i++) {
+      await signIn(page, "limited@example.com", `guess ${i}`);
+      await expect.poll(() => page.getByTestId("login-error").textContent()).toBe("Wrong email or password.");
+    }
+    await signIn(page, "limited@example.com");
+    await expect.poll(() => page.getByTestId("login-error").textContent()).toMatch(/^Too many failed sign-ins\. Try again in 15 minutes\.$/);
+    expect(new URL(page.url()).pathname).toBe("/login");
+    await context.close();
+  });
+
+  it("creates an API key shown once with a copy button, then revokes it", async () => {
+    const { context, page } = await newPage();
+    await signIn(page, "admin@example.com");
+    await page.waitForURL((url) => url.pathname === "/");
+    await page.getByRole("link", { name: "API keys" }).click();
+    await page.getByRole("heading", { name: "API keys", level: 1 }).waitFor();
+    await page.getByRole("button", { name: "Create API key" }).first().click();
+    await page.getByLabel("Name").fill("browser-test");
+    await page.getByRole("button", { name: "Create", exact: true }).click();
+    const shown = (await page.getByTestId("new-api-key").textContent())!;
+    expect(shown).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
+    await page.getByRole("button", { name: "Copy API key" }).click();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(shown);
+    await page.getByText("Copied to the clipboard").first().waitFor();
+    expect((await fetch(`${app.url}/api/v1/consumers`, { headers: { authorization: `Bearer ${shown}` } })).status).toBe(200);
+
+    await page.getByRole("button", { name: "Done" }).click();
+    const row = page.getByRole("row", { name: "browser-test" });
+    await row.waitFor();
+    expect(await row.textContent()).toContain(shown.slice(0, 10));
+    await page.reload();
+    await row.waitFor();
+    expect(await page.content()).not.toContain(shown);
+
+    await row.getByRole("button", { name: "Revoke" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Revoke" }).click();
+    await row.waitFor({ state: "detached" });
+    await page.getByText("API key “browser-test” revoked").waitFor();
+    expect((await fetch(`${app.url}/api/v1/consumers`, { headers: { authorization: `Bearer ${shown}` } })).status).toBe(401);
+    await context.close();
+  });
+
+  it("lets an admin add a viewer, whose attempt to change anything the server refuses", async () => {
+    const admin = await newPage();
+    await signIn(admin.page, "admin@example.com");
+    await admin.page.waitForURL((url) => url.pathname === "/");
+    await admin.page.goto("/operators");
+    await admin.page.getByRole("button", { name: "Add operator" }).click();
+    await admin.page.getByLabel("Email").fill("watcher@example.com");
+    await admin.page.getByLabel("Password").fill(PASSWORD);
+    await admin.page.getByRole("radio", { name: /Viewer/ }).check();
+    await admin.page.getByRole("button", { name: "Create", exact: true }).click();
+    await admin.page.getByRole("row", { name: "watcher@example.com" }).waitFor();
+
+    // A change with the admin's own cookie from a foreign page is refused.
+    const foreign = await callWithSession(admin.context, "POST", "/api-keys", "https://evil.example", { name: "csrf" });
+    expect(foreign.status).toBe(403);
+    expect(foreign.type).toBe("application/problem+json");
+    expect(foreign.body.code).toBe("origin_mismatch");
+
+    const viewer = await newPage();
+    await signIn(viewer.page, "watcher@example.com");
+    await viewer.page.waitForURL((url) => url.pathname === "/");
+    await viewer.page.goto("/api-keys");
+    await viewer.page.getByText("You are a viewer").waitFor();
+    expect(await viewer.page.getByRole("button", { name: "Create API key" }).count()).toBe(0);
+    // Hidden buttons are a courtesy; the server is what refuses.
+    const attempt = await callWithSession(viewer.context, "POST", "/api-keys", app.url, { name: "viewer-made" });
+    expect(attempt.status).toBe(403);
+    expect(attempt.body.code).toBe("forbidden");
+    const keys = await callWithSession(viewer.context, "GET", "/api-keys", app.url);
+    expect(keys.status).toBe(200);
+    expect(keys.body.data.map((k: { name: string }) => k.name)).not.toContain("viewer-made");
+    await viewer.page.goto("/operators");
+    await viewer.page.getByText("For admins only").waitFor();
+    await admin.context.close();
+    await viewer.context.close();
+  });
+
+  it("switches to Japanese and keeps it", async () => {
+    const { context, page } = await newPage();
+    await signIn(page, "admin@example.com");
+    await page.waitForURL((url) => url.pathname === "/");
+    await page.goto("/event-types");
+    await page.getByRole("button", { name: "Language" }).click();
+    await page.getByRole("menuitemradio", { name: "日本語" }).click();
+    await page.getByRole("heading", { name: "イベントタイプ", level: 1 }).waitFor();
+    expect(await page.getByRole("link", { name: "API キー" }).count()).toBe(1);
+    expect(await page.locator("html").getAttribute("lang")).toBe("ja");
+    await page.reload();
+    await page.getByRole("button", { name: "サインアウト" }).waitFor();
+    await context.close();
+  });
+
+  it("signs out, after which the dashboard asks to sign in again", async () => {
+    const { context, page } = await newPage();
+    await signIn(page, "admin@example.com");
+    await page.waitForURL((url) => url.pathname === "/");
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL((url) => url.pathname === "/login");
+    expect((await context.cookies()).find((c) => c.name === "authjs.session-token")).toBeUndefined();
+    await page.goto("/operators");
+    await page.waitForURL(/\/login/);
+    await context.close();
+  });
+});
