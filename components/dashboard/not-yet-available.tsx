@@ -6,7 +6,13 @@ import type { NavKey } from "./nav";
 import { PageHeader } from "./page-header";
 
 /** An honest placeholder for a section whose screen is not built yet: no sample data, a way forward. */
-export async function NotYetAvailable({ section }: { section: Exclude<NavKey, "apiKeys" | "eventTypes" | "operators"> }) {
+export async function NotYetAvailable({
+  section,
+  children,
+}: {
+  section: Exclude<NavKey, "apiKeys" | "eventTypes" | "operators">;
+  children?: React.ReactNode;
+}) {
   const t = await getTranslations();
   return (
     <>
@@ -15,7 +21,12 @@ export async function NotYetAvailable({ section }: { section: Exclude<NavKey, "a
         <EmptyState
           icon={Construction}
           title={t("notYetAvailable.title")}
-          description={`${t(`notYetAvailable.sections.${section}`)} ${t("notYetAvailable.meanwhile")}`}
+          description={
+            <>
+              <p>{t(`notYetAvailable.sections.${section}`)}</p>
+              <p>{t("notYetAvailable.meanwhile")}</p>
+            </>
+          }
           action={
             <a
               href="/api/v1/openapi.json"
@@ -26,6 +37,7 @@ export async function NotYetAvailable({ section }: { section: Exclude<NavKey, "a
           }
         />
       </Card>
+      {children}
     </>
   );
 }

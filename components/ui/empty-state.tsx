@@ -11,7 +11,7 @@ export function EmptyState({
 }: {
   icon: LucideIcon;
   title: string;
-  description: string;
+  description: React.ReactNode;
   action?: React.ReactNode;
   className?: string;
 }) {
@@ -21,7 +21,7 @@ export function EmptyState({
         <Icon aria-hidden className="h-6 w-6" />
       </div>
       <h2 className="text-base font-semibold">{title}</h2>
-      <p className="mt-1 max-w-md text-sm text-muted-foreground">{description}</p>
+      <div className="mt-1 max-w-md space-y-1 text-sm text-muted-foreground">{typeof description === "string" ? <p>{description}</p> : description}</div>
       {action ? <div className="mt-5">{action}</div> : null}
     </div>
   );

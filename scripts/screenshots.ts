@@ -1,0 +1,137 @@
+/**
+ * `npm run screenshots`: every built dashboard screen, in English and Japanese (and a few in dark
+ * mode), written to docs/screenshots/. Runs the production build against a throwaway embedded
+ * PostgreSQL filled with a little sample data. Japanese needs a CJK font for Chromium
+ * (`apt-get install fonts-noto-cjk`).
+ */
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import type { Page } from "playwright-core";
+import { createApiKey } from "../lib/api-keys";
+import { closeDb, getDb } from "../lib/db/client";
+import { startEmbeddedPostgres } from "../lib/db/embedded";
+import { migrateDatabase } from "../lib/db/migrate";
+import { createEventType } from "../lib/event-types";
+import { createOperator } from "../lib/operators";
+import { launchBrowser } from "../tests/helpers/browser";
+import { startBuiltApp } from "../tests/helpers/built-app";
+
+const OUT = path.resolve("docs/screenshots");
+const PASSWORD = "screenshots only";
+
+async function seed(): Promise<void> {
+  const db = getDb();
+  const ctx = { actor: { type: "system" as const }, db };
+  await createOperator({ ctx, input: { email: "admin@example.com", password: PASSWORD, role: "admin" } });
+  await createOperator({ ctx, input: { email: "oncall@example.com", password: PASSWORD, role: "viewer" } });
+  await createOperator({ ctx, input: { email: "support@example.com", password: PASSWORD, role: "viewer" } });
+  for (const name of ["backend-production", "billing-worker", "staging"]) await createApiKey(db, { name });
+  await createEventType({
+    ctx,
+    input: {
+      name: "invoice.paid",
+      description: "An invoice was paid in full.",
+      schema: { type: "object", required: ["invoice", "amount"], properties: { invoice: { type: "string" }, amount: { type: "integer" }, currency: { type: "string" } } },
+      example: { invoice: "in_1Q2w3E", amount: 4200, currency: "jpy" },
+    },
+  });
+  await createEventType({ ctx, input: { name: "customer.created", description: "A customer signed up.", example: { customer: "cus_8842", plan: "team" } } });
+  await createEventType({ ctx, input: { name: "subscription.canceled", description: "A subscription ended at the customer's request." } });
+  // Spread the sample over the past weeks, so relative times read like a real install.
+  await db.execute(sql`update api_keys set created_at = now() - (random() * interval '40 days'), last_used_at = now() - (random() * interval '3 hours') where name <> 'staging'`);
+  await db.execute(sql`update operators set created_at = now() - (random() * interval '60 days')`);
+  await db.execute(sql`update event_types set created_at = now() - (random() * interval '20 days')`);
+}
+
+async function shoot(page: Page, name: string): Promise<void> {
+  await page.waitForLoadState("networkidle");
+  // Let toasts and transitions finish.
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running"));
+  await page.screenshot({ path: path.join(OUT, `${name}.png`) });
+  console.log(`  ${name}.png`);
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), "wa-screenshots-"));
+  const pg = await startEmbeddedPostgres({ dir, settings: { fsync: "off", synchronous_commit: "off" } });
+  let app: Awaited<ReturnType<typeof startBuiltApp>> | undefined;
+  const browser = await launchBrowser();
+  try {
+    Object.assign(process.env, {
+      DATABASE_URL: pg.url,
+      ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+      AUTH_SECRET: randomBytes(32).toString("base64url"),
+      LOG_LEVEL: "warn",
+    });
+    await migrateDatabase(pg.url);
+    await seed();
+    console.log("Building if needed and starting the app…");
+    app = await startBuiltApp();
+    mkdirSync(OUT, { recursive: true });
+    for (const locale of ["en", "ja"] as const) {
+      for (const theme of ["light", "dark"] as const) {
+        const context = await browser.newContext({
+          baseURL: app.url,
+          viewport: { width: 1280, height: 800 },
+          locale: locale === "ja" ? "ja-JP" : "en-US",
+          timezoneId: locale === "ja" ? "Asia/Tokyo" : "Europe/London",
+          colorScheme: theme,
+        });
+        const host = new URL(app.url).hostname;
+        await context.addCookies([
+          { name: "NEXT_LOCALE", value: locale, domain: host, path: "/" },
+          { name: "theme", value: theme, domain: host, path: "/" },
+        ]);
+        const page = await context.newPage();
+        const suffix = theme === "dark" ? "-dark" : "";
+        await page.goto("/login");
+        if (theme === "light") await shoot(page, `${locale}-login`);
+        await page.locator("#email").fill("admin@example.com");
+        await page.locator("#password").fill(PASSWORD);
+        await page.locator("form button[type=submit]").click();
+        await page.waitForURL((url) => url.pathname === "/");
+        await page.goto("/api-keys");
+        await page.getByRole("row").nth(3).waitFor();
+        await shoot(page, `${locale}-api-keys${suffix}`);
+        if (theme === "dark") {
+          await context.close();
+          continue;
+        }
+        await page.locator("main").getByRole("button").first().click();
+        await page.locator("#api-key-name").fill(locale === "ja" ? "analytics" : "reporting");
+        await page.locator("[role=dialog] button[type=submit]").click();
+        await page.getByTestId("new-api-key").waitFor();
+        await page.getByText(/backend-production/).first().waitFor();
+        await shoot(page, `${locale}-api-key-created`);
+        await page.keyboard.press("Escape");
+        await page.goto("/event-types");
+        await page.locator("details summary").first().click();
+        await shoot(page, `${locale}-event-types`);
+        await page.goto("/operators");
+        await page.getByRole("row").nth(3).waitFor();
+        await shoot(page, `${locale}-operators`);
+        await page.goto("/");
+        await shoot(page, `${locale}-overview`);
+        await context.close();
+      }
+    }
+    console.log(`Screenshots written to ${path.relative(process.cwd(), OUT)}/`);
+  } finally {
+    await browser.close();
+    await app?.stop();
+    await closeDb();
+    await pg.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
