@@ -1,22 +1,19 @@
-import NextAuth from "next-auth";
-import { NextResponse } from "next/server";
-import { baseAuthConfig } from "@/lib/auth/config";
+import { NextResponse, type NextRequest } from "next/server";
+import { sessionOperatorId } from "@/lib/auth/request-session";
 
-// The session check only (no database): pages without a valid session cookie go to /login.
-// The dashboard layout then checks the operator still exists, and lib/ enforces the role.
-const { auth } = NextAuth(() => baseAuthConfig());
-
-// With a lazily read config, Auth.js hands the wrapped handler back in a promise.
-const gate = auth((req) => {
-  if (req.auth) return NextResponse.next();
+/**
+ * Pages without a valid session cookie go to /login. Only the cookie is checked here (no
+ * database): the dashboard layout checks that the operator still exists, and lib/ enforces the
+ * role. Unlike Auth.js's own wrapper this never re-issues the cookie — a page request in flight
+ * while someone signs out would otherwise set it again — so a session ends OPERATOR_SESSION_TTL
+ * after sign-in.
+ */
+export default async function proxy(req: NextRequest) {
+  if (await sessionOperatorId(req)) return NextResponse.next();
   const login = new URL("/login", req.nextUrl.origin);
   const back = `${req.nextUrl.pathname}${req.nextUrl.search}`;
   if (back !== "/") login.searchParams.set("callbackUrl", back);
   return NextResponse.redirect(login);
-});
-
-export default async function proxy(...args: Parameters<Awaited<typeof gate>>) {
-  return (await gate)(...args);
 }
 
 export const config = {

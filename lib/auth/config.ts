@@ -4,9 +4,8 @@ import { logger } from "../logger";
 import { authSecret, secureCookies, sessionMaxAgeSeconds } from "./settings";
 
 /**
- * What every Auth.js instance shares — the proxy's (which only reads the session cookie) and the
- * sign-in's (lib/auth/index.ts, which adds the password provider and so the database).
- * A function, read per request: `next build` imports this without the runtime environment.
+ * Auth.js's settings but the provider (lib/auth/index.ts adds the password one). A function, read
+ * per request: `next build` imports this without the runtime environment.
  */
 export function baseAuthConfig(): NextAuthConfig {
   return {

@@ -12,19 +12,25 @@ export function hasSessionCookie(req: Request): boolean {
   return (req.headers.get("cookie") ?? "").split(";").some((part) => part.trim().startsWith(name));
 }
 
-/**
- * The operator a session cookie names, read fresh from the database — so a removed operator is
- * signed out and a changed role applies on the next request — or null when there is none.
- */
-export async function operatorFromSession(req: Request, db: Executor): Promise<Extract<Actor, { type: "operator" }> | null> {
+/** The operator id a valid, unexpired session cookie names, or null; no database involved. */
+export async function sessionOperatorId(req: Request): Promise<string | null> {
   // Only the cookie: getToken would otherwise also read an Authorization header.
   const token = await getToken({
     req: { headers: { cookie: req.headers.get("cookie") ?? "" } },
     secret: authSecret(),
     secureCookie: secureCookies(),
   });
-  if (!token?.sub) return null;
-  const operator = await findOperator(db, token.sub);
+  return token?.sub ?? null;
+}
+
+/**
+ * The operator a session cookie names, read fresh from the database — so a removed operator is
+ * signed out and a changed role applies on the next request — or null when there is none.
+ */
+export async function operatorFromSession(req: Request, db: Executor): Promise<Extract<Actor, { type: "operator" }> | null> {
+  const id = await sessionOperatorId(req);
+  if (!id) return null;
+  const operator = await findOperator(db, id);
   return operator ? { type: "operator", id: operator.id, role: operator.role } : null;
 }
 

@@ -26,7 +26,7 @@ export function authSecret(): string {
   return secret;
 }
 
-/** Seconds a session lasts without use; each use within it extends it. */
+/** Seconds a session lasts from sign-in (nothing re-issues the cookie before then). */
 export function sessionMaxAgeSeconds(): number {
   return Math.round(getConfig().OPERATOR_SESSION_TTL / 1000);
 }

@@ -80,7 +80,7 @@ describe("the operator dashboard in Chromium", () => {
     const { context, page } = await newPage();
     await signIn(page, "admin@example.com");
     await page.waitForURL((url) => url.pathname === "/");
-    await page.getByRole("link", { name: "API keys" }).click();
+    await page.getByRole("navigation").getByRole("link", { name: "API keys" }).click();
     await page.getByRole("heading", { name: "API keys", level: 1 }).waitFor();
     await page.getByRole("button", { name: "Create API key" }).first().click();
     await page.getByLabel("Name").fill("browser-test");
@@ -164,6 +164,11 @@ describe("the operator dashboard in Chromium", () => {
     const { context, page } = await newPage();
     await signIn(page, "admin@example.com");
     await page.waitForURL((url) => url.pathname === "/");
+    // Page requests never re-issue the session cookie: one in flight during sign-out cannot revive it.
+    const cookie = (await context.cookies(app.url)).map((c) => `${c.name}=${c.value}`).join("; ");
+    const pageLoad = await fetch(`${app.url}/api-keys`, { headers: { cookie }, redirect: "manual" });
+    expect(pageLoad.status).toBe(200);
+    expect(pageLoad.headers.getSetCookie().filter((c) => c.startsWith("authjs.session-token"))).toEqual([]);
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.waitForURL((url) => url.pathname === "/login");
     expect((await context.cookies()).find((c) => c.name === "authjs.session-token")).toBeUndefined();
