@@ -54,6 +54,8 @@ const BODIES: Record<string, unknown> = {
   "PATCH /alert-channels/[id]": { name: "viewer" },
   "POST /api-keys": { name: "viewer" },
   "POST /operators": { email: "made-by-viewer@example.com", password: "long enough pw" },
+  "POST /endpoints/[id]/recover": { since: "2020-01-01T00:00:00Z" },
+  "POST /consumers/[consumer]/recover": { since: "2020-01-01T00:00:00Z" },
 };
 
 async function everything(): Promise<string> {
@@ -81,6 +83,8 @@ beforeAll(async () => {
   const channel = await api.post("/api/v1/alert-channels", { kind: "email", name: "ops", config: { to: ["ops@example.com"] } });
   const key = await api.post("/api/v1/api-keys", { name: "victim" });
   const other = await api.post("/api/v1/operators", { email: "other@example.com", password: "long enough pw", role: "admin" });
+  const recovery = await api.post(`/api/v1/endpoints/${endpoint.body.id}/recover`, { since: "2020-01-01T00:00:00Z", include_never_attempted: true });
+  expect(recovery.status, recovery.text).toBe(202);
   ids = {
     consumer: consumer.body.id,
     endpoints: endpoint.body.id,
@@ -88,6 +92,7 @@ beforeAll(async () => {
     "alert-channels": channel.body.id,
     "api-keys": key.body.id,
     operators: other.body.id,
+    recoveries: recovery.body.id,
   };
   BODIES["POST /messages/[id]/resend"] = { endpoint_id: endpoint.body.id };
   for (const { segments, file } of routeFiles()) {
