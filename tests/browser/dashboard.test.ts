@@ -53,6 +53,9 @@ describe("the operator dashboard in Chromium", () => {
     const { context, page } = await newPage();
     await page.goto("/api-keys");
     await page.waitForURL(/\/login\?callbackUrl=%2Fapi-keys$/);
+    const login = await fetch(`${app.url}/login`);
+    expect(login.headers.get("content-security-policy")).toBe("frame-ancestors 'none'");
+    expect(login.headers.get("x-frame-options")).toBe("DENY");
     await signIn(page, "admin@example.com", "not the password");
     await expect.poll(() => page.getByTestId("login-error").textContent()).toBe("Wrong email or password.");
     expect(new URL(page.url()).pathname).toBe("/login");
