@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../lib/db/client";
-import { apiKeys, consumers, operators } from "../lib/db/schema";
+import { apiKeys, auditEvents, consumers, operators } from "../lib/db/schema";
 import { apiClient, call } from "./helpers/api";
 import { APP_ORIGIN, operatorClient, sessionCookie } from "./helpers/session";
 
@@ -91,6 +91,29 @@ describe("the dashboard session as an API credential", () => {
       headers: { cookie: viewer.cookie, origin: APP_ORIGIN, authorization: `Bearer ${key}` },
     });
     expect(res.status).toBe(201);
+  });
+});
+
+describe("audit", () => {
+  it("records who created and revoked keys and added and removed operators", async () => {
+    const admin = await operatorClient("admin");
+    const key = await admin.post("/api/v1/api-keys", { name: "audited" });
+    await admin.del(`/api/v1/api-keys/${key.body.id}`);
+    const viewer = await admin.post("/api/v1/operators", { email: "audited@example.com", password: "long enough pw", role: "viewer" });
+    await admin.del(`/api/v1/operators/${viewer.body.id}`);
+    const rows = await getDb().select().from(auditEvents).where(eq(auditEvents.actorId, admin.operator.id));
+    expect(rows.map((r) => [r.action, r.targetId]).sort()).toEqual(
+      [
+        ["api_key.created", key.body.id],
+        ["api_key.revoked", key.body.id],
+        ["operator.created", viewer.body.id],
+        ["operator.deleted", viewer.body.id],
+      ].sort(),
+    );
+    expect(rows.every((r) => r.actorType === "operator")).toBe(true);
+    expect(rows.find((r) => r.action === "operator.created")!.data).toEqual({ email: "audited@example.com", role: "viewer" });
+    expect(JSON.stringify(rows)).not.toContain(key.body.key);
+    expect(JSON.stringify(rows)).not.toContain("long enough pw");
   });
 });
 

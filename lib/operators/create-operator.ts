@@ -1,3 +1,4 @@
+import { insertAuditEvent } from "../audit/insert-audit-event";
 import { requireAdmin, type Ctx } from "../context";
 import { operators } from "../db/schema";
 import { isUniqueViolation } from "../db/errors";
@@ -18,11 +19,13 @@ export async function createOperator({ ctx, input }: { ctx: Ctx; input: CreateOp
   }
   const { email, password, role } = parsed.data;
   try {
-    const [row] = await ctx.db
-      .insert(operators)
-      .values({ id: newId("operator"), email, role, passwordHash: await hashPassword(password) })
-      .returning();
-    return toOperator(row!);
+    const passwordHash = await hashPassword(password);
+    const row = await ctx.db.transaction(async (tx) => {
+      const [created] = await tx.insert(operators).values({ id: newId("operator"), email, role, passwordHash }).returning();
+      await insertAuditEvent(tx, { actor: ctx.actor, action: "operator.created", targetType: "operator", targetId: created!.id, data: { email, role } });
+      return created!;
+    });
+    return toOperator(row);
   } catch (error) {
     if (isUniqueViolation(error)) throw new ConflictError("email_taken", `An operator with email ${email} exists.`);
     throw error;

@@ -1,4 +1,5 @@
 import { and, eq, ne, sql } from "drizzle-orm";
+import { insertAuditEvent } from "../audit/insert-audit-event";
 import { requireAdmin, type Ctx } from "../context";
 import { operators } from "../db/schema";
 import { ConflictError, NotFoundError } from "../errors";
@@ -12,7 +13,7 @@ export async function deleteOperator({ ctx, id }: { ctx: Ctx; id: string }): Pro
   await ctx.db.transaction(async (tx) => {
     // Serializes concurrent removals, so two admins removing each other cannot leave none.
     await tx.execute(sql`select pg_advisory_xact_lock(727003)`);
-    const [row] = await tx.select({ role: operators.role }).from(operators).where(eq(operators.id, id)).limit(1);
+    const [row] = await tx.select({ role: operators.role, email: operators.email }).from(operators).where(eq(operators.id, id)).limit(1);
     if (!row) throw new NotFoundError("operator", id);
     if (row.role === "admin") {
       const [other] = await tx
@@ -23,5 +24,6 @@ export async function deleteOperator({ ctx, id }: { ctx: Ctx; id: string }): Pro
       if (!other) throw new ConflictError("last_admin", "This is the last admin; make another admin first.");
     }
     await tx.delete(operators).where(eq(operators.id, id));
+    await insertAuditEvent(tx, { actor: ctx.actor, action: "operator.deleted", targetType: "operator", targetId: id, data: { email: row.email, role: row.role } });
   });
 }

@@ -4,7 +4,7 @@ import { withApiKey } from "@/lib/http/with-api-key";
 import { PageQuery } from "@/lib/pagination";
 
 export const POST = withApiKey(async ({ req, ctx }) =>
-  json(await createApiKey(ctx.db, await parseBody(req, CreateApiKeyInput)), 201),
+  json(await createApiKey(ctx.db, await parseBody(req, CreateApiKeyInput), ctx.actor), 201),
 );
 
 export const GET = withApiKey(async ({ req, ctx }) => json(await listApiKeys(ctx, parseQuery(req, PageQuery))));
