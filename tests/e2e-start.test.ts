@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -94,6 +94,7 @@ describe("npm start", () => {
       DATABASE_URL: undefined,
       WEBHOOK_ADMIN_DATA_DIR: dataDir,
       ENCRYPTION_KEY: undefined,
+      AUTH_SECRET: undefined,
       ALLOW_PRIVATE_ENDPOINTS: undefined,
       ALLOW_HTTP_ENDPOINTS: undefined,
       ALLOWED_ENDPOINT_CIDRS: undefined,
@@ -111,12 +112,27 @@ describe("npm start", () => {
         expect(refused.status, url).toBe(422);
         expect(refused.body.code).toBe("endpoint_url_forbidden");
       }
+      // The demo keeps a session secret of its own beside its data, and the dashboard works with it.
+      expect(readFileSync(path.join(dataDir, "auth-secret"), "utf8").trim().length).toBeGreaterThanOrEqual(32);
+      expect((await fetch(`${product.base}/login`)).status).toBe(200);
+      expect((await fetch(`${product.base}/`, { redirect: "manual" })).headers.get("location")).toMatch(/\/login$/);
     } finally {
       expect(await product.stop()).toBe(0);
       rmSync(dataDir, { recursive: true, force: true });
     }
     expect(product.output()).toContain("Stopped.");
   }, 300_000);
+
+  it("refuses to start against DATABASE_URL without AUTH_SECRET, naming it", async () => {
+    const env = Object.fromEntries(Object.entries({ ...process.env, AUTH_SECRET: undefined }).filter(([, v]) => v !== undefined));
+    const child = spawn(process.execPath, ["--import", "tsx", path.resolve("scripts/start.ts")], { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (c: Buffer) => (output += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (output += c.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    expect(code).toBe(1);
+    expect(output).toContain("AUTH_SECRET: required with DATABASE_URL");
+  }, 60_000);
 
   it("uses DATABASE_URL when it is set, and prints how to create a login and a key instead of creating them", async () => {
     const product = await startProduct({});

@@ -34,11 +34,3 @@ export function DropdownMenuRadioItem({ className, children, ...props }: Compone
     </Menu.RadioItem>
   );
 }
-
-export function DropdownMenuLabel({ className, ...props }: ComponentProps<typeof Menu.Label>) {
-  return <Menu.Label className={cn("px-2 py-1.5 text-xs font-medium text-muted-foreground", className)} {...props} />;
-}
-
-export function DropdownMenuSeparator() {
-  return <Menu.Separator className="my-1 h-px bg-border" />;
-}

@@ -12,7 +12,3 @@ export function Input({ className, ...props }: ComponentProps<"input">) {
 export function Textarea({ className, ...props }: ComponentProps<"textarea">) {
   return <textarea className={cn(FIELD, "min-h-24 py-2 font-mono text-xs", className)} {...props} />;
 }
-
-export function Select({ className, ...props }: ComponentProps<"select">) {
-  return <select className={cn(FIELD, "h-9 pr-8", className)} {...props} />;
-}

@@ -14,7 +14,7 @@ export class TooManySignIns extends CredentialsSignin {
   }
 }
 
-const Credentials_ = z.object({ email: z.string().max(320), password: z.string().max(200) });
+const SignInFields = z.object({ email: z.string().max(320), password: z.string().max(200) });
 
 export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
   ...baseAuthConfig(),
@@ -22,7 +22,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
     Credentials({
       credentials: { email: { type: "email" }, password: { type: "password" } },
       async authorize(credentials, request) {
-        const parsed = Credentials_.safeParse(credentials);
+        const parsed = SignInFields.safeParse(credentials);
         if (!parsed.success) return null;
         const result = await signInOperator(getDb(), { ...parsed.data, address: clientAddress(request.headers) });
         if (result.ok) return { id: result.operator.id, email: result.operator.email };
