@@ -18,5 +18,5 @@ export default async function proxy(req: NextRequest) {
 
 export const config = {
   // Not the REST API (its own credentials), Auth.js's routes, the sign-in page, the portal, or static files.
-  matcher: ["/((?!api/|login|portal|_next/static|_next/image|favicon\\.ico|robots\\.txt).*)"],
+  matcher: ["/((?!api/|login|portal|_next/static|_next/image|favicon\\.ico|icon\\.svg|robots\\.txt).*)"],
 };
