@@ -1,7 +1,7 @@
 CREATE TABLE "login_failures" (
 	"id" bigserial PRIMARY KEY NOT NULL,
 	"email" text NOT NULL,
-	"address" text NOT NULL,
+	"address" text,
 	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint

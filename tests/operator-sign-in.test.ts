@@ -51,6 +51,12 @@ describe("operator sign-in", () => {
     expect((await signIn("d@example.com", PASSWORD, "203.0.113.51")).ok).toBe(true);
   });
 
+  it("without a trusted address limits per email only, so a spray cannot lock everyone out", async () => {
+    for (let i = 0; i < 10; i++) expect(await signInOperator(getDb(), { email: `anon${i}@example.com`, password: "x", address: null })).toEqual({ ok: false, reason: "invalid" });
+    await createOperator({ ctx: system(), input: { email: "g@example.com", password: PASSWORD, role: "admin" } });
+    expect((await signInOperator(getDb(), { email: "g@example.com", password: PASSWORD, address: null })).ok).toBe(true);
+  });
+
   it("clears an email's count on success, so a typo now and then never locks anyone out", async () => {
     await createOperator({ ctx: system(), input: { email: "e@example.com", password: PASSWORD, role: "viewer" } });
     for (let round = 0; round < 3; round++) {

@@ -1,9 +1,10 @@
 import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { z } from "zod";
+import { getConfig } from "../config";
 import { getDb } from "../db/client";
+import { SHARED_CLIENT, clientAddress } from "../http/client-address";
 import { signInOperator } from "../operators";
-import { clientAddress } from "./client-address";
 import { baseAuthConfig } from "./config";
 
 /** Thrown out of `signIn` when the email or the address has failed too often; the form says when to retry. */
@@ -24,7 +25,8 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
       async authorize(credentials, request) {
         const parsed = SignInFields.safeParse(credentials);
         if (!parsed.success) return null;
-        const result = await signInOperator(getDb(), { ...parsed.data, address: clientAddress(request.headers) });
+        const address = clientAddress(request, getConfig().TRUST_PROXY);
+        const result = await signInOperator(getDb(), { ...parsed.data, address: address === SHARED_CLIENT ? null : address });
         if (result.ok) return { id: result.operator.id, email: result.operator.email };
         if (result.reason === "rate_limited") throw new TooManySignIns(result.retryAfterSeconds);
         return null;

@@ -11,17 +11,19 @@ export type SignInResult =
   | { ok: false; reason: "rate_limited"; retryAfterSeconds: number };
 
 /**
- * Checks an email and password, rate-limited per email and per client address. The attempt is
+ * Checks an email and password, rate-limited per email and per client address (when the address
+ * can be trusted: TRUST_PROXY; one shared bucket would let anyone lock everyone out). The attempt is
  * counted before the password is checked, so parallel guesses cannot all slip under the limit,
  * and a locked email is refused even with the right password. A success clears that email's count.
  */
 export async function signInOperator(
   db: Executor,
-  input: { email: string; password: string; address: string },
+  /** `address` null: the client's address is unknown (no trusted proxy), so only the per-email limit applies. */
+  input: { email: string; password: string; address: string | null },
 ): Promise<SignInResult> {
   const config = getConfig();
   const email = input.email.trim().toLowerCase().slice(0, 320);
-  const address = input.address.slice(0, 100);
+  const address = input.address?.slice(0, 100) ?? null;
   const windowStart = new Date(Date.now() - config.LOGIN_FAILURE_WINDOW);
 
   await db.insert(loginFailures).values({ email, address });
@@ -30,10 +32,12 @@ export async function signInOperator(
     .select({ n: count(), oldest: sql<string>`min(${loginFailures.createdAt})` })
     .from(loginFailures)
     .where(and(eq(loginFailures.email, email), gte(loginFailures.createdAt, windowStart)));
-  const [byAddress] = await db
-    .select({ n: count(), oldest: sql<string>`min(${loginFailures.createdAt})` })
-    .from(loginFailures)
-    .where(and(eq(loginFailures.address, address), gte(loginFailures.createdAt, windowStart)));
+  const [byAddress] = address
+    ? await db
+        .select({ n: count(), oldest: sql<string>`min(${loginFailures.createdAt})` })
+        .from(loginFailures)
+        .where(and(eq(loginFailures.address, address), gte(loginFailures.createdAt, windowStart)))
+    : [];
   const over = [
     byEmail && byEmail.n > config.LOGIN_MAX_FAILURES_PER_EMAIL ? byEmail.oldest : null,
     byAddress && byAddress.n > config.LOGIN_MAX_FAILURES_PER_ADDRESS ? byAddress.oldest : null,

@@ -49,7 +49,8 @@ export const loginFailures = pgTable(
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
     email: text("email").notNull(),
-    address: text("address").notNull(),
+    /** Null when the address cannot be trusted (no TRUST_PROXY). */
+    address: text("address"),
     createdAt: createdAt(),
   },
   (t) => [
