@@ -207,7 +207,9 @@ describe("recovery runs", () => {
       stop_if_failure_ratio: 0.5,
       rate_per_second: 1000,
     });
-    const paused = await waitState(created.body.id, "paused");
+    await waitState(created.body.id, "paused");
+    // Attempts that were in flight when it stopped still come in; then nothing is queued.
+    const paused = await waitFor(async () => ((await run(created.body.id)).counts.queued === 0 ? run(created.body.id) : null), { what: "in-flight results" });
     expect(paused.stop_reason).toBe("failure_ratio");
     expect(paused.counts.succeeded).toBe(15);
     // Paused as the results came in, once more than half of the last ones failed (16 failures
