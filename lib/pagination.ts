@@ -9,6 +9,10 @@ export const PageQuery = z.object({
 });
 export type PageQuery = z.infer<typeof PageQuery>;
 
+// Rows are created now; a time past the year 9999 is not one this API wrote (and neither a JS
+// Date's ISO string nor Postgres would read it back).
+const MAX_CURSOR_TIME = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
 /** Opaque to clients: base64url of `<epoch ms>.<id>` of the last row of the page. */
 export function encodeCursor(row: Cursor): string {
   return Buffer.from(`${row.createdAt.getTime()}.${row.id}`).toString("base64url");
@@ -18,7 +22,9 @@ export function decodeCursor(cursor: string | undefined): Cursor | null {
   if (cursor === undefined) return null;
   const text = Buffer.from(cursor, "base64url").toString("utf8");
   const match = /^(\d{1,15})\.([a-z]+_[0-9a-z]{26})$/.exec(text);
-  if (!match) throw new ValidationError("The cursor is not one this API returned.", [{ path: "cursor", message: "invalid cursor" }], 400);
+  if (!match || Number(match[1]) > MAX_CURSOR_TIME) {
+    throw new ValidationError("The cursor is not one this API returned.", [{ path: "cursor", message: "invalid cursor" }], 400);
+  }
   return { createdAt: new Date(Number(match[1])), id: match[2]! };
 }
 

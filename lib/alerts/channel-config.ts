@@ -8,10 +8,11 @@ import { urlPolicy } from "../webhooks/policy";
 import { checkEndpointUrl } from "../webhooks/url-safety";
 import { isValidSecret, generateSecret } from "../webhooks/sign";
 import type { ALERT_CHANNEL_KINDS } from "../db/schema";
+import { Text } from "../schemas";
 
 export type ChannelKind = (typeof ALERT_CHANNEL_KINDS)[number];
 
-const Url = z.string().min(1).max(2048);
+const Url = Text.min(1).max(2048);
 
 /** Each kind's config as the API takes it and the worker reads it back (after decryption). */
 export const CHANNEL_CONFIGS = {

@@ -2,8 +2,9 @@ import { z } from "zod";
 import { ALERT_CHANNEL_KINDS, type alertChannels, type alerts } from "../db/schema";
 import { CHANNEL_CONFIGS } from "./channel-config";
 import { ALERT_KINDS, TEST_ALERT_KIND } from "./kinds";
+import { IsoDate, Text } from "../schemas";
 
-const Name = z.string().trim().min(1).max(256);
+const Name = Text.trim().min(1).max(256);
 /** The alert kinds a channel receives; null or absent: all of them. */
 const Kinds = z.array(z.enum(ALERT_KINDS)).min(1).max(ALERT_KINDS.length).nullable();
 
@@ -59,12 +60,10 @@ export function toAlertChannel(row: typeof alertChannels.$inferSelect): AlertCha
   };
 }
 
-const isoDate = z.iso.datetime({ offset: true }).transform((v) => new Date(v));
-
 export const ListAlertsQuery = z.object({
-  endpoint_id: z.string().max(64).optional(),
+  endpoint_id: Text.max(64).optional(),
   kind: z.enum([...ALERT_KINDS, TEST_ALERT_KIND]).optional(),
-  since: isoDate.optional(),
+  since: IsoDate.optional(),
 });
 export type ListAlertsQuery = z.infer<typeof ListAlertsQuery>;
 

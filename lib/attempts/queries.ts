@@ -6,19 +6,18 @@ import { keysetBefore } from "../db/keyset";
 import { decodeCursor, toPage, type PageQuery } from "../pagination";
 import { findConsumer } from "../consumers/queries";
 import { findMessageRow } from "../messages/queries";
-
-const isoDate = z.iso.datetime({ offset: true }).transform((v) => new Date(v));
+import { IsoDate, Text } from "../schemas";
 
 export const ListAttemptsQuery = z.object({
-  endpoint_id: z.string().max(64).optional(),
-  consumer: z.string().max(256).optional(),
+  endpoint_id: Text.max(64).optional(),
+  consumer: Text.max(256).optional(),
   status: z.enum(["success", "failure"]).optional(),
-  since: isoDate.optional(),
-  until: isoDate.optional(),
+  since: IsoDate.optional(),
+  until: IsoDate.optional(),
 });
 export type ListAttemptsQuery = z.infer<typeof ListAttemptsQuery>;
 
-export const MessageAttemptsQuery = z.object({ endpoint_id: z.string().max(64).optional() });
+export const MessageAttemptsQuery = z.object({ endpoint_id: Text.max(64).optional() });
 
 export function toAttempt(row: typeof attempts.$inferSelect) {
   return {

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { consumers } from "../db/schema";
+import { Text, jsonObject } from "../schemas";
 
-const Metadata = z
-  .record(z.string().max(100), z.unknown())
+const Metadata = jsonObject(z.string().max(100))
   .refine((value) => JSON.stringify(value).length <= 16_384, "must be at most 16 KiB as JSON");
 
 export const CreateConsumerInput = z.strictObject({
@@ -11,20 +11,20 @@ export const CreateConsumerInput = z.strictObject({
     .min(1)
     .max(256)
     .regex(/^[A-Za-z0-9_.:@-]+$/, "may contain only letters, digits and _ . : @ -"),
-  name: z.string().trim().min(1).max(256),
+  name: Text.trim().min(1).max(256),
   metadata: Metadata.optional(),
   alert_emails: z.array(z.email()).max(20).optional(),
 });
 export type CreateConsumerInput = z.infer<typeof CreateConsumerInput>;
 
 export const UpdateConsumerInput = z.strictObject({
-  name: z.string().trim().min(1).max(256).optional(),
+  name: Text.trim().min(1).max(256).optional(),
   metadata: Metadata.optional(),
   alert_emails: z.array(z.email()).max(20).optional(),
 });
 export type UpdateConsumerInput = z.infer<typeof UpdateConsumerInput>;
 
-export const ListConsumersQuery = z.object({ q: z.string().max(200).optional() });
+export const ListConsumersQuery = z.object({ q: Text.max(200).optional() });
 
 export const Consumer = z.object({
   id: z.string(),

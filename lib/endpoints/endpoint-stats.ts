@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { sql } from "drizzle-orm";
 import type { Ctx } from "../context";
+import { IsoDate } from "../schemas";
 import { findEndpointRow } from "./queries";
 
 export const EndpointStatsQuery = z.object({
-  since: z.iso.datetime({ offset: true }).transform((v) => new Date(v)).optional(),
+  since: IsoDate.optional(),
 });
 
 /** Attempt counts and latency percentiles of one endpoint since a time (default: the last 24 h). */

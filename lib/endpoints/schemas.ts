@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { endpoints } from "../db/schema";
 import { EventTypeName } from "../event-types/schemas";
 import { customHeaderProblems } from "../webhooks/headers";
+import { Text } from "../schemas";
 
 const Headers = z.record(z.string(), z.string()).superRefine((headers, ctx) => {
   for (const problem of customHeaderProblems(headers)) {
@@ -10,8 +11,8 @@ const Headers = z.record(z.string(), z.string()).superRefine((headers, ctx) => {
 });
 
 const fields = {
-  url: z.string().min(1).max(2048),
-  description: z.string().max(2000),
+  url: Text.min(1).max(2048),
+  description: Text.max(2000),
   event_types: z.array(EventTypeName).max(500).nullable(),
   headers: Headers,
   max_concurrency: z.number().int().min(1).max(1000).nullable(),

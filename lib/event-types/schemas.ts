@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { eventTypes } from "../db/schema";
+import { Text, jsonObject, storableJson } from "../schemas";
 
 export const EventTypeName = z
   .string()
@@ -9,10 +10,10 @@ export const EventTypeName = z
 
 export const CreateEventTypeInput = z.strictObject({
   name: EventTypeName,
-  description: z.string().max(2000).optional(),
-  schema: z.record(z.string(), z.unknown()).nullable().optional(),
+  description: Text.max(2000).optional(),
+  schema: jsonObject().nullable().optional(),
   /** Any JSON value but null: a sample payload of this event type. */
-  example: z.unknown().refine((v) => v !== null, "must not be null; leave it out instead").optional(),
+  example: storableJson(z.unknown().refine((v) => v !== null, "must not be null; leave it out instead")).optional(),
 });
 export type CreateEventTypeInput = z.infer<typeof CreateEventTypeInput>;
 

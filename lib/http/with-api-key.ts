@@ -5,7 +5,8 @@ import { getConfig, type Config } from "../config";
 import { requireWrite, type Actor, type Ctx } from "../context";
 import { sha256Hex } from "../crypto/encryption";
 import { getDb } from "../db/client";
-import { RateLimitedError, UnauthorizedError } from "../errors";
+import { NotFoundError, RateLimitedError, UnauthorizedError } from "../errors";
+import { isStorableText } from "../schemas";
 import { clientAddress } from "./client-address";
 import { errorResponse } from "./problem";
 import { FailedAuthLimiter, RateLimiter } from "./rate-limit";
@@ -66,6 +67,9 @@ export function withApiKey(handler: ApiHandler) {
       const params = Object.fromEntries(
         Object.entries((await route?.params) ?? {}).map(([k, v]) => [k, Array.isArray(v) ? v.join("/") : (v ?? "")]),
       );
+      // Ids, uids and names are storable text, so a path naming something else names nothing
+      // (and would only fail in the database).
+      if (!Object.values(params).every(isStorableText)) throw new NotFoundError("resource");
       const response = await handler({ req, params, ctx });
       response.headers.set("x-request-id", requestId);
       return response;

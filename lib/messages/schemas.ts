@@ -1,30 +1,29 @@
 import { z } from "zod";
 import { EventTypeName } from "../event-types/schemas";
 import { DELIVERY_STATUSES } from "../db/schema";
+import { IsoDate, Text } from "../schemas";
 
 export const CreateMessageInput = z.strictObject({
-  consumer: z.string().min(1).max(256),
+  consumer: Text.min(1).max(256),
   event_type: EventTypeName,
   payload: z.record(z.string(), z.unknown()),
-  event_id: z.string().min(1).max(256).optional(),
+  event_id: Text.min(1).max(256).optional(),
 });
 export type CreateMessageInput = z.infer<typeof CreateMessageInput>;
 
 export const IdempotencyKey = z.string().min(1).max(256).regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces");
 
-const isoDate = z.iso.datetime({ offset: true }).transform((v) => new Date(v));
-
 export const ListMessagesQuery = z.object({
-  consumer: z.string().max(256).optional(),
+  consumer: Text.max(256).optional(),
   event_type: EventTypeName.optional(),
   status: z.enum(DELIVERY_STATUSES).optional(),
-  endpoint_id: z.string().max(64).optional(),
-  since: isoDate.optional(),
-  until: isoDate.optional(),
+  endpoint_id: Text.max(64).optional(),
+  since: IsoDate.optional(),
+  until: IsoDate.optional(),
 });
 export type ListMessagesQuery = z.infer<typeof ListMessagesQuery>;
 
-export const ResendInput = z.strictObject({ endpoint_id: z.string().min(1).max(64) });
+export const ResendInput = z.strictObject({ endpoint_id: Text.min(1).max(64) });
 
 export const MessageAccepted = z.object({
   id: z.string(),

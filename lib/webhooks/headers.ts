@@ -2,6 +2,10 @@ export const MAX_CUSTOM_HEADERS = 20;
 export const MAX_CUSTOM_HEADER_BYTES = 4096;
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+// What undici can send: it writes header bytes as Latin-1 and refuses, only when the attempt is
+// made, anything but tab, space, visible ASCII and U+0080–U+00FF. Of those, the C1 controls are
+// refused here too: tab, space, visible ASCII and printable Latin-1 remain.
+const HEADER_VALUE = /^[\t\x20-\x7e\xa0-\xff]*$/;
 
 // Headers the transport, the signature or a cloud metadata service owns: a customer setting them
 // could break framing, forge a signature or turn a delivery into a metadata request.
@@ -41,7 +45,9 @@ export function customHeaderProblems(headers: Record<string, unknown>): { path: 
       problems.push({ path, message: "is set by Webhook Admin and cannot be overridden" });
     }
     if (typeof value !== "string") problems.push({ path, message: "must be a string" });
-    else if (/[\r\n\0]/.test(value)) problems.push({ path, message: "must not contain CR, LF or NUL" });
+    else if (!HEADER_VALUE.test(value)) {
+      problems.push({ path, message: "must be visible ASCII or Latin-1 characters, spaces or tabs (no CR, LF or other control characters)" });
+    }
     bytes += Buffer.byteLength(name) + (typeof value === "string" ? Buffer.byteLength(value) : 0);
   }
   if (bytes > MAX_CUSTOM_HEADER_BYTES) problems.push({ path: "headers", message: `at most ${MAX_CUSTOM_HEADER_BYTES} bytes in all` });
