@@ -2,5 +2,8 @@ import { ListAlertsQuery, listAlerts } from "@/lib/alerts";
 import { json, parseQuery } from "@/lib/http/request";
 import { withApiKey } from "@/lib/http/with-api-key";
 import { PageQuery } from "@/lib/pagination";
+import { otherMethods } from "@/lib/http/methods";
 
 export const GET = withApiKey(async ({ req, ctx }) => json(await listAlerts(ctx, parseQuery(req, PageQuery.extend(ListAlertsQuery.shape)))));
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

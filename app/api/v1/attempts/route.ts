@@ -2,7 +2,10 @@ import { ListAttemptsQuery, listAttempts } from "@/lib/attempts/queries";
 import { json, parseQuery } from "@/lib/http/request";
 import { withApiKey } from "@/lib/http/with-api-key";
 import { PageQuery } from "@/lib/pagination";
+import { otherMethods } from "@/lib/http/methods";
 
 export const GET = withApiKey(async ({ req, ctx }) =>
   json(await listAttempts(ctx, parseQuery(req, PageQuery.extend(ListAttemptsQuery.shape)))),
 );
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -2,6 +2,7 @@ import { CreateConsumerInput, ListConsumersQuery, createConsumer, listConsumers 
 import { json, parseBody, parseQuery } from "@/lib/http/request";
 import { withApiKey } from "@/lib/http/with-api-key";
 import { PageQuery } from "@/lib/pagination";
+import { otherMethods } from "@/lib/http/methods";
 
 export const POST = withApiKey(async ({ req, ctx }) =>
   json(await createConsumer({ ctx, input: await parseBody(req, CreateConsumerInput) }), 201),
@@ -10,3 +11,5 @@ export const POST = withApiKey(async ({ req, ctx }) =>
 export const GET = withApiKey(async ({ req, ctx }) =>
   json(await listConsumers(ctx, parseQuery(req, PageQuery.extend(ListConsumersQuery.shape)))),
 );
+
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET, POST });

@@ -4,6 +4,7 @@ import { json, parseBody, parseQuery } from "@/lib/http/request";
 import { withApiKey } from "@/lib/http/with-api-key";
 import { ValidationError } from "@/lib/errors";
 import { PageQuery } from "@/lib/pagination";
+import { otherMethods } from "@/lib/http/methods";
 
 export const POST = withApiKey(async ({ req, ctx }) => {
   const header = req.headers.get("idempotency-key");
@@ -20,3 +21,5 @@ export const POST = withApiKey(async ({ req, ctx }) => {
 export const GET = withApiKey(async ({ req, ctx }) =>
   json(await listMessages(ctx, parseQuery(req, PageQuery.extend(ListMessagesQuery.shape)))),
 );
+
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET, POST });

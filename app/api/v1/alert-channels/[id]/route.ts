@@ -1,6 +1,7 @@
 import { UpdateAlertChannelInput, deleteAlertChannel, getAlertChannel, updateAlertChannel } from "@/lib/alerts";
 import { json, noContent, parseBody } from "@/lib/http/request";
 import { withApiKey } from "@/lib/http/with-api-key";
+import { otherMethods } from "@/lib/http/methods";
 
 export const GET = withApiKey(async ({ params, ctx }) => json(await getAlertChannel(ctx, params.id!)));
 
@@ -12,3 +13,5 @@ export const DELETE = withApiKey(async ({ params, ctx }) => {
   await deleteAlertChannel({ ctx, id: params.id! });
   return noContent();
 });
+
+export const { POST, PUT, OPTIONS } = otherMethods({ GET, PATCH, DELETE });

@@ -1,6 +1,7 @@
 import { UpdateConsumerInput, deleteConsumer, findConsumer, toConsumer, updateConsumer } from "@/lib/consumers";
 import { json, noContent, parseBody } from "@/lib/http/request";
 import { withApiKey } from "@/lib/http/with-api-key";
+import { otherMethods } from "@/lib/http/methods";
 
 export const GET = withApiKey(async ({ params, ctx }) => json(toConsumer(await findConsumer(ctx, params.consumer!))));
 
@@ -12,3 +13,5 @@ export const DELETE = withApiKey(async ({ params, ctx }) => {
   await deleteConsumer({ ctx, ref: params.consumer! });
   return noContent();
 });
+
+export const { POST, PUT, OPTIONS } = otherMethods({ GET, PATCH, DELETE });

@@ -1,6 +1,7 @@
 import { UpdateEndpointInput, deleteEndpoint, getEndpoint, updateEndpoint } from "@/lib/endpoints";
 import { json, noContent, parseBody } from "@/lib/http/request";
 import { withApiKey } from "@/lib/http/with-api-key";
+import { otherMethods } from "@/lib/http/methods";
 
 export const GET = withApiKey(async ({ params, ctx }) => json(await getEndpoint(ctx, params.id!)));
 
@@ -12,3 +13,5 @@ export const DELETE = withApiKey(async ({ params, ctx }) => {
   await deleteEndpoint({ ctx, id: params.id! });
   return noContent();
 });
+
+export const { POST, PUT, OPTIONS } = otherMethods({ GET, PATCH, DELETE });

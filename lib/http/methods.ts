@@ -1,0 +1,30 @@
+import { MethodNotAllowedError } from "../errors";
+import { errorResponse } from "./problem";
+
+export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Next passes each route its own context type
+type RouteHandler = (req: Request, context: any) => Response | Promise<Response>;
+
+/** Next.js answers HEAD from GET itself. */
+type Derived<T> = "GET" extends keyof T ? "HEAD" : never;
+
+/**
+ * The methods a route file does not implement: a problem+json 405 with `Allow` (Next.js alone
+ * answers a bare 405), and OPTIONS naming what the route does implement. Each route file ends with
+ * `export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET, POST });`
+ * and tests/routes.test.ts fails for a route that leaves a method out.
+ */
+export function otherMethods<T extends Partial<Record<HttpMethod, RouteHandler>>>(
+  implemented: T,
+): Omit<Record<HttpMethod, RouteHandler>, keyof T | Derived<T>> {
+  const has = (method: HttpMethod) => method in implemented || (method === "HEAD" && "GET" in implemented) || method === "OPTIONS";
+  const allow = HTTP_METHODS.filter(has).join(", ");
+  const handlers: Partial<Record<HttpMethod, RouteHandler>> = {
+    OPTIONS: () => new Response(null, { status: 204, headers: { allow } }),
+  };
+  for (const method of HTTP_METHODS) {
+    if (!has(method)) handlers[method] = (req: Request) => errorResponse(new MethodNotAllowedError(req.method, allow));
+  }
+  return handlers as Omit<Record<HttpMethod, RouteHandler>, keyof T | Derived<T>>;
+}
