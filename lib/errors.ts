@@ -40,7 +40,8 @@ export class ConflictError extends AppError {
 
 export class PayloadTooLargeError extends AppError {
   constructor(limit: number) {
-    super(413, "payload_too_large", "Payload too large", `The payload is larger than ${limit} bytes.`);
+    // The rest of the body is never read: the connection closes after this answer instead.
+    super(413, "payload_too_large", "Payload too large", `The payload is larger than ${limit} bytes.`, undefined, { connection: "close" });
   }
 }
 

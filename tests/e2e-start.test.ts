@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
+import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Webhook } from "svix";
@@ -59,6 +59,39 @@ const client = (base: string, key: string) => async (method: string, route: stri
   return { status: res.status, type: res.headers.get("content-type"), body: (await res.json().catch(() => null)) as any };
 };
 
+/**
+ * Through the real server: a method a route lacks is a problem+json 405, and a chunked 1 GiB body
+ * to a route that takes none is a 413 after which the server closes the connection instead of
+ * reading the rest. Returns the status line and how much the client got to write.
+ */
+async function hostileClient(base: string, key: string) {
+  const put = await fetch(`${base}/api/v1/consumers`, { method: "PUT", headers: { authorization: `Bearer ${key}` } });
+  expect(put.status).toBe(405);
+  expect(put.headers.get("content-type")).toBe("application/problem+json");
+  expect(put.headers.get("allow")).toBe("GET, HEAD, POST, OPTIONS");
+  const { hostname, port } = new URL(base);
+  return new Promise<{ status: string; written: number }>((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    let answer = "";
+    let written = 0;
+    const frame = Buffer.concat([Buffer.from("10000\r\n"), Buffer.alloc(0x10000, 0x20), Buffer.from("\r\n")]);
+    const pump = () => {
+      while (!socket.destroyed && written < 1024 ** 3) {
+        written += frame.length;
+        if (!socket.write(frame)) return void socket.once("drain", pump);
+      }
+    };
+    socket.on("connect", () => {
+      socket.write(`POST /api/v1/endpoints/ep_none/enable HTTP/1.1\r\nhost: ${hostname}\r\nauthorization: Bearer ${key}\r\ntransfer-encoding: chunked\r\n\r\n`);
+      pump();
+    });
+    socket.on("data", (chunk: Buffer) => (answer += chunk.toString("latin1")));
+    socket.on("error", () => {});
+    socket.on("close", () => resolve({ status: answer.split("\r\n")[0] ?? "", written }));
+    setTimeout(() => reject(new Error(`the server kept reading: ${written} bytes written`)), 30_000).unref();
+  });
+}
+
 async function walkThrough(base: string, key: string) {
   const call = client(base, key);
   const receiver = await startReceiver();
@@ -81,6 +114,10 @@ async function walkThrough(base: string, key: string) {
     expect(unauthorized.status).toBe(401);
     const openapi = await fetch(`${base}/api/v1/openapi.json`);
     expect(((await openapi.json()) as { openapi: string }).openapi).toBe("3.1.0");
+    const hostile = await hostileClient(base, key);
+    expect(hostile.status).toBe("HTTP/1.1 413 Payload Too Large");
+    // What the kernel's socket buffers take, not the gigabyte.
+    expect(hostile.written).toBeLessThan(64 * 1024 ** 2);
   } finally {
     await receiver.close();
   }

@@ -2,11 +2,16 @@ import { z } from "zod";
 import { InvalidJsonError, PayloadTooLargeError, ValidationError } from "../errors";
 import { zodFieldErrors } from "./problem";
 
-/** Reads a JSON body without ever buffering more than `maxBytes`. */
-export async function readJson(req: Request, maxBytes: number): Promise<unknown> {
+const DEFAULT_BODY_LIMIT = 64 * 1024;
+
+/**
+ * A body as text, read until `maxBytes` and no further: past it the rest is never read (413, and
+ * the connection closes instead of draining it), whatever the route. Empty when there is none.
+ */
+async function readText(req: Request, maxBytes: number): Promise<string> {
   const declared = Number(req.headers.get("content-length") ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes) throw new PayloadTooLargeError(maxBytes);
-  if (!req.body) throw new InvalidJsonError("The request has no body; send a JSON object.");
+  if (!req.body) return "";
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -20,8 +25,10 @@ export async function readJson(req: Request, maxBytes: number): Promise<unknown>
     }
     chunks.push(value);
   }
-  const text = Buffer.concat(chunks).toString("utf8");
-  if (text.trim() === "") throw new InvalidJsonError("The request has no body; send a JSON object.");
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
@@ -29,30 +36,32 @@ export async function readJson(req: Request, maxBytes: number): Promise<unknown>
   }
 }
 
-const DEFAULT_BODY_LIMIT = 64 * 1024;
+/** Reads a JSON body without ever buffering more than `maxBytes`. */
+export async function readJson(req: Request, maxBytes: number): Promise<unknown> {
+  const text = await readText(req, maxBytes);
+  if (text.trim() === "") throw new InvalidJsonError("The request has no body; send a JSON object.");
+  return parseJson(text);
+}
 
-export async function parseBody<S extends z.ZodType>(req: Request, schema: S, maxBytes = DEFAULT_BODY_LIMIT): Promise<z.infer<S>> {
-  const json = await readJson(req, maxBytes);
+function validate<S extends z.ZodType>(schema: S, json: unknown): z.infer<S> {
   const result = schema.safeParse(json);
   if (!result.success) throw new ValidationError("The request body is invalid.", zodFieldErrors(result.error));
   return result.data;
 }
 
+export async function parseBody<S extends z.ZodType>(req: Request, schema: S, maxBytes = DEFAULT_BODY_LIMIT): Promise<z.infer<S>> {
+  return validate(schema, await readJson(req, maxBytes));
+}
+
 /** An optional body: absent or empty means `{}`. */
-export async function parseOptionalBody<S extends z.ZodType>(req: Request, schema: S): Promise<z.infer<S>> {
-  const text = await req.text();
-  let json: unknown = {};
-  if (text.trim() !== "") {
-    if (text.length > DEFAULT_BODY_LIMIT) throw new PayloadTooLargeError(DEFAULT_BODY_LIMIT);
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw new InvalidJsonError();
-    }
-  }
-  const result = schema.safeParse(json);
-  if (!result.success) throw new ValidationError("The request body is invalid.", zodFieldErrors(result.error));
-  return result.data;
+export async function parseOptionalBody<S extends z.ZodType>(req: Request, schema: S, maxBytes = DEFAULT_BODY_LIMIT): Promise<z.infer<S>> {
+  const text = await readText(req, maxBytes);
+  return validate(schema, text.trim() === "" ? {} : parseJson(text));
+}
+
+/** For routes that take no body: whatever is sent is ignored, up to the limit, and refused past it. */
+export async function ignoreBody(req: Request, maxBytes = DEFAULT_BODY_LIMIT): Promise<void> {
+  await readText(req, maxBytes);
 }
 
 export function parseQuery<S extends z.ZodType>(req: Request, schema: S): z.infer<S> {

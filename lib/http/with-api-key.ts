@@ -24,6 +24,14 @@ function failureLimiter(config: Config): FailedAuthLimiter {
 
 const READS = new Set(["GET", "HEAD"]);
 
+// A body the route did not read would be drained by the server after the answer, however large:
+// the connection closes instead.
+function closeIfBodyUnread(req: Request, response: Response): Response {
+  const declared = req.headers.has("transfer-encoding") || Number(req.headers.get("content-length") ?? 0) > 0;
+  if (declared && !req.bodyUsed) response.headers.set("connection", "close");
+  return response;
+}
+
 /**
  * The REST API's one auth wrapper: a bearer API key (with a bound on failed authentications per
  * client, checked before the key is looked up), or else an operator's dashboard session cookie
@@ -72,9 +80,9 @@ export function withApiKey(handler: ApiHandler) {
       if (!Object.values(params).every(isStorableText)) throw new NotFoundError("resource");
       const response = await handler({ req, params, ctx });
       response.headers.set("x-request-id", requestId);
-      return response;
+      return closeIfBodyUnread(req, response);
     } catch (error) {
-      return errorResponse(error, requestId);
+      return closeIfBodyUnread(req, errorResponse(error, requestId));
     }
   };
 }

@@ -1,5 +1,5 @@
 import { UpdateAlertChannelInput, deleteAlertChannel, getAlertChannel, updateAlertChannel } from "@/lib/alerts";
-import { json, noContent, parseBody } from "@/lib/http/request";
+import { ignoreBody, json, noContent, parseBody } from "@/lib/http/request";
 import { withApiKey } from "@/lib/http/with-api-key";
 import { otherMethods } from "@/lib/http/methods";
 
@@ -9,7 +9,8 @@ export const PATCH = withApiKey(async ({ req, params, ctx }) =>
   json(await updateAlertChannel({ ctx, id: params.id!, input: await parseBody(req, UpdateAlertChannelInput) })),
 );
 
-export const DELETE = withApiKey(async ({ params, ctx }) => {
+export const DELETE = withApiKey(async ({ req, params, ctx }) => {
+  await ignoreBody(req);
   await deleteAlertChannel({ ctx, id: params.id! });
   return noContent();
 });

@@ -1,5 +1,5 @@
 import { UpdateConsumerInput, deleteConsumer, findConsumer, toConsumer, updateConsumer } from "@/lib/consumers";
-import { json, noContent, parseBody } from "@/lib/http/request";
+import { ignoreBody, json, noContent, parseBody } from "@/lib/http/request";
 import { withApiKey } from "@/lib/http/with-api-key";
 import { otherMethods } from "@/lib/http/methods";
 
@@ -9,7 +9,8 @@ export const PATCH = withApiKey(async ({ req, params, ctx }) =>
   json(await updateConsumer({ ctx, ref: params.consumer!, input: await parseBody(req, UpdateConsumerInput) })),
 );
 
-export const DELETE = withApiKey(async ({ params, ctx }) => {
+export const DELETE = withApiKey(async ({ req, params, ctx }) => {
+  await ignoreBody(req);
   await deleteConsumer({ ctx, ref: params.consumer! });
   return noContent();
 });
