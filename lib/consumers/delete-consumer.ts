@@ -1,10 +1,18 @@
 import { eq } from "drizzle-orm";
 import type { Ctx } from "../context";
 import { consumers } from "../db/schema";
+import { transactionWithRetry } from "../db/retry";
+import { lockEndpoints } from "../endpoints/lock-endpoints";
 import { findConsumer } from "./queries";
 
 /** Deletes the consumer with its endpoints, messages and pending deliveries. */
 export async function deleteConsumer({ ctx, ref }: { ctx: Ctx; ref: string }) {
   const current = await findConsumer(ctx, ref);
-  await ctx.db.delete(consumers).where(eq(consumers.id, current.id));
+  await transactionWithRetry(ctx.db, async (tx) => {
+    // The consumer's row first (ingest takes it before its endpoints'), so no new message or
+    // endpoint joins meanwhile; then its endpoints' rows in the worker's order, for the cascade.
+    await tx.select({ id: consumers.id }).from(consumers).where(eq(consumers.id, current.id)).for("update");
+    await lockEndpoints(tx, { consumerId: current.id }, "all");
+    await tx.delete(consumers).where(eq(consumers.id, current.id));
+  });
 }

@@ -21,6 +21,11 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
   return false;
 }
 
+/** A row the statement referred to is gone (or a referenced one was deleted meanwhile). */
+export function isForeignKeyViolation(error: unknown): boolean {
+  return sqlState(error) === "23503";
+}
+
 /** A deadlock or serialization failure: the transaction was rolled back and may simply be run again. */
 export function isRetryableConflict(error: unknown): boolean {
   const state = sqlState(error);

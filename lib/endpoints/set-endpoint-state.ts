@@ -1,12 +1,15 @@
 import { eq, sql } from "drizzle-orm";
 import type { Executor } from "../db/client";
-import { deliveryQueue, endpoints, type EndpointState } from "../db/schema";
+import { endpoints, type EndpointState } from "../db/schema";
 import { raiseAlertsIn } from "../alerts/raise-alert";
+import { NotFoundError } from "../errors";
+import { lockEndpoints } from "./lock-endpoints";
 
 /**
  * The one way an endpoint changes state. Enabling clears the failure streak, closes the circuit
  * and, if the endpoint was not active, raises endpoint.enabled; disabling (by a person or by the
- * 5-day rule) cancels its pending deliveries, which a recovery can bring back later.
+ * 5-day rule) cancels its pending deliveries, which a recovery can bring back later. Called first
+ * in its transaction: it takes the locks in the order the worker's outcome writes take them.
  */
 export async function setEndpointState(
   db: Executor,
@@ -14,16 +17,17 @@ export async function setEndpointState(
   change: { state: "active" } | { state: Exclude<EndpointState, "active">; reason: string },
 ) {
   const now = new Date();
-  if (change.state !== "active") {
-    // Queue rows before the endpoint row — the order the worker's claims and outcome writes lock them in.
-    await db.execute(sql`select 1 from ${deliveryQueue} where ${deliveryQueue.endpointId} = ${id} order by ${deliveryQueue.deliveryId} for update`);
-  }
+  // Disabling cancels the queued deliveries: their queue and delivery rows are locked before the
+  // endpoint's. Enabling touches the endpoint row alone.
+  if (change.state !== "active") await lockEndpoints(db, { endpointId: id }, "queued");
   // Locked, so an auto-disable committing meanwhile cannot be overwritten unannounced.
   const [before] = await db
     .select({ state: endpoints.state, reason: endpoints.disabledReason })
     .from(endpoints)
     .where(eq(endpoints.id, id))
     .for("update");
+  // Deleted since the caller found it.
+  if (!before) throw new NotFoundError("endpoint", id);
   const [row] =
     change.state === "active"
       ? await db
@@ -48,7 +52,7 @@ export async function setEndpointState(
   if (change.state !== "active") {
     await db.execute(sql`select webhook_admin_cancel_pending(array[${id}]::text[], ${`endpoint_${change.state}`})`);
   }
-  if (change.state === "active" && before && before.state !== "active") {
+  if (change.state === "active" && before.state !== "active") {
     await raiseAlertsIn(db, [{ kind: "endpoint.enabled", endpointId: id, data: { previous_state: before.state, reason: before.reason } }]);
   }
   return row!;

@@ -2,6 +2,8 @@ import { eq } from "drizzle-orm";
 import { getConfig } from "../config";
 import type { Ctx } from "../context";
 import { endpoints } from "../db/schema";
+import { transactionWithRetry } from "../db/retry";
+import { NotFoundError } from "../errors";
 import { assertEndpointUrl } from "./check-url";
 import { findEndpointRow } from "./queries";
 import { toEndpoint, type UpdateEndpointInput } from "./schemas";
@@ -10,8 +12,12 @@ import { setEndpointState } from "./set-endpoint-state";
 export async function updateEndpoint({ ctx, id, input }: { ctx: Ctx; id: string; input: UpdateEndpointInput }) {
   const url = input.url !== undefined ? assertEndpointUrl(input.url) : undefined;
   await findEndpointRow(ctx, id);
-  const row = await ctx.db.transaction(async (tx) => {
-    await tx
+  const row = await transactionWithRetry(ctx.db, async (tx) => {
+    // A change of state first: it locks queue and delivery rows before the endpoint's own.
+    if (input.disabled !== undefined) {
+      await setEndpointState(tx, id, input.disabled ? { state: "disabled", reason: "disabled by request" } : { state: "active" });
+    }
+    const [updated] = await tx
       .update(endpoints)
       .set({
         ...(url !== undefined ? { url } : {}),
@@ -22,12 +28,10 @@ export async function updateEndpoint({ ctx, id, input }: { ctx: Ctx; id: string;
         ...(input.rate_limit_per_second !== undefined ? { rateLimitPerSecond: input.rate_limit_per_second } : {}),
         updatedAt: new Date(),
       })
-      .where(eq(endpoints.id, id));
-    if (input.disabled !== undefined) {
-      return setEndpointState(tx, id, input.disabled ? { state: "disabled", reason: "disabled by request" } : { state: "active" });
-    }
-    const [current] = await tx.select().from(endpoints).where(eq(endpoints.id, id));
-    return current!;
+      .where(eq(endpoints.id, id))
+      .returning();
+    if (!updated) throw new NotFoundError("endpoint", id);
+    return updated;
   });
   return toEndpoint(row, getConfig().ENDPOINT_MAX_CONCURRENCY);
 }

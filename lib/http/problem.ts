@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { AppError, ValidationError, type FieldError } from "../errors";
-import { isConnectionError } from "../db/errors";
+import { isConnectionError, isRetryableConflict } from "../db/errors";
 import { logger } from "../logger";
 
 export function zodFieldErrors(error: z.ZodError): FieldError[] {
@@ -47,6 +47,15 @@ export function errorResponse(error: unknown, requestId: string = randomUUID()):
       503,
       { code: "service_unavailable", title: "Service unavailable", detail: "The database is unreachable; retry shortly." },
       { ...headers, "retry-after": "5" },
+    );
+  }
+  if (isRetryableConflict(error)) {
+    // Verbs retry these themselves; one that still met concurrent work after its retries may simply be sent again.
+    logger.warn("transaction conflict after retries", { requestId, error: String(error) });
+    return problem(
+      503,
+      { code: "service_unavailable", title: "Service unavailable", detail: "The change met concurrent work; retry shortly." },
+      { ...headers, "retry-after": "1" },
     );
   }
   logger.error("unhandled error", { requestId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });

@@ -2,6 +2,8 @@ import { getConfig } from "../config";
 import { consumerScope, type Ctx } from "../context";
 import { sha256Hex } from "../crypto/encryption";
 import { getSql } from "../db/client";
+import { isForeignKeyViolation, isRetryableConflict } from "../db/errors";
+import { retryOnConflict } from "../db/retry";
 import { ConflictError, NotFoundError, PayloadTooLargeError } from "../errors";
 import { newId } from "../ids";
 import { notifyDue, wakeDeliveries } from "../jobs";
@@ -9,20 +11,20 @@ import type { CreateMessageInput, MessageAccepted } from "./schemas";
 
 export type CreateMessageResult = { message: MessageAccepted; replayed: boolean };
 
+type Args = { ctx: Ctx; input: CreateMessageInput; idempotencyKey?: string };
+
 /**
  * Ingest. One transaction holds the message (its payload serialized once: the exact bytes every
  * attempt sends), one delivery per matching active endpoint, and the job that wakes a worker — so
  * a committed message is always delivered and a failed request leaves nothing behind.
  */
-export async function createMessage({
-  ctx,
-  input,
-  idempotencyKey,
-}: {
-  ctx: Ctx;
-  input: CreateMessageInput;
-  idempotencyKey?: string;
-}): Promise<CreateMessageResult> {
+export function createMessage(args: Args): Promise<CreateMessageResult> {
+  // An endpoint or the consumer deleted between the read of the targets and the insert fails the
+  // insert's foreign key: read them again (the consumer gone is then a 404).
+  return retryOnConflict(() => ingest(args), (error) => isRetryableConflict(error) || isForeignKeyViolation(error));
+}
+
+async function ingest({ ctx, input, idempotencyKey }: Args): Promise<CreateMessageResult> {
   const config = getConfig();
   const payload = JSON.stringify(input.payload);
   if (Buffer.byteLength(payload) > config.MAX_PAYLOAD_BYTES) throw new PayloadTooLargeError(config.MAX_PAYLOAD_BYTES);
@@ -30,18 +32,23 @@ export async function createMessage({
   const scope = consumerScope(ctx);
 
   // The consumer and its matching endpoints in one round trip, before the transaction opens.
-  const targets = await sql<{ consumer_id: string; endpoint_id: string | null }[]>`
-    select c.id as consumer_id, e.id as endpoint_id
+  // The time comes from the database's clock, as the claim's does: a web host running ahead would
+  // otherwise make new work look due later than it is.
+  const targets = await sql<{ consumer_id: string; endpoint_id: string | null; now: Date }[]>`
+    select c.id as consumer_id, e.id as endpoint_id, now()
     from (select id from consumers where (id = ${input.consumer} or uid = ${input.consumer})
             ${scope ? sql`and id = ${scope}` : sql``}
           order by id = ${input.consumer} desc limit 1) c
     left join endpoints e on e.consumer_id = c.id and e.state = 'active'
-      and (e.event_types is null or ${input.event_type} = any(e.event_types))`;
+      and (e.event_types is null or ${input.event_type} = any(e.event_types))
+    -- The deliveries' inserts take a key-share lock on each endpoint row in this order: id order,
+    -- as the worker's outcome writes lock endpoint rows, or the two could deadlock.
+    order by e.id`;
   const consumerId = targets[0]?.consumer_id;
   if (!consumerId) throw new NotFoundError("consumer", input.consumer);
   const endpointIds = targets.flatMap((t) => (t.endpoint_id ? [t.endpoint_id] : []));
 
-  const now = new Date();
+  const now = targets[0]!.now;
   const message: MessageAccepted = {
     id: newId("message", now.getTime()),
     consumer_id: consumerId,
@@ -50,7 +57,8 @@ export async function createMessage({
     created_at: now.toISOString(),
     deliveries: endpointIds.length,
   };
-  const firstAttemptAt = new Date(now.getTime() + (config.DELIVERY_SCHEDULE[0] ?? 0));
+  const firstDelay = config.DELIVERY_SCHEDULE[0] ?? 0;
+  const firstAttemptAt = new Date(now.getTime() + firstDelay);
   const requestHash = sha256Hex(JSON.stringify([consumerId, input.event_type, input.event_id ?? null, payload]));
 
   return sql.begin(async (tx) => {
@@ -86,7 +94,7 @@ export async function createMessage({
                     unnest(${endpointIds}::text[]), ${consumerId}, 'pending', ${firstAttemptAt}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
              returning id, endpoint_id, next_attempt_at)
            insert into delivery_queue (delivery_id, endpoint_id, next_attempt_at) select id, endpoint_id, next_attempt_at from d`,
-        firstAttemptAt.getTime() <= Date.now() ? notifyDue(tx) : wakeDeliveries(tx, firstAttemptAt.getTime()),
+        firstDelay <= 0 ? notifyDue(tx) : wakeDeliveries(tx, firstAttemptAt.getTime()),
       );
     }
     await Promise.all(writes);

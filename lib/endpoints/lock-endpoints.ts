@@ -1,0 +1,21 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { Executor } from "../db/client";
+
+/**
+ * Locks what a state change or deletion of endpoints touches, in the order the worker's claims
+ * and outcome writes lock it — queue rows, then deliveries, then endpoint rows, each in id order —
+ * so a change racing a worker's outcomes waits for them instead of deadlocking. `deliveries`:
+ * "queued" for the ones still in the queue (disabling cancels those), "all" when they all go.
+ */
+export async function lockEndpoints(db: Executor, which: { endpointId: string } | { consumerId: string }, deliveries: "queued" | "all") {
+  const endpointIds: SQL =
+    "endpointId" in which ? sql`select ${which.endpointId}::text` : sql`select id from endpoints where consumer_id = ${which.consumerId}`;
+  await db.execute(sql`select 1 from delivery_queue where endpoint_id in (${endpointIds}) order by delivery_id for update`);
+  await db.execute(
+    deliveries === "queued"
+      ? sql`select 1 from deliveries d join delivery_queue q on q.delivery_id = d.id
+            where q.endpoint_id in (${endpointIds}) order by d.id for update of d`
+      : sql`select 1 from deliveries where endpoint_id in (${endpointIds}) order by id for update`,
+  );
+  await db.execute(sql`select 1 from endpoints where id in (${endpointIds}) order by id for update`);
+}

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiClient, type ApiResponse } from "./helpers/api";
+import { startReceiver, waitFor } from "./helpers/receiver";
+import { startTestWorker } from "./helpers/worker";
+import { getSql } from "../lib/db/client";
+import type { WorkerHandle } from "../worker/runtime";
+
+// Short gaps keep failed deliveries coming back while the endpoints change state.
+process.env.DELIVERY_SCHEDULE = "0,20ms,20ms,20ms,20ms,20ms,20ms,20ms";
+process.env.CIRCUIT_FAILURE_THRESHOLD = "1000";
+
+/**
+ * State changes (PATCH `disabled`, disable, enable, DELETE of an endpoint or its consumer) while a
+ * running worker writes those endpoints' outcomes: every writer locks queue rows, then deliveries,
+ * then endpoints, and a deadlock or serialization failure left over is retried inside the verb.
+ * No request answers 5xx.
+ */
+let api: Awaited<ReturnType<typeof apiClient>>;
+let worker: WorkerHandle;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+const answers: { what: string; status: number; text: string }[] = [];
+
+beforeAll(async () => {
+  api = await apiClient();
+  // Fast, and failing one request in three: failures keep each endpoint's failure streak moving,
+  // so every outcome write locks the endpoint row as well as its queue and delivery rows.
+  receiver = await startReceiver((_req, res, _body, index) => res.writeHead(index % 3 === 0 ? 500 : 204).end());
+  worker = await startTestWorker();
+});
+afterAll(async () => {
+  await worker.stop();
+  await receiver.close();
+});
+
+const record = (what: string) => (res: ApiResponse) => {
+  answers.push({ what, status: res.status, text: res.text });
+  return res;
+};
+
+const attemptCount = async () => Number((await getSql()`select count(*) from attempts`)[0]!.count);
+
+async function ingest(uid: string, n: number) {
+  await Promise.all(
+    Array.from({ length: n }, (_, i) => api.post("/api/v1/messages", { consumer: uid, event_type: "a.b", payload: { i } }).then(record("ingest"))),
+  );
+}
+
+/** Waits until the worker is writing outcomes again (a backlog is being delivered). */
+async function outcomesFlowing() {
+  const start = await attemptCount();
+  await waitFor(async () => (await attemptCount()) >= start + 20, { what: "outcomes being written" });
+}
+
+describe("state changes under a running worker", () => {
+  it("flipping endpoints' state and deleting them and their consumer while outcomes are written answers no 5xx", async () => {
+    const uid = "flip";
+    await api.post("/api/v1/consumers", { uid, name: "Flip" }).then(record("consumer"));
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      ids.push((await api.post(`/api/v1/consumers/${uid}/endpoints`, { url: `${receiver.url}/e${i}` }).then(record("endpoint"))).body.id);
+    }
+    for (let round = 0; round < 8; round++) {
+      await ingest(uid, 60);
+      await outcomesFlowing();
+      await Promise.all([
+        ingest(uid, 40),
+        ...ids.map(async (id) => {
+          await api.patch(`/api/v1/endpoints/${id}`, { disabled: true, description: `round ${round}` }).then(record("patch disabled"));
+          await api.patch(`/api/v1/endpoints/${id}`, { disabled: false }).then(record("patch enabled"));
+          await api.post(`/api/v1/endpoints/${id}/disable`).then(record("disable"));
+          await api.post(`/api/v1/endpoints/${id}/enable`).then(record("enable"));
+        }),
+      ]);
+    }
+    await ingest(uid, 80);
+    await outcomesFlowing();
+    await Promise.all([ingest(uid, 40), api.del(`/api/v1/endpoints/${ids[0]}`).then(record("delete endpoint"))]);
+    await outcomesFlowing();
+    await Promise.all([ingest(uid, 40), api.del(`/api/v1/consumers/${uid}`).then(record("delete consumer"))]);
+
+    const failed = answers.filter((a) => a.status >= 500);
+    expect(failed, JSON.stringify(failed.slice(0, 3))).toEqual([]);
+    expect(answers.filter((a) => a.what === "delete endpoint" || a.what === "delete consumer").map((a) => a.status)).toEqual([204, 204]);
+    // Ingest racing the consumer's deletion may find it gone (404); everything else went through.
+    expect(answers.filter((a) => a.status >= 400 && a.what !== "ingest")).toEqual([]);
+    const left = await getSql()`select (select count(*) from endpoints)::int as endpoints, (select count(*) from delivery_queue)::int as queued`;
+    expect(left[0]).toEqual({ endpoints: 0, queued: 0 });
+  }, 120_000);
+});
