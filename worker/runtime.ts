@@ -1,5 +1,5 @@
 import { EventEmitter } from "node:events";
-import { Logger, run, type TaskList, type WorkerEvents } from "graphile-worker";
+import { Logger, run, type TaskList, type WorkerEvents, type WorkerPool } from "graphile-worker";
 import pg from "pg";
 import type { Config } from "../lib/config";
 import { getSql } from "../lib/db/client";
@@ -8,6 +8,7 @@ import { isConnectionError } from "../lib/db/errors";
 import { TASKS, wakeDeliveries } from "../lib/jobs";
 import { logger } from "../lib/logger";
 import { beatWorker, unregisterWorker } from "../lib/maintenance/workers";
+import { JobAlarm } from "./job-alarm";
 import { workerState } from "./state";
 import { deliverDue } from "./tasks/deliver-due";
 import { listenForDueWork } from "./wake-listener";
@@ -26,6 +27,9 @@ export const taskList: TaskList = {
 };
 
 const HEARTBEAT_MS = 10_000;
+// Each graphile worker polls on its own: WORKER_CONCURRENCY of them at this interval. Jobs due now
+// come by NOTIFY, jobs due later by the JobAlarm's timer, so the poll is only a last resort.
+const POLL_INTERVAL_MS = 10 * 60_000;
 
 // graphile logs every completed job at info; ours logs what a person needs: its warnings and errors.
 const graphileLogger = new Logger(() => (level, message) => {
@@ -62,19 +66,24 @@ export async function startWorker(url: string, config: Config): Promise<WorkerHa
 
   const events: WorkerEvents = new EventEmitter();
   let poolId: string | null = null;
-  events.on("pool:create", ({ workerPool }) => {
-    poolId = workerPool.id;
-    workerState.poolId = workerPool.id;
+  let workerPool: WorkerPool | undefined;
+  events.on("pool:create", ({ workerPool: created }) => {
+    poolId = created.id;
+    workerPool = created;
+    workerState.poolId = created.id;
   });
-  events.on("job:error", ({ job, error }) =>
-    logger.error("job failed; graphile will retry it", { task: job.task_identifier, error: String(error) }),
-  );
+  let alarm: JobAlarm | undefined;
+  events.on("job:error", ({ job, error }) => {
+    logger.error("job failed; graphile will retry it", { task: job.task_identifier, error: String(error) });
+    // graphile writes the retry's time just after this event (the retry is seconds away): the
+    // alarm looks once that is written.
+    alarm?.soon(250);
+  });
 
   const runner = await run({
     pgPool,
     concurrency: config.WORKER_CONCURRENCY,
-    // Future wake-ups (retries coming due) are found by polling; this bounds how late they run.
-    pollInterval: 250,
+    pollInterval: POLL_INTERVAL_MS,
     noHandleSignals: true,
     taskList,
     // Every minute, on one worker only (graphile dedupes cron across processes).
@@ -90,6 +99,10 @@ export async function startWorker(url: string, config: Config): Promise<WorkerHa
   const heartbeat = setInterval(() => {
     if (id) beatWorker(sql, id).catch((error) => logger.warn("heartbeat failed", { error: String(error) }));
   }, HEARTBEAT_MS);
+  if (workerPool) {
+    alarm = new JobAlarm(sql, workerPool);
+    await withDatabaseRetry("job alarm", () => alarm!.start());
+  }
   // Whatever came due while no worker ran is picked up now, not at the next sweep.
   await withDatabaseRetry("wake", () => wakeDeliveries(sql));
   // A run whose feeder died with another worker goes on here.
@@ -103,6 +116,7 @@ export async function startWorker(url: string, config: Config): Promise<WorkerHa
       pump.stop();
       clearInterval(heartbeat);
       await listener.stop().catch(() => {});
+      await alarm?.stop().catch(() => {});
       await runner.stop().catch((error: unknown) => logger.warn("runner stop", { error: String(error) }));
       // Tasks only start attempts; the attempts themselves (each bounded by DELIVERY_TIMEOUT) and
       // their outcome writes are waited for here.
