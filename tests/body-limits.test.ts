@@ -80,6 +80,11 @@ describe("a 1 GiB body", () => {
     ["POST", "consumers", () => ({})],
     ["POST", "messages", () => ({})],
     ["POST", "messages/[id]/resend", () => ({ id: messageId })],
+    ["POST", "endpoints/[id]/recover", () => ({ id: endpointId })],
+    ["POST", "recoveries/[id]/pause", () => ({ id: "rec_none" })],
+    ["POST", "recoveries/[id]/resume", () => ({ id: "rec_none" })],
+    ["POST", "recoveries/[id]/cancel", () => ({ id: "rec_none" })],
+    ["POST", "recoveries/[id]/retry-failed", () => ({ id: "rec_none" })],
   ];
 
   it.each(cases)("%s %s is refused with 413 after reading no more than its limit, and changes nothing", async (method, route, params) => {

@@ -71,6 +71,7 @@ describe("U+0000 and unpaired surrogates, which Postgres text and jsonb cannot s
     expectProblem(await api.get("/api/v1/messages?consumer=a%00b"), 400, "validation_failed", "consumer");
     expectProblem(await api.get("/api/v1/consumers?q=a%00b"), 400, "validation_failed", "q");
     expectProblem(await api.get("/api/v1/attempts?endpoint_id=%00"), 400, "validation_failed", "endpoint_id");
+    expectProblem(await api.get("/api/v1/recoveries?consumer=a%00b"), 400, "validation_failed", "consumer");
     expect({ consumers: await count("consumers"), endpoints: await count("endpoints"), messages: await count("messages") }).toEqual(before);
     const [acme] = await getSql()`select name, metadata from consumers where uid = 'acme'`;
     expect(acme).toEqual({ name: "Acme", metadata: {} });
@@ -140,6 +141,7 @@ describe("cursors and time filters", () => {
       expectProblem(await api.get(`${path}0000-01-01T00:00:00Z`), 400, "validation_failed");
       expect((await api.get(`${path}0001-01-01T00:00:00Z`)).status).toBe(200);
     }
+    expectProblem(await api.post("/api/v1/consumers/acme/recover", { since: "0000-01-01T00:00:00Z", dry_run: true }), 422, "validation_failed", "since");
   });
 
   it("one this API could have returned still pages", async () => {

@@ -25,11 +25,11 @@ export async function autoDisableFailingEndpoints(
   if (candidates.length === 0) return [];
   const rows = await sql.begin(async (tx) => {
     // Queue rows before endpoint rows — the order claims and outcome writes lock them in.
-    await tx`select 1 from delivery_queue where endpoint_id = any(${candidates.map((c) => c.id)}) order by delivery_id for update`;
+    await tx`select 1 from delivery_queue where endpoint_id = any(${candidates.map((c) => c.id)}) order by delivery_id, kind for update`;
     // Then the deliveries the cancel ends, then endpoint rows in id order, as every other writer locks them.
     await tx`
-      select 1 from deliveries d join delivery_queue q on q.delivery_id = d.id
-      where q.endpoint_id = any(${candidates.map((c) => c.id)}) order by d.id for update of d`;
+      select 1 from deliveries where id in (select delivery_id from delivery_queue where endpoint_id = any(${candidates.map((c) => c.id)}))
+      order by id for update`;
     await tx`select 1 from endpoints where id = any(${candidates.map((c) => c.id)}) order by id for update`;
     const disabled = await tx<{ id: string; failing_since: Date }[]>`
       update endpoints set state = 'auto_disabled', disabled_reason = ${reason}, disabled_at = now(), updated_at = now()

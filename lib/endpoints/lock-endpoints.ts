@@ -10,11 +10,11 @@ import type { Executor } from "../db/client";
 export async function lockEndpoints(db: Executor, which: { endpointId: string } | { consumerId: string }, deliveries: "queued" | "all") {
   const endpointIds: SQL =
     "endpointId" in which ? sql`select ${which.endpointId}::text` : sql`select id from endpoints where consumer_id = ${which.consumerId}`;
-  await db.execute(sql`select 1 from delivery_queue where endpoint_id in (${endpointIds}) order by delivery_id for update`);
+  await db.execute(sql`select 1 from delivery_queue where endpoint_id in (${endpointIds}) order by delivery_id, kind for update`);
   await db.execute(
     deliveries === "queued"
-      ? sql`select 1 from deliveries d join delivery_queue q on q.delivery_id = d.id
-            where q.endpoint_id in (${endpointIds}) order by d.id for update of d`
+      ? sql`select 1 from deliveries where id in (select delivery_id from delivery_queue where endpoint_id in (${endpointIds}))
+            order by id for update`
       : sql`select 1 from deliveries where endpoint_id in (${endpointIds}) order by id for update`,
   );
   await db.execute(sql`select 1 from endpoints where id in (${endpointIds}) order by id for update`);

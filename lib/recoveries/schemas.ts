@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { EventTypeName } from "../event-types/schemas";
 import { ITEM_OUTCOMES, RECOVERY_STATES, RECOVERY_STOP_REASONS, SKIP_REASONS, type recoveries, type recoveryItems } from "../db/schema";
-
-const isoDate = z.iso.datetime({ offset: true }).transform((v) => new Date(v));
+import { IsoDate, Text } from "../schemas";
 
 export const RECOVERABLE_STATUSES = ["failed", "canceled"] as const;
 
@@ -13,8 +12,8 @@ const Options = {
 
 export const CreateRecoveryInput = z
   .strictObject({
-    since: isoDate,
-    until: isoDate.optional(),
+    since: IsoDate,
+    until: IsoDate.optional(),
     event_types: z.array(EventTypeName).min(1).max(100).optional(),
     statuses: z.array(z.enum(RECOVERABLE_STATUSES)).min(1).max(2).optional(),
     include_never_attempted: z.boolean().optional(),
@@ -29,8 +28,8 @@ export const RetryFailedInput = z.strictObject(Options);
 export type RetryFailedInput = z.infer<typeof RetryFailedInput>;
 
 export const ListRecoveriesQuery = z.object({
-  consumer: z.string().min(1).max(256).optional(),
-  endpoint_id: z.string().min(1).max(64).optional(),
+  consumer: Text.min(1).max(256).optional(),
+  endpoint_id: Text.min(1).max(64).optional(),
   state: z.enum(RECOVERY_STATES).optional(),
 });
 export type ListRecoveriesQuery = z.infer<typeof ListRecoveriesQuery>;

@@ -2,6 +2,7 @@ import { ListItemsQuery, listRecoveryItems, recoveryItemsCsv } from "@/lib/recov
 import { json, parseQuery } from "@/lib/http/request";
 import { withApiKey } from "@/lib/http/with-api-key";
 import { PageQuery } from "@/lib/pagination";
+import { otherMethods } from "@/lib/http/methods";
 
 export const GET = withApiKey(async ({ req, params, ctx }) => {
   const query = parseQuery(req, PageQuery.extend(ListItemsQuery.shape));
@@ -13,3 +14,5 @@ export const GET = withApiKey(async ({ req, params, ctx }) => {
     },
   });
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

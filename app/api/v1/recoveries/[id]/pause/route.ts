@@ -1,5 +1,11 @@
 import { pauseRecovery } from "@/lib/recoveries";
-import { json } from "@/lib/http/request";
+import { ignoreBody, json } from "@/lib/http/request";
 import { withApiKey } from "@/lib/http/with-api-key";
+import { otherMethods } from "@/lib/http/methods";
 
-export const POST = withApiKey(async ({ params, ctx }) => json(await pauseRecovery(ctx, params.id!)));
+export const POST = withApiKey(async ({ req, params, ctx }) => {
+  await ignoreBody(req);
+  return json(await pauseRecovery(ctx, params.id!));
+});
+
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });
