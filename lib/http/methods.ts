@@ -6,6 +6,13 @@ export type HttpMethod = (typeof HTTP_METHODS)[number];
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Next passes each route its own context type
 type RouteHandler = (req: Request, context: any) => Response | Promise<Response>;
 
+const generated = new WeakSet<RouteHandler>();
+
+/** Whether a route's export is one of these stand-ins rather than a method the route implements. */
+export function isOtherMethod(handler: unknown): boolean {
+  return typeof handler === "function" && generated.has(handler as RouteHandler);
+}
+
 /** Next.js answers HEAD from GET itself. */
 type Derived<T> = "GET" extends keyof T ? "HEAD" : never;
 
@@ -26,5 +33,6 @@ export function otherMethods<T extends Partial<Record<HttpMethod, RouteHandler>>
   for (const method of HTTP_METHODS) {
     if (!has(method)) handlers[method] = (req: Request) => errorResponse(new MethodNotAllowedError(req.method, allow));
   }
+  for (const handler of Object.values(handlers)) generated.add(handler);
   return handlers as Omit<Record<HttpMethod, RouteHandler>, keyof T | Derived<T>>;
 }
