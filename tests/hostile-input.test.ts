@@ -60,6 +60,8 @@ describe("U+0000 and unpaired surrogates, which Postgres text and jsonb cannot s
       expectProblem(await api.post("/api/v1/messages", { consumer: bad, event_type: "a.b", payload: {} }), 422, "validation_failed", "consumer");
       expectProblem(await api.post("/api/v1/event-types", { name: "x.y", description: bad }), 422, "validation_failed", "description");
       expectProblem(await api.post("/api/v1/event-types", { name: "x.z", schema: { title: bad } }), 422, "validation_failed", "schema.title");
+      expectProblem(await api.post("/api/v1/event-types", { name: "x.w", example: { list: [bad] } }), 422, "validation_failed", "example.list.0");
+      expectProblem(await api.post("/api/v1/api-keys", { name: bad }), 422, "validation_failed", "name");
       expectProblem(
         await api.post("/api/v1/alert-channels", { kind: "email", name: bad, config: { to: ["ops@acme.test"] } }),
         422,

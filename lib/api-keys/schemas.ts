@@ -1,8 +1,9 @@
 import { z } from "zod";
 import type { apiKeys } from "../db/schema";
+import { Text } from "../schemas";
 
 export const CreateApiKeyInput = z.strictObject({
-  name: z.string().trim().min(1).max(100),
+  name: Text.trim().min(1).max(100),
 });
 export type CreateApiKeyInput = z.infer<typeof CreateApiKeyInput>;
 
