@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { connect, createServer } from "node:net";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Webhook } from "svix";
@@ -60,36 +60,37 @@ const client = (base: string, key: string) => async (method: string, route: stri
 };
 
 /**
- * Through the real server: a method a route lacks is a problem+json 405, and a chunked 1 GiB body
+ * Through the real server: a method a route lacks is a problem+json 405, and a 1 GiB chunked body
  * to a route that takes none is a 413 after which the server closes the connection instead of
- * reading the rest. Returns the status line and how much the client got to write.
+ * reading the rest. Returns the 413's status and how much of the body the client got to send.
  */
 async function hostileClient(base: string, key: string) {
   const put = await fetch(`${base}/api/v1/consumers`, { method: "PUT", headers: { authorization: `Bearer ${key}` } });
   expect(put.status).toBe(405);
   expect(put.headers.get("content-type")).toBe("application/problem+json");
   expect(put.headers.get("allow")).toBe("GET, HEAD, POST, OPTIONS");
-  const { hostname, port } = new URL(base);
-  return new Promise<{ status: string; written: number }>((resolve, reject) => {
-    const socket = connect(Number(port), hostname);
-    let answer = "";
-    let written = 0;
-    const frame = Buffer.concat([Buffer.from("10000\r\n"), Buffer.alloc(0x10000, 0x20), Buffer.from("\r\n")]);
-    const pump = () => {
-      while (!socket.destroyed && written < 1024 ** 3) {
-        written += frame.length;
-        if (!socket.write(frame)) return void socket.once("drain", pump);
-      }
-    };
-    socket.on("connect", () => {
-      socket.write(`POST /api/v1/endpoints/ep_none/enable HTTP/1.1\r\nhost: ${hostname}\r\nauthorization: Bearer ${key}\r\ntransfer-encoding: chunked\r\n\r\n`);
-      pump();
-    });
-    socket.on("data", (chunk: Buffer) => (answer += chunk.toString("latin1")));
-    socket.on("error", () => {});
-    socket.on("close", () => resolve({ status: answer.split("\r\n")[0] ?? "", written }));
-    setTimeout(() => reject(new Error(`the server kept reading: ${written} bytes written`)), 30_000).unref();
+  const chunk = new Uint8Array(64 * 1024).fill(0x20);
+  let pulled = 0;
+  // Produced only as the connection takes it: what was pulled is what the server let in.
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (pulled >= 1024 ** 3) return controller.close();
+      pulled += chunk.byteLength;
+      controller.enqueue(chunk);
+    },
   });
+  // The server answers and closes while the client is still sending: the client reads the 413, or
+  // (the race every server that stops reading has) its next write fails first.
+  const answer = await fetch(`${base}/api/v1/endpoints/ep_none/enable`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}` },
+    body,
+    duplex: "half",
+  } as RequestInit).then(
+    (res) => ({ status: res.status, connection: res.headers.get("connection") }),
+    (error: { cause?: { code?: string } }) => ({ status: error.cause?.code, connection: "close" }),
+  );
+  return { ...answer, pulled };
 }
 
 async function walkThrough(base: string, key: string) {
@@ -115,9 +116,9 @@ async function walkThrough(base: string, key: string) {
     const openapi = await fetch(`${base}/api/v1/openapi.json`);
     expect(((await openapi.json()) as { openapi: string }).openapi).toBe("3.1.0");
     const hostile = await hostileClient(base, key);
-    expect(hostile.status).toBe("HTTP/1.1 413 Payload Too Large");
-    // What the kernel's socket buffers take, not the gigabyte.
-    expect(hostile.written).toBeLessThan(64 * 1024 ** 2);
+    expect(hostile).toMatchObject({ status: expect.toBeOneOf([413, "EPIPE", "ECONNRESET"]), connection: "close" });
+    // What the socket buffers took, not the gigabyte.
+    expect(hostile.pulled).toBeLessThan(64 * 1024 ** 2);
   } finally {
     await receiver.close();
   }
