@@ -70,9 +70,3 @@ export class EndpointUrlForbiddenError extends AppError {
     super(422, "endpoint_url_forbidden", "Endpoint URL forbidden", detail, [{ path, message: detail }]);
   }
 }
-
-export class UnavailableError extends AppError {
-  constructor(detail = "The database is unreachable; retry shortly.") {
-    super(503, "service_unavailable", "Service unavailable", detail, undefined, { "retry-after": "5" });
-  }
-}
