@@ -38,17 +38,6 @@ function randomPool(): Buffer {
   return pool;
 }
 
-/**
- * A ULID-shaped id behind a type prefix: 48 bits of milliseconds then 80 random bits, so ids sort by
- * creation time and index locality stays good for append-mostly tables. (Plain number arithmetic:
- * ids are made for every attempt on the delivery hot path.)
- *
- * Lists are newest first by (created_at, id), and created_at has millisecond precision: rows made
- * in the same millisecond would come back in random order if their random parts were independent.
- * So an id made in the same millisecond as the one before it in this process steps that one's
- * random part up by a random amount instead: ids made one after another sort in the order they
- * were made. Ids are names, never secrets: nothing may rely on one being unguessable.
- */
 const HALF = 2 ** 40;
 let lastTime = -1;
 let lastHigh = 0;
@@ -71,6 +60,17 @@ function encode(value: number, chars: number): string {
   return out;
 }
 
+/**
+ * A ULID-shaped id behind a type prefix: 48 bits of milliseconds then 80 random bits, so ids sort by
+ * creation time and index locality stays good for append-mostly tables. (Plain number arithmetic:
+ * ids are made for every attempt on the delivery hot path.)
+ *
+ * Lists are newest first by (created_at, id), and created_at has millisecond precision: rows made
+ * in the same millisecond would come back in random order if their random parts were independent.
+ * So an id made in the same millisecond as the one before it in this process steps that one's
+ * random part up by a random amount instead: ids made one after another sort in the order they
+ * were made. Ids are names, never secrets: nothing may rely on one being unguessable.
+ */
 export function newId(kind: IdKind, now: number = Date.now()): string {
   // 80 bits as two 40-bit halves (5 bytes, 8 characters each).
   let high = HALF;
