@@ -37,6 +37,9 @@ async function endpointWith(due: number, settings: Record<string, unknown> = {})
   return id;
 }
 
+// Rows made due "now" are written as date_trunc('milliseconds', now()): next_attempt_at keeps
+// milliseconds and Postgres rounds, so a plain now() can be up to 0.5 ms ahead of the claim that
+// follows at once — not due yet.
 const claim = (limit = 100) => claimDueDeliveries(getSql(), { limit, leaseMs: LEASE_MS, defaultConcurrency: 10 });
 
 async function queueOf(endpointId: string) {
@@ -88,7 +91,7 @@ describe("claiming due deliveries", () => {
     expect(endpoint!.circuit_open_until.getTime()).toBeGreaterThanOrEqual(before + LEASE_MS - 1000);
     // Nothing more while the probe is out, even once the circuit's time has passed.
     await getSql()`update endpoints set circuit_open_until = now() - interval '1 second' where id = ${id}`;
-    await getSql()`update delivery_queue set parked = false, next_attempt_at = now() where endpoint_id = ${id} and lease_token is null`;
+    await getSql()`update delivery_queue set parked = false, next_attempt_at = date_trunc('milliseconds', now()) where endpoint_id = ${id} and lease_token is null`;
     expect((await claim()).deliveries).toHaveLength(0);
   });
 
@@ -249,12 +252,12 @@ describe("claiming due deliveries", () => {
     const [x, y] = (await sql<{ id: string }[]>`select id from deliveries where endpoint_id = ${stopped} order by id`).map((r) => r.id);
     await sql`delete from delivery_queue where endpoint_id = ${stopped}`;
     await sql`update deliveries set status = 'failed' where endpoint_id = ${stopped}`;
-    await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at) values (${x!}, 1, ${stopped}, now()), (${y!}, 2, ${stopped}, now())`;
+    await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at) values (${x!}, 1, ${stopped}, date_trunc('milliseconds', now())), (${y!}, 2, ${stopped}, date_trunc('milliseconds', now()))`;
     const done = await endpointWith(1);
     const [z] = (await sql<{ id: string }[]>`select id from deliveries where endpoint_id = ${done}`).map((r) => r.id);
     await sql`delete from delivery_queue where endpoint_id = ${done}`;
     await sql`update deliveries set status = 'succeeded' where id = ${z!}`;
-    await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at) values (${z!}, 2, ${done}, now())`;
+    await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at) values (${z!}, 2, ${done}, date_trunc('milliseconds', now()))`;
     expect((await claim()).deliveries).toHaveLength(0);
     expect(await sql`select 1 from delivery_queue where endpoint_id in (${stopped}, ${done})`).toHaveLength(0);
     const statuses = await sql<{ status: string }[]>`select status from deliveries where endpoint_id in (${stopped}, ${done}) order by endpoint_id = ${done}, id`;
@@ -268,7 +271,7 @@ describe("claiming due deliveries", () => {
     await sql`update deliveries set status = 'failed' where id = ${d!}`;
     await sql`update delivery_queue set next_attempt_at = now() + interval '1 hour' where delivery_id = ${d!}`;
     await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at, recovery_id) values
-              (${d!}, 1, ${id}, now() + interval '1 hour', null), (${d!}, 2, ${id}, now(), 'rec_test')`;
+              (${d!}, 1, ${id}, now() + interval '1 hour', null), (${d!}, 2, ${id}, date_trunc('milliseconds', now()), 'rec_test')`;
     const { token, deliveries } = await claim();
     expect(deliveries.map((x) => x.kind)).toEqual([2]);
     const c = deliveries[0]!;

@@ -107,9 +107,10 @@ describe("recovery runs", () => {
       created_by: { type: "api_key" },
     });
     const id = created.body.id as string;
-    // A failure after the freeze stays out of the run.
-    worker = await startTestWorker();
+    // A failure after the freeze stays out of the run. Paused before any worker runs, so nothing of
+    // the run is sent while the receiver still fails.
     expect((await api.post(`/api/v1/recoveries/${id}/pause`)).status).toBe(200);
+    worker = await startTestWorker();
     const late = await failures(uid, [ep], 1);
     ok = true;
     expect((await api.post(`/api/v1/recoveries/${id}/resume`)).status).toBe(200);
