@@ -265,7 +265,7 @@ describe("throttle", () => {
     worker = await withWorkerEnv(worker, { ALERT_THROTTLE: "300ms" }, async () => {
       await waitFor(async () => {
         const [row] = await getSql()<{ passed: boolean }[]>`
-          select bool_and(last_sent_at <= now() - interval '300 milliseconds') as passed from alert_throttles where endpoint_id = ${ep.id}`;
+          select bool_and(window_at is null or window_at <= now() - interval '300 milliseconds') as passed from alert_windows where endpoint_id = ${ep.id}`;
         return row!.passed;
       }, { what: "the throttle window to pass" });
       await raise([failing]);
