@@ -72,12 +72,6 @@ export class EndpointUrlForbiddenError extends AppError {
   }
 }
 
-export class UnavailableError extends AppError {
-  constructor(detail = "The database is unreachable; retry shortly.") {
-    super(503, "service_unavailable", "Service unavailable", detail, undefined, { "retry-after": "5" });
-  }
-}
-
 export class MethodNotAllowedError extends AppError {
   constructor(method: string, allow: string) {
     super(405, "method_not_allowed", "Method not allowed", `${method} is not allowed here; this route allows ${allow}.`, undefined, { allow });

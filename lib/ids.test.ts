@@ -16,3 +16,12 @@ describe("newId", () => {
     expect(ids.size).toBe(10_000);
   });
 });
+
+describe("ids made in one millisecond", () => {
+  it("sort in the order they were made, so newest-first lists are deterministic", () => {
+    const ids = Array.from({ length: 10_000 }, () => newId("consumer", 1_700_000_000_000));
+    for (let i = 1; i < ids.length; i++) expect(ids[i]! > ids[i - 1]!, `${ids[i - 1]} then ${ids[i]}`).toBe(true);
+    // A later millisecond still sorts after all of them.
+    expect(newId("consumer", 1_700_000_000_001) > ids.at(-1)!).toBe(true);
+  });
+});

@@ -38,31 +38,58 @@ function randomPool(): Buffer {
   return pool;
 }
 
+const HALF = 2 ** 40;
+let lastTime = -1;
+let lastHigh = 0;
+let lastLow = 0;
+
+function takeBytes(n: number): number {
+  const bytes = randomPool();
+  let value = 0;
+  for (let i = 0; i < n; i++) value = value * 256 + bytes[poolOffset + i]!;
+  poolOffset += n;
+  return value;
+}
+
+function encode(value: number, chars: number): string {
+  let out = "";
+  for (let i = 0, v = value; i < chars; i++) {
+    out = ALPHABET[v % 32]! + out;
+    v = Math.floor(v / 32);
+  }
+  return out;
+}
+
 /**
  * A ULID-shaped id behind a type prefix: 48 bits of milliseconds then 80 random bits, so ids sort by
  * creation time and index locality stays good for append-mostly tables. (Plain number arithmetic:
  * ids are made for every attempt on the delivery hot path.)
+ *
+ * Lists are newest first by (created_at, id), and created_at has millisecond precision: rows made
+ * in the same millisecond would come back in random order if their random parts were independent.
+ * So an id made in the same millisecond as the one before it in this process steps that one's
+ * random part up by a random amount instead: ids made one after another sort in the order they
+ * were made. Ids are names, never secrets: nothing may rely on one being unguessable.
  */
 export function newId(kind: IdKind, now: number = Date.now()): string {
-  let time = "";
-  for (let i = 0, t = now; i < 10; i++) {
-    time = ALPHABET[t % 32]! + time;
-    t = Math.floor(t / 32);
-  }
-  const bytes = randomPool();
-  const at = poolOffset;
-  poolOffset += 10;
-  let random = "";
-  // 80 bits = 16 characters of 5 bits, taken 40 bits (5 bytes) at a time.
-  for (let half = 0; half < 2; half++) {
-    let chunk = 0;
-    for (let i = 0; i < 5; i++) chunk = chunk * 256 + bytes[at + half * 5 + i]!;
-    let part = "";
-    for (let i = 0; i < 8; i++) {
-      part = ALPHABET[chunk % 32]! + part;
-      chunk = Math.floor(chunk / 32);
+  // 80 bits as two 40-bit halves (5 bytes, 8 characters each).
+  let high = HALF;
+  let low = 0;
+  if (now === lastTime) {
+    high = lastHigh;
+    low = lastLow + 1 + takeBytes(3);
+    if (low >= HALF) {
+      low -= HALF;
+      high += 1;
     }
-    random += part;
   }
-  return `${ID_PREFIXES[kind]}_${time}${random}`;
+  // A new millisecond (or, about never, a step up that ran out of room): a fresh random part.
+  if (high >= HALF) {
+    high = takeBytes(5);
+    low = takeBytes(5);
+  }
+  lastTime = now;
+  lastHigh = high;
+  lastLow = low;
+  return `${ID_PREFIXES[kind]}_${encode(now, 10)}${encode(high, 8)}${encode(low, 8)}`;
 }

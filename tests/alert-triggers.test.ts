@@ -12,6 +12,7 @@ import { sweep } from "../lib/maintenance/sweep";
 import { apiClient } from "./helpers/api";
 import { startReceiver, waitFor } from "./helpers/receiver";
 import { startSmtpServer } from "./helpers/smtp";
+import { settled } from "./helpers/settled";
 import { startTestWorker, withWorkerEnv } from "./helpers/worker";
 
 process.env.DELIVERY_SCHEDULE = "0,100ms,100ms,100ms,100ms,100ms,100ms,100ms";
@@ -79,16 +80,20 @@ describe("alerts from real deliveries", () => {
     const mine = await failingEndpoint(["owner@one.test"]);
     const other = await failingEndpoint(["owner@two.test"]);
     failing.delete(other.path);
-    // Failures keep coming for well past ALERT_FAILING_AFTER: three messages, each failing 8 times.
+    // Failures keep coming for well past ALERT_FAILING_AFTER: three messages, each failing 8 times
+    // (0.7 s of retries at the least), each sent once the one before was exhausted and that was
+    // fanned out — three exhaustions, one after the other, however the machine runs.
+    const exhaustions = async () =>
+      (await getSql()<{ n: number }[]>`
+        select count(*)::int as n from alerts where endpoint_id = ${mine.id} and kind = 'message.attempt.exhausted'`)[0]!.n;
     const first = await send(mine.uid, 0);
     await send(other.uid, 0);
-    await new Promise((r) => setTimeout(r, 300));
-    await send(mine.uid, 1);
-    await new Promise((r) => setTimeout(r, 300));
-    await send(mine.uid, 2);
-    await waitFor(async () => (await alertLog(`endpoint_id=${mine.id}&kind=message.attempt.exhausted`)).length >= 3, {
-      what: "three exhausted deliveries",
-      timeout: 15_000,
+    for (let i = 1; i <= 3; i++) {
+      await waitFor(async () => (await exhaustions()) === i, { what: `exhaustion ${i} fanned out`, timeout: 30_000 });
+      if (i < 3) await send(mine.uid, i);
+    }
+    await waitFor(async () => (await alertLog(`endpoint_id=${mine.id}&kind=message.attempt.exhausted`)).length === 3, {
+      what: "three exhausted deliveries logged",
     });
     await waitFor(() => opsAlerts(mine.id, "endpoint.failing").length === 1 && smtp.to("owner@one.test").length === 1, {
       what: "endpoint.failing to the channel and the owner",
@@ -122,17 +127,23 @@ describe("alerts from real deliveries", () => {
     // More successes are not more recoveries.
     await send(mine.uid, 4);
     await waitFor(() => customer.received.filter((r) => r.path === mine.path).length === 3 * 8 + 2, { what: "the second success" });
-    await new Promise((r) => setTimeout(r, 300));
+    await settled(mine.id);
     expect(opsAlerts(mine.id, "endpoint.recovered")).toHaveLength(1);
   });
 
   it("the 5-day rule (shrunk): endpoint.disabled with its reason, always sent; enabling raises endpoint.enabled, throttled", async () => {
     worker = await withWorkerEnv(worker, { ENDPOINT_DISABLE_AFTER: "1s" }, async () => {
       const ep = await failingEndpoint(["owner@three.test"]);
-      for (let i = 0; i < 30 && (await api.get(`/api/v1/endpoints/${ep.id}`)).body.state === "active"; i++) {
-        await send(ep.uid, i);
-        await new Promise((r) => setTimeout(r, 150));
-      }
+      // Failures keep coming, one message per poll, until the streak outlasts the limit.
+      let i = 0;
+      await waitFor(
+        async () => {
+          if ((await api.get(`/api/v1/endpoints/${ep.id}`)).body.state !== "active") return true;
+          await send(ep.uid, i++);
+          return false;
+        },
+        { interval: 150, timeout: 30_000, what: "the endpoint to stop being active" },
+      );
       expect((await api.get(`/api/v1/endpoints/${ep.id}`)).body.state).toBe("auto_disabled");
       await waitFor(() => opsAlerts(ep.id, "endpoint.disabled").length === 1, { what: "endpoint.disabled" });
       expect(opsAlerts(ep.id, "endpoint.disabled")[0]!.data.reason).toMatch(/no successful delivery for 1s/);
@@ -146,7 +157,7 @@ describe("alerts from real deliveries", () => {
       expect(opsAlerts(ep.id, "endpoint.failing")).toHaveLength(1);
       // Enabling an endpoint that is already active is not news.
       await api.post(`/api/v1/endpoints/${ep.id}/enable`, {});
-      await new Promise((r) => setTimeout(r, 500));
+      await settled(ep.id);
       expect(await alertLog(`endpoint_id=${ep.id}&kind=endpoint.enabled`)).toHaveLength(1);
       // endpoint.enabled is for operators only.
       expect(smtp.to("owner@three.test").filter((m) => /enabled/i.test(m.mail.subject ?? ""))).toHaveLength(0);

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { getSql } from "../lib/db/client";
+import { getSql, type Sql } from "../lib/db/client";
 import { claimDueDeliveries } from "../lib/deliveries/claim-due-deliveries";
 import { recordOutcomes, type AttemptOutcome } from "../lib/deliveries/record-outcomes";
 import { apiClient } from "./helpers/api";
@@ -37,6 +37,9 @@ async function endpointWith(due: number, settings: Record<string, unknown> = {})
   return id;
 }
 
+// Rows made due "now" are written as date_trunc('milliseconds', now()): next_attempt_at keeps
+// milliseconds and Postgres rounds, so a plain now() can be up to 0.5 ms ahead of the claim that
+// follows at once — not due yet.
 const claim = (limit = 100) => claimDueDeliveries(getSql(), { limit, leaseMs: LEASE_MS, defaultConcurrency: 10 });
 
 async function queueOf(endpointId: string) {
@@ -80,33 +83,36 @@ describe("claiming due deliveries", () => {
 
   it("sends exactly one probe when the circuit half-opens and holds it open meanwhile", async () => {
     const id = await endpointWith(4, { circuit_open_until: new Date(Date.now() - 1000) });
+    const before = Date.now();
     const { deliveries } = await claim();
     expect(deliveries.map((d) => d.probe)).toEqual([true]);
     expect((await queueOf(id)).filter((q) => q.parked)).toHaveLength(3);
     const [endpoint] = await getSql()<{ circuit_open_until: Date }[]>`select circuit_open_until from endpoints where id = ${id}`;
-    expect(endpoint!.circuit_open_until.getTime()).toBeGreaterThan(Date.now() + LEASE_MS - 5000);
+    expect(endpoint!.circuit_open_until.getTime()).toBeGreaterThanOrEqual(before + LEASE_MS - 1000);
     // Nothing more while the probe is out, even once the circuit's time has passed.
     await getSql()`update endpoints set circuit_open_until = now() - interval '1 second' where id = ${id}`;
-    await getSql()`update delivery_queue set parked = false, next_attempt_at = now() where endpoint_id = ${id} and lease_token is null`;
+    await getSql()`update delivery_queue set parked = false, next_attempt_at = date_trunc('milliseconds', now()) where endpoint_id = ${id} and lease_token is null`;
     expect((await claim()).deliveries).toHaveLength(0);
   });
 
   it("spends the rate budget of the current second and parks the rest until the next", async () => {
     const id = await endpointWith(10, { rate_limit_per_second: 5 });
-    // Early in a second, so the window set here is still the claim's.
-    while (Date.now() % 1000 > 300) await new Promise((r) => setTimeout(r, 20));
-    await getSql()`update endpoints set rate_window_start = date_trunc('second', now()), rate_window_count = 2 where id = ${id}`;
-    const { deliveries } = await claim();
+    // Two already spent in this second, and the claim in the same transaction: now() is one instant
+    // for both statements, so the claim sees this very second however slowly the machine runs.
+    const { deliveries } = await getSql().begin(async (tx) => {
+      await tx`update endpoints set rate_window_start = date_trunc('second', now()), rate_window_count = 2 where id = ${id}`;
+      return claimDueDeliveries(tx as unknown as Sql, { limit: 100, leaseMs: LEASE_MS, defaultConcurrency: 10 });
+    });
     expect(deliveries).toHaveLength(3);
-    const [endpoint] = await getSql()<{ rate_window_count: number }[]>`select rate_window_count from endpoints where id = ${id}`;
+    const [endpoint] = await getSql()<{ rate_window_count: number; rate_window_start: Date }[]>`
+      select rate_window_count, rate_window_start from endpoints where id = ${id}`;
     expect(endpoint!.rate_window_count).toBe(5);
     const waiting = (await queueOf(id)).filter((q) => !q.leased);
     expect(waiting).toHaveLength(7);
     // Not parked for a slot: simply due again at the next second.
     for (const w of waiting) {
       expect(w.parked).toBe(false);
-      expect(w.next_attempt_at.getTime() % 1000).toBe(0);
-      expect(w.next_attempt_at.getTime()).toBeGreaterThan(Date.now());
+      expect(w.next_attempt_at.getTime()).toBe(endpoint!.rate_window_start.getTime() + 1000);
     }
   });
 
@@ -246,12 +252,12 @@ describe("claiming due deliveries", () => {
     const [x, y] = (await sql<{ id: string }[]>`select id from deliveries where endpoint_id = ${stopped} order by id`).map((r) => r.id);
     await sql`delete from delivery_queue where endpoint_id = ${stopped}`;
     await sql`update deliveries set status = 'failed' where endpoint_id = ${stopped}`;
-    await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at) values (${x!}, 1, ${stopped}, now()), (${y!}, 2, ${stopped}, now())`;
+    await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at) values (${x!}, 1, ${stopped}, date_trunc('milliseconds', now())), (${y!}, 2, ${stopped}, date_trunc('milliseconds', now()))`;
     const done = await endpointWith(1);
     const [z] = (await sql<{ id: string }[]>`select id from deliveries where endpoint_id = ${done}`).map((r) => r.id);
     await sql`delete from delivery_queue where endpoint_id = ${done}`;
     await sql`update deliveries set status = 'succeeded' where id = ${z!}`;
-    await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at) values (${z!}, 2, ${done}, now())`;
+    await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at) values (${z!}, 2, ${done}, date_trunc('milliseconds', now()))`;
     expect((await claim()).deliveries).toHaveLength(0);
     expect(await sql`select 1 from delivery_queue where endpoint_id in (${stopped}, ${done})`).toHaveLength(0);
     const statuses = await sql<{ status: string }[]>`select status from deliveries where endpoint_id in (${stopped}, ${done}) order by endpoint_id = ${done}, id`;
@@ -265,7 +271,7 @@ describe("claiming due deliveries", () => {
     await sql`update deliveries set status = 'failed' where id = ${d!}`;
     await sql`update delivery_queue set next_attempt_at = now() + interval '1 hour' where delivery_id = ${d!}`;
     await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at, recovery_id) values
-              (${d!}, 1, ${id}, now() + interval '1 hour', null), (${d!}, 2, ${id}, now(), 'rec_test')`;
+              (${d!}, 1, ${id}, now() + interval '1 hour', null), (${d!}, 2, ${id}, date_trunc('milliseconds', now()), 'rec_test')`;
     const { token, deliveries } = await claim();
     expect(deliveries.map((x) => x.kind)).toEqual([2]);
     const c = deliveries[0]!;

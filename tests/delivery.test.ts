@@ -2,10 +2,11 @@ import { Webhook as StandardWebhook } from "standardwebhooks";
 import { Webhook as SvixWebhook } from "svix";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
-import { getDb } from "../lib/db/client";
+import { getDb, getSql } from "../lib/db/client";
 import { attempts, deliveries, messages } from "../lib/db/schema";
 import { apiClient } from "./helpers/api";
 import { startReceiver, waitFor } from "./helpers/receiver";
+import { withEnv } from "./helpers/env";
 import { startTestWorker } from "./helpers/worker";
 
 // Eight attempts, as in production, with gaps of test size.
@@ -38,11 +39,16 @@ async function setup(url: string, endpoint: Record<string, unknown> = {}) {
 async function send(uid: string, payload: Record<string, unknown> = { hello: "world" }, eventType = "invoice.paid") {
   const res = await api.post("/api/v1/messages", { consumer: uid, event_type: eventType, payload });
   expect(res.status).toBe(202);
-  return res.body as { id: string; deliveries: number };
+  return res.body as { id: string; consumer_id: string; deliveries: number };
 }
 
 const deliveryOf = async (messageId: string) =>
   (await getDb().select().from(deliveries).where(eq(deliveries.messageId, messageId)))[0]!;
+
+/** The message's deliveries still in the queue: with none, no further attempt can be made. */
+const queued = async (messageId: string) =>
+  (await getSql()<{ n: number }[]>`
+    select count(*)::int as n from delivery_queue q join deliveries d on d.id = q.delivery_id where d.message_id = ${messageId}`)[0]!.n;
 
 describe("delivery", () => {
   it("POSTs the exact payload, signed so both official libraries verify it", async () => {
@@ -57,7 +63,8 @@ describe("delivery", () => {
     expect(got.headers["content-type"]).toBe("application/json");
     expect(got.headers["user-agent"]).toMatch(/^WebhookAdmin\//);
     expect(got.headers["x-team"]).toBe("billing");
-    expect(Math.abs(Number(got.headers["webhook-timestamp"]) - Date.now() / 1000)).toBeLessThan(5);
+    // Stamped when the attempt was made: next to when it arrived, not to when this line runs.
+    expect(Math.abs(Number(got.headers["webhook-timestamp"]) - got.at / 1000)).toBeLessThan(5);
     expect(JSON.parse(got.body)).toEqual(payload);
     const headers = got.headers as Record<string, string>;
     expect(new StandardWebhook(secret).verify(got.body, headers)).toEqual(payload);
@@ -81,14 +88,17 @@ describe("delivery", () => {
     const { uid, secret } = await setup(receiver.url);
     const message = await send(uid);
     await waitFor(async () => (await deliveryOf(message.id)).status === "succeeded", { what: "success after retries" });
-    await new Promise((r) => setTimeout(r, 400));
+    // Nothing can follow: the delivery has left the queue.
+    expect(await queued(message.id)).toBe(0);
     expect(receiver.received).toHaveLength(4);
     expect(new Set(receiver.received.map((r) => r.headers["webhook-id"]))).toEqual(new Set([message.id]));
     for (const r of receiver.received) expect(() => new SvixWebhook(secret).verify(r.body, r.headers as Record<string, string>)).not.toThrow();
     const gaps = receiver.received.slice(1).map((r, i) => r.at - receiver.received[i]!.at);
+    // Never early. Late only by how busy the machine is: a retry left to the minute sweep instead
+    // of its own wake-up would come up to a minute late.
     [150, 300, 150].forEach((expected, i) => {
       expect(gaps[i]).toBeGreaterThanOrEqual(expected - 5);
-      expect(gaps[i]).toBeLessThan(expected + 1500);
+      expect(gaps[i]).toBeLessThan(expected + 10_000);
     });
     const delivery = await deliveryOf(message.id);
     expect(delivery).toMatchObject({ attempts: 4, scheduledAttempts: 4, lastStatusCode: 200 });
@@ -101,8 +111,8 @@ describe("delivery", () => {
     const receiver = await startReceiver((_req, res) => res.writeHead(410).end("gone"));
     const { uid, endpointId } = await setup(receiver.url);
     const message = await send(uid);
-    await waitFor(async () => (await deliveryOf(message.id)).status === "failed", { what: "exhaustion", timeout: 20_000 });
-    await new Promise((r) => setTimeout(r, 600));
+    await waitFor(async () => (await deliveryOf(message.id)).status === "failed", { what: "exhaustion", timeout: 30_000 });
+    expect(await queued(message.id)).toBe(0);
     expect(receiver.received).toHaveLength(8);
     const delivery = await deliveryOf(message.id);
     expect(delivery).toMatchObject({ attempts: 8, nextAttemptAt: null, lastStatusCode: 410 });
@@ -120,11 +130,12 @@ describe("delivery", () => {
     );
     const { uid } = await setup(receiver.url);
     await send(uid);
-    await waitFor(() => receiver.received.length === 2, { what: "retry after 429" });
+    // Waiting less than Retry-After's 30 s is what is tested: the wait gives up before that.
+    await waitFor(() => receiver.received.length === 2, { what: "retry after 429", timeout: 25_000 });
     const gap = receiver.received[1]!.at - receiver.received[0]!.at;
     // Scheduled: 150 ms. Retry-After asks 30 s; the bound is twice the scheduled delay.
     expect(gap).toBeGreaterThanOrEqual(295);
-    expect(gap).toBeLessThan(5000);
+    expect(gap).toBeLessThan(20_000);
     await receiver.close();
   });
 
@@ -150,19 +161,21 @@ describe("delivery", () => {
     const a = await setup(hung.url);
     const b = await setup(slow.url);
     const [m1, m2] = [await send(a.uid), await send(b.uid)];
-    const firstAttempt = (id: string) => waitFor(async () => (await getDb().select().from(attempts).where(eq(attempts.messageId, id)).limit(1))[0], { what: "attempt" });
+    const firstAttempt = (id: string) =>
+      waitFor(async () => (await getDb().select().from(attempts).where(eq(attempts.messageId, id)).limit(1))[0], { what: "attempt", timeout: 60_000 });
     for (const id of [m1.id, m2.id]) {
       const attempt = await firstAttempt(id);
       expect(attempt, JSON.stringify(attempt)).toMatchObject({ success: false, error: "timeout" });
       expect(attempt.durationMs).toBeGreaterThanOrEqual(650);
-      // Cut at the deadline, not at undici's or the receiver's own timeouts (minutes).
-      expect(attempt.durationMs).toBeLessThan(5000);
+      // Cut at the 700 ms deadline, not at undici's or the receiver's own timeouts (5 minutes).
+      expect(attempt.durationMs).toBeLessThan(30_000);
     }
     await Promise.all([hung.close(), slow.close()]);
   });
 
   it("keeps at most 1,024 bytes of a 50 MB response and never reads the rest", async () => {
     let sent = 0;
+    let dropped = false;
     const big = await startReceiver((_req, res) => {
       res.writeHead(200, { "content-type": "application/octet-stream", "content-length": String(50 * 1024 * 1024) });
       const chunk = Buffer.alloc(64 * 1024, 97);
@@ -173,19 +186,18 @@ describe("delivery", () => {
         }
         res.end();
       };
-      res.on("close", () => (sent = Math.min(sent, 50 * 1024 * 1024)));
+      res.on("close", () => (dropped = !res.writableFinished));
       pump();
     });
     const { uid } = await setup(big.url);
-    const heapBefore = process.memoryUsage().heapUsed;
     const message = await send(uid);
     const attempt = await waitFor(async () => (await getDb().select().from(attempts).where(eq(attempts.messageId, message.id)).limit(1))[0], { what: "attempt" });
     expect(attempt.success).toBe(true);
     expect(Buffer.byteLength(attempt.responseBody!)).toBe(1024);
-    await new Promise((r) => setTimeout(r, 300));
-    // The connection was dropped: the receiver could push only what fits in socket buffers.
+    // The worker dropped the connection mid-body, so the receiver could push only what fits in
+    // socket buffers: the rest was never read, let alone held in memory.
+    await waitFor(() => dropped, { what: "the connection to be dropped" });
     expect(sent).toBeLessThan(20 * 1024 * 1024);
-    expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(30 * 1024 * 1024);
     await big.close();
   });
 
@@ -198,7 +210,9 @@ describe("delivery", () => {
     const matched = await send(uid, { id: 1 }, "user.created");
     expect(matched.deliveries).toBe(1);
     await waitFor(() => receiver.received.length === 1);
-    await new Promise((r) => setTimeout(r, 200));
+    // The only delivery written: nothing else could be sent.
+    const written = await getDb().select().from(deliveries).where(eq(deliveries.consumerId, matched.consumer_id));
+    expect(written.map((d) => d.messageId)).toEqual([matched.id]);
     expect(receiver.received).toHaveLength(1);
     await receiver.close();
   });
@@ -269,27 +283,24 @@ describe("POST /messages", () => {
 
   it("answers bad input with problems and writes nothing", async () => {
     const { uid } = await setup("http://127.0.0.1:9/never");
-    process.env.MAX_PAYLOAD_BYTES = "1000";
-    const { resetConfigForTests } = await import("../lib/config");
-    resetConfigForTests();
     const before = (await getDb().select({ n: sql<number>`count(*)::int` }).from(messages))[0]!.n;
-    const cases: [unknown, number, string, Record<string, string>?][] = [
-      [{ consumer: "nobody", event_type: "a.b", payload: {} }, 404, "not_found"],
-      [{ consumer: uid, event_type: "bad type!", payload: {} }, 422, "validation_failed"],
-      [{ consumer: uid, event_type: "a.b", payload: [1, 2] }, 422, "validation_failed"],
-      [{ consumer: uid, event_type: "a.b" }, 422, "validation_failed"],
-      [{ consumer: uid, event_type: "a.b", payload: { big: "x".repeat(2000) } }, 413, "payload_too_large"],
-      [{ consumer: uid, event_type: "a.b", payload: {} }, 400, "validation_failed", { "idempotency-key": "has space" }],
-    ];
-    for (const [body, status, code, headers] of cases) {
-      const res = await api.post("/api/v1/messages", body, headers);
-      expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(status);
-      expect(res.body.code).toBe(code);
-    }
-    const tooBig = await api.raw("POST", "/api/v1/messages", { key: api.key, rawBody: JSON.stringify({ consumer: uid, event_type: "a.b", payload: { x: "y".repeat(200_000) } }) });
-    expect(tooBig.status).toBe(413);
-    delete process.env.MAX_PAYLOAD_BYTES;
-    resetConfigForTests();
+    await withEnv({ MAX_PAYLOAD_BYTES: "1000" }, async () => {
+      const cases: [unknown, number, string, Record<string, string>?][] = [
+        [{ consumer: "nobody", event_type: "a.b", payload: {} }, 404, "not_found"],
+        [{ consumer: uid, event_type: "bad type!", payload: {} }, 422, "validation_failed"],
+        [{ consumer: uid, event_type: "a.b", payload: [1, 2] }, 422, "validation_failed"],
+        [{ consumer: uid, event_type: "a.b" }, 422, "validation_failed"],
+        [{ consumer: uid, event_type: "a.b", payload: { big: "x".repeat(2000) } }, 413, "payload_too_large"],
+        [{ consumer: uid, event_type: "a.b", payload: {} }, 400, "validation_failed", { "idempotency-key": "has space" }],
+      ];
+      for (const [body, status, code, headers] of cases) {
+        const res = await api.post("/api/v1/messages", body, headers);
+        expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(status);
+        expect(res.body.code).toBe(code);
+      }
+      const tooBig = await api.raw("POST", "/api/v1/messages", { key: api.key, rawBody: JSON.stringify({ consumer: uid, event_type: "a.b", payload: { x: "y".repeat(200_000) } }) });
+      expect(tooBig.status).toBe(413);
+    });
     expect((await getDb().select({ n: sql<number>`count(*)::int` }).from(messages))[0]!.n).toBe(before);
 
     expect((await api.get("/api/v1/messages?status=weird")).status).toBe(400);

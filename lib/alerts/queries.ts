@@ -1,6 +1,5 @@
 import { and, desc, eq, gte, ne } from "drizzle-orm";
 import type { Ctx } from "../context";
-import type { Executor } from "../db/client";
 import { alertChannels, alerts } from "../db/schema";
 import { keysetBefore } from "../db/keyset";
 import { NotFoundError } from "../errors";
@@ -10,8 +9,8 @@ import { toAlert, toAlertChannel, type ListAlertsQuery } from "./schemas";
 // Alert channels and the alert log are the operators' (API key or dashboard): a portal session
 // never reaches these verbs, so there is no consumer scope to apply.
 
-export async function findAlertChannelRow(ctx: Ctx, id: string, db: Executor = ctx.db) {
-  const [row] = await db.select().from(alertChannels).where(eq(alertChannels.id, id)).limit(1);
+export async function findAlertChannelRow(ctx: Ctx, id: string) {
+  const [row] = await ctx.db.select().from(alertChannels).where(eq(alertChannels.id, id)).limit(1);
   if (!row) throw new NotFoundError("alert channel", id);
   return row;
 }

@@ -1,6 +1,5 @@
 import { and, desc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
 import { consumerScope, type Ctx } from "../context";
-import type { Executor } from "../db/client";
 import { consumers } from "../db/schema";
 import { NotFoundError } from "../errors";
 import { decodeCursor, toPage, type PageQuery } from "../pagination";
@@ -8,9 +7,9 @@ import { keysetBefore } from "../db/keyset";
 import { toConsumer } from "./schemas";
 
 /** A consumer by `id` or by the SaaS's own `uid`, within the actor's scope. */
-export async function findConsumer(ctx: Ctx, ref: string, db: Executor = ctx.db) {
+export async function findConsumer(ctx: Ctx, ref: string) {
   const scope = consumerScope(ctx);
-  const [row] = await db
+  const [row] = await ctx.db
     .select()
     .from(consumers)
     .where(and(or(eq(consumers.id, ref), eq(consumers.uid, ref)), scope ? eq(consumers.id, scope) : undefined))

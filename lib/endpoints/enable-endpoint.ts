@@ -10,9 +10,3 @@ export async function enableEndpoint({ ctx, id }: { ctx: Ctx; id: string }) {
   const row = await transactionWithRetry(ctx.db, (tx) => setEndpointState(tx, id, { state: "active" }));
   return toEndpoint(row, getConfig().ENDPOINT_MAX_CONCURRENCY);
 }
-
-export async function disableEndpoint({ ctx, id }: { ctx: Ctx; id: string }) {
-  await findEndpointRow(ctx, id);
-  const row = await transactionWithRetry(ctx.db, (tx) => setEndpointState(tx, id, { state: "disabled", reason: "disabled by request" }));
-  return toEndpoint(row, getConfig().ENDPOINT_MAX_CONCURRENCY);
-}

@@ -3,12 +3,7 @@ import { getConfig } from "../config";
 import type { Ctx } from "../context";
 import { endpointSecrets } from "../db/schema";
 import { findEndpointRow } from "./queries";
-import { checkSecret, currentSecret, storeSecret } from "./secrets";
-
-export async function getEndpointSecret({ ctx, id }: { ctx: Ctx; id: string }) {
-  await findEndpointRow(ctx, id);
-  return { key: await currentSecret(ctx.db, id) };
-}
+import { checkSecret, storeSecret } from "./secrets";
 
 /**
  * A new current secret; the previous one keeps signing beside it for SECRET_ROTATION_OVERLAP so

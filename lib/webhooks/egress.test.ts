@@ -32,7 +32,8 @@ describe("the egress guard at send time", () => {
     async (host) => {
       const result = await post(`http://${host}:${receiver.port}/`);
       expect(result.error).toBe("forbidden_address");
-      expect(result.durationMs).toBeLessThan(100);
+      // A connection attempt to most of these would hang until the 2 s deadline.
+      expect(result.durationMs).toBeLessThan(1000);
     },
   );
 

@@ -14,7 +14,8 @@ export async function spawnWorker(env: Record<string, string> = {}) {
   child.stderr!.on("data", collect);
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), 30_000);
+    // Generous: a loaded machine compiles the worker's TypeScript slowly.
+    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), 90_000);
     const check = () => {
       if (output.includes('"worker started"')) {
         clearTimeout(timer);
