@@ -290,4 +290,43 @@ describe("claiming due deliveries", () => {
     const [delivery] = await sql<{ status: string; attempts: number }[]>`select status, attempts from deliveries where id = ${d!}`;
     expect(delivery).toEqual({ status: "succeeded", attempts: 1 });
   });
+
+  it("keeps the slot of an attempt still out when another attempt of the same delivery succeeds", async () => {
+    const id = await endpointWith(1, { max_concurrency: 2 });
+    const sql = getSql();
+    const [d] = (await sql<{ id: string }[]>`select id from deliveries where endpoint_id = ${id}`).map((r) => r.id);
+    await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at, recovery_id) values
+              (${d!}, 2, ${id}, now() - interval '1 second', 'rec_test')`;
+    const { token, deliveries } = await claim();
+    expect(deliveries.map((x) => x.kind).sort()).toEqual([0, 2]);
+    const recovery = deliveries.find((x) => x.kind === 2)!;
+    await recordOutcomes(sql, {
+      health: { failureThreshold: 5, openForMs: 30_000, defaultConcurrency: 10 },
+      outcomes: [
+        {
+          attemptId: "att_slot_kept", deliveryId: recovery.id, messageId: recovery.message_id, endpointId: id, consumerId: recovery.consumer_id,
+          attemptNumber: 1, trigger: "recovery", success: true, statusCode: 200, error: null, errorDetail: null, responseBody: "", durationMs: 1,
+          requestHeaders: {}, finishedAt: new Date(), leaseToken: token, next: null,
+        },
+      ],
+    });
+    // The scheduled attempt is still out: its row, and so its slot, stay until its own outcome.
+    const left = await sql<{ kind: number; leased: boolean }[]>`select kind, lease_token is not null as leased from delivery_queue where delivery_id = ${d!}`;
+    expect(left).toEqual([{ kind: 0, leased: true }]);
+    const scheduled = deliveries.find((x) => x.kind === 0)!;
+    await recordOutcomes(sql, {
+      health: { failureThreshold: 5, openForMs: 30_000, defaultConcurrency: 10 },
+      outcomes: [
+        {
+          attemptId: "att_slot_late", deliveryId: scheduled.id, messageId: scheduled.message_id, endpointId: id, consumerId: scheduled.consumer_id,
+          attemptNumber: 1, trigger: "scheduled", success: false, statusCode: 500, error: null, errorDetail: null, responseBody: "", durationMs: 1,
+          requestHeaders: {}, finishedAt: new Date(), leaseToken: token, next: { status: "pending", attemptAt: new Date(Date.now() + 60_000) },
+        },
+      ],
+    });
+    // Its late failure neither reschedules nor undoes the success.
+    expect(await sql`select 1 from delivery_queue where delivery_id = ${d!}`).toHaveLength(0);
+    const [delivery] = await sql<{ status: string; next_attempt_at: Date | null }[]>`select status, next_attempt_at from deliveries where id = ${d!}`;
+    expect(delivery).toEqual({ status: "succeeded", next_attempt_at: null });
+  });
 });

@@ -117,20 +117,24 @@ export async function recordOutcomes(
         ),
         ended as (
           delete from delivery_queue q using v
-          where q.delivery_id = v.id and q.kind = 0 and q.lease_token = v.token and v.status <> 'pending'
+          where q.delivery_id = v.id and q.kind = 0 and q.lease_token = v.token
+            -- A resend or recovery attempt may have succeeded while this one was out: then it ends too.
+            and (v.status <> 'pending' or exists (select 1 from deliveries d where d.id = v.id and d.status = 'succeeded'))
           returning q.delivery_id
         ),
         retried as (
           update delivery_queue q set next_attempt_at = v.next_at, lease_token = null
           from v where q.delivery_id = v.id and q.kind = 0 and q.lease_token = v.token and v.status = 'pending'
+            and not exists (select 1 from deliveries d where d.id = v.id and d.status = 'succeeded')
           returning q.delivery_id
         )
         update deliveries d set
-          status = v.status, attempts = d.attempts + 1, scheduled_attempts = d.scheduled_attempts + 1,
-          next_attempt_at = v.next_at, last_status_code = v.code, last_error = v.error, last_attempt_at = v.at, updated_at = now()
+          status = case when d.status = 'succeeded' then d.status else v.status end, attempts = d.attempts + 1,
+          scheduled_attempts = d.scheduled_attempts + 1, next_attempt_at = case when d.status = 'succeeded' then null else v.next_at end,
+          last_status_code = v.code, last_error = v.error, last_attempt_at = v.at, updated_at = now()
         from v
         where d.id = v.id and d.id in (select delivery_id from ended union all select delivery_id from retried)
-        returning d.id, d.endpoint_id, d.message_id, d.attempts, d.last_status_code, d.last_error, v.status = 'failed' as exhausted`;
+        returning d.id, d.endpoint_id, d.message_id, d.attempts, d.last_status_code, d.last_error, v.status = 'failed' and d.status = 'failed' as exhausted`;
       queries.push(exhausted);
     }
     // The failure streak drives the circuit breaker: reaching the threshold (or a failed probe)
@@ -176,7 +180,8 @@ export async function recordOutcomes(
     queries.push(endpointChanges);
     // Slots freed at an endpoint go to deliveries parked waiting for one (as many as are free).
     unparkQuery = tx`
-      update delivery_queue q set parked = false, next_attempt_at = now()
+      -- Truncated: the column keeps milliseconds, and now() rounded up would be due only after the claim that follows.
+      update delivery_queue q set parked = false, next_attempt_at = date_trunc('milliseconds', now())
       from (
         select p.delivery_id, p.kind
         from unnest(${tallies.map((t) => t.id)}::text[], ${tallies.map((t) => String(freed.get(t.id) ?? 0))}::text[]::int[])
@@ -242,7 +247,10 @@ async function recordRequestedOutcomes(tx: TransactionSql, outcomes: AttemptOutc
     others as (
       delete from delivery_queue q using gone join v on v.id = gone.delivery_id and v.kind = gone.kind
       -- A resend someone asked for still goes; the schedule and a recovery item are done with.
+      -- Only rows no attempt is out for: a leased row still holds its endpoint slot, and its own
+      -- outcome ends it (the scheduled outcome sees the delivery succeeded and stops there).
       where v.success and q.delivery_id = gone.delivery_id and q.kind <> gone.kind and q.kind <> 1
+        and (q.lease_token is null or q.next_attempt_at <= now())
       returning 1
     )
     select gone.*, (select count(*) from others) as others from gone`;

@@ -32,7 +32,7 @@ export async function resendMessage({ ctx, messageId, endpointId }: { ctx: Ctx; 
       limit 1`;
     await tx`
       insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at)
-      values (${row!.id}, 1, ${endpoint.id}, now())
+      values (${row!.id}, 1, ${endpoint.id}, date_trunc('milliseconds', now()))
       on conflict (delivery_id, kind) do nothing`;
     await notifyDue(tx);
     return row!.id;

@@ -7,6 +7,7 @@ import { recordAuditEvent } from "../audit/record-audit-event";
 import { isRetryableConflict } from "../db/errors";
 import { fromDb, type RecoveryRow } from "./queries";
 import { raiseRecoveryAlert, stopRecovery } from "./stop-recovery";
+import { allowedBetween, rateAt } from "./ramp";
 
 export type FeedPolicy = { rampEveryMs: number };
 
@@ -77,16 +78,11 @@ async function advanceRecovery(tx: SqlOrTx, id: string, policy: FeedPolicy): Pro
   }
   // (The failure-ratio rule of a running run is applied as its results are written: record-outcomes.)
 
-  // The token bucket: the rate starts at an eighth of the target and doubles every RECOVERY_RAMP_EVERY
-  // of running; at most a second's worth is saved up.
-  const target = run.options.rate_per_second;
-  const start = Math.max(1, target / 8);
-  const rate =
-    run.state === "running" && run.rampStartedAt
-      ? Math.min(target, start * 2 ** Math.floor(Math.max(0, now - run.rampStartedAt.getTime()) / policy.rampEveryMs))
-      : start;
-  const elapsed = Math.max(0, now - (run.tokensAt?.getTime() ?? now)) / 1000;
-  let tokens = Math.min(Math.max(1, rate), run.tokens + rate * elapsed);
+  // The token bucket, filled at the ramped rate (lib/recoveries/ramp.ts); at most a second's worth
+  // is saved up.
+  const ramp = { target: run.options.rate_per_second, startedAt: run.state === "running" ? (run.rampStartedAt?.getTime() ?? now) : null, everyMs: policy.rampEveryMs };
+  const rate = rateAt(ramp, now);
+  let tokens = Math.min(Math.max(1, rate), run.tokens + allowedBetween(ramp, Math.min(now, run.tokensAt?.getTime() ?? now), now));
   const room = Math.max(0, Math.max(MIN_QUEUED, Math.ceil(rate * QUEUE_SECONDS)) - run.queued);
   const wanted = Math.max(0, Math.min(Math.floor(tokens), room, feedLimit));
   const fed = wanted > 0 ? await feedItems(tx, run, wanted) : { queued: 0, skipped: 0 };
@@ -182,7 +178,7 @@ async function feedItems(tx: SqlOrTx, run: RecoveryRow, wanted: number): Promise
         t as (select v.seq, d.id as delivery_id, d.endpoint_id from v join deliveries d on d.message_id = v.message_id and d.endpoint_id = v.endpoint_id),
         q as (
           insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at, recovery_id)
-          select t.delivery_id, 2, t.endpoint_id, now(), ${run.id} from t
+          select t.delivery_id, 2, t.endpoint_id, date_trunc('milliseconds', now()), ${run.id} from t
           on conflict (delivery_id, kind) do nothing
         )
         update recovery_items i set outcome = 'queued', delivery_id = t.delivery_id, updated_at = now()
