@@ -13,6 +13,30 @@ export type CreateMessageInput = z.infer<typeof CreateMessageInput>;
 
 export const IdempotencyKey = z.string().min(1).max(256).regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces");
 
+/** Large enough for any hand-written search; small enough that a query string cannot carry a payload-sized document. */
+export const MAX_PAYLOAD_CONTAINS_BYTES = 4096;
+
+/**
+ * `payload_contains`: a JSON object or array the payload must contain (Postgres `@>`). A scalar
+ * would only ever match a payload equal to it, which POST /messages never accepts, so it is refused.
+ */
+export const PayloadContains = Text.max(MAX_PAYLOAD_CONTAINS_BYTES, `must be at most ${MAX_PAYLOAD_CONTAINS_BYTES} characters`)
+  .transform((text, ctx) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      ctx.addIssue({ code: "custom", message: "must be a JSON object or array" });
+      return z.NEVER;
+    }
+    if (value === null || typeof value !== "object") {
+      ctx.addIssue({ code: "custom", message: "must be a JSON object or array" });
+      return z.NEVER;
+    }
+    // Re-serialised, so what reaches the database is JSON we produced, whatever bytes came in.
+    return JSON.stringify(value);
+  });
+
 export const ListMessagesQuery = z.object({
   consumer: Text.max(256).optional(),
   event_type: EventTypeName.optional(),
@@ -20,6 +44,7 @@ export const ListMessagesQuery = z.object({
   endpoint_id: Text.max(64).optional(),
   since: IsoDate.optional(),
   until: IsoDate.optional(),
+  payload_contains: PayloadContains.optional(),
 });
 export type ListMessagesQuery = z.infer<typeof ListMessagesQuery>;
 
