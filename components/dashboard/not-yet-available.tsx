@@ -10,7 +10,7 @@ export async function NotYetAvailable({
   section,
   children,
 }: {
-  section: Exclude<NavKey, "apiKeys" | "eventTypes" | "operators">;
+  section: Exclude<NavKey, "apiKeys" | "eventTypes" | "operators" | "messages" | "recoveries">;
   children?: React.ReactNode;
 }) {
   const t = await getTranslations();

@@ -158,8 +158,6 @@ describe("the operator dashboard in Chromium", () => {
     for (const [path, heading] of [
       ["/", "Overview"],
       ["/consumers", "Consumers"],
-      ["/messages", "Messages"],
-      ["/recoveries", "Recoveries"],
       ["/alerts", "Alerts"],
       ["/audit", "Audit log"],
     ]) {
@@ -168,6 +166,8 @@ describe("the operator dashboard in Chromium", () => {
       await page.getByText("Not yet available").waitFor();
     }
     for (const [path, heading] of [
+      ["/messages", "Messages"],
+      ["/recoveries", "Recoveries"],
       ["/event-types", "Event types"],
       ["/api-keys", "API keys"],
       ["/operators", "Operators"],

@@ -1,5 +1,11 @@
-import { NotYetAvailable } from "@/components/dashboard/not-yet-available";
+import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
+import { RecoveriesScreen } from "@/components/dashboard/recoveries/recoveries-screen";
 
-export default function Page() {
-  return <NotYetAvailable section="recoveries" />;
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("recoveryRuns"))("title") };
+}
+
+export default function RecoveriesPage() {
+  return <RecoveriesScreen />;
 }

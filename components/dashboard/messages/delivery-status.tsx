@@ -1,0 +1,12 @@
+"use client";
+
+import { useTranslations } from "next-intl";
+import { Badge } from "../../ui/badge";
+import type { DeliverySummary } from "./queries";
+
+const TONES = { pending: "warning", succeeded: "success", failed: "danger", canceled: "neutral" } as const;
+
+export function DeliveryStatus({ status }: { status: DeliverySummary["status"] }) {
+  const t = useTranslations("messageLog.filters.statuses");
+  return <Badge tone={TONES[status]}>{t(status)}</Badge>;
+}

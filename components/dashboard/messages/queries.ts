@@ -1,0 +1,53 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api, type Page } from "../../shared/api";
+import type { Attempt } from "../../shared/types";
+
+export type DeliverySummary = {
+  id: string;
+  endpoint_id: string;
+  status: "pending" | "succeeded" | "failed" | "canceled";
+  attempts: number;
+  next_attempt_at: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  last_attempt_at: string | null;
+};
+export type MessageSummary = { id: string; consumer_id: string; event_type: string; event_id: string | null; created_at: string; deliveries: DeliverySummary[] };
+export type MessageDetail = MessageSummary & { payload: unknown };
+
+export const MESSAGE_FILTERS = ["consumer", "endpoint_id", "event_type", "status", "since", "until", "payload_contains"] as const;
+
+export const messageKeys = {
+  all: ["messages"] as const,
+  list: (filters: Record<string, string>) => [...messageKeys.all, "list", filters] as const,
+  detail: (id: string) => [...messageKeys.all, "detail", id] as const,
+  attempts: (id: string) => [...messageKeys.all, "attempts", id] as const,
+};
+
+export const fetchMessages = (query: string) => api<Page<MessageSummary>>(`/messages?${query}`);
+
+export function useMessage(id: string) {
+  return useQuery({ queryKey: messageKeys.detail(id), queryFn: () => api<MessageDetail>(`/messages/${encodeURIComponent(id)}`), refetchInterval: 3_000 });
+}
+
+export function useMessageAttempts(id: string) {
+  return useQuery({
+    queryKey: messageKeys.attempts(id),
+    queryFn: () => api<Page<Attempt>>(`/messages/${encodeURIComponent(id)}/attempts?limit=250`),
+    refetchInterval: 3_000,
+  });
+}
+
+/** Resend to each endpoint given: one POST per endpoint, as the API has it. */
+export function useResend(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (endpointIds: string[]) => {
+      for (const endpointId of endpointIds) await api(`/messages/${encodeURIComponent(id)}/resend`, { method: "POST", body: { endpoint_id: endpointId } });
+      return endpointIds.length;
+    },
+    onSettled: () => client.invalidateQueries({ queryKey: messageKeys.all }),
+  });
+}

@@ -1,0 +1,70 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api, type Page } from "../../shared/api";
+import { ACTIVE_RECOVERY_STATES, type Recovery } from "../../shared/types";
+
+export type RecoveryItem = {
+  delivery_id: string | null;
+  message_id: string;
+  endpoint_id: string;
+  outcome: "pending" | "queued" | "succeeded" | "failed" | "skipped";
+  skip_reason: string | null;
+  attempt_id: string | null;
+  status_code: number | null;
+  error: string | null;
+  updated_at: string;
+};
+export type DryRun = { expected: number; by_endpoint: { endpoint_id: string; expected: number }[]; already_in_recovery: number };
+export type RecoverInput = {
+  since: string;
+  until?: string;
+  event_types?: string[];
+  statuses?: ("failed" | "canceled")[];
+  include_never_attempted?: boolean;
+  rate_per_second?: number;
+  canary?: number;
+  stop_if_failure_ratio?: number;
+};
+export type Target = { kind: "consumer" | "endpoint"; id: string };
+
+export const recoveryKeys = {
+  all: ["recoveries"] as const,
+  list: (filters: Record<string, string>) => [...recoveryKeys.all, "list", filters] as const,
+  detail: (id: string) => [...recoveryKeys.all, "detail", id] as const,
+  items: (id: string, outcome: string) => [...recoveryKeys.all, "items", id, outcome] as const,
+};
+
+export const fetchRecoveries = (query: string) => api<Page<Recovery>>(`/recoveries?${query}`);
+export const fetchItems = (id: string, query: string) => api<Page<RecoveryItem>>(`/recoveries/${encodeURIComponent(id)}/items?${query}`);
+
+const recoverPath = (target: Target) => `/${target.kind === "consumer" ? "consumers" : "endpoints"}/${encodeURIComponent(target.id)}/recover`;
+
+export function useDryRun() {
+  return useMutation({ mutationFn: ({ target, input }: { target: Target; input: RecoverInput }) => api<DryRun>(recoverPath(target), { method: "POST", body: { ...input, dry_run: true } }) });
+}
+
+export function useStartRecovery() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ target, input }: { target: Target; input: RecoverInput }) => api<Recovery>(recoverPath(target), { method: "POST", body: input }),
+    onSuccess: () => client.invalidateQueries({ queryKey: recoveryKeys.all }),
+  });
+}
+
+/** A run's state, polled while it can still move. */
+export function useRecovery(id: string) {
+  return useQuery({
+    queryKey: recoveryKeys.detail(id),
+    queryFn: () => api<Recovery>(`/recoveries/${encodeURIComponent(id)}`),
+    refetchInterval: (query) => (query.state.data && !ACTIVE_RECOVERY_STATES.includes(query.state.data.state) ? false : 1_500),
+  });
+}
+
+export function useRecoveryAction(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (action: "pause" | "resume" | "cancel" | "retry-failed") => api<Recovery>(`/recoveries/${encodeURIComponent(id)}/${action}`, { method: "POST", body: {} }),
+    onSettled: () => client.invalidateQueries({ queryKey: recoveryKeys.all }),
+  });
+}
