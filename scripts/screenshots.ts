@@ -17,6 +17,7 @@ import { migrateDatabase } from "../lib/db/migrate";
 import { createEventType } from "../lib/event-types";
 import { createOperator } from "../lib/operators";
 import { launchBrowser } from "../tests/helpers/browser";
+import { seedTraffic, shootLogs } from "./screenshots-logs";
 import { startBuiltApp } from "../tests/helpers/built-app";
 
 const OUT = path.resolve("docs/screenshots");
@@ -58,6 +59,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), "wa-screenshots-"));
   const pg = await startEmbeddedPostgres({ dir, settings: { fsync: "off", synchronous_commit: "off" } });
   let app: Awaited<ReturnType<typeof startBuiltApp>> | undefined;
+  let traffic: Awaited<ReturnType<typeof seedTraffic>> | undefined;
   const browser = await launchBrowser();
   try {
     Object.assign(process.env, {
@@ -68,6 +70,7 @@ async function main(): Promise<void> {
     });
     await migrateDatabase(pg.url);
     await seed();
+    traffic = await seedTraffic();
     console.log("Building if needed and starting the app…");
     app = await startBuiltApp();
     mkdirSync(OUT, { recursive: true });
@@ -113,6 +116,7 @@ async function main(): Promise<void> {
         await page.goto("/operators");
         await page.getByRole("row").nth(3).waitFor();
         await shoot(page, `${locale}-operators`);
+        await shootLogs(page, locale, shoot);
         await page.goto("/");
         await shoot(page, `${locale}-overview`);
         await context.close();
@@ -122,6 +126,7 @@ async function main(): Promise<void> {
   } finally {
     await browser.close();
     await app?.stop();
+    await traffic?.stop();
     await closeDb();
     await pg.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -54,14 +54,14 @@ export function MessageDetailScreen({ id }: { id: string }) {
         <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2 lg:grid-cols-4">
           <div>
             <dt className="text-xs text-muted-foreground">{t("id")}</dt>
-            <dd className="flex items-center gap-1 font-mono text-xs">
+            <dd className="flex min-w-0 items-center gap-1 font-mono text-xs break-all">
               {m.id}
               <CopyButton value={m.id} label={t("copyId")} copiedLabel={common("copied")} failedLabel={common("copyFailed")} />
             </dd>
           </div>
           <div>
             <dt className="text-xs text-muted-foreground">{t("consumer")}</dt>
-            <dd className="font-mono text-xs">{m.consumer_id}</dd>
+            <dd className="font-mono text-xs break-all">{m.consumer_id}</dd>
           </div>
           <div>
             <dt className="text-xs text-muted-foreground">{t("eventId")}</dt>

@@ -131,7 +131,7 @@ export function RecoveryDetailScreen({ id }: { id: string }) {
           </div>
           <div>
             <dt className="text-xs text-muted-foreground">{t("statuses")}</dt>
-            <dd>{[...r.scope.statuses, ...(r.scope.include_never_attempted ? [t("neverAttempted")] : [])].join(", ")}</dd>
+            <dd>{[...r.scope.statuses.map((s) => (t.has(`outcomes.${s}`) ? t(`outcomes.${s}` as "outcomes.failed") : s)), ...(r.scope.include_never_attempted ? [t("neverAttempted")] : [])].join(", ")}</dd>
           </div>
           <div>
             <dt className="text-xs text-muted-foreground">{t("eventTypes")}</dt>
