@@ -109,7 +109,7 @@ describe("the message log and recoveries in Chromium", () => {
 
     failing = false;
     await page.getByRole("button", { name: "Resend", exact: true }).click();
-    await page.getByText(/Resend queued for 1 endpoint/).waitFor();
+    await page.getByText(/Queued a resend to 1 endpoint/).waitFor();
     await expect.poll(() => attempt.count(), { timeout: 20_000 }).toBe(2);
     await page.getByText("HTTP 200").waitFor();
     expect(await page.getByText("Manual resend").count()).toBe(1);
