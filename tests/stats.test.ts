@@ -289,6 +289,16 @@ describe("stats rollup", () => {
     }
   });
 
+  it("is folded by the worker that delivered, with no one calling the compaction", async () => {
+    const sql = getSql();
+    const before = (await sql<{ n: number }[]>`select count(*)::int as n from attempts`)[0]!.n;
+    for (let i = 0; i < 20; i++) await api.post("/api/v1/messages", { consumer: "stats-a", event_type: "order.paid", payload: { late: i } });
+    await waitFor(async () => (await sql`select 1 from delivery_queue limit 1`).length === 0, { what: "all deliveries ended" });
+    expect((await sql<{ n: number }[]>`select count(*)::int as n from attempts`)[0]!.n).toBeGreaterThan(before);
+    await waitFor(async () => (await sql`select 1 from attempt_stats_pending limit 1`).length === 0, { what: "the worker's own compaction" });
+    expect(await rollupByEndpointMinute()).toEqual(await directByEndpointMinute());
+  });
+
   it("refuses bad input with 400 problem+json", async () => {
     const now = Date.now();
     const iso = (ms: number) => new Date(ms).toISOString();

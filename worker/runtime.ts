@@ -52,17 +52,26 @@ export async function withDatabaseRetry<T>(what: string, fn: () => Promise<T>): 
 }
 
 /**
- * Folds the stats rollup's appended rows every COMPACT_EVERY_MS, the first time at a random
- * point of that period, so workers started together do not all reach for the lock at once.
- * Returns the stop function.
+ * Folds the stats rollup's appended rows every COMPACT_EVERY_MS while this worker makes attempts,
+ * and once more after its last (whose outcome may have been committing during the fold before);
+ * an idle worker sends nothing. The minute sweep folds whatever is left behind. The first turn
+ * falls at a random point of the period, so workers started together do not reach for the lock
+ * at once. Returns the stop function.
  */
-function startCompaction(sql: ReturnType<typeof getSql>): () => void {
-  const compact = () =>
+function startCompaction(sql: ReturnType<typeof getSql>, pump: DeliveryPump): () => void {
+  let seen = 0;
+  let quietTurns = 0;
+  const turn = () => {
+    const attempts = pump.counters.succeeded + pump.counters.failed;
+    quietTurns = attempts === seen ? quietTurns + 1 : 0;
+    seen = attempts;
+    if (quietTurns > 1) return;
     compactStats(sql).catch((error: unknown) => logger.warn("stats compaction failed; the next one folds what it left", { error: String(error) }));
+  };
   let interval: NodeJS.Timeout | undefined;
   const first = setTimeout(() => {
-    void compact();
-    interval = setInterval(() => void compact(), COMPACT_EVERY_MS);
+    turn();
+    interval = setInterval(turn, COMPACT_EVERY_MS);
   }, Math.random() * COMPACT_EVERY_MS);
   return () => {
     clearTimeout(first);
@@ -123,7 +132,7 @@ export async function startWorker(url: string, config: Config): Promise<WorkerHa
     alarm = new JobAlarm(sql, workerPool);
     await withDatabaseRetry("job alarm", () => alarm!.start());
   }
-  const compaction = config.STATS_ROLLUP === "on" ? startCompaction(sql) : () => {};
+  const compaction = config.STATS_ROLLUP === "on" ? startCompaction(sql, pump) : () => {};
   // Whatever came due while no worker ran is picked up now, not at the next sweep.
   await withDatabaseRetry("wake", () => wakeDeliveries(sql));
   // A run whose feeder died with another worker goes on here.
