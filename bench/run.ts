@@ -4,7 +4,8 @@
  * latency against a fast local receiver, and prints the figures. It never passes or fails on them.
  * Options: --messages 5000 --deliveries 20000 --endpoints 20 --endpoint-concurrency 100
  *          --latency 200 --connections 32 --drain-window 35 --fsync-off --recovery-messages 5000
- *          (× 20 endpoints; 0 skips part e) --recovery-rate 1000; product settings such as
+ *          (× 20 endpoints; 0 skips part e) --recovery-rate 1000 --rollup-pairs 3 (0 skips part f)
+ *          --rollup-deliveries 20000; product settings such as
  *          DELIVERY_BATCH_SIZE pass through from the environment. docs/benchmarks.md explains it all.
  */
 import os from "node:os";
@@ -22,6 +23,7 @@ import { startReceiver, type Receiver } from "./receiver";
 import { awaitDeliveries, type DeliveryResult } from "./throughput";
 import { sampleWaits } from "./waits";
 import { runRecovery, seedFailures, type RunFigures } from "./recovery";
+import { measureRollupCost, summarizePairs, type RollupPair } from "./rollup-ab";
 import { int, ms, rate, seconds, sleep, table } from "./stats";
 import { buildIfNeeded, ensureLogDir, markShuttingDown, stopAll } from "./system";
 
@@ -38,6 +40,8 @@ const { values } = parseArgs({
     "fsync-off": { type: "boolean", default: false },
     "recovery-messages": { type: "string", default: "5000" },
     "recovery-rate": { type: "string", default: "1000" },
+    "rollup-pairs": { type: "string", default: "3" },
+    "rollup-deliveries": { type: "string", default: "20000" },
   },
 });
 const opt = {
@@ -51,6 +55,8 @@ const opt = {
   workers: Number(values.workers),
   recoveryMessages: Number(values["recovery-messages"]),
   recoveryRate: Number(values["recovery-rate"]),
+  rollupPairs: Number(values["rollup-pairs"]),
+  rollupDeliveries: Number(values["rollup-deliveries"]),
   warmup: 200,
 };
 
@@ -162,9 +168,10 @@ async function main(): Promise<void> {
   await consumer("bench-ingest");
   const ingestEndpoint = await endpoint("bench-ingest", `${receiver.url}/ingest`);
   const e2eConsumers = Array.from({ length: opt.endpoints }, (_, i) => `bench-e2e-${i}`);
+  const e2eEndpoints: string[] = [];
   for (const [i, uid] of e2eConsumers.entries()) {
     await consumer(uid);
-    await endpoint(uid, `${receiver.url}/e2e/${i}`, opt.endpointConcurrency);
+    e2eEndpoints.push((await endpoint(uid, `${receiver.url}/e2e/${i}`, opt.endpointConcurrency)).id);
   }
   await consumer("bench-latency");
   await endpoint("bench-latency", `${receiver.url}/latency`);
@@ -288,6 +295,18 @@ async function main(): Promise<void> {
     say(`live, same endpoint:   created→arrival p99 ${p99(figures.liveSame)} during the run vs ${p99(baselineSame)} without (p50 ${ms(figures.liveSame.createdToArrival.p50)} vs ${ms(baselineSame.createdToArrival.p50)})`);
   }
 
+  // f. The stats rollup's cost: part b's delivery with and without it, in alternating pairs.
+  let rollupPairs: RollupPair[] = [];
+  if (opt.rollupPairs > 0) {
+    heading(`f. Stats rollup: part b's delivery (${int(opt.rollupDeliveries)} queued by SQL) with the rollup and without (STATS_ROLLUP=off), ${opt.rollupPairs} pairs in turn`);
+    // Each phase starts a worker of its own; part b's, still running, would take its work.
+    await Promise.all([worker, ...extra].map((w) => w.stop()));
+    rollupPairs = await measureRollupCost({ db, receiver, env, logDir }, { pairs: opt.rollupPairs, deliveries: opt.rollupDeliveries, endpointIds: e2eEndpoints, log: say });
+    const s = summarizePairs(rollupPairs);
+    say(`with the rollup: median ${int(s.on)}/s; without: median ${int(s.off)}/s; on/off pair by pair: median ${s.ratio.toFixed(3)} (${s.minRatio.toFixed(3)}–${s.maxRatio.toFixed(3)})`);
+    say(`CPU of worker + PostgreSQL per attempt: median ${int(s.cpuOn)} µs with, ${int(s.cpuOff)} µs without; on/off pair by pair: median ${s.cpuRatio.toFixed(3)}`);
+  }
+
   heading("Summary");
   say(
     table([
@@ -317,6 +336,19 @@ async function main(): Promise<void> {
             ["   live beside it, p99", `${ms(recovery.liveOther.createdToArrival.p99)} (without: ${ms(recovery.baselineOther.createdToArrival.p99)})`, "created → arrival, another consumer's endpoint"],
             ["   live through it, p99", `${ms(recovery.liveSame.createdToArrival.p99)} (without: ${ms(recovery.baselineSame.createdToArrival.p99)})`, "created → arrival, an endpoint the run is recovering"],
           ]
+        : []),
+      ...(rollupPairs.length
+        ? (() => {
+            const s = summarizePairs(rollupPairs);
+            return [
+              [
+                "f. rollup on / off",
+                `${s.ratio.toFixed(3)} (${s.minRatio.toFixed(3)}–${s.maxRatio.toFixed(3)})`,
+                `median of ${rollupPairs.length} pairs of part b's delivery rate (${int(s.on)}/s with, ${int(s.off)}/s without), in turn`,
+              ],
+              ["   CPU per attempt", `${s.cpuRatio.toFixed(3)} (${int(s.cpuOn)} µs with, ${int(s.cpuOff)} µs without)`, "worker + PostgreSQL, on/off pair by pair, median"],
+            ];
+          })()
         : []),
     ]),
   );

@@ -17,6 +17,7 @@ import { sendAlert } from "./tasks/send-alert";
 import { sendAlerts } from "./tasks/send-alerts";
 import { advanceRecoveries } from "./tasks/advance-recoveries";
 import { wakeActiveRecoveries } from "../lib/recoveries/advance-recoveries";
+import { COMPACT_EVERY_MS, compactStats } from "../lib/stats/compact-stats";
 
 export const taskList: TaskList = {
   [TASKS.deliverDue]: deliverDue,
@@ -48,6 +49,34 @@ export async function withDatabaseRetry<T>(what: string, fn: () => Promise<T>): 
       await new Promise((r) => setTimeout(r, Math.min(5000, 250 * attempt)));
     }
   }
+}
+
+/**
+ * Folds the stats rollup's appended rows every COMPACT_EVERY_MS while this worker makes attempts,
+ * and once more after its last (whose outcome may have been committing during the fold before);
+ * an idle worker sends nothing. The minute sweep folds whatever is left behind. The first turn
+ * falls at a random point of the period, so workers started together do not reach for the lock
+ * at once. Returns the stop function.
+ */
+function startCompaction(sql: ReturnType<typeof getSql>, pump: DeliveryPump): () => void {
+  let seen = 0;
+  let quietTurns = 0;
+  const turn = () => {
+    const attempts = pump.counters.succeeded + pump.counters.failed;
+    quietTurns = attempts === seen ? quietTurns + 1 : 0;
+    seen = attempts;
+    if (quietTurns > 1) return;
+    compactStats(sql).catch((error: unknown) => logger.warn("stats compaction failed; the next one folds what it left", { error: String(error) }));
+  };
+  let interval: NodeJS.Timeout | undefined;
+  const first = setTimeout(() => {
+    turn();
+    interval = setInterval(turn, COMPACT_EVERY_MS);
+  }, Math.random() * COMPACT_EVERY_MS);
+  return () => {
+    clearTimeout(first);
+    clearInterval(interval);
+  };
 }
 
 export type WorkerHandle = { poolId: string | null; stop: () => Promise<void>; done: Promise<void> };
@@ -103,6 +132,7 @@ export async function startWorker(url: string, config: Config): Promise<WorkerHa
     alarm = new JobAlarm(sql, workerPool);
     await withDatabaseRetry("job alarm", () => alarm!.start());
   }
+  const compaction = config.STATS_ROLLUP === "on" ? startCompaction(sql, pump) : () => {};
   // Whatever came due while no worker ran is picked up now, not at the next sweep.
   await withDatabaseRetry("wake", () => wakeDeliveries(sql));
   // A run whose feeder died with another worker goes on here.
@@ -115,6 +145,7 @@ export async function startWorker(url: string, config: Config): Promise<WorkerHa
       workerState.stopping = true;
       pump.stop();
       clearInterval(heartbeat);
+      compaction();
       await listener.stop().catch(() => {});
       await alarm?.stop().catch(() => {});
       await runner.stop().catch((error: unknown) => logger.warn("runner stop", { error: String(error) }));

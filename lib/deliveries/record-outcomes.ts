@@ -4,6 +4,7 @@ import { raiseAlerts } from "../alerts/raise-alert";
 import { wakeDeliveriesAt } from "../jobs";
 import { QUEUE_KINDS, type AttemptTrigger, type DeliveryStatus } from "../db/schema";
 import type { TransactionSql } from "postgres";
+import { withStatsRollup } from "../stats/append-rollup";
 import { RESULT_WINDOW, stopRecovery, tripsStopRule, type StopRuleInput } from "../recoveries/stop-recovery";
 
 export type AttemptOutcome = {
@@ -74,6 +75,8 @@ export async function recordOutcomes(
   input: {
     outcomes: AttemptOutcome[];
     health: HealthPolicy;
+    /** Off only to measure what the stats rollup costs (STATS_ROLLUP=off, a benchmarking switch). */
+    rollup?: boolean;
   },
 ): Promise<{ unparked: number }> {
   const { outcomes, health } = input;
@@ -89,19 +92,20 @@ export async function recordOutcomes(
     const requested = outcomes.filter((o) => !o.next);
     if (requested.length > 0) await recordRequestedOutcomes(tx, requested);
     let exhausted: Promise<ExhaustedRow[]> = Promise.resolve([]);
-    const queries: Promise<unknown>[] = [
-      tx`
-        insert into attempts (id, delivery_id, message_id, endpoint_id, consumer_id, attempt_number, trigger, success,
-                              status_code, error, error_detail, response_body, duration_ms, request_headers, created_at)
-        select * from unnest(
-          ${col((o) => o.attemptId)}::text[], ${col((o) => o.deliveryId)}::text[], ${col((o) => o.messageId)}::text[],
-          ${col((o) => o.endpointId)}::text[], ${col((o) => o.consumerId)}::text[], ${asTextArray(col((o) => o.attemptNumber))}::text[]::int[],
-          ${col((o) => o.trigger)}::text[], ${asTextArray(col((o) => o.success))}::text[]::bool[], ${asTextArray(col((o) => o.statusCode))}::text[]::int[],
-          ${col((o) => o.error) as string[]}::text[], ${col((o) => o.errorDetail) as string[]}::text[],
-          ${col((o) => o.responseBody)}::text[], ${asTextArray(col((o) => o.durationMs))}::text[]::int[],
-          ${asTextArray(col((o) => JSON.stringify(o.requestHeaders)))}::text[]::jsonb[], ${asTextArray(col((o) => o.finishedAt))}::text[]::timestamptz[])
-        on conflict (id) do nothing`,
-    ];
+    const rows = tx`
+      select * from unnest(
+        ${col((o) => o.attemptId)}::text[], ${col((o) => o.deliveryId)}::text[], ${col((o) => o.messageId)}::text[],
+        ${col((o) => o.endpointId)}::text[], ${col((o) => o.consumerId)}::text[], ${asTextArray(col((o) => o.attemptNumber))}::text[]::int[],
+        ${col((o) => o.trigger)}::text[], ${asTextArray(col((o) => o.success))}::text[]::bool[], ${asTextArray(col((o) => o.statusCode))}::text[]::int[],
+        ${col((o) => o.error) as string[]}::text[], ${col((o) => o.errorDetail) as string[]}::text[],
+        ${col((o) => o.responseBody)}::text[], ${asTextArray(col((o) => o.durationMs))}::text[]::int[],
+        ${asTextArray(col((o) => JSON.stringify(o.requestHeaders)))}::text[]::jsonb[], ${asTextArray(col((o) => o.finishedAt))}::text[]::timestamptz[])`;
+    const insertAttempts = tx`
+      insert into attempts (id, delivery_id, message_id, endpoint_id, consumer_id, attempt_number, trigger, success,
+                            status_code, error, error_detail, response_body, duration_ms, request_headers, created_at)
+      ${rows}
+      on conflict (id) do nothing`;
+    const queries: Promise<unknown>[] = [input.rollup === false ? insertAttempts : withStatsRollup(tx, insertAttempts)];
     const scheduled = outcomes.filter((o) => o.next);
     if (scheduled.length > 0) {
       // The queue row goes when the delivery ends and moves to the retry's time otherwise — only

@@ -7,6 +7,7 @@ import { eventTypeOperations, eventTypeSchemas, eventTypeTag } from "../event-ty
 import { messageOperations, messageSchemas, messageTag } from "../messages/openapi";
 import { operatorOperations, operatorSchemas, operatorTag } from "../operators/openapi";
 import { recoveryOperations, recoverySchemas, recoveryTag } from "../recoveries/openapi";
+import { statsOperations, statsSchemas, statsTag } from "../stats/openapi";
 import { output, type ErrorStatus, type Operation, type SchemaEntry, type Tag } from "./operation";
 import { ERROR_RESPONSES, operationObject, Problem, problemResponse, toJsonSchema } from "./render";
 
@@ -50,6 +51,7 @@ const DOMAINS: Domain[] = [
   { tag: attemptTag, schemas: attemptSchemas, operations: attemptOperations },
   { tag: alertTag, schemas: alertSchemas, operations: alertOperations },
   { tag: recoveryTag, schemas: recoverySchemas, operations: recoveryOperations },
+  { tag: statsTag, schemas: statsSchemas, operations: statsOperations },
   { tag: apiKeyTag, schemas: apiKeySchemas, operations: apiKeyOperations },
   { tag: operatorTag, schemas: operatorSchemas, operations: operatorOperations },
   meta,

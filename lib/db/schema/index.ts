@@ -7,3 +7,4 @@ export * from "./audit";
 export * from "./recoveries";
 export * from "./alerts";
 export * from "./workers";
+export * from "./stats";

@@ -1,0 +1,110 @@
+import type { BenchDatabase } from "./database";
+import { countAttempts } from "./database";
+import { cpuSnapshot } from "./cpu";
+import { newId } from "../lib/ids";
+import { compactStats } from "../lib/stats/compact-stats";
+import { startWorker } from "./product";
+import type { Receiver } from "./receiver";
+import { awaitDeliveries, type DeliveryResult } from "./throughput";
+
+/** Delivery rates (attempts/s) and CPU time of the worker and PostgreSQL per attempt (µs), with and without the rollup. */
+export type RollupPair = { on: number; off: number; ratio: number; cpuOn: number; cpuOff: number; order: string };
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+export const summarizePairs = (pairs: RollupPair[]) => ({
+  on: median(pairs.map((p) => p.on)),
+  off: median(pairs.map((p) => p.off)),
+  ratio: median(pairs.map((p) => p.ratio)),
+  minRatio: Math.min(...pairs.map((p) => p.ratio)),
+  maxRatio: Math.max(...pairs.map((p) => p.ratio)),
+  cpuOn: median(pairs.map((p) => p.cpuOn)),
+  cpuOff: median(pairs.map((p) => p.cpuOff)),
+  cpuRatio: median(pairs.map((p) => p.cpuOn / p.cpuOff)),
+});
+
+/**
+ * Part f: what the stats rollup costs the delivery rate. Part b's delivery again, `pairs` times
+ * with the rollup written (STATS_ROLLUP=on, compaction included) and without (off), in turn —
+ * on/off, then off/on — so the machine's drift falls on both alike; each phase queues `deliveries`
+ * by SQL to part b's endpoints (20 consumers × 1 endpoint), starts a fresh worker, and takes the
+ * rate from the first request at the receiver to the last attempt written.
+ */
+export async function measureRollupCost(
+  ctx: { db: BenchDatabase; receiver: Receiver; env: NodeJS.ProcessEnv; logDir: string },
+  options: { pairs: number; deliveries: number; endpointIds: string[]; log: (line: string) => void },
+): Promise<RollupPair[]> {
+  const { db, receiver } = ctx;
+  const pairs: RollupPair[] = [];
+  let phase = 0;
+  const run = async (rollup: "on" | "off"): Promise<{ rate: number; cpu: number }> => {
+    phase += 1;
+    const group = `ab${phase}`;
+    // A receiver group per phase, so each phase's first arrival is its own.
+    await db.sql`
+      update endpoints e set url = ${receiver.url} || '/' || ${group} || '/' || x.i
+      from unnest(${options.endpointIds}::text[]) with ordinality as x(id, i) where e.id = x.id`;
+    await queue(db, options.endpointIds, options.deliveries);
+    // What an earlier phase left appended is folded now, not on this phase's time.
+    while ((await compactStats(db.sql)) === null);
+    const attemptsBefore = (await countAttempts(db.sql)).total;
+    const worker = await startWorker({ ...ctx.env, STATS_ROLLUP: rollup }, ctx.logDir);
+    // From the worker's start-up done: CPU time is what the rollup adds, whatever else the machine runs.
+    const pids = { worker: worker.process.pid, postgres: db.postgresPid };
+    const before = cpuSnapshot(pids);
+    const result: DeliveryResult = await awaitDeliveries(
+      { receiver, db },
+      { label: `rollup ${rollup}`, group, expected: options.deliveries, attemptsBefore, startedAt: worker.spawnedAt },
+    );
+    const after = cpuSnapshot(pids);
+    await worker.stop();
+    const rate = result.attempts / ((result.elapsedMs - result.firstArrivalMs) / 1000);
+    const cpuSeconds = (k: string) => (after?.seconds[k] ?? 0) - (before?.seconds[k] ?? 0);
+    const cpu = ((cpuSeconds("worker") + cpuSeconds("postgres")) * 1e6) / result.attempts;
+    options.log(
+      `  rollup ${rollup.padEnd(3)}: ${Math.round(rate).toLocaleString("en-US")}/s, worker + PostgreSQL ${Math.round(cpu)} µs CPU per attempt` +
+        (result.complete ? "" : " (incomplete)"),
+    );
+    return { rate, cpu };
+  };
+  for (let i = 0; i < options.pairs; i++) {
+    const order: ("on" | "off")[] = i % 2 === 0 ? ["on", "off"] : ["off", "on"];
+    const got: Record<string, { rate: number; cpu: number }> = {};
+    for (const variant of order) got[variant] = await run(variant);
+    const [on, off] = [got.on!, got.off!];
+    pairs.push({ on: on.rate, off: off.rate, ratio: on.rate / off.rate, cpuOn: on.cpu, cpuOff: off.cpu, order: order.join("/") });
+    options.log(`  pair ${i + 1}: rate on/off ${(on.rate / off.rate).toFixed(3)}, CPU per attempt on/off ${(on.cpu / off.cpu).toFixed(3)}`);
+  }
+  return pairs;
+}
+
+/** Due deliveries queued the way ingest writes them (message, delivery, queue row), round-robin over the endpoints. */
+async function queue(db: BenchDatabase, endpointIds: string[], count: number): Promise<void> {
+  const [{ consumers } = { consumers: [] }] = await db.sql<{ consumers: string[] }[]>`
+    select array_agg(consumer_id order by x.i) as consumers
+    from unnest(${endpointIds}::text[]) with ordinality as x(id, i) join endpoints e on e.id = x.id`;
+  const chunk = 5000;
+  for (let start = 0; start < count; start += chunk) {
+    const n = Math.min(chunk, count - start);
+    const messageIds = Array.from({ length: n }, () => newId("message"));
+    const deliveryIds = Array.from({ length: n }, () => newId("delivery"));
+    const endpoint = (i: number) => endpointIds[(start + i) % endpointIds.length]!;
+    const consumer = (i: number) => consumers[(start + i) % endpointIds.length]!;
+    await db.sql.begin(async (tx) => {
+      await tx`
+        insert into messages (id, consumer_id, event_type, payload)
+        select unnest(${messageIds}::text[]), unnest(${messageIds.map((_, i) => consumer(i))}::text[]), 'invoice.paid', '{"bench":"rollup"}'`;
+      await tx`
+        insert into deliveries (id, message_id, endpoint_id, consumer_id, status, next_attempt_at)
+        select unnest(${deliveryIds}::text[]), unnest(${messageIds}::text[]), unnest(${deliveryIds.map((_, i) => endpoint(i))}::text[]),
+               unnest(${deliveryIds.map((_, i) => consumer(i))}::text[]), 'pending', now()`;
+      await tx`
+        insert into delivery_queue (delivery_id, endpoint_id, next_attempt_at)
+        select unnest(${deliveryIds}::text[]), unnest(${deliveryIds.map((_, i) => endpoint(i))}::text[]), now()`;
+    });
+  }
+}

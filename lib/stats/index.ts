@@ -1,0 +1,2 @@
+export { getStats } from "./queries";
+export { StatsQuery } from "./schemas";
