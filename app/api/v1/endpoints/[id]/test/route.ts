@@ -1,0 +1,7 @@
+import { SendTestInput, sendTestMessage } from "@/lib/endpoints";
+import { json, parseOptionalBody } from "@/lib/http/request";
+import { withApiKey } from "@/lib/http/with-api-key";
+
+export const POST = withApiKey(async ({ req, params, ctx }) =>
+  json(await sendTestMessage({ ctx, id: params.id!, input: await parseOptionalBody(req, SendTestInput) }), 202),
+);
