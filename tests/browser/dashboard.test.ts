@@ -156,18 +156,18 @@ describe("the operator dashboard in Chromium", () => {
     await signIn(page, "admin@example.com");
     await page.waitForURL((url) => url.pathname === "/");
     for (const [path, heading] of [
-      ["/", "Overview"],
-      ["/consumers", "Consumers"],
       ["/messages", "Messages"],
       ["/recoveries", "Recoveries"],
-      ["/alerts", "Alerts"],
-      ["/audit", "Audit log"],
     ]) {
       await page.goto(path!);
       await page.getByRole("heading", { name: heading, level: 1 }).waitFor();
       await page.getByText("Not yet available").waitFor();
     }
     for (const [path, heading] of [
+      ["/", "Overview"],
+      ["/consumers", "Consumers"],
+      ["/alerts", "Alerts"],
+      ["/audit", "Audit log"],
       ["/event-types", "Event types"],
       ["/api-keys", "API keys"],
       ["/operators", "Operators"],
