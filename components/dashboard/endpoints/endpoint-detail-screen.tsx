@@ -58,7 +58,7 @@ export function EndpointDetailScreen({ id }: { id: string }) {
         </Card>
         <Card className="p-4">
           <h2 className="mb-3 text-sm font-semibold">{t("facts")}</h2>
-          <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+          <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-2 text-sm">
             <dt className="text-muted-foreground">{t("id")}</dt>
             <dd className="flex items-center gap-1">
               <code className="font-mono text-xs break-all">{e.id}</code>
@@ -66,7 +66,7 @@ export function EndpointDetailScreen({ id }: { id: string }) {
             </dd>
             <dt className="text-muted-foreground">{t("consumer")}</dt>
             <dd>
-              <Link className={link} href={`/consumers/${e.consumer_id}`}>
+              <Link className={`${link} break-all`} href={`/consumers/${e.consumer_id}`}>
                 {e.consumer_id}
               </Link>
             </dd>
