@@ -10,7 +10,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import type { Page } from "playwright-core";
+import { createAlertChannel } from "../lib/alerts/create-alert-channel";
 import { createApiKey } from "../lib/api-keys";
+import { createConsumer } from "../lib/consumers";
+import { createEndpoint, getEndpointSecret } from "../lib/endpoints";
 import { closeDb, getDb } from "../lib/db/client";
 import { startEmbeddedPostgres } from "../lib/db/embedded";
 import { migrateDatabase } from "../lib/db/migrate";
@@ -22,6 +25,24 @@ import { startBuiltApp } from "../tests/helpers/built-app";
 
 const OUT = path.resolve("docs/screenshots");
 const PASSWORD = "screenshots only";
+
+/** A few consumers and endpoints in each health state, an alert channel, an audited secret reveal. */
+async function seedConsumers(ctx: { actor: { type: "system" }; db: ReturnType<typeof getDb> }): Promise<string> {
+  const db = ctx.db;
+  for (const [uid, name] of [["acme", "Acme Corporation"], ["globex", "Globex"], ["initech", "Initech"], ["umbrella", "Umbrella Health"]]) {
+    await createConsumer({ ctx, input: { uid: uid!, name: name!, alert_emails: [`ops@${uid}.example.com`] } });
+  }
+  const billing = await createEndpoint({ ctx, consumerRef: "acme", input: { url: "https://hooks.acme.example.com/billing", description: "Billing", event_types: ["invoice.paid"], rate_limit_per_second: 50 } });
+  const crm = await createEndpoint({ ctx, consumerRef: "acme", input: { url: "https://crm.acme.example.com/webhooks", description: "CRM sync" } });
+  await createEndpoint({ ctx, consumerRef: "acme", input: { url: "https://legacy.acme.example.com/hook", disabled: true } });
+  await db.execute(sql`update endpoints set failing_since = now() - interval '47 minutes', consecutive_failures = 12, circuit_open_until = now() + interval '4 minutes' where id = ${crm.id}`);
+  await createAlertChannel({ ctx, input: { kind: "slack", name: "#webhooks-oncall", config: { webhook_url: "https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXXXXXX" } } });
+  await createAlertChannel({ ctx, input: { kind: "email", name: "Ops mailbox", config: { to: ["ops@example.com"] }, kinds: ["endpoint.disabled", "endpoint.recovered"] } });
+  const admin = await db.execute<{ id: string }>(sql`select id from operators where email = 'admin@example.com'`);
+  const adminId = (admin as unknown as { id: string }[])[0]!.id;
+  await getEndpointSecret({ ctx: { actor: { type: "operator", id: adminId, role: "admin" }, db }, id: billing.id });
+  return billing.id;
+}
 
 async function seed(): Promise<void> {
   const db = getDb();
@@ -45,7 +66,10 @@ async function seed(): Promise<void> {
   await db.execute(sql`update api_keys set created_at = now() - (random() * interval '40 days'), last_used_at = now() - (random() * interval '3 hours') where name <> 'staging'`);
   await db.execute(sql`update operators set created_at = now() - (random() * interval '60 days')`);
   await db.execute(sql`update event_types set created_at = now() - (random() * interval '20 days')`);
+  endpointId = await seedConsumers(ctx);
 }
+
+let endpointId = "";
 
 async function shoot(page: Page, name: string): Promise<void> {
   await page.waitForLoadState("networkidle");
@@ -118,7 +142,23 @@ async function main(): Promise<void> {
         await shoot(page, `${locale}-operators`);
         await shootLogs(page, locale, shoot);
         await page.goto("/");
+        await page.getByTestId("tile-failing").waitFor();
         await shoot(page, `${locale}-overview`);
+        await page.goto("/consumers");
+        await page.getByRole("row").nth(4).waitFor();
+        await shoot(page, `${locale}-consumers`);
+        await page.goto("/consumers/acme");
+        await page.getByTestId("endpoint-state").first().waitFor();
+        await shoot(page, `${locale}-consumer`);
+        await page.goto(`/endpoints/${endpointId}`);
+        await page.getByTestId("stat-attempts").waitFor();
+        await shoot(page, `${locale}-endpoint`);
+        await page.goto("/alerts");
+        await page.getByRole("row").nth(2).waitFor();
+        await shoot(page, `${locale}-alerts`);
+        await page.goto("/audit");
+        await page.getByRole("row").nth(1).waitFor();
+        await shoot(page, `${locale}-audit`);
         await context.close();
       }
     }

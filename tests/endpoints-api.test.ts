@@ -36,6 +36,8 @@ describe("endpoints", () => {
       state: "active",
       disabled_reason: null,
       failing_since: null,
+      consecutive_failures: 0,
+      circuit_open_until: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
@@ -62,9 +64,11 @@ describe("endpoints", () => {
 
     const disabled = await api.post(`/api/v1/endpoints/${id}/disable`);
     expect(disabled.body).toMatchObject({ state: "disabled", disabled_reason: expect.any(String) });
-    await getDb().update(endpoints).set({ consecutiveFailures: 7, failingSince: new Date() }).where(eq(endpoints.id, id));
+    const openUntil = new Date(Date.now() + 60_000);
+    await getDb().update(endpoints).set({ consecutiveFailures: 7, failingSince: new Date(), circuitOpenUntil: openUntil }).where(eq(endpoints.id, id));
+    expect((await api.get(`/api/v1/endpoints/${id}`)).body).toMatchObject({ consecutive_failures: 7, circuit_open_until: openUntil.toISOString() });
     const enabled = await api.post(`/api/v1/endpoints/${id}/enable`);
-    expect(enabled.body).toMatchObject({ state: "active", disabled_reason: null, failing_since: null });
+    expect(enabled.body).toMatchObject({ state: "active", disabled_reason: null, failing_since: null, consecutive_failures: 0, circuit_open_until: null });
     const [row] = await getDb().select().from(endpoints).where(eq(endpoints.id, id));
     expect(row!.consecutiveFailures).toBe(0);
     expect(row!.circuitOpenUntil).toBeNull();

@@ -4,6 +4,7 @@ import { PageQuery } from "../pagination";
 import { EndpointStatsQuery, type endpointStats } from "./endpoint-stats";
 import type { getEndpointSecret } from "./get-endpoint-secret";
 import type { rotateEndpointSecret } from "./rotate-endpoint-secret";
+import { SendTestInput, TestQueued } from "./send-test-message";
 import { CreateEndpointInput, Endpoint, EndpointSecret, EndpointStats, RotateSecretInput, UpdateEndpointInput } from "./schemas";
 
 // This domain's part of the OpenAPI document, assembled by lib/openapi/document.ts.
@@ -19,6 +20,8 @@ export const endpointSchemas = {
   Endpoint: output(Endpoint),
   CreateEndpointInput: input(CreateEndpointInput),
   UpdateEndpointInput: input(UpdateEndpointInput),
+  SendTestInput: input(SendTestInput),
+  TestQueued: output(TestQueued),
   RotateSecretInput: input(RotateSecretInput),
   EndpointSecret: output(EndpointSecret),
   EndpointStats: output(EndpointStats),
@@ -127,5 +130,18 @@ export const endpointOperations: Operation[] = [
     params: ENDPOINT,
     query: EndpointStatsQuery,
     success: { status: 200, description: "Counts and latency percentiles since `since` (default: the last 24 h).", schema: "EndpointStats" },
+  },
+  {
+    method: "post",
+    path: "/endpoints/{id}/test",
+    operationId: "sendTestMessage",
+    summary: "Send a test message to one endpoint",
+    description:
+      "A real message, in the log like any other, delivered through the queue to this endpoint only (whatever event types it filters on). Without `payload`, the event type's `example`; without `event_type`, the endpoint's first event type or `webhook.test`.",
+    tag: "Endpoints",
+    params: ENDPOINT,
+    body: { schema: "SendTestInput", required: false },
+    success: { status: 202, description: "The message is queued; follow it with GET /messages/{id}/attempts.", schema: "TestQueued" },
+    errors: { 409: "`invalid_state`: the endpoint is disabled." },
   },
 ];

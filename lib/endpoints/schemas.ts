@@ -49,6 +49,10 @@ export const Endpoint = z.object({
   state: z.enum(["active", "disabled", "auto_disabled"]),
   disabled_reason: z.string().nullable(),
   failing_since: z.string().nullable(),
+  /** The failure streak: attempts failed in a row since the last success. */
+  consecutive_failures: z.number(),
+  /** While in the future, the circuit is open: deliveries wait for it instead of hitting a failing receiver. */
+  circuit_open_until: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -67,6 +71,8 @@ export function toEndpoint(row: typeof endpoints.$inferSelect, defaultConcurrenc
     state: row.state,
     disabled_reason: row.disabledReason,
     failing_since: row.failingSince?.toISOString() ?? null,
+    consecutive_failures: row.consecutiveFailures,
+    circuit_open_until: row.circuitOpenUntil?.toISOString() ?? null,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

@@ -11,7 +11,13 @@ import type { CreateMessageInput, MessageAccepted } from "./schemas";
 
 export type CreateMessageResult = { message: MessageAccepted; replayed: boolean };
 
-type Args = { ctx: Ctx; input: CreateMessageInput; idempotencyKey?: string };
+type Args = {
+  ctx: Ctx;
+  input: CreateMessageInput;
+  idempotencyKey?: string;
+  /** A test send: this one endpoint gets it, whatever event types it filters on. */
+  onlyEndpointId?: string;
+};
 
 /**
  * Ingest. One transaction holds the message (its payload serialized once: the exact bytes every
@@ -24,7 +30,7 @@ export function createMessage(args: Args): Promise<CreateMessageResult> {
   return retryOnConflict(() => ingest(args), (error) => isRetryableConflict(error) || isForeignKeyViolation(error));
 }
 
-async function ingest({ ctx, input, idempotencyKey }: Args): Promise<CreateMessageResult> {
+async function ingest({ ctx, input, idempotencyKey, onlyEndpointId }: Args): Promise<CreateMessageResult> {
   const config = getConfig();
   const payload = JSON.stringify(input.payload);
   if (Buffer.byteLength(payload) > config.MAX_PAYLOAD_BYTES) throw new PayloadTooLargeError(config.MAX_PAYLOAD_BYTES);
@@ -40,7 +46,7 @@ async function ingest({ ctx, input, idempotencyKey }: Args): Promise<CreateMessa
             ${scope ? sql`and id = ${scope}` : sql``}
           order by id = ${input.consumer} desc limit 1) c
     left join endpoints e on e.consumer_id = c.id and e.state = 'active'
-      and (e.event_types is null or ${input.event_type} = any(e.event_types))
+      and ${onlyEndpointId ? sql`e.id = ${onlyEndpointId}` : sql`(e.event_types is null or ${input.event_type} = any(e.event_types))`}
     -- The deliveries' inserts take a key-share lock on each endpoint row in this order: id order,
     -- as the worker's outcome writes lock endpoint rows, or the two could deadlock.
     order by e.id`;

@@ -1,5 +1,6 @@
 import { alertOperations, alertSchemas, alertTag } from "../alerts/openapi";
 import { apiKeyOperations, apiKeySchemas, apiKeyTag } from "../api-keys/openapi";
+import { auditOperations, auditSchemas, auditTag } from "../audit/openapi";
 import { attemptOperations, attemptSchemas, attemptTag } from "../attempts/openapi";
 import { consumerOperations, consumerSchemas, consumerTag } from "../consumers/openapi";
 import { endpointOperations, endpointSchemas, endpointTag } from "../endpoints/openapi";
@@ -54,6 +55,7 @@ const DOMAINS: Domain[] = [
   { tag: statsTag, schemas: statsSchemas, operations: statsOperations },
   { tag: apiKeyTag, schemas: apiKeySchemas, operations: apiKeyOperations },
   { tag: operatorTag, schemas: operatorSchemas, operations: operatorOperations },
+  { tag: auditTag, schemas: auditSchemas, operations: auditOperations },
   meta,
 ];
 

@@ -148,7 +148,7 @@ describe("the operator dashboard in Chromium", () => {
     await viewer.context.close();
   });
 
-  it("renders every section without a browser error, the unbuilt ones saying so", async () => {
+  it("renders every section without a browser error", async () => {
     const { context, page } = await newPage();
     const errors: string[] = [];
     page.on("pageerror", (error) => errors.push(error.message));
@@ -158,16 +158,10 @@ describe("the operator dashboard in Chromium", () => {
     for (const [path, heading] of [
       ["/", "Overview"],
       ["/consumers", "Consumers"],
-      ["/alerts", "Alerts"],
-      ["/audit", "Audit log"],
-    ]) {
-      await page.goto(path!);
-      await page.getByRole("heading", { name: heading, level: 1 }).waitFor();
-      await page.getByText("Not yet available").waitFor();
-    }
-    for (const [path, heading] of [
       ["/messages", "Messages"],
       ["/recoveries", "Recoveries"],
+      ["/alerts", "Alerts"],
+      ["/audit", "Audit log"],
       ["/event-types", "Event types"],
       ["/api-keys", "API keys"],
       ["/operators", "Operators"],

@@ -1,5 +1,11 @@
-import { NotYetAvailable } from "@/components/dashboard/not-yet-available";
+import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
+import { AlertsScreen } from "@/components/dashboard/alerts/alerts-screen";
 
-export default function Page() {
-  return <NotYetAvailable section="alerts" />;
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("alerts"))("title") };
+}
+
+export default function AlertsPage() {
+  return <AlertsScreen />;
 }

@@ -1,5 +1,11 @@
-import { NotYetAvailable } from "@/components/dashboard/not-yet-available";
+import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
+import { AuditScreen } from "@/components/dashboard/audit/audit-screen";
 
-export default function Page() {
-  return <NotYetAvailable section="audit" />;
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("audit"))("title") };
+}
+
+export default function AuditPage() {
+  return <AuditScreen />;
 }

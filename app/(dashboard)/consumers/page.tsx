@@ -1,5 +1,11 @@
-import { NotYetAvailable } from "@/components/dashboard/not-yet-available";
+import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
+import { ConsumersScreen } from "@/components/dashboard/consumers/consumers-screen";
 
-export default function Page() {
-  return <NotYetAvailable section="consumers" />;
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("consumers"))("title") };
+}
+
+export default function ConsumersPage() {
+  return <ConsumersScreen />;
 }

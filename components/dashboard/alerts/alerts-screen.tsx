@@ -1,0 +1,205 @@
+"use client";
+
+import { Bell, BellOff } from "lucide-react";
+import Link from "next/link";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useTranslations } from "next-intl";
+import { toast } from "sonner";
+import { ErrorMessage, useErrorText } from "../../shared/error-message";
+import { RelativeTime } from "../../shared/relative-time";
+import { ConfirmDialog } from "../../ui/alert-dialog";
+import { Badge } from "../../ui/badge";
+import { Button } from "../../ui/button";
+import { Card } from "../../ui/card";
+import { EmptyState } from "../../ui/empty-state";
+import { Input } from "../../ui/input";
+import { TableSkeleton } from "../../ui/skeleton";
+import { TBody, THead, Table, Td, Th, Tr } from "../../ui/table";
+import { useOperator } from "../operator-context";
+import { PageHeader } from "../page-header";
+import { ChannelDialog } from "./channel-dialog";
+import { useAlertChannels, useAlertLog, useDeleteChannel, useTestChannel, type Alert } from "./queries";
+
+const STATUS_TONE = { sent: "success", suppressed: "neutral", failed: "danger" } as const;
+
+export function AlertsScreen() {
+  const t = useTranslations("alerts");
+  const common = useTranslations("common");
+  const errorText = useErrorText();
+  const { role } = useOperator();
+  const reason = role === "admin" ? null : t("viewerNote");
+  const channels = useAlertChannels();
+  const remove = useDeleteChannel();
+  const test = useTestChannel();
+  const params = useSearchParams();
+  const router = useRouter();
+  const pathname = usePathname();
+  const filters = { kind: params.get("kind") ?? undefined, endpoint_id: params.get("endpoint_id") ?? undefined };
+  const log = useAlertLog(filters);
+  const alerts = log.data?.pages.flatMap((p) => p.data) ?? [];
+  const setFilter = (key: string, value: string) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(key, value);
+    else next.delete(key);
+    router.replace(`${pathname}${next.size ? `?${next}` : ""}`);
+  };
+
+  return (
+    <>
+      <PageHeader title={t("title")} description={t("description")} actions={<ChannelDialog disabledReason={reason} />} />
+      {reason ? <p className="mb-4 text-sm text-muted-foreground">{reason}</p> : null}
+      <h2 className="mb-3 text-lg font-semibold">{t("channels")}</h2>
+      <Card>
+        {channels.isPending ? (
+          <TableSkeleton label={common("loading")} />
+        ) : channels.isError ? (
+          <ErrorMessage error={channels.error} retry={() => channels.refetch()} />
+        ) : channels.data.data.length === 0 ? (
+          <EmptyState icon={BellOff} title={t("noChannelsTitle")} description={t("noChannelsDescription")} />
+        ) : (
+          <Table>
+            <THead>
+              <Tr>
+                <Th>{t("columns.name")}</Th>
+                <Th>{t("columns.kind")}</Th>
+                <Th>{t("columns.target")}</Th>
+                <Th>{t("columns.alertKinds")}</Th>
+                <Th className="text-right">
+                  <span className="sr-only">{common("actions")}</span>
+                </Th>
+              </Tr>
+            </THead>
+            <TBody>
+              {channels.data.data.map((c) => (
+                <Tr key={c.id} aria-label={c.name}>
+                  <Td className="font-medium">{c.name}</Td>
+                  <Td>
+                    <Badge>{t(`channel.kinds.${c.kind}`)}</Badge>
+                  </Td>
+                  <Td className="font-mono text-xs break-all">
+                    {Object.entries(c.config)
+                      .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(", ") : String(v)}`)
+                      .join(" · ")}
+                  </Td>
+                  <Td className="text-xs">{c.kinds?.join(", ") ?? t("allKinds")}</Td>
+                  <Td className="text-right whitespace-nowrap">
+                    <div className="flex justify-end gap-1.5">
+                      <Button
+                        variant="secondary"
+                        size="sm"
+                        disabled={reason !== null || test.isPending}
+                        title={reason ?? undefined}
+                        onClick={() =>
+                          test.mutate(c.id, { onSuccess: () => toast.success(t("testSent", { name: c.name })), onError: (e) => toast.error(errorText(e)) })
+                        }
+                      >
+                        {t("test")}
+                      </Button>
+                      <ChannelDialog channel={c} disabledReason={reason} />
+                      <ConfirmDialog
+                        trigger={
+                          <Button variant="secondary" size="sm" disabled={reason !== null} title={reason ?? undefined}>
+                            {t("delete")}
+                          </Button>
+                        }
+                        title={t("deleteTitle", { name: c.name })}
+                        description={t("deleteDescription")}
+                        confirmLabel={t("delete")}
+                        cancelLabel={common("cancel")}
+                        onConfirm={() =>
+                          remove.mutateAsync(c.id).then(
+                            () => toast.success(t("deleted", { name: c.name })),
+                            (e: unknown) => toast.error(errorText(e)),
+                          )
+                        }
+                      />
+                    </div>
+                  </Td>
+                </Tr>
+              ))}
+            </TBody>
+          </Table>
+        )}
+      </Card>
+
+      <h2 className="mt-8 mb-3 text-lg font-semibold">{t("log")}</h2>
+      <div className="mb-3 flex flex-wrap gap-2">
+        <label className="sr-only" htmlFor="alert-kind-filter">
+          {t("filterKind")}
+        </label>
+        <Input id="alert-kind-filter" className="max-w-56" placeholder={t("filterKind")} defaultValue={filters.kind} onBlur={(e) => setFilter("kind", e.target.value.trim())} />
+        <label className="sr-only" htmlFor="alert-endpoint-filter">
+          {t("filterEndpoint")}
+        </label>
+        <Input
+          id="alert-endpoint-filter"
+          className="max-w-56"
+          placeholder={t("filterEndpoint")}
+          defaultValue={filters.endpoint_id}
+          onBlur={(e) => setFilter("endpoint_id", e.target.value.trim())}
+        />
+      </div>
+      <Card>
+        {log.isPending ? (
+          <TableSkeleton label={common("loading")} />
+        ) : log.isError ? (
+          <ErrorMessage error={log.error} retry={() => log.refetch()} />
+        ) : alerts.length === 0 ? (
+          <EmptyState icon={Bell} title={t("noAlertsTitle")} description={t("noAlertsDescription")} />
+        ) : (
+          <AlertTable alerts={alerts} />
+        )}
+      </Card>
+      {log.hasNextPage ? (
+        <div className="mt-4 flex justify-center">
+          <Button variant="secondary" onClick={() => log.fetchNextPage()} disabled={log.isFetchingNextPage}>
+            {common("loadMore")}
+          </Button>
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+/** The alert log's rows; the overview shows the latest few with it too. */
+export function AlertTable({ alerts }: { alerts: Alert[] }) {
+  const t = useTranslations("alerts");
+  return (
+    <Table>
+      <THead>
+        <Tr>
+          <Th>{t("columns.when")}</Th>
+          <Th>{t("columns.alertKind")}</Th>
+          <Th>{t("columns.status")}</Th>
+          <Th>{t("columns.endpoint")}</Th>
+          <Th>{t("columns.to")}</Th>
+        </Tr>
+      </THead>
+      <TBody>
+        {alerts.map((a) => (
+          <Tr key={a.id} aria-label={a.kind}>
+            <Td>
+              <RelativeTime value={a.created_at} />
+            </Td>
+            <Td className="font-mono text-xs">{a.kind}</Td>
+            <Td>
+              <Badge tone={STATUS_TONE[a.status]}>{t(`statuses.${a.status}`)}</Badge>
+              {a.folded > 0 ? <span className="ml-1 text-xs text-muted-foreground">{t("folded", { count: a.folded })}</span> : null}
+              {a.error ? <p className="mt-0.5 text-xs text-danger">{a.error}</p> : null}
+            </Td>
+            <Td className="font-mono text-xs">
+              {a.endpoint_id ? (
+                <Link href={`/endpoints/${a.endpoint_id}`} className="text-primary underline-offset-2 hover:underline">
+                  {a.endpoint_id}
+                </Link>
+              ) : (
+                "—"
+              )}
+            </Td>
+            <Td className="font-mono text-xs">{a.recipient ?? a.channel_id ?? "—"}</Td>
+          </Tr>
+        ))}
+      </TBody>
+    </Table>
+  );
+}

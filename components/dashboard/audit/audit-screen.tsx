@@ -1,0 +1,145 @@
+"use client";
+
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { History } from "lucide-react";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useTranslations } from "next-intl";
+import { api, type Page } from "../../shared/api";
+import { ErrorMessage } from "../../shared/error-message";
+import { RelativeTime } from "../../shared/relative-time";
+import { Badge } from "../../ui/badge";
+import { Button } from "../../ui/button";
+import { Card } from "../../ui/card";
+import { EmptyState } from "../../ui/empty-state";
+import { Input } from "../../ui/input";
+import { TableSkeleton } from "../../ui/skeleton";
+import { TBody, THead, Table, Td, Th, Tr } from "../../ui/table";
+import { PageHeader } from "../page-header";
+
+type AuditEvent = {
+  id: string;
+  actor: { type: "api_key" | "operator" | "portal" | "system"; id: string | null };
+  action: string;
+  target_type: string;
+  target_id: string;
+  data: Record<string, unknown>;
+  created_at: string;
+};
+
+const FILTERS = ["actor_type", "actor_id", "action", "target_id"] as const;
+const ACTOR_TYPES = ["api_key", "operator", "portal", "system"] as const;
+
+/** Who did what; every filter lives in the URL, so a view of the log can be shared. */
+export function AuditScreen() {
+  const t = useTranslations("audit");
+  const common = useTranslations("common");
+  const params = useSearchParams();
+  const router = useRouter();
+  const pathname = usePathname();
+  const filters = Object.fromEntries(FILTERS.flatMap((k) => (params.get(k) ? [[k, params.get(k)!]] : [])));
+  const events = useInfiniteQuery({
+    queryKey: ["audit", filters],
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam }) => {
+      const query = new URLSearchParams({ limit: "50", ...filters });
+      if (pageParam) query.set("cursor", pageParam);
+      return api<Page<AuditEvent>>(`/audit-events?${query}`);
+    },
+    getNextPageParam: (last) => last.next_cursor,
+  });
+  const rows = events.data?.pages.flatMap((p) => p.data) ?? [];
+
+  return (
+    <>
+      <PageHeader title={t("title")} description={t("description")} />
+      <form
+        className="mb-4 flex flex-wrap items-end gap-2"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const form = new FormData(event.currentTarget);
+          const next = new URLSearchParams();
+          for (const k of FILTERS) {
+            const v = String(form.get(k) ?? "").trim();
+            if (v) next.set(k, v);
+          }
+          router.replace(`${pathname}${next.size ? `?${next}` : ""}`);
+        }}
+      >
+        <div>
+          <label htmlFor="audit-actor_type" className="mb-1 block text-xs text-muted-foreground">
+            {t("filters.actor_type")}
+          </label>
+          <select
+            id="audit-actor_type"
+            name="actor_type"
+            defaultValue={filters.actor_type ?? ""}
+            className="h-9 rounded-md border border-border bg-surface px-2 text-sm focus-visible:outline-2 focus-visible:outline-ring"
+          >
+            <option value="">{t("anyActor")}</option>
+            {ACTOR_TYPES.map((a) => (
+              <option key={a} value={a}>
+                {t(`actors.${a}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        {(["actor_id", "action", "target_id"] as const).map((k) => (
+          <div key={k}>
+            <label htmlFor={`audit-${k}`} className="mb-1 block text-xs text-muted-foreground">
+              {t(`filters.${k}`)}
+            </label>
+            <Input id={`audit-${k}`} name={k} defaultValue={filters[k] ?? ""} className="w-48" maxLength={256} />
+          </div>
+        ))}
+        <Button type="submit" variant="secondary">
+          {t("apply")}
+        </Button>
+      </form>
+      <Card>
+        {events.isPending ? (
+          <TableSkeleton label={common("loading")} />
+        ) : events.isError ? (
+          <ErrorMessage error={events.error} retry={() => events.refetch()} />
+        ) : rows.length === 0 ? (
+          <EmptyState icon={History} title={t("emptyTitle")} description={t("emptyDescription")} />
+        ) : (
+          <Table>
+            <THead>
+              <Tr>
+                <Th>{t("columns.when")}</Th>
+                <Th>{t("columns.actor")}</Th>
+                <Th>{t("columns.action")}</Th>
+                <Th>{t("columns.target")}</Th>
+                <Th>{t("columns.data")}</Th>
+              </Tr>
+            </THead>
+            <TBody>
+              {rows.map((e) => (
+                <Tr key={e.id} aria-label={e.action}>
+                  <Td>
+                    <RelativeTime value={e.created_at} />
+                  </Td>
+                  <Td>
+                    <Badge>{t(`actors.${e.actor.type}`)}</Badge> <code className="font-mono text-xs">{e.actor.id ?? ""}</code>
+                  </Td>
+                  <Td className="font-mono text-xs">{e.action}</Td>
+                  <Td className="font-mono text-xs break-all">
+                    {e.target_type} {e.target_id}
+                  </Td>
+                  <Td className="max-w-xs font-mono text-xs break-all text-muted-foreground">{Object.keys(e.data).length ? JSON.stringify(e.data) : "—"}</Td>
+                </Tr>
+              ))}
+            </TBody>
+          </Table>
+        )}
+      </Card>
+      {events.hasNextPage ? (
+        <div className="mt-4 flex justify-center">
+          <Button variant="secondary" onClick={() => events.fetchNextPage()} disabled={events.isFetchingNextPage}>
+            {common("loadMore")}
+          </Button>
+        </div>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,60 @@
+"use client";
+
+import { useTranslations } from "next-intl";
+import { useState } from "react";
+import { toast } from "sonner";
+import { useErrorText } from "../../shared/error-message";
+import type { Consumer } from "../../shared/resources";
+import { Button } from "../../ui/button";
+import { Card } from "../../ui/card";
+import { Textarea } from "../../ui/input";
+import { Field } from "../../ui/label";
+import { useOperator } from "../operator-context";
+import { useUpdateAlertEmails } from "./queries";
+
+/** The consumer's own alert addresses: they hear when one of their endpoints fails or is disabled. */
+export function AlertEmailsCard({ consumer }: { consumer: Consumer }) {
+  const t = useTranslations("consumers");
+  const common = useTranslations("common");
+  const errorText = useErrorText();
+  const { role } = useOperator();
+  const canWrite = role === "admin";
+  const [draft, setDraft] = useState<string | null>(null);
+  const update = useUpdateAlertEmails(consumer.id);
+  const value = draft ?? consumer.alert_emails.join("\n");
+
+  return (
+    <Card className="p-4">
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          const emails = value.split(/[\s,]+/).filter(Boolean);
+          update.mutate(emails, {
+            onSuccess: () => {
+              setDraft(null);
+              toast.success(t("alertEmailsSaved"));
+            },
+            onError: (error) => toast.error(errorText(error)),
+          });
+        }}
+      >
+        <Field id="alert-emails" label={t("alertEmails")} hint={canWrite ? t("alertEmailsHint") : t("viewerNote")}>
+          <Textarea
+            id="alert-emails"
+            className="font-sans text-sm"
+            value={value}
+            onChange={(e) => setDraft(e.target.value)}
+            disabled={!canWrite}
+            aria-describedby="alert-emails-hint"
+            placeholder="ops@example.com"
+          />
+        </Field>
+        <div className="mt-3 flex justify-end">
+          <Button type="submit" size="sm" disabled={!canWrite || draft === null || update.isPending}>
+            {update.isPending ? common("saving") : common("save")}
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}

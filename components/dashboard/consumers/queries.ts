@@ -1,0 +1,48 @@
+"use client";
+
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api, type Page } from "../../shared/api";
+import type { Consumer, Endpoint } from "../../shared/resources";
+
+export const consumerKeys = {
+  all: ["consumers"] as const,
+  list: (q: string) => [...consumerKeys.all, "list", q] as const,
+  detail: (ref: string) => [...consumerKeys.all, "detail", ref] as const,
+  endpoints: (ref: string) => [...consumerKeys.all, "endpoints", ref] as const,
+};
+
+const enc = encodeURIComponent;
+
+export function useConsumers(q: string) {
+  return useInfiniteQuery({
+    queryKey: consumerKeys.list(q),
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam }) => {
+      const params = new URLSearchParams({ limit: "50" });
+      if (q) params.set("q", q);
+      if (pageParam) params.set("cursor", pageParam);
+      return api<Page<Consumer>>(`/consumers?${params}`);
+    },
+    getNextPageParam: (last) => last.next_cursor,
+  });
+}
+
+export function useConsumer(ref: string) {
+  return useQuery({ queryKey: consumerKeys.detail(ref), queryFn: () => api<Consumer>(`/consumers/${enc(ref)}`) });
+}
+
+export function useConsumerEndpoints(ref: string) {
+  return useQuery({
+    queryKey: consumerKeys.endpoints(ref),
+    queryFn: () => api<Page<Endpoint>>(`/consumers/${enc(ref)}/endpoints?limit=250`),
+    refetchInterval: 15_000,
+  });
+}
+
+export function useUpdateAlertEmails(ref: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (alert_emails: string[]) => api<Consumer>(`/consumers/${enc(ref)}`, { method: "PATCH", body: { alert_emails } }),
+    onSuccess: () => client.invalidateQueries({ queryKey: consumerKeys.all }),
+  });
+}

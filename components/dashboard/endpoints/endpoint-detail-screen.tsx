@@ -1,0 +1,114 @@
+"use client";
+
+import Link from "next/link";
+import { useNow, useTranslations } from "next-intl";
+import { EndpointHealthBanner } from "../../shared/endpoint-health-banner";
+import { EndpointStateBadge } from "../../shared/endpoint-state-badge";
+import { EndpointStatsChart } from "../../shared/endpoint-stats-chart";
+import { ErrorMessage } from "../../shared/error-message";
+import { RelativeTime } from "../../shared/relative-time";
+import { Card } from "../../ui/card";
+import { CopyButton } from "../../ui/copy-button";
+import { Skeleton } from "../../ui/skeleton";
+import { useOperator } from "../operator-context";
+import { EditEndpointDialog } from "./edit-endpoint-dialog";
+import { EnableToggle } from "./enable-toggle";
+import { useEndpoint, useEndpointStats } from "./queries";
+import { SecretCard } from "./secret-card";
+import { TestSendCard } from "./test-send-card";
+
+export function EndpointDetailScreen({ id }: { id: string }) {
+  const t = useTranslations("endpoints");
+  const common = useTranslations("common");
+  const { role } = useOperator();
+  const endpoint = useEndpoint(id);
+  const stats = useEndpointStats(id);
+  const now = useNow({ updateInterval: 15_000 });
+  if (endpoint.isPending) return <Skeleton className="h-48 w-full" />;
+  if (endpoint.isError) return <ErrorMessage error={endpoint.error} retry={() => endpoint.refetch()} />;
+  const e = endpoint.data;
+  const canWrite = role === "admin";
+  const link = "text-sm font-medium text-primary underline-offset-2 hover:underline";
+  const circuitOpen = e.circuit_open_until !== null && new Date(e.circuit_open_until).getTime() > now.getTime();
+
+  return (
+    <>
+      <div className="mb-6 flex flex-wrap items-start justify-between gap-4">
+        <div className="min-w-0">
+          <p className="text-sm text-muted-foreground">{t("title")}</p>
+          <h1 className="flex flex-wrap items-center gap-2 text-xl font-semibold break-all">
+            <span className="font-mono">{e.url}</span>
+            <EndpointStateBadge endpoint={e} />
+          </h1>
+          {e.description ? <p className="mt-1 text-sm text-muted-foreground">{e.description}</p> : null}
+        </div>
+        <div className="flex shrink-0 gap-2">
+          <EditEndpointDialog endpoint={e} canWrite={canWrite} />
+          <EnableToggle endpoint={e} canWrite={canWrite} />
+        </div>
+      </div>
+      {!canWrite ? <p className="mb-4 text-sm text-muted-foreground">{t("viewerNote")}</p> : null}
+      <div className="mb-4">
+        <EndpointHealthBanner endpoint={e} />
+      </div>
+      <div className="grid gap-4 lg:grid-cols-3">
+        <Card className="p-4 lg:col-span-2">
+          <h2 className="mb-3 text-sm font-semibold">{t("statsTitle")}</h2>
+          {stats.isPending ? <Skeleton className="h-40" /> : stats.isError ? <ErrorMessage error={stats.error} /> : <EndpointStatsChart stats={stats.data} />}
+        </Card>
+        <Card className="p-4">
+          <h2 className="mb-3 text-sm font-semibold">{t("facts")}</h2>
+          <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-2 text-sm">
+            <dt className="text-muted-foreground">{t("id")}</dt>
+            <dd className="flex items-center gap-1">
+              <code className="font-mono text-xs break-all">{e.id}</code>
+              <CopyButton value={e.id} label={t("copyId")} copiedLabel={common("copied")} failedLabel={common("copyFailed")} />
+            </dd>
+            <dt className="text-muted-foreground">{t("consumer")}</dt>
+            <dd>
+              <Link className={`${link} break-all`} href={`/consumers/${e.consumer_id}`}>
+                {e.consumer_id}
+              </Link>
+            </dd>
+            <dt className="text-muted-foreground">{t("streak")}</dt>
+            <dd data-testid="failure-streak">
+              {e.failing_since ? (
+                <>
+                  {t("failuresInARow", { count: e.consecutive_failures })}, <RelativeTime value={e.failing_since} />
+                </>
+              ) : (
+                t("noStreak")
+              )}
+            </dd>
+            <dt className="text-muted-foreground">{t("circuit")}</dt>
+            <dd>{circuitOpen ? <>{t("circuitOpen")} <RelativeTime value={e.circuit_open_until} /></> : t("circuitClosed")}</dd>
+            <dt className="text-muted-foreground">{t("cap")}</dt>
+            <dd>{t("capValue", { count: e.max_concurrency })}</dd>
+            <dt className="text-muted-foreground">{t("rateLimit")}</dt>
+            <dd>{e.rate_limit_per_second === null ? t("noRateLimit") : t("rateValue", { count: e.rate_limit_per_second })}</dd>
+            <dt className="text-muted-foreground">{t("eventTypes")}</dt>
+            <dd className="break-all">{e.event_types?.join(", ") ?? t("allEventTypes")}</dd>
+            <dt className="text-muted-foreground">{t("headers")}</dt>
+            <dd className="font-mono text-xs break-all">{Object.keys(e.headers).join(", ") || "—"}</dd>
+            <dt className="text-muted-foreground">{t("updated")}</dt>
+            <dd>
+              <RelativeTime value={e.updated_at} />
+            </dd>
+          </dl>
+          <div className="mt-4 flex flex-col gap-2">
+            <Link className={link} href={`/messages?endpoint_id=${encodeURIComponent(e.id)}`}>
+              {t("deliveries")}
+            </Link>
+            <Link className={link} href={`/recoveries?endpoint_id=${encodeURIComponent(e.id)}`}>
+              {t("recover")}
+            </Link>
+          </div>
+        </Card>
+        <SecretCard endpointId={e.id} canWrite={canWrite} />
+        <div className="lg:col-span-2">
+          <TestSendCard endpoint={e} canWrite={canWrite} />
+        </div>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,75 @@
+"use client";
+
+import { Eye, RefreshCw } from "lucide-react";
+import { useTranslations } from "next-intl";
+import { useState } from "react";
+import { toast } from "sonner";
+import { useErrorText } from "../../shared/error-message";
+import { ConfirmDialog } from "../../ui/alert-dialog";
+import { Button } from "../../ui/button";
+import { Card } from "../../ui/card";
+import { CopyButton } from "../../ui/copy-button";
+import { useRevealSecret, useRotateSecret } from "./queries";
+
+/** The signing secret stays hidden until asked for; each reveal is written to the audit log. */
+export function SecretCard({ endpointId, canWrite }: { endpointId: string; canWrite: boolean }) {
+  const t = useTranslations("endpoints.secret");
+  const common = useTranslations("common");
+  const errorText = useErrorText();
+  const [shown, setShown] = useState<string | null>(null);
+  const reveal = useRevealSecret(endpointId);
+  const rotate = useRotateSecret(endpointId);
+
+  return (
+    <Card className="p-4">
+      <h2 className="mb-1 text-sm font-semibold">{t("title")}</h2>
+      <p className="mb-3 text-xs text-muted-foreground">{t("audited")}</p>
+      {shown ? (
+        <div className="flex items-center gap-1 rounded-md border border-border bg-muted p-2">
+          <code data-testid="endpoint-secret" className="min-w-0 flex-1 font-mono text-xs break-all select-all">
+            {shown}
+          </code>
+          <CopyButton value={shown} label={t("copy")} copiedLabel={common("copied")} failedLabel={common("copyFailed")} />
+        </div>
+      ) : (
+        <Button
+          variant="secondary"
+          disabled={reveal.isPending}
+          onClick={() =>
+            reveal.mutate(undefined, {
+              onSuccess: (secret) => setShown(secret.key),
+              onError: (error) => toast.error(errorText(error)),
+            })
+          }
+        >
+          <Eye aria-hidden className="h-4 w-4" />
+          {t("reveal")}
+        </Button>
+      )}
+      <div className="mt-4 border-t border-border pt-4">
+        <p className="mb-2 text-xs text-muted-foreground">{t("rotateExplained")}</p>
+        <ConfirmDialog
+          trigger={
+            <Button variant="secondary" size="sm" disabled={!canWrite || rotate.isPending} title={canWrite ? undefined : t("viewerNote")}>
+              <RefreshCw aria-hidden className="h-4 w-4" />
+              {t("rotate")}
+            </Button>
+          }
+          title={t("rotateTitle")}
+          description={t("rotateExplained")}
+          confirmLabel={t("rotate")}
+          cancelLabel={common("cancel")}
+          onConfirm={() =>
+            rotate.mutateAsync().then(
+              (secret) => {
+                setShown(secret.key);
+                toast.success(t("rotated"));
+              },
+              (error: unknown) => toast.error(errorText(error)),
+            )
+          }
+        />
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,90 @@
+"use client";
+
+import { Send } from "lucide-react";
+import Link from "next/link";
+import { useTranslations } from "next-intl";
+import { useState } from "react";
+import { toast } from "sonner";
+import { useErrorText } from "../../shared/error-message";
+import type { Endpoint } from "../../shared/resources";
+import { Badge } from "../../ui/badge";
+import { Button } from "../../ui/button";
+import { Card } from "../../ui/card";
+import { Input } from "../../ui/input";
+import { Field } from "../../ui/label";
+import { useSendTest, useTestAttempt } from "./queries";
+
+/** Sends a real message to this endpoint only, then waits for the worker's attempt and shows the answer. */
+export function TestSendCard({ endpoint, canWrite }: { endpoint: Endpoint; canWrite: boolean }) {
+  const t = useTranslations("endpoints.test");
+  const errorText = useErrorText();
+  const [eventType, setEventType] = useState("");
+  const [messageId, setMessageId] = useState<string | null>(null);
+  const send = useSendTest(endpoint.id);
+  const attempts = useTestAttempt(messageId);
+  const attempt = attempts.data?.data.find((a) => a.endpoint_id === endpoint.id);
+  const ok = attempt?.status_code !== null && attempt?.status_code !== undefined && attempt.status_code < 300;
+  const reason = !canWrite ? t("viewerNote") : endpoint.state !== "active" ? t("disabledNote") : null;
+
+  return (
+    <Card className="p-4">
+      <h2 className="mb-1 text-sm font-semibold">{t("title")}</h2>
+      <p className="mb-3 text-xs text-muted-foreground">{t("description")}</p>
+      <form
+        className="flex flex-wrap items-end gap-2"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setMessageId(null);
+          send.mutate(eventType.trim() ? { event_type: eventType.trim() } : {}, {
+            onSuccess: (queued) => {
+              setMessageId(queued.message_id);
+              toast.success(t("queued"));
+            },
+            onError: (error) => toast.error(errorText(error)),
+          });
+        }}
+      >
+        <div className="min-w-56 flex-1">
+          <Field id="test-event-type" label={t("eventType")} hint={t("eventTypeHint")}>
+            <Input
+              id="test-event-type"
+              value={eventType}
+              onChange={(e) => setEventType(e.target.value)}
+              placeholder={endpoint.event_types?.[0] ?? "webhook.test"}
+              maxLength={200}
+              aria-describedby="test-event-type-hint"
+            />
+          </Field>
+        </div>
+        <Button type="submit" disabled={reason !== null || send.isPending} title={reason ?? undefined} className="mb-5">
+          <Send aria-hidden className="h-4 w-4" />
+          {t("send")}
+        </Button>
+      </form>
+      {reason ? <p className="mt-1 text-xs text-muted-foreground">{reason}</p> : null}
+      {messageId ? (
+        <div className="mt-4 rounded-md border border-border p-3 text-sm" aria-live="polite" data-testid="test-result">
+          {!attempt ? (
+            <p className="text-muted-foreground">{t("waiting")}</p>
+          ) : (
+            <>
+              <p className="flex flex-wrap items-center gap-2">
+                <Badge tone={ok ? "success" : "danger"}>{attempt.status_code ?? t("noResponse")}</Badge>
+                {attempt.duration_ms !== null ? <span className="text-muted-foreground">{attempt.duration_ms} ms</span> : null}
+                {attempt.error ? <span className="text-danger">{attempt.error}</span> : null}
+              </p>
+              <p className="mt-2 text-xs text-muted-foreground">{t("responseBody")}</p>
+              {/* The receiver's answer is shown as text, never as markup. */}
+              <pre data-testid="test-response-body" className="mt-1 max-h-48 overflow-auto rounded bg-muted p-2 font-mono text-xs whitespace-pre-wrap break-all">
+                {attempt.response_body || t("emptyBody")}
+              </pre>
+            </>
+          )}
+          <Link href={`/messages/${messageId}`} className="mt-2 inline-block text-xs font-medium text-primary underline-offset-2 hover:underline">
+            {t("openMessage")}
+          </Link>
+        </div>
+      ) : null}
+    </Card>
+  );
+}

@@ -1,0 +1,55 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useTranslations } from "next-intl";
+import { api, type Page } from "../../shared/api";
+import { ChartPlaceholder } from "../../shared/endpoint-stats-chart";
+import { Card } from "../../ui/card";
+import { AlertTable } from "../alerts/alerts-screen";
+import { useAlertLog } from "../alerts/queries";
+import { PageHeader } from "../page-header";
+
+type Counts = { failing: number; circuit_open: number; auto_disabled: number };
+
+/** The figures an operator can have today; the volume charts wait for GET /stats and say so. */
+export function OverviewScreen({ counts }: { counts: Counts }) {
+  const t = useTranslations("overview");
+  const alerts = useAlertLog({});
+  const running = useQuery({ queryKey: ["recoveries", "running"], queryFn: () => api<Page<{ id: string }>>("/recoveries?state=running&limit=250"), refetchInterval: 15_000 });
+  const tiles = [
+    { key: "failing", value: counts.failing, href: "/alerts?kind=endpoint.failing" },
+    { key: "circuitOpen", value: counts.circuit_open, href: "/alerts?kind=endpoint.failing" },
+    { key: "autoDisabled", value: counts.auto_disabled, href: "/alerts?kind=endpoint.disabled" },
+    { key: "runningRecoveries", value: running.data?.data.length ?? "…", href: "/recoveries?state=running" },
+  ] as const;
+  return (
+    <>
+      <PageHeader title={t("title")} description={t("description")} />
+      <div className="grid gap-3 sm:grid-cols-4">
+        {tiles.map((tile) => (
+          <Link key={tile.key} href={tile.href} className="rounded-lg focus-visible:outline-2 focus-visible:outline-ring">
+            <Card className="h-full p-4 transition hover:border-primary/50">
+              <span className="block text-sm text-muted-foreground">{t(`tiles.${tile.key}`)}</span>
+              <span className="mt-1 block text-2xl font-semibold tabular-nums" data-testid={`tile-${tile.key}`}>
+                {tile.value}
+              </span>
+            </Card>
+          </Link>
+        ))}
+      </div>
+      <Card className="mt-4 p-4">
+        <h2 className="text-sm font-semibold">{t("charts")}</h2>
+        <ChartPlaceholder className="mt-3 h-48" />
+      </Card>
+      <h2 className="mt-8 mb-3 text-lg font-semibold">{t("recentAlerts")}</h2>
+      <Card>
+        {alerts.data && alerts.data.pages[0]!.data.length > 0 ? (
+          <AlertTable alerts={alerts.data.pages[0]!.data.slice(0, 8)} />
+        ) : (
+          <p className="p-4 text-sm text-muted-foreground">{alerts.isPending ? "…" : t("noAlerts")}</p>
+        )}
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,46 @@
+import { and, desc, eq, gte, lt } from "drizzle-orm";
+import type { Ctx } from "../context";
+import { auditEvents } from "../db/schema";
+import { keysetBefore } from "../db/keyset";
+import { ForbiddenError } from "../errors";
+import { decodeCursor, toPage, type PageQuery } from "../pagination";
+import type { AuditEventView, ListAuditEventsQuery } from "./schemas";
+
+type Row = typeof auditEvents.$inferSelect;
+
+function toAuditEvent(row: Row): AuditEventView {
+  return {
+    id: row.id,
+    actor: { type: row.actorType, id: row.actorId },
+    action: row.action,
+    target_type: row.targetType,
+    target_id: row.targetId,
+    data: row.data,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+/** The audit log, newest first. It spans every consumer, so a portal session may not read it. */
+export async function listAuditEvents(ctx: Ctx, query: PageQuery & ListAuditEventsQuery) {
+  if (ctx.actor.type !== "api_key" && ctx.actor.type !== "operator") {
+    throw new ForbiddenError("The audit log is for API keys and operators only.");
+  }
+  const cursor = decodeCursor(query.cursor);
+  const rows = await ctx.db
+    .select()
+    .from(auditEvents)
+    .where(
+      and(
+        cursor ? keysetBefore(auditEvents.createdAt, auditEvents.id, cursor) : undefined,
+        query.actor_type ? eq(auditEvents.actorType, query.actor_type) : undefined,
+        query.actor_id ? eq(auditEvents.actorId, query.actor_id) : undefined,
+        query.target_id ? eq(auditEvents.targetId, query.target_id) : undefined,
+        query.action ? eq(auditEvents.action, query.action) : undefined,
+        query.since ? gte(auditEvents.createdAt, query.since) : undefined,
+        query.until ? lt(auditEvents.createdAt, query.until) : undefined,
+      ),
+    )
+    .orderBy(desc(auditEvents.createdAt), desc(auditEvents.id))
+    .limit(query.limit + 1);
+  return toPage(rows, query.limit, toAuditEvent);
+}

@@ -1,0 +1,22 @@
+import { sql } from "drizzle-orm";
+import type { Ctx } from "../context";
+import { getDb } from "../db/client";
+import type { Operator } from "../operators";
+
+export type EndpointHealthCounts = { failing: number; circuit_open: number; auto_disabled: number };
+
+/** The overview's three figures, from the endpoints table (one row per endpoint, not per attempt). */
+export async function endpointHealthCounts(ctx: Ctx): Promise<EndpointHealthCounts> {
+  const rows = await ctx.db.execute<{ failing: number; circuit_open: number; auto_disabled: number }>(sql`
+    select count(*) filter (where state = 'active' and failing_since is not null)::int as failing,
+           count(*) filter (where state = 'active' and circuit_open_until > now())::int as circuit_open,
+           count(*) filter (where state = 'auto_disabled')::int as auto_disabled
+    from endpoints`);
+  const row = (rows as unknown as EndpointHealthCounts[])[0];
+  return row ?? { failing: 0, circuit_open: 0, auto_disabled: 0 };
+}
+
+/** For the overview page, which renders on the server as the signed-in operator. */
+export function endpointHealthCountsFor(operator: Operator): Promise<EndpointHealthCounts> {
+  return endpointHealthCounts({ actor: { type: "operator", id: operator.id, role: operator.role }, db: getDb() });
+}

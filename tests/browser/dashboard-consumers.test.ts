@@ -1,0 +1,131 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "../../lib/db/client";
+import { createOperator } from "../../lib/operators";
+import { apiClient } from "../helpers/api";
+import { launchBrowser } from "../helpers/browser";
+import { startBuiltApp } from "../helpers/built-app";
+import { startReceiver, waitFor } from "../helpers/receiver";
+import { startTestWorker } from "../helpers/worker";
+
+/** Consumers, endpoint detail, alerts and audit in Chromium, against the build, a real worker and real receivers. */
+const PASSWORD = "correct horse battery";
+let app: Awaited<ReturnType<typeof startBuiltApp>>;
+let browser: Browser;
+let worker: Awaited<ReturnType<typeof startTestWorker>>;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let endpointId: string;
+
+beforeAll(async () => {
+  const system = { actor: { type: "system" as const }, db: getDb() };
+  await createOperator({ ctx: system, input: { email: "admin@example.com", password: PASSWORD, role: "admin" } });
+  await createOperator({ ctx: system, input: { email: "viewer@example.com", password: PASSWORD, role: "viewer" } });
+  receiver = await startReceiver((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end("<b>got it</b><script>window.pwned=1</script>"));
+  const api = await apiClient();
+  await api.post("/api/v1/consumers", { uid: "acme-corp", name: "Acme Corporation" });
+  await api.post("/api/v1/consumers", { uid: "globex", name: "Globex" });
+  endpointId = (await api.post("/api/v1/consumers/acme-corp/endpoints", { url: `${receiver.url}/hook`, description: "billing" })).body.id;
+  worker = await startTestWorker();
+  app = await startBuiltApp();
+  browser = await launchBrowser();
+}, 600_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+  await worker?.stop();
+  await receiver?.close();
+});
+
+async function signedIn(email: string, locale = "en-US"): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: app.url, locale, timezoneId: "Asia/Tokyo" });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: app.url });
+  const page = await context.newPage();
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL((url) => url.pathname === "/");
+  return { context, page };
+}
+
+describe("consumers and endpoints in Chromium", () => {
+  it("finds a consumer, opens its endpoint, disables and enables it, reveals the secret (audited) and sends a test", async () => {
+    const { context, page } = await signedIn("admin@example.com");
+    await page.goto("/consumers");
+    await page.getByLabel("Search").fill("acme");
+    await page.getByRole("button", { name: "Search" }).click();
+    await page.waitForURL(/\?q=acme$/);
+    await page.getByRole("row", { name: "Globex" }).waitFor({ state: "detached" });
+    await page.getByRole("link", { name: "Acme Corporation" }).click();
+    await page.getByRole("heading", { name: "Acme Corporation", level: 1 }).waitFor();
+    expect(await page.getByRole("button", { name: "Open portal as this consumer" }).isDisabled()).toBe(true);
+    await page.getByText("portal not available yet").waitFor();
+    await page.getByRole("link", { name: `${receiver.url}/hook` }).click();
+    await page.waitForURL(`**/endpoints/${endpointId}`);
+    await expect.poll(() => page.getByTestId("endpoint-state").textContent()).toBe("Healthy");
+
+    await page.getByRole("button", { name: "Disable" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Disable" }).click();
+    await page.getByText("Endpoint disabled").first().waitFor();
+    await expect.poll(() => page.getByTestId("endpoint-state").textContent()).toBe("Disabled");
+    await page.getByRole("button", { name: "Enable" }).click();
+    await expect.poll(() => page.getByTestId("endpoint-state").textContent()).toBe("Healthy");
+
+    await page.getByRole("button", { name: "Reveal secret" }).click();
+    const secret = (await page.getByTestId("endpoint-secret").textContent())!;
+    expect(secret).toMatch(/^whsec_/);
+    await page.getByRole("button", { name: "Copy secret" }).click();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+
+    await page.getByRole("button", { name: "Send test" }).click();
+    await waitFor(() => receiver.received.length === 1, { what: "the test delivery" });
+    await expect.poll(() => page.getByTestId("test-response-body").textContent(), { timeout: 15_000 }).toBe("<b>got it</b><script>window.pwned=1</script>");
+    expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+
+    await page.goto(`/audit?target_id=${endpointId}`);
+    await page.getByRole("row", { name: "endpoint.secret_viewed" }).waitFor();
+    await context.close();
+  });
+
+  it("creates a webhook alert channel and sends a test a real receiver gets", async () => {
+    const alerts = await startReceiver();
+    const { context, page } = await signedIn("admin@example.com");
+    await page.goto("/alerts");
+    await page.getByRole("button", { name: "Add channel" }).first().click();
+    await page.getByLabel("Webhook", { exact: true }).check();
+    await page.getByLabel("Name").fill("ops hook");
+    await page.getByLabel("URL").fill(`${alerts.url}/alerts`);
+    await page.getByRole("button", { name: "Create", exact: true }).click();
+    await page.getByTestId("channel-secret").waitFor();
+    await page.getByRole("button", { name: "Done" }).click();
+    const row = page.getByRole("row", { name: "ops hook" });
+    await row.getByRole("button", { name: "Test" }).click();
+    await page.getByText("Test alert sent to “ops hook”").waitFor();
+    await waitFor(() => alerts.received.length > 0, { what: "the test alert" });
+    expect(JSON.parse(alerts.received[0]!.body)).toMatchObject({ type: "alert.test" });
+    await context.close();
+    await alerts.close();
+  });
+
+  it("shows a viewer the controls disabled, and the server refuses the viewer's disable", async () => {
+    const { context, page } = await signedIn("viewer@example.com");
+    await page.goto(`/endpoints/${endpointId}`);
+    expect(await page.getByRole("button", { name: "Disable" }).isDisabled()).toBe(true);
+    const cookie = (await context.cookies(app.url)).map((c) => `${c.name}=${c.value}`).join("; ");
+    const res = await fetch(`${app.url}/api/v1/endpoints/${endpointId}/disable`, { method: "POST", headers: { cookie, origin: app.url } });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { code: string }).code).toBe("forbidden");
+    await context.close();
+  });
+
+  it("switches an endpoint's screen to Japanese", async () => {
+    const { context, page } = await signedIn("admin@example.com");
+    await page.goto(`/endpoints/${endpointId}`);
+    await page.getByRole("button", { name: "Language" }).click();
+    await page.getByRole("menuitemradio", { name: "日本語" }).click();
+    await page.getByRole("button", { name: "シークレットを表示" }).waitFor();
+    await page.getByText("テストイベントを送信").waitFor();
+    await context.close();
+  });
+});
