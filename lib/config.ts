@@ -112,6 +112,23 @@ const EnvSchema = z.object({
   LOGIN_MAX_FAILURES_PER_EMAIL: integer(5, 1, 10_000),
   LOGIN_MAX_FAILURES_PER_ADDRESS: integer(20, 1, 100_000),
   LOGIN_FAILURE_WINDOW: duration("15m"),
+  /** A portal link's and a portal session's lifetimes when the link's request names none. */
+  PORTAL_LINK_TTL: duration("15m"),
+  PORTAL_SESSION_TTL: duration("12h"),
+  /** Origins (comma-separated) whose pages may call the API with a portal session; default none. */
+  PORTAL_CORS_ORIGINS: z
+    .string()
+    .default("")
+    .transform((text, ctx) => {
+      const origins = text.split(",").map((o) => o.trim()).filter(Boolean);
+      for (const origin of origins) {
+        if (!/^https?:\/\/[^/\s*]+$/.test(origin)) {
+          ctx.addIssue({ code: "custom", message: `"${origin}" is not an origin (scheme://host[:port], no path, no *)` });
+          return z.NEVER;
+        }
+      }
+      return origins;
+    }),
 });
 
 export type Config = Omit<z.infer<typeof EnvSchema>, "APP_URL" | "ENCRYPTION_KEY" | "ENCRYPTION_KEYS_PREVIOUS"> & {

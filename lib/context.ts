@@ -1,12 +1,13 @@
 import type { Executor } from "./db/client";
-import type { OperatorRole } from "./db/schema/access";
+import type { OperatorRole, PortalCapability } from "./db/schema/access";
 import { ForbiddenError } from "./errors";
 
 /** Who is acting. A portal actor may only ever see its own consumer's rows. */
 export type Actor =
   | { type: "api_key"; id: string }
   | { type: "operator"; id: string; role: OperatorRole }
-  | { type: "portal"; id: string; consumerId: string }
+  /** A customer's portal session: `id` is the session's, the rest come from the link that made it. */
+  | { type: "portal"; id: string; consumerId: string; capabilities: readonly PortalCapability[] }
   | { type: "system" };
 
 export type Ctx = { actor: Actor; db: Executor };

@@ -27,7 +27,10 @@ export class InvalidJsonError extends AppError {
 }
 
 export class NotFoundError extends AppError {
-  constructor(what: string, ref?: string) {
+  constructor(
+    readonly what: string,
+    ref?: string,
+  ) {
     super(404, "not_found", "Not found", ref ? `No ${what} "${ref}".` : `No such ${what}.`);
   }
 }

@@ -21,7 +21,11 @@ export async function findConsumer(ctx: Ctx, ref: string) {
 
 export async function listConsumers(ctx: Ctx, query: PageQuery & { q?: string }) {
   const cursor = decodeCursor(query.cursor);
-  const filters: (SQL | undefined)[] = [cursor ? keysetBefore(consumers.createdAt, consumers.id, cursor) : undefined];
+  const scope = consumerScope(ctx);
+  const filters: (SQL | undefined)[] = [
+    cursor ? keysetBefore(consumers.createdAt, consumers.id, cursor) : undefined,
+    scope ? eq(consumers.id, scope) : undefined,
+  ];
   if (query.q) {
     const pattern = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     filters.push(or(ilike(consumers.name, pattern), ilike(consumers.uid, pattern)));

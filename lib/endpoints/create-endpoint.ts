@@ -1,3 +1,4 @@
+import { insertAuditEvent } from "../audit/insert-audit-event";
 import { getConfig } from "../config";
 import type { Ctx } from "../context";
 import { endpoints } from "../db/schema";
@@ -28,6 +29,7 @@ export async function createEndpoint({ ctx, consumerRef, input }: { ctx: Ctx; co
       })
       .returning();
     await storeSecret(tx, created!.id, secret);
+    await insertAuditEvent(tx, { actor: ctx.actor, action: "endpoint.created", targetType: "endpoint", targetId: created!.id, data: { url } });
     return created!;
   });
   return toEndpoint(row, getConfig().ENDPOINT_MAX_CONCURRENCY);

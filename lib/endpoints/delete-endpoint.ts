@@ -1,3 +1,4 @@
+import { insertAuditEvent } from "../audit/insert-audit-event";
 import { eq } from "drizzle-orm";
 import type { Ctx } from "../context";
 import { endpoints } from "../db/schema";
@@ -13,5 +14,6 @@ export async function deleteEndpoint({ ctx, id }: { ctx: Ctx; id: string }) {
     // of the worker's order. Taken in that order first, the delete waits for outcomes being written.
     await lockEndpoints(tx, { endpointId: id }, "all");
     await tx.delete(endpoints).where(eq(endpoints.id, id));
+    await insertAuditEvent(tx, { actor: ctx.actor, action: "endpoint.deleted", targetType: "endpoint", targetId: id });
   });
 }

@@ -1,3 +1,4 @@
+import { insertAuditEvent } from "../audit/insert-audit-event";
 import { getConfig } from "../config";
 import type { Ctx } from "../context";
 import { transactionWithRetry } from "../db/retry";
@@ -7,6 +8,9 @@ import { setEndpointState } from "./set-endpoint-state";
 
 export async function disableEndpoint({ ctx, id }: { ctx: Ctx; id: string }) {
   await findEndpointRow(ctx, id);
-  const row = await transactionWithRetry(ctx.db, (tx) => setEndpointState(tx, id, { state: "disabled", reason: "disabled by request" }));
+  const row = await transactionWithRetry(ctx.db, async (tx) => {
+    await insertAuditEvent(tx, { actor: ctx.actor, action: "endpoint.disabled", targetType: "endpoint", targetId: id });
+    return setEndpointState(tx, id, { state: "disabled", reason: "disabled by request" });
+  });
   return toEndpoint(row, getConfig().ENDPOINT_MAX_CONCURRENCY);
 }

@@ -1,3 +1,4 @@
+import { insertAuditEvent } from "../audit/insert-audit-event";
 import { and, eq, isNull } from "drizzle-orm";
 import { getConfig } from "../config";
 import type { Ctx } from "../context";
@@ -18,6 +19,7 @@ export async function rotateEndpointSecret({ ctx, id, key }: { ctx: Ctx; id: str
       .set({ expiresAt: new Date(Date.now() + getConfig().SECRET_ROTATION_OVERLAP) })
       .where(and(eq(endpointSecrets.endpointId, id), isNull(endpointSecrets.expiresAt)));
     await storeSecret(tx, id, secret);
+    await insertAuditEvent(tx, { actor: ctx.actor, action: "endpoint.secret_rotated", targetType: "endpoint", targetId: id });
   });
   return { key: secret };
 }

@@ -1,3 +1,4 @@
+import { insertAuditEvent } from "../audit/insert-audit-event";
 import { eq } from "drizzle-orm";
 import { getConfig } from "../config";
 import type { Ctx } from "../context";
@@ -31,6 +32,7 @@ export async function updateEndpoint({ ctx, id, input }: { ctx: Ctx; id: string;
       .where(eq(endpoints.id, id))
       .returning();
     if (!updated) throw new NotFoundError("endpoint", id);
+    await insertAuditEvent(tx, { actor: ctx.actor, action: "endpoint.updated", targetType: "endpoint", targetId: id, data: { fields: Object.keys(input) } });
     return updated;
   });
   return toEndpoint(row, getConfig().ENDPOINT_MAX_CONCURRENCY);

@@ -7,6 +7,9 @@ import { sha256Hex } from "../crypto/encryption";
 import { getDb } from "../db/client";
 import { NotFoundError, RateLimitedError, UnauthorizedError } from "../errors";
 import { isStorableText } from "../schemas";
+import { authenticatePortalSession } from "../portal/authenticate-portal-session";
+import { portalCorsHeaders, withCors } from "../portal/cors";
+import { requirePortalAccess } from "../portal/policy";
 import { clientAddress } from "./client-address";
 import { errorResponse } from "./problem";
 import { FailedAuthLimiter, RateLimiter } from "./rate-limit";
@@ -33,20 +36,23 @@ function closeIfBodyUnread(req: Request, response: Response): Response {
 }
 
 /**
- * The REST API's one auth wrapper: a bearer API key (with a bound on failed authentications per
- * client, checked before the key is looked up), or else an operator's dashboard session cookie
- * (same-origin changes only); a rate limit per credential; a viewer's changes refused before any
- * handler runs; errors as problem+json.
+ * The REST API's one auth wrapper: a bearer API key or portal session (with a bound on failed
+ * authentications per client, checked before the token is looked up), or else an operator's
+ * dashboard session cookie (same-origin changes only); a rate limit per credential; a viewer's
+ * changes and a portal session's routes (lib/portal/policy.ts) refused before any handler runs;
+ * errors as problem+json.
  */
 export function withApiKey(handler: ApiHandler) {
   return async (req: Request, route: RouteContext): Promise<Response> => {
     const requestId = randomUUID();
+    const header = req.headers.get("authorization") ?? "";
+    const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+    const portal = token?.startsWith("ps_") ?? false;
+    const cors = portal ? portalCorsHeaders(req) : {};
     try {
-      const header = req.headers.get("authorization") ?? "";
-      const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
       const config = getConfig();
       const db = getDb();
-      let actor: Actor;
+      let actor: Exclude<Actor, { type: "system" }>;
       if (!token && hasSessionCookie(req)) {
         const operator = await operatorFromSession(req, db);
         if (!operator) throw new UnauthorizedError("The dashboard session has ended; sign in again.");
@@ -59,13 +65,16 @@ export function withApiKey(handler: ApiHandler) {
         const failed = failureLimiter(config);
         const blocked = failed.retryAfter(client, tokenHash);
         if (blocked > 0) throw new RateLimitedError(blocked);
-        const key = await authenticateApiKey(db, token);
-        if (!key) {
+        const found: typeof actor | null = portal
+          ? await authenticatePortalSession(db, token)
+          : await authenticateApiKey(db, token).then((key) => (key ? { type: "api_key", id: key.id } : null));
+        if (!found) {
           failed.failed(client, tokenHash);
-          throw new UnauthorizedError("The API key is unknown or revoked.");
+          throw new UnauthorizedError(portal ? "The portal session is unknown, ended or expired." : "The API key is unknown or revoked.");
         }
         failed.succeeded(tokenHash);
-        actor = { type: "api_key", id: key.id };
+        actor = found;
+        if (actor.type === "portal") requirePortalAccess(actor, req.method, new URL(req.url).pathname);
       }
       limiter ??= new RateLimiter(config.API_RATE_LIMIT_PER_SECOND);
       const wait = limiter.take(actor.id);
@@ -80,9 +89,11 @@ export function withApiKey(handler: ApiHandler) {
       if (!Object.values(params).every(isStorableText)) throw new NotFoundError("resource");
       const response = await handler({ req, params, ctx });
       response.headers.set("x-request-id", requestId);
-      return closeIfBodyUnread(req, response);
+      return withCors(closeIfBodyUnread(req, response), cors);
     } catch (error) {
-      return closeIfBodyUnread(req, errorResponse(error, requestId));
+      // To a customer, another consumer's object and a missing one read the same, naming nothing.
+      const answer = portal && error instanceof NotFoundError ? new NotFoundError(error.what) : error;
+      return withCors(closeIfBodyUnread(req, errorResponse(answer, requestId)), cors);
     }
   };
 }

@@ -1,3 +1,4 @@
+import { recordAuditEvent } from "../audit/record-audit-event";
 import type { Ctx } from "../context";
 import { getSql } from "../db/client";
 import { ConflictError, NotFoundError } from "../errors";
@@ -34,6 +35,7 @@ export async function resendMessage({ ctx, messageId, endpointId }: { ctx: Ctx; 
       insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at)
       values (${row!.id}, 1, ${endpoint.id}, date_trunc('milliseconds', now()))
       on conflict (delivery_id, kind) do nothing`;
+    await recordAuditEvent(tx, { actor: ctx.actor, action: "message.resent", targetType: "message", targetId: message.id, data: { endpoint_id: endpoint.id } });
     await notifyDue(tx);
     return row!.id;
   });

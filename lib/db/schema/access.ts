@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigserial, check, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigserial, check, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, ts } from "./columns";
 import { consumers } from "./consumers";
 
@@ -60,7 +60,11 @@ export const loginFailures = pgTable(
   ],
 );
 
-/** One-time magic-link tokens into the portal; only their hash is kept. */
+export const PORTAL_CAPABILITIES = ["manage_endpoints", "view_secrets", "resend", "recover"] as const;
+export type PortalCapability = (typeof PORTAL_CAPABILITIES)[number];
+export type PortalTheme = { name?: string; logo_url?: string; accent?: string; mode?: "light" | "dark" | "auto" };
+
+/** One-time magic-link tokens into the portal; only their hash is kept. What the session will get rides with it. */
 export const portalTokens = pgTable(
   "portal_tokens",
   {
@@ -70,13 +74,17 @@ export const portalTokens = pgTable(
       .references(() => consumers.id, { onDelete: "cascade" }),
     tokenHash: text("token_hash").notNull(),
     locale: text("locale"),
+    capabilities: text("capabilities").array().$type<PortalCapability[]>().notNull().default(sql`'{}'::text[]`),
+    theme: jsonb("theme").$type<PortalTheme>().notNull().default({}),
+    sessionTtlSeconds: integer("session_ttl_seconds").notNull().default(43200),
     expiresAt: ts("expires_at").notNull(),
     usedAt: ts("used_at"),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("portal_tokens_hash_key").on(t.tokenHash)],
+  (t) => [uniqueIndex("portal_tokens_hash_key").on(t.tokenHash), index("portal_tokens_consumer_idx").on(t.consumerId)],
 );
 
+/** A customer's session, minted from one token; revoking it deletes the row. A deleted consumer takes its sessions along. */
 export const portalSessions = pgTable(
   "portal_sessions",
   {
@@ -85,8 +93,15 @@ export const portalSessions = pgTable(
       .notNull()
       .references(() => consumers.id, { onDelete: "cascade" }),
     tokenHash: text("token_hash").notNull(),
+    capabilities: text("capabilities").array().$type<PortalCapability[]>().notNull().default(sql`'{}'::text[]`),
+    locale: text("locale"),
+    theme: jsonb("theme").$type<PortalTheme>().notNull().default({}),
     expiresAt: ts("expires_at").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("portal_sessions_hash_key").on(t.tokenHash), index("portal_sessions_expires_idx").on(t.expiresAt)],
+  (t) => [
+    uniqueIndex("portal_sessions_hash_key").on(t.tokenHash),
+    index("portal_sessions_expires_idx").on(t.expiresAt),
+    index("portal_sessions_consumer_idx").on(t.consumerId),
+  ],
 );

@@ -1,0 +1,7 @@
+import { json, parseOptionalBody } from "@/lib/http/request";
+import { withApiKey } from "@/lib/http/with-api-key";
+import { CreatePortalLinkInput, createPortalLink } from "@/lib/portal";
+
+export const POST = withApiKey(async ({ req, params, ctx }) =>
+  json(await createPortalLink({ ctx, ref: params.consumer!, input: await parseOptionalBody(req, CreatePortalLinkInput) }), 201),
+);

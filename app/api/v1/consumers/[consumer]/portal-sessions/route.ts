@@ -1,0 +1,8 @@
+import { noContent } from "@/lib/http/request";
+import { withApiKey } from "@/lib/http/with-api-key";
+import { endConsumerPortalSessions } from "@/lib/portal";
+
+export const DELETE = withApiKey(async ({ params, ctx }) => {
+  await endConsumerPortalSessions({ ctx, ref: params.consumer! });
+  return noContent();
+});

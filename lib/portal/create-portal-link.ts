@@ -1,0 +1,42 @@
+import { randomBytes } from "node:crypto";
+import { insertAuditEvent } from "../audit/insert-audit-event";
+import { getConfig } from "../config";
+import type { Ctx } from "../context";
+import { sha256Hex } from "../crypto/encryption";
+import { portalTokens } from "../db/schema";
+import { findConsumer } from "../consumers/queries";
+import { newId } from "../ids";
+import { normalizeCapabilities, type CreatePortalLinkInput } from "./schemas";
+
+/**
+ * A one-time link into the portal. The token rides in the URL's fragment, which browsers never send
+ * to a server or put in a Referer; only its SHA-256 is stored.
+ */
+export async function createPortalLink({ ctx, ref, input }: { ctx: Ctx; ref: string; input: CreatePortalLinkInput }) {
+  const config = getConfig();
+  const consumer = await findConsumer(ctx, ref);
+  const token = `pt_${randomBytes(32).toString("base64url")}`;
+  const expiresAt = new Date(Date.now() + (input.ttl_seconds !== undefined ? input.ttl_seconds * 1000 : config.PORTAL_LINK_TTL));
+  const capabilities = normalizeCapabilities(input.capabilities);
+  await ctx.db.transaction(async (tx) => {
+    const id = newId("portalToken");
+    await tx.insert(portalTokens).values({
+      id,
+      consumerId: consumer.id,
+      tokenHash: sha256Hex(token),
+      locale: input.locale ?? null,
+      capabilities,
+      theme: input.theme ?? {},
+      sessionTtlSeconds: input.session_ttl_seconds ?? Math.round(config.PORTAL_SESSION_TTL / 1000),
+      expiresAt,
+    });
+    await insertAuditEvent(tx, {
+      actor: ctx.actor,
+      action: "portal_link.created",
+      targetType: "consumer",
+      targetId: consumer.id,
+      data: { portal_token_id: id, capabilities, expires_at: expiresAt.toISOString() },
+    });
+  });
+  return { url: `${config.APP_URL}/portal#token=${token}`, expires_at: expiresAt.toISOString() };
+}
