@@ -1,0 +1,19 @@
+import { call, type apiClient } from "./api";
+
+type Api = Awaited<ReturnType<typeof apiClient>>;
+
+/** Mints a portal link for a consumer with an API key and exchanges it: a live `ps_` session. */
+export async function portalSession(api: Api, consumer: string, link: Record<string, unknown> = {}) {
+  const minted = await api.post(`/api/v1/consumers/${consumer}/portal-links`, link);
+  if (minted.status !== 201) throw new Error(`portal link: ${minted.status} ${minted.text}`);
+  const token = linkToken(minted.body.url);
+  const exchanged = await call("POST", "/api/v1/portal/session", { body: { token } });
+  if (exchanged.status !== 201) throw new Error(`portal session: ${exchanged.status} ${exchanged.text}`);
+  return { token: exchanged.body.session_token as string, session: exchanged.body, linkToken: token };
+}
+
+export function linkToken(url: string): string {
+  const token = /#token=(pt_[A-Za-z0-9_-]+)$/.exec(url)?.[1];
+  if (!token) throw new Error(`no token in the fragment of ${url}`);
+  return token;
+}
