@@ -129,7 +129,7 @@ let api: Awaited<ReturnType<typeof apiClient>>;
 let A: Ids;
 let B: Ids;
 let bMarkers: string[];
-let walked: string[] = [];
+const walked: string[] = [];
 
 async function objectsOf(uid: string, name: string, url: string): Promise<Ids> {
   const consumer = await api.post("/api/v1/consumers", { uid, name });
