@@ -7,6 +7,7 @@ import { endpointOperations, endpointSchemas, endpointTag } from "../endpoints/o
 import { eventTypeOperations, eventTypeSchemas, eventTypeTag } from "../event-types/openapi";
 import { messageOperations, messageSchemas, messageTag } from "../messages/openapi";
 import { operatorOperations, operatorSchemas, operatorTag } from "../operators/openapi";
+import { portalOperations, portalSchemas, portalTag } from "../portal/openapi";
 import { recoveryOperations, recoverySchemas, recoveryTag } from "../recoveries/openapi";
 import { statsOperations, statsSchemas, statsTag } from "../stats/openapi";
 import { output, type ErrorStatus, type Operation, type SchemaEntry, type Tag } from "./operation";
@@ -56,6 +57,7 @@ const DOMAINS: Domain[] = [
   { tag: apiKeyTag, schemas: apiKeySchemas, operations: apiKeyOperations },
   { tag: operatorTag, schemas: operatorSchemas, operations: operatorOperations },
   { tag: auditTag, schemas: auditSchemas, operations: auditOperations },
+  { tag: portalTag, schemas: portalSchemas, operations: portalOperations },
   meta,
 ];
 

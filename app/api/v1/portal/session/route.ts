@@ -1,3 +1,4 @@
+import { otherMethods } from "@/lib/http/methods";
 import { randomUUID } from "node:crypto";
 import { json, noContent, parseBody } from "@/lib/http/request";
 import { errorResponse } from "@/lib/http/problem";
@@ -19,3 +20,5 @@ export const DELETE = withApiKey(async ({ ctx }) => {
   await endPortalSession(ctx);
   return noContent();
 });
+
+export const { GET, PUT, PATCH, OPTIONS } = otherMethods({ POST, DELETE });
