@@ -1,4 +1,5 @@
 import { MethodNotAllowedError } from "../errors";
+import { portalPreflight } from "../portal/cors";
 import { errorResponse } from "./problem";
 
 export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
@@ -28,7 +29,9 @@ export function otherMethods<T extends Partial<Record<HttpMethod, RouteHandler>>
   const has = (method: HttpMethod) => method in implemented || (method === "HEAD" && "GET" in implemented) || method === "OPTIONS";
   const allow = HTTP_METHODS.filter(has).join(", ");
   const handlers: Partial<Record<HttpMethod, RouteHandler>> = {
-    OPTIONS: () => new Response(null, { status: 204, headers: { allow } }),
+    // A CORS preflight from one of PORTAL_CORS_ORIGINS is answered here, not in proxy.ts: a proxy
+    // matching /api would make Next.js buffer every request body before the route could refuse it.
+    OPTIONS: (req: Request) => portalPreflight(req) ?? new Response(null, { status: 204, headers: { allow } }),
   };
   for (const method of HTTP_METHODS) {
     if (!has(method)) handlers[method] = (req: Request) => errorResponse(new MethodNotAllowedError(req.method, allow));
