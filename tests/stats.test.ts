@@ -272,7 +272,7 @@ describe("stats rollup", () => {
   });
 
   it("is scoped: a portal actor sees only its consumer, another consumer's endpoint is 404", async () => {
-    const portal: Ctx = { actor: { type: "portal", id: "ps_test", consumerId: ids.a }, db: getDb() };
+    const portal: Ctx = { actor: { type: "portal", id: "ps_test", consumerId: ids.a, capabilities: [] }, db: getDb() };
     const since = new Date(Date.now() - 5 * 3_600_000);
     await expect(getStats(portal, { endpoint_id: ids.b1 })).rejects.toMatchObject({ status: 404, code: "not_found" });
     await expect(getStats(portal, { consumer: "stats-b" })).rejects.toMatchObject({ status: 404, code: "not_found" });
