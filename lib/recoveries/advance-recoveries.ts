@@ -5,7 +5,7 @@ import { TASKS, notifyDue } from "../jobs";
 import { logger } from "../logger";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { isRetryableConflict } from "../db/errors";
-import { fromDb, type RecoveryRow } from "./queries";
+import { readRun, type RecoveryRow } from "./queries";
 import { raiseRecoveryAlert, stopRecovery } from "./stop-recovery";
 import { allowedBetween, rateAt } from "./ramp";
 
@@ -48,7 +48,7 @@ async function advanceRecovery(tx: SqlOrTx, id: string, policy: FeedPolicy): Pro
   if (!locked) return 0;
   const now = (locked.db_now as Date).getTime();
   await settleVanished(tx, id);
-  let run = await reread(tx, id);
+  let run = (await readRun(tx, id))!;
 
   if (run.state === "planned") {
     const state = run.options.canary > 0 && run.expected > 0 ? "canary" : "running";
@@ -56,7 +56,7 @@ async function advanceRecovery(tx: SqlOrTx, id: string, policy: FeedPolicy): Pro
       update recoveries set state = ${state}, started_at = now(), tokens = 0, tokens_at = now(),
         ramp_started_at = ${state === "running" ? tx`now()` : null}, updated_at = now()
       where id = ${id}`;
-    run = await reread(tx, id);
+    run = (await readRun(tx, id))!;
   }
 
   const threshold = run.options.stop_if_failure_ratio;
@@ -71,7 +71,7 @@ async function advanceRecovery(tx: SqlOrTx, id: string, policy: FeedPolicy): Pro
         return 0;
       }
       await tx`update recoveries set state = 'running', ramp_started_at = now(), updated_at = now() where id = ${id}`;
-      run = await reread(tx, id);
+      run = (await readRun(tx, id))!;
     } else {
       feedLimit = canarySize - done - run.queued;
     }
@@ -90,7 +90,7 @@ async function advanceRecovery(tx: SqlOrTx, id: string, policy: FeedPolicy): Pro
   await tx`update recoveries set tokens = ${tokens}, tokens_at = ${new Date(now)}, updated_at = now() where id = ${id}`;
   if (fed.queued > 0) await notifyDue(tx);
 
-  run = await reread(tx, id);
+  run = (await readRun(tx, id))!;
   if (run.succeeded + run.failed + run.skipped >= run.expected && run.queued === 0) {
     await tx`update recoveries set state = 'completed', finished_at = now(), updated_at = now() where id = ${id}`;
     await recordAuditEvent(tx, {
@@ -103,11 +103,6 @@ async function advanceRecovery(tx: SqlOrTx, id: string, policy: FeedPolicy): Pro
     await raiseRecoveryAlert(tx, id, "recovery.finished");
   }
   return fed.queued;
-}
-
-async function reread(tx: SqlOrTx, id: string): Promise<RecoveryRow> {
-  const [row] = await tx<Record<string, unknown>[]>`select * from recoveries where id = ${id}`;
-  return fromDb(row!);
 }
 
 // Why an item is not sent at its turn, from what exists now. Null: it goes.
