@@ -11,7 +11,10 @@ export class ApiError extends Error {
   }
 }
 
-export async function api<T>(path: string, init: { method?: string; body?: unknown; token?: string } = {}): Promise<T> {
+export type ApiInit = { method?: string; body?: unknown; token?: string };
+export type ApiCall = <T>(path: string, init?: ApiInit) => Promise<T>;
+
+export async function api<T>(path: string, init: ApiInit = {}): Promise<T> {
   const headers: Record<string, string> = {};
   if (init.body !== undefined) headers["content-type"] = "application/json";
   if (init.token) headers.authorization = `Bearer ${init.token}`;

@@ -10,7 +10,7 @@ import { Card } from "../../ui/card";
 import { Textarea } from "../../ui/input";
 import { Field } from "../../ui/label";
 import { useOperator } from "../operator-context";
-import { useUpdateAlertEmails } from "./queries";
+import { useUpdateAlertEmails } from "../../shared/queries/consumers";
 
 /** The consumer's own alert addresses: they hear when one of their endpoints fails or is disabled. */
 export function AlertEmailsCard({ consumer }: { consumer: Consumer }) {

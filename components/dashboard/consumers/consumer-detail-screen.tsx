@@ -14,7 +14,7 @@ import { Skeleton, TableSkeleton } from "../../ui/skeleton";
 import { TBody, THead, Table, Td, Th, Tr } from "../../ui/table";
 import { PageHeader } from "../page-header";
 import { AlertEmailsCard } from "./alert-emails-card";
-import { useConsumer, useConsumerEndpoints } from "./queries";
+import { useConsumer, useConsumerEndpoints } from "../../shared/queries/consumers";
 
 export function ConsumerDetailScreen({ consumerRef }: { consumerRef: string }) {
   const t = useTranslations("consumers");

@@ -10,7 +10,7 @@ import { Button } from "../../ui/button";
 import { Dialog, DialogContent, DialogTrigger } from "../../ui/dialog";
 import { Input, Textarea } from "../../ui/input";
 import { Field } from "../../ui/label";
-import { useUpdateEndpoint, type EndpointPatch } from "./queries";
+import { useUpdateEndpoint, type EndpointPatch } from "../../shared/queries/endpoints";
 
 type Draft = { url: string; description: string; eventTypes: string; headers: string; cap: string; rate: string };
 

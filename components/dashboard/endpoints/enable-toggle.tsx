@@ -6,7 +6,7 @@ import { useErrorText } from "../../shared/error-message";
 import type { Endpoint } from "../../shared/resources";
 import { ConfirmDialog } from "../../ui/alert-dialog";
 import { Button } from "../../ui/button";
-import { useSetEnabled } from "./queries";
+import { useSetEnabled } from "../../shared/queries/endpoints";
 
 /** Disable asks first (deliveries stop queuing); enable does not, and also closes the circuit. */
 export function EnableToggle({ endpoint, canWrite }: { endpoint: Endpoint; canWrite: boolean }) {

@@ -13,7 +13,7 @@ import { Skeleton } from "../../ui/skeleton";
 import { useOperator } from "../operator-context";
 import { EditEndpointDialog } from "./edit-endpoint-dialog";
 import { EnableToggle } from "./enable-toggle";
-import { useEndpoint, useEndpointStats } from "./queries";
+import { useEndpoint, useEndpointStats } from "../../shared/queries/endpoints";
 import { SecretCard } from "./secret-card";
 import { TestSendCard } from "./test-send-card";
 

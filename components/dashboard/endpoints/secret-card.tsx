@@ -9,7 +9,7 @@ import { ConfirmDialog } from "../../ui/alert-dialog";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { CopyButton } from "../../ui/copy-button";
-import { useRevealSecret, useRotateSecret } from "./queries";
+import { useRevealSecret, useRotateSecret } from "../../shared/queries/endpoints";
 
 /** The signing secret stays hidden until asked for; each reveal is written to the audit log. */
 export function SecretCard({ endpointId, canWrite }: { endpointId: string; canWrite: boolean }) {

@@ -12,7 +12,7 @@ import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { Input } from "../../ui/input";
 import { Field } from "../../ui/label";
-import { useSendTest, useTestAttempt } from "./queries";
+import { useSendTest, useTestAttempt } from "../../shared/queries/endpoints";
 
 /** Sends a real message to this endpoint only, then waits for the worker's attempt and shows the answer. */
 export function TestSendCard({ endpoint, canWrite }: { endpoint: Endpoint; canWrite: boolean }) {

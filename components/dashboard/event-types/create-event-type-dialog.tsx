@@ -9,7 +9,7 @@ import { Button } from "../../ui/button";
 import { Dialog, DialogContent, DialogTrigger } from "../../ui/dialog";
 import { Input, Textarea } from "../../ui/input";
 import { Field } from "../../ui/label";
-import { useCreateEventType, type CreateEventTypeInput } from "./queries";
+import { useCreateEventType, type CreateEventTypeInput } from "../../shared/queries/event-types";
 
 type Draft = { name: string; description: string; schema: string; example: string };
 const EMPTY: Draft = { name: "", description: "", schema: "", example: "" };

@@ -12,7 +12,7 @@ import { TableSkeleton } from "../../ui/skeleton";
 import { useOperator } from "../operator-context";
 import { PageHeader } from "../page-header";
 import { CreateEventTypeDialog } from "./create-event-type-dialog";
-import { useEventTypes, type EventType } from "./queries";
+import { useEventTypes, type EventType } from "../../shared/queries/event-types";
 
 function EventTypeRow({ eventType }: { eventType: EventType }) {
   const t = useTranslations("eventTypes");

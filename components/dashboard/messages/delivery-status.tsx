@@ -2,7 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { Badge } from "../../ui/badge";
-import type { DeliverySummary } from "./queries";
+import type { DeliverySummary } from "../../shared/queries/messages";
 
 const TONES = { pending: "warning", succeeded: "success", failed: "danger", canceled: "neutral" } as const;
 

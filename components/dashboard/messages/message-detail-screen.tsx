@@ -15,7 +15,7 @@ import { Skeleton, TableSkeleton } from "../../ui/skeleton";
 import { useOperator } from "../operator-context";
 import { PageHeader } from "../page-header";
 import { DeliveryStatus } from "./delivery-status";
-import { useMessage, useMessageAttempts, useResend } from "./queries";
+import { useMessage, useMessageAttempts, useResend } from "../../shared/queries/messages";
 
 export function MessageDetailScreen({ id }: { id: string }) {
   const t = useTranslations("messageLog.detail");

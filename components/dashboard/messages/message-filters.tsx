@@ -6,7 +6,7 @@ import { Button } from "../../ui/button";
 import { Input } from "../../ui/input";
 import { Field } from "../../ui/label";
 import { isoToLocalInput as toLocalInput, localInputToIso as fromLocalInput } from "../../shared/local-datetime";
-import { MESSAGE_FILTERS } from "./queries";
+import { MESSAGE_FILTERS } from "../../shared/queries/messages";
 
 type Filters = Record<(typeof MESSAGE_FILTERS)[number], string>;
 

@@ -13,10 +13,12 @@ import { Card } from "../../ui/card";
 import { PageHeader } from "../page-header";
 import { DeliveryStatus } from "./delivery-status";
 import { MessageFilters } from "./message-filters";
-import { MESSAGE_FILTERS, fetchMessages, messageKeys, type MessageSummary } from "./queries";
+import { useApi } from "../../shared/api-context";
+import { MESSAGE_FILTERS, fetchMessages, messageKeys, type MessageSummary } from "../../shared/queries/messages";
 
 export function MessagesScreen() {
   const t = useTranslations("messageLog");
+  const call = useApi();
   const { values, set } = useUrlFilters(MESSAGE_FILTERS);
   const filtered = Object.values(values).some(Boolean);
   const columns = useMemo<ColumnDef<MessageSummary, unknown>[]>(
@@ -61,7 +63,7 @@ export function MessagesScreen() {
       <Card>
         <LogTable
           queryKey={messageKeys.list(values)}
-          fetchPage={(cursor) => fetchMessages(toQuery(values, { limit: "50", cursor: cursor ?? undefined }))}
+          fetchPage={(cursor) => fetchMessages(call, toQuery(values, { limit: "50", cursor: cursor ?? undefined }))}
           columns={columns}
           rowLabel={(m) => m.id}
           empty={

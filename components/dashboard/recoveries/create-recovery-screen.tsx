@@ -15,7 +15,7 @@ import { Field, Label } from "../../ui/label";
 import { useOperator } from "../operator-context";
 import { PageHeader } from "../page-header";
 import { SINCE_PRESETS, type SincePreset } from "./presets";
-import { useDryRun, useStartRecovery, type RecoverInput, type Target } from "./queries";
+import { useDryRun, useStartRecovery, type RecoverInput, type Target } from "../../shared/queries/recoveries";
 
 const SELECT = "h-9 w-full rounded-md border border-border bg-surface px-2 text-sm focus-visible:outline-2 focus-visible:outline-ring";
 

@@ -5,6 +5,7 @@ import { Plus, RotateCcw } from "lucide-react";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { useMemo } from "react";
+import { useApi } from "../../shared/api-context";
 import { LogTable } from "../../shared/log-table";
 import { RecoveryProgress } from "../../shared/recovery-progress";
 import { RelativeTime } from "../../shared/relative-time";
@@ -14,9 +15,10 @@ import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { useOperator } from "../operator-context";
 import { PageHeader } from "../page-header";
-import { fetchRecoveries, recoveryKeys } from "./queries";
+import { fetchRecoveries, recoveryKeys } from "../../shared/queries/recoveries";
 
 export function RecoveriesScreen() {
+  const call = useApi();
   const t = useTranslations("recoveryRuns");
   const { role } = useOperator();
   const newButton =
@@ -56,7 +58,7 @@ export function RecoveriesScreen() {
       <Card>
         <LogTable
           queryKey={recoveryKeys.list({})}
-          fetchPage={(cursor) => fetchRecoveries(toQuery({ limit: "50", cursor: cursor ?? "" }))}
+          fetchPage={(cursor) => fetchRecoveries(call, toQuery({ limit: "50", cursor: cursor ?? "" }))}
           columns={columns}
           rowLabel={(r) => r.id}
           refetchInterval={3_000}

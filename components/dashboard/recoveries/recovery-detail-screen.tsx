@@ -7,6 +7,7 @@ import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useMemo } from "react";
 import { toast } from "sonner";
+import { useApi } from "../../shared/api-context";
 import { ErrorMessage, useErrorText } from "../../shared/error-message";
 import { LogTable } from "../../shared/log-table";
 import { RecoveryProgress } from "../../shared/recovery-progress";
@@ -20,7 +21,7 @@ import { Card } from "../../ui/card";
 import { Skeleton } from "../../ui/skeleton";
 import { useOperator } from "../operator-context";
 import { PageHeader } from "../page-header";
-import { fetchItems, recoveryKeys, useRecovery, useRecoveryAction, type RecoveryItem } from "./queries";
+import { fetchItems, recoveryKeys, useRecovery, useRecoveryAction, type RecoveryItem } from "../../shared/queries/recoveries";
 
 const OUTCOMES = ["pending", "queued", "succeeded", "failed", "skipped"] as const;
 const OUTCOME_TONES = { pending: "neutral", queued: "primary", succeeded: "success", failed: "danger", skipped: "neutral" } as const;
@@ -32,6 +33,7 @@ export function RecoveryDetailScreen({ id }: { id: string }) {
   const router = useRouter();
   const { role } = useOperator();
   const recovery = useRecovery(id);
+  const call = useApi();
   const action = useRecoveryAction(id);
   const { values, set } = useUrlFilters(["outcome"] as const);
 
@@ -180,7 +182,7 @@ export function RecoveryDetailScreen({ id }: { id: string }) {
       <Card>
         <LogTable
           queryKey={recoveryKeys.items(r.id, values.outcome)}
-          fetchPage={(cursor) => fetchItems(r.id, toQuery({ outcome: values.outcome, limit: "50", cursor: cursor ?? "" }))}
+          fetchPage={(cursor) => fetchItems(call, r.id, toQuery({ outcome: values.outcome, limit: "50", cursor: cursor ?? "" }))}
           columns={columns}
           rowLabel={(item) => `${item.message_id} ${item.endpoint_id}`}
           refetchInterval={active ? 2_000 : false}

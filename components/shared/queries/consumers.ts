@@ -1,8 +1,9 @@
 "use client";
 
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, type Page } from "../../shared/api";
-import type { Consumer, Endpoint } from "../../shared/resources";
+import type { Page } from "../api";
+import { useApi } from "../api-context";
+import type { Consumer, Endpoint } from "../resources";
 
 export const consumerKeys = {
   all: ["consumers"] as const,
@@ -14,6 +15,7 @@ export const consumerKeys = {
 const enc = encodeURIComponent;
 
 export function useConsumers(q: string) {
+  const call = useApi();
   return useInfiniteQuery({
     queryKey: consumerKeys.list(q),
     initialPageParam: null as string | null,
@@ -21,28 +23,31 @@ export function useConsumers(q: string) {
       const params = new URLSearchParams({ limit: "50" });
       if (q) params.set("q", q);
       if (pageParam) params.set("cursor", pageParam);
-      return api<Page<Consumer>>(`/consumers?${params}`);
+      return call<Page<Consumer>>(`/consumers?${params}`);
     },
     getNextPageParam: (last) => last.next_cursor,
   });
 }
 
 export function useConsumer(ref: string) {
-  return useQuery({ queryKey: consumerKeys.detail(ref), queryFn: () => api<Consumer>(`/consumers/${enc(ref)}`) });
+  const call = useApi();
+  return useQuery({ queryKey: consumerKeys.detail(ref), queryFn: () => call<Consumer>(`/consumers/${enc(ref)}`) });
 }
 
 export function useConsumerEndpoints(ref: string) {
+  const call = useApi();
   return useQuery({
     queryKey: consumerKeys.endpoints(ref),
-    queryFn: () => api<Page<Endpoint>>(`/consumers/${enc(ref)}/endpoints?limit=250`),
+    queryFn: () => call<Page<Endpoint>>(`/consumers/${enc(ref)}/endpoints?limit=250`),
     refetchInterval: 15_000,
   });
 }
 
 export function useUpdateAlertEmails(ref: string) {
+  const call = useApi();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (alert_emails: string[]) => api<Consumer>(`/consumers/${enc(ref)}`, { method: "PATCH", body: { alert_emails } }),
+    mutationFn: (alert_emails: string[]) => call<Consumer>(`/consumers/${enc(ref)}`, { method: "PATCH", body: { alert_emails } }),
     onSuccess: () => client.invalidateQueries({ queryKey: consumerKeys.all }),
   });
 }

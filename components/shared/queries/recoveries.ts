@@ -1,8 +1,9 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, type Page } from "../../shared/api";
-import { ACTIVE_RECOVERY_STATES, type Recovery } from "../../shared/types";
+import type { ApiCall, Page } from "../api";
+import { useApi } from "../api-context";
+import { ACTIVE_RECOVERY_STATES, type Recovery } from "../types";
 
 export type RecoveryItem = {
   delivery_id: string | null;
@@ -35,36 +36,40 @@ export const recoveryKeys = {
   items: (id: string, outcome: string) => [...recoveryKeys.all, "items", id, outcome] as const,
 };
 
-export const fetchRecoveries = (query: string) => api<Page<Recovery>>(`/recoveries?${query}`);
-export const fetchItems = (id: string, query: string) => api<Page<RecoveryItem>>(`/recoveries/${encodeURIComponent(id)}/items?${query}`);
+export const fetchRecoveries = (call: ApiCall, query: string) => call<Page<Recovery>>(`/recoveries?${query}`);
+export const fetchItems = (call: ApiCall, id: string, query: string) => call<Page<RecoveryItem>>(`/recoveries/${encodeURIComponent(id)}/items?${query}`);
 
 const recoverPath = (target: Target) => `/${target.kind === "consumer" ? "consumers" : "endpoints"}/${encodeURIComponent(target.id)}/recover`;
 
 export function useDryRun() {
-  return useMutation({ mutationFn: ({ target, input }: { target: Target; input: RecoverInput }) => api<DryRun>(recoverPath(target), { method: "POST", body: { ...input, dry_run: true } }) });
+  const call = useApi();
+  return useMutation({ mutationFn: ({ target, input }: { target: Target; input: RecoverInput }) => call<DryRun>(recoverPath(target), { method: "POST", body: { ...input, dry_run: true } }) });
 }
 
 export function useStartRecovery() {
+  const call = useApi();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ target, input }: { target: Target; input: RecoverInput }) => api<Recovery>(recoverPath(target), { method: "POST", body: input }),
+    mutationFn: ({ target, input }: { target: Target; input: RecoverInput }) => call<Recovery>(recoverPath(target), { method: "POST", body: input }),
     onSuccess: () => client.invalidateQueries({ queryKey: recoveryKeys.all }),
   });
 }
 
 /** A run's state, polled while it can still move. */
 export function useRecovery(id: string) {
+  const call = useApi();
   return useQuery({
     queryKey: recoveryKeys.detail(id),
-    queryFn: () => api<Recovery>(`/recoveries/${encodeURIComponent(id)}`),
+    queryFn: () => call<Recovery>(`/recoveries/${encodeURIComponent(id)}`),
     refetchInterval: (query) => (query.state.data && !ACTIVE_RECOVERY_STATES.includes(query.state.data.state) ? false : 1_500),
   });
 }
 
 export function useRecoveryAction(id: string) {
+  const call = useApi();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (action: "pause" | "resume" | "cancel" | "retry-failed") => api<Recovery>(`/recoveries/${encodeURIComponent(id)}/${action}`, { method: "POST", body: {} }),
+    mutationFn: (action: "pause" | "resume" | "cancel" | "retry-failed") => call<Recovery>(`/recoveries/${encodeURIComponent(id)}/${action}`, { method: "POST", body: {} }),
     onSettled: () => client.invalidateQueries({ queryKey: recoveryKeys.all }),
   });
 }

@@ -1,8 +1,9 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, type Page } from "../../shared/api";
-import type { Attempt } from "../../shared/types";
+import type { ApiCall, Page } from "../api";
+import { useApi } from "../api-context";
+import type { Attempt } from "../types";
 
 export type DeliverySummary = {
   id: string;
@@ -26,26 +27,29 @@ export const messageKeys = {
   attempts: (id: string) => [...messageKeys.all, "attempts", id] as const,
 };
 
-export const fetchMessages = (query: string) => api<Page<MessageSummary>>(`/messages?${query}`);
+export const fetchMessages = (call: ApiCall, query: string) => call<Page<MessageSummary>>(`/messages?${query}`);
 
 export function useMessage(id: string) {
-  return useQuery({ queryKey: messageKeys.detail(id), queryFn: () => api<MessageDetail>(`/messages/${encodeURIComponent(id)}`), refetchInterval: 3_000 });
+  const call = useApi();
+  return useQuery({ queryKey: messageKeys.detail(id), queryFn: () => call<MessageDetail>(`/messages/${encodeURIComponent(id)}`), refetchInterval: 3_000 });
 }
 
 export function useMessageAttempts(id: string) {
+  const call = useApi();
   return useQuery({
     queryKey: messageKeys.attempts(id),
-    queryFn: () => api<Page<Attempt>>(`/messages/${encodeURIComponent(id)}/attempts?limit=250`),
+    queryFn: () => call<Page<Attempt>>(`/messages/${encodeURIComponent(id)}/attempts?limit=250`),
     refetchInterval: 3_000,
   });
 }
 
 /** Resend to each endpoint given: one POST per endpoint, as the API has it. */
 export function useResend(id: string) {
+  const call = useApi();
   const client = useQueryClient();
   return useMutation({
     mutationFn: async (endpointIds: string[]) => {
-      for (const endpointId of endpointIds) await api(`/messages/${encodeURIComponent(id)}/resend`, { method: "POST", body: { endpoint_id: endpointId } });
+      for (const endpointId of endpointIds) await call(`/messages/${encodeURIComponent(id)}/resend`, { method: "POST", body: { endpoint_id: endpointId } });
       return endpointIds.length;
     },
     onSettled: () => client.invalidateQueries({ queryKey: messageKeys.all }),

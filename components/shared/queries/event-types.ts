@@ -1,7 +1,8 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, type Page } from "../../shared/api";
+import type { Page } from "../api";
+import { useApi } from "../api-context";
 
 export type EventType = {
   id: string;
@@ -17,13 +18,15 @@ export type CreateEventTypeInput = { name: string; description?: string; schema?
 export const eventTypeKeys = { all: ["event-types"] as const, list: () => [...eventTypeKeys.all, "list"] as const };
 
 export function useEventTypes() {
-  return useQuery({ queryKey: eventTypeKeys.list(), queryFn: () => api<Page<EventType>>("/event-types?limit=250") });
+  const call = useApi();
+  return useQuery({ queryKey: eventTypeKeys.list(), queryFn: () => call<Page<EventType>>("/event-types?limit=250") });
 }
 
 export function useCreateEventType() {
+  const call = useApi();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: CreateEventTypeInput) => api<EventType>("/event-types", { method: "POST", body: input }),
+    mutationFn: (input: CreateEventTypeInput) => call<EventType>("/event-types", { method: "POST", body: input }),
     onSuccess: () => client.invalidateQueries({ queryKey: eventTypeKeys.all }),
   });
 }

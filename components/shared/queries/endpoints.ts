@@ -1,0 +1,72 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { Page } from "../api";
+import { useApi } from "../api-context";
+import type { Attempt, Endpoint, EndpointStats } from "../resources";
+import { consumerKeys } from "./consumers";
+
+export const endpointKeys = {
+  all: ["endpoints"] as const,
+  detail: (id: string) => [...endpointKeys.all, "detail", id] as const,
+  stats: (id: string) => [...endpointKeys.all, "stats", id] as const,
+  testAttempts: (messageId: string) => [...endpointKeys.all, "test", messageId] as const,
+};
+
+const path = (id: string, rest = "") => `/endpoints/${encodeURIComponent(id)}${rest}`;
+
+export function useEndpoint(id: string) {
+  const call = useApi();
+  return useQuery({ queryKey: endpointKeys.detail(id), queryFn: () => call<Endpoint>(path(id)), refetchInterval: 15_000 });
+}
+
+export function useEndpointStats(id: string) {
+  const call = useApi();
+  return useQuery({ queryKey: endpointKeys.stats(id), queryFn: () => call<EndpointStats>(path(id, "/stats")), refetchInterval: 30_000 });
+}
+
+function useEndpointMutation<I, O>(fn: (input: I) => Promise<O>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: endpointKeys.all }), client.invalidateQueries({ queryKey: consumerKeys.all })]),
+  });
+}
+
+export function useSetEnabled(id: string) {
+  const call = useApi();
+  return useEndpointMutation((enable: boolean) => call<Endpoint>(path(id, enable ? "/enable" : "/disable"), { method: "POST" }));
+}
+
+export type EndpointPatch = Partial<Pick<Endpoint, "url" | "description" | "event_types" | "headers" | "rate_limit_per_second"> & { max_concurrency: number | null }>;
+export function useUpdateEndpoint(id: string) {
+  const call = useApi();
+  return useEndpointMutation((patch: EndpointPatch) => call<Endpoint>(path(id), { method: "PATCH", body: patch }));
+}
+
+/** Reading the secret is audited on the server, so it is fetched only when the operator asks. */
+export function useRevealSecret(id: string) {
+  const call = useApi();
+  return useMutation({ mutationFn: () => call<{ key: string }>(path(id, "/secret")) });
+}
+
+export function useRotateSecret(id: string) {
+  const call = useApi();
+  return useMutation({ mutationFn: () => call<{ key: string }>(path(id, "/secret/rotate"), { method: "POST", body: {} }) });
+}
+
+export function useSendTest(id: string) {
+  const call = useApi();
+  return useMutation({ mutationFn: (input: { event_type?: string }) => call<{ message_id: string }>(path(id, "/test"), { method: "POST", body: input }) });
+}
+
+/** The test message's attempt, polled until the worker has made it. */
+export function useTestAttempt(messageId: string | null) {
+  const call = useApi();
+  return useQuery({
+    queryKey: endpointKeys.testAttempts(messageId ?? ""),
+    enabled: messageId !== null,
+    queryFn: () => call<Page<Attempt>>(`/messages/${encodeURIComponent(messageId!)}/attempts`),
+    refetchInterval: (query) => ((query.state.data?.data.length ?? 0) > 0 ? false : 1000),
+  });
+}
