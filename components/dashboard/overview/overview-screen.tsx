@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { api, type Page } from "../../shared/api";
-import { ChartPlaceholder } from "../../shared/endpoint-stats-chart";
+import { StatsChart } from "../../shared/stats-chart";
 import { Card } from "../../ui/card";
 import { AlertTable } from "../alerts/alerts-screen";
 import { useAlertLog } from "../alerts/queries";
@@ -12,9 +12,10 @@ import { PageHeader } from "../page-header";
 
 type Counts = { failing: number; circuit_open: number; auto_disabled: number };
 
-/** The figures an operator can have today; the volume charts wait for GET /stats and say so. */
+/** What needs attention now, and how delivery has gone over the last hour, day or week. */
 export function OverviewScreen({ counts }: { counts: Counts }) {
   const t = useTranslations("overview");
+  const charts = useTranslations("charts");
   const alerts = useAlertLog({});
   const running = useQuery({ queryKey: ["recoveries", "running"], queryFn: () => api<Page<{ id: string }>>("/recoveries?state=running&limit=250"), refetchInterval: 15_000 });
   const tiles = [
@@ -39,8 +40,8 @@ export function OverviewScreen({ counts }: { counts: Counts }) {
         ))}
       </div>
       <Card className="mt-4 p-4">
-        <h2 className="text-sm font-semibold">{t("charts")}</h2>
-        <ChartPlaceholder className="mt-3 h-48" />
+        <h2 className="mb-3 text-sm font-semibold">{charts("title")}</h2>
+        <StatsChart />
       </Card>
       <h2 className="mt-8 mb-3 text-lg font-semibold">{t("recentAlerts")}</h2>
       <Card>
