@@ -125,7 +125,7 @@ describe("the customer portal in Chromium", () => {
     await dialog.getByRole("checkbox", { name: /invoice\.paid/ }).check();
     await dialog.getByText("Example payload").click();
     await dialog.getByLabel("Example payload of invoice.paid").getByText('"inv_1"').waitFor();
-    await dialog.getByLabel("Custom headers").fill("X-Team: billing");
+    await dialog.getByLabel("Headers").fill("X-Team: billing");
     await dialog.getByLabel("Rate limit per second").fill("5");
     await dialog.getByRole("button", { name: "Create" }).click();
     await page.waitForURL(/\/portal\/endpoints\/ep_/);
