@@ -113,10 +113,10 @@ export function PortalEndpointDetailScreen({ id }: { id: string }) {
             </dd>
           </dl>
           <div className="mt-4 flex flex-col gap-2">
-            <Link className={link} href={`/portal/deliveries?endpoint_id=${encodeURIComponent(e.id)}`}>
+            <Link className={link} href="/portal/deliveries">
               {t("deliveries")}
             </Link>
-            <Link className={link} href={`/portal/recover?endpoint_id=${encodeURIComponent(e.id)}`}>
+            <Link className={link} href="/portal/recover">
               {t("recover")}
             </Link>
           </div>
