@@ -114,6 +114,8 @@ const EnvSchema = z.object({
   LOGIN_MAX_FAILURES_PER_EMAIL: integer(5, 1, 10_000),
   LOGIN_MAX_FAILURES_PER_ADDRESS: integer(20, 1, 100_000),
   LOGIN_FAILURE_WINDOW: duration("15m"),
+  /** How long an emailed sign-in link works (once), where SMTP_URL is set. */
+  SIGN_IN_LINK_TTL: duration("10m"),
   /** A portal link's and a portal session's lifetimes when the link's request names none. */
   PORTAL_LINK_TTL: duration("15m"),
   PORTAL_SESSION_TTL: duration("12h"),
