@@ -1,7 +1,6 @@
 import type { NextAuthConfig } from "next-auth";
 import { CredentialsSignin } from "next-auth";
 import { logger } from "../logger";
-import { TooManyLinkRequests } from "./email-link";
 import { authSecret, secureCookies, sessionMaxAgeSeconds } from "./settings";
 
 /**
@@ -30,7 +29,7 @@ export function baseAuthConfig(): NextAuthConfig {
     // Failed sign-ins are expected and counted elsewhere; nothing of a request body is ever logged.
     logger: {
       error(error) {
-        if (error instanceof CredentialsSignin || error instanceof TooManyLinkRequests) return;
+        if (error instanceof CredentialsSignin) return;
         logger.error("auth error", { error: error.name, message: error.message });
       },
       warn(code) {

@@ -1,4 +1,4 @@
-import { AuthError, type NextAuthConfig } from "next-auth";
+import type { NextAuthConfig } from "next-auth";
 import type { Adapter, AdapterUser } from "next-auth/adapters";
 import Nodemailer from "next-auth/providers/nodemailer";
 import { escHtml, mailerFor } from "../alerts/channels/email";
@@ -9,6 +9,7 @@ import { LOCALE_COOKIE, pickLocale, type Locale } from "../i18n/locale";
 import { logger } from "../logger";
 import { countSignInAttempt, findOperator, findOperatorByEmail, storeSignInToken, consumeSignInToken } from "../operators";
 import { createTranslator } from "next-intl";
+import { TooManySignIns } from "./too-many-sign-ins";
 import en from "../../messages/en.json";
 import ja from "../../messages/ja.json";
 
@@ -20,13 +21,6 @@ export const emailLinkEnabled = () => Boolean(getConfig().SMTP_URL);
 
 export const signInLinkMinutes = () => Math.max(1, Math.round(getConfig().SIGN_IN_LINK_TTL / 60_000));
 
-/** Thrown out of `signIn` when the email or the address has asked too often; the form says when to retry. */
-export class TooManyLinkRequests extends AuthError {
-  static type = "EmailSignInError";
-  constructor(readonly retryAfterSeconds: number) {
-    super("too many sign-in link requests");
-  }
-}
 
 const asUser = (operator: { id: string; email: string }): AdapterUser => ({ id: operator.id, email: operator.email, emailVerified: null });
 
@@ -99,11 +93,14 @@ async function sendSignInLink({ identifier, url, request }: { identifier: string
   const config = getConfig();
   const address = clientAddress(request, config.TRUST_PROXY);
   const retryAfterSeconds = await countSignInAttempt(getDb(), { email: identifier, address: address === SHARED_CLIENT ? null : address });
-  if (retryAfterSeconds !== null) throw new TooManyLinkRequests(retryAfterSeconds);
+  if (retryAfterSeconds !== null) throw new TooManySignIns(retryAfterSeconds);
   const operator = await findOperatorByEmail(getDb(), identifier);
   if (!operator) return;
-  // Auth.js builds the link from the request's host; the mail carries APP_URL's, whatever Host said.
+  // Auth.js builds the link, and the page it returns to, from the request's URL; the mail carries
+  // APP_URL's, whatever Host said (the redirect callback below lets the return go there).
   const built = new URL(url);
+  const back = new URL(built.searchParams.get("callbackUrl") ?? "/", built.origin);
+  built.searchParams.set("callbackUrl", back.origin === built.origin ? `${config.APP_URL}${back.pathname}${back.search}` : config.APP_URL);
   const link = `${config.APP_URL}${built.pathname}${built.search}`;
   const locale = pickLocale(cookieValue(request, LOCALE_COOKIE), request.headers.get("accept-language"));
   const mail = signInLinkMail({ locale, url: link, email: operator.email, minutes: signInLinkMinutes() });
@@ -129,6 +126,13 @@ export function emailLinkConfig(): Pick<NextAuthConfig, "adapter" | "providers" 
       }),
     ],
     callbacks: {
+      // Auth.js's own rule (a path, or this request's origin), and APP_URL's origin, which the
+      // link's return address names.
+      redirect({ url, baseUrl }) {
+        if (url.startsWith("/")) return `${baseUrl}${url}`;
+        const origin = URL.canParse(url) ? new URL(url).origin : null;
+        return origin === baseUrl || origin === new URL(config.APP_URL).origin ? url : baseUrl;
+      },
       // Asking for a link is always "sent" (sendSignInLink decides who gets mail); following one
       // signs in only an operator who still exists.
       async signIn({ user, account, email }) {

@@ -1,4 +1,4 @@
-import NextAuth, { CredentialsSignin } from "next-auth";
+import NextAuth from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { z } from "zod";
 import { getConfig } from "../config";
@@ -7,14 +7,9 @@ import { SHARED_CLIENT, clientAddress } from "../http/client-address";
 import { signInOperator } from "../operators";
 import { baseAuthConfig } from "./config";
 import { emailLinkConfig } from "./email-link";
+import { TooManySignIns } from "./too-many-sign-ins";
 
-/** Thrown out of `signIn` when the email or the address has failed too often; the form says when to retry. */
-export class TooManySignIns extends CredentialsSignin {
-  override code = "rate_limited";
-  constructor(readonly retryAfterSeconds: number) {
-    super();
-  }
-}
+export { TooManySignIns };
 
 const SignInFields = z.object({ email: z.string().max(320), password: z.string().max(200) });
 

@@ -4,7 +4,7 @@ import { AuthError } from "next-auth";
 import { z } from "zod";
 import type { LinkState, SignInState } from "@/components/auth/sign-in-state";
 import { signIn, TooManySignIns } from "@/lib/auth";
-import { EMAIL_PROVIDER, TooManyLinkRequests, emailLinkEnabled } from "@/lib/auth/email-link";
+import { EMAIL_PROVIDER, emailLinkEnabled } from "@/lib/auth/email-link";
 
 /** Only a path on this site: a sign-in link must not be able to send anyone elsewhere. */
 function safeCallback(value: FormDataEntryValue | null): string {
@@ -37,7 +37,7 @@ export async function emailLinkAction(_previous: LinkState, form: FormData): Pro
     await signIn(EMAIL_PROVIDER, { email: email.data, redirectTo: safeCallback(form.get("callbackUrl")), redirect: false });
     return { status: "sent", email: email.data };
   } catch (error) {
-    if (error instanceof TooManyLinkRequests) return { status: "rate_limited", minutes: Math.ceil(error.retryAfterSeconds / 60) };
+    if (error instanceof TooManySignIns) return { status: "rate_limited", minutes: Math.ceil(error.retryAfterSeconds / 60) };
     throw error;
   }
 }
