@@ -56,10 +56,10 @@ export function LoginForm({
         <form action={action} className="mt-6 space-y-4" noValidate>
           <input type="hidden" name="callbackUrl" value={callbackUrl} />
           <Field id="email" label={t("email")}>
-            <Input id="email" name="email" type="email" autoComplete="username" required autoFocus aria-invalid={error ? true : undefined} />
+            <Input id="email" name="email" type="email" autoComplete="username" required autoFocus aria-invalid={state.error ? true : undefined} />
           </Field>
           <Field id="password" label={t("password")}>
-            <Input id="password" name="password" type="password" autoComplete="current-password" required aria-invalid={error ? true : undefined} />
+            <Input id="password" name="password" type="password" autoComplete="current-password" required aria-invalid={state.error ? true : undefined} />
           </Field>
           {error ? (
             <p role="alert" className="rounded-md bg-danger/10 px-3 py-2 text-sm text-danger" data-testid="login-error">
