@@ -35,7 +35,7 @@ export const DEMO_RECEIVER_PATH = "/api/demo/receiver/";
 
 export const DEMO_ENDPOINTS: { receiver: DemoReceiver; description: string; event_types: string[] | null }[] = [
   { receiver: "ok", description: "Billing sync (always answers 200)", event_types: null },
-  { receiver: "flaky", description: "Analytics (503 a quarter of the time, sometimes slow)", event_types: ["invoice.paid", "subscription.canceled"] },
+  { receiver: "flaky", description: "Analytics (refuses a quarter of messages once with 503; sometimes slow)", event_types: ["invoice.paid", "subscription.canceled"] },
   { receiver: "retired", description: "Old CRM hook (retired: answers 410 Gone)", event_types: ["user.created"] },
 ];
 
