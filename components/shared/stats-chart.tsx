@@ -21,6 +21,14 @@ const COLOR = {
   cursor: "var(--muted)",
 } as const;
 
+const TICK_FORMAT = {
+  hour: { hour: "numeric", minute: "2-digit" },
+  day: { hour: "numeric" },
+  week: { month: "numeric", day: "numeric" },
+} as const satisfies Record<StatsRange, Intl.DateTimeFormatOptions>;
+
+const MARGIN = { top: 4, right: 12, bottom: 0, left: 0 };
+
 const AXIS = { stroke: COLOR.grid, tick: { fill: COLOR.axis, fontSize: 11 }, tickLine: false } as const;
 
 /**
@@ -95,8 +103,9 @@ function StatsCharts({ points, range, period }: { points: ChartPoint[]; range: S
     <XAxis
       dataKey="ms"
       ticks={ticks}
-      interval={0}
-      tickFormatter={(v: number) => format.dateTime(new Date(v), range === "week" ? { month: "numeric", day: "numeric" } : { hour: "numeric", minute: "2-digit" })}
+      // Narrow charts (three abreast, or the portal's) drop every other label rather than overlap them.
+      interval="equidistantPreserveStart"
+      tickFormatter={(v: number) => format.dateTime(new Date(v), TICK_FORMAT[range])}
       {...AXIS}
     />
   );
@@ -108,7 +117,7 @@ function StatsCharts({ points, range, period }: { points: ChartPoint[]; range: S
   return (
     <div className="grid gap-4 @3xl:grid-cols-3">
       <ChartFigure name="volume" title={t("volume.title")} summary={t("volume.summary", { attempts: sum.attempts, failed: sum.failed, period })}>
-        <BarChart data={points} barCategoryGap={range === "hour" ? 1 : 0}>
+        <BarChart data={points} margin={MARGIN} barCategoryGap={range === "hour" ? 1 : 0}>
           <CartesianGrid vertical={false} stroke={COLOR.grid} />
           {xAxis}
           <YAxis allowDecimals={false} width={40} tickFormatter={(v: number) => format.number(v, { notation: "compact" })} {...AXIS} />
@@ -122,7 +131,7 @@ function StatsCharts({ points, range, period }: { points: ChartPoint[]; range: S
         title={t("rate.title")}
         summary={sum.failed === 0 ? t("rate.summaryAll", { period }) : t("rate.summary", { rate: percent(sum.rate!), period, lowest: percent(lowest.rate!), at: at(lowest) })}
       >
-        <LineChart data={points}>
+        <LineChart data={points} margin={MARGIN}>
           <CartesianGrid vertical={false} stroke={COLOR.grid} />
           {xAxis}
           <YAxis domain={[0, 1]} ticks={[0, 0.5, 1]} width={40} tickFormatter={(v: number) => format.number(v, { style: "percent" })} {...AXIS} />
@@ -139,7 +148,7 @@ function StatsCharts({ points, range, period }: { points: ChartPoint[]; range: S
           { label: "p99", color: COLOR.p99 },
         ]}
       >
-        <LineChart data={points}>
+        <LineChart data={points} margin={MARGIN}>
           <CartesianGrid vertical={false} stroke={COLOR.grid} />
           {xAxis}
           <YAxis width={48} tickFormatter={(v: number) => format.number(v, { notation: "compact" })} {...AXIS} />
