@@ -53,7 +53,7 @@ export function StatsSparkline({ endpointId }: { endpointId: string }) {
           <>
             <path d={d} fill="none" stroke={color} strokeWidth={1.5} strokeLinejoin="round" strokeLinecap="round" />
             {lone.map((c) => (
-              <circle key={c.cx} cx={c.cx} cy={c.cy} r={1.5} fill={color} />
+              <circle key={c.cx} cx={c.cx} cy={c.cy} r={2} fill={color} />
             ))}
           </>
         )}

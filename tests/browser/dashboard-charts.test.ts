@@ -158,6 +158,27 @@ describe("the charts in Chromium", () => {
     await context.close();
   });
 
+  it("says in words that the charts are loading, and why they could not be drawn", async () => {
+    const { context, page } = await signedIn();
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/api/v1/stats?*", async (route) => {
+      await held;
+      await route.fulfill({ status: 503, contentType: "application/problem+json", body: JSON.stringify({ status: 503, code: "service_unavailable", title: "Unavailable" }) });
+    });
+    await page.goto("/");
+    await page.getByRole("status", { name: "Loading the charts…" }).waitFor();
+    if (process.env.CHART_SHOTS) await page.screenshot({ path: `${process.env.CHART_SHOTS}/loading.png` });
+    release();
+    // The query asks twice more on a 5xx before it gives up.
+    await expect.poll(() => text(page.getByTestId("stats-chart").getByRole("alert")), { timeout: 15_000 }).toBe("The database cannot be reached right now. Try again shortly.Try again");
+    if (process.env.CHART_SHOTS) await page.screenshot({ path: `${process.env.CHART_SHOTS}/error.png` });
+    await page.unroute("**/api/v1/stats?*");
+    await page.getByRole("button", { name: "Try again" }).click();
+    await expect.poll(() => text(page.getByTestId("stats-volume-summary"))).toBe("15 attempts in the last 24 hours, 4 failed.");
+    await context.close();
+  });
+
   it("overview: deliveries waiting for a worker show as pending, with how long the oldest has waited", async () => {
     await worker!.stop();
     worker = undefined;
