@@ -47,7 +47,7 @@ export function StatsChart({ endpointId, consumer }: StatsScope) {
     <div data-testid="stats-chart" className="@container" data-range={range} data-bucket={RANGE[range].bucket}>
       <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
         <p className="text-xs text-muted-foreground" data-testid="stats-bucket">
-          {t("bucket", { bucket: RANGE[range].bucket })}
+          {t(`bucket.${RANGE[range].bucket}`)}
         </p>
         <div role="group" aria-label={t("range")} className="inline-flex rounded-md border border-border p-0.5">
           {STATS_RANGES.map((r) => (
@@ -231,7 +231,7 @@ function PointTooltip({ active, payload, range }: { active?: boolean; payload?: 
   return (
     <div data-testid="stats-tooltip" className="rounded-md border border-border bg-surface px-3 py-2 text-xs text-foreground shadow-md">
       <p className="font-medium">{format.dateTimeRange(start, end, { month: "short", day: "numeric", hour: "numeric", minute: "2-digit" })}</p>
-      <p className="mt-0.5 text-muted-foreground">{t("attempts", { count: point.attempts })}</p>
+      <p className="mt-0.5 text-muted-foreground">{point.attempts === 0 ? t("noAttempts") : t("attempts", { count: point.attempts })}</p>
       {rows.length ? (
         <dl className="mt-1 grid grid-cols-[auto_auto] gap-x-3 tabular-nums">
           {rows.map(([k, v]) => (
