@@ -9,6 +9,7 @@
  *          --log-endpoints 5000 --log-days 30 --log-runs 50 --log-dir <dir> (default: under the
  *          system's temp dir) --log-keep (keep the seeded database, and reuse it when it was seeded
  *          with the same options) --log-explain (print the plan of each query that misses)
+ *          --log-only "payload,status=" (only the queries whose name contains one of these)
  */
 import { drizzle } from "drizzle-orm/postgres-js";
 import { existsSync } from "node:fs";
@@ -40,9 +41,10 @@ export const LOG_OPTIONS = {
   "log-dir": { type: "string", default: path.join(os.tmpdir(), "webhook-admin-bench-log") },
   "log-keep": { type: "boolean", default: false },
   "log-explain": { type: "boolean", default: false },
+  "log-only": { type: "string", default: "" },
 } as const;
 
-export type LogOptions = LogSeedOptions & { runs: number; dir: string; keep: boolean; explain: boolean };
+export type LogOptions = LogSeedOptions & { runs: number; dir: string; keep: boolean; explain: boolean; only: string[] };
 
 export function logOptions(values: Record<string, string | boolean | undefined>): LogOptions {
   return {
@@ -55,6 +57,7 @@ export function logOptions(values: Record<string, string | boolean | undefined>)
     dir: String(values["log-dir"]),
     keep: Boolean(values["log-keep"]),
     explain: Boolean(values["log-explain"]),
+    only: String(values["log-only"] ?? "").split(",").filter(Boolean),
   };
 }
 
@@ -160,7 +163,7 @@ async function measure(sql: Sql, url: string, o: LogOptions, endMs: number, say:
   const F = "message log";
   const S = "payload search";
   const O = "overview";
-  const cases: Case[] = [
+  const allCases: Case[] = [
     { group: F, name: "no filter, first page", goalMs: FILTERED_GOAL_MS, run: () => page({}) },
     { group: F, name: "no filter, deep page", goalMs: FILTERED_GOAL_MS, run: () => page({ cursor: deepCursor() }) },
     { group: F, name: "consumer (random), first page", goalMs: FILTERED_GOAL_MS, run: () => page({ consumer: consumerUid(randomConsumer()) }) },
@@ -214,10 +217,13 @@ async function measure(sql: Sql, url: string, o: LogOptions, endMs: number, say:
     { group: O, name: "GET /endpoints/{id}/stats, 24 h", goalMs: OVERVIEW_GOAL_MS, run: async () =>
       (await endpointStats(ctx, randomEndpoint(), { since: new Date(endMs - DAY) }), 1) },
   ];
+  const cases = o.only.length ? allCases.filter((c) => o.only.some((part) => `${c.group}: ${c.name}`.includes(part))) : allCases;
   async function stats(query: Parameters<typeof getStats>[1]): Promise<number> {
     return (await getStats(ctx, query)).data.length;
   }
 
+  const load = () => os.loadavg().map((n) => n.toFixed(1)).join(", ");
+  say(`Load average (1, 5, 15 min) before measuring: ${load()} on ${os.cpus().length} CPUs.`);
   const figures: LogFigure[] = [];
   say(`\n${"query".padEnd(52)} ${"p50".padStart(8)} ${"p95".padStart(8)} ${"max".padStart(8)}  goal`);
   for (const c of cases) {
@@ -234,6 +240,7 @@ async function measure(sql: Sql, url: string, o: LogOptions, endMs: number, say:
     figures.push(f);
     say(`${`${c.group}: ${c.name}`.padEnd(52)} ${ms(f.p50).padStart(8)} ${ms(f.p95).padStart(8)} ${ms(f.max).padStart(8)}  ${verdict(f)}`);
   }
+  say(`Load average after measuring: ${load()}.`);
   if (o.explain) {
     for (const c of cases) {
       const f = figures.find((x) => x.name === c.name)!;
