@@ -250,14 +250,18 @@ async function measure(sql: Sql, url: string, o: LogOptions, endMs: number, say:
       const statements = captured;
       captured = null;
       say(`\nPlan of the slowest statement of "${c.group}: ${c.name}" (p95 ${ms(f.p95)}):`);
-      say(await slowestPlan(sql, statements));
+      say(await slowestPlan(drizzleSql, statements));
     }
   }
   await drizzleSql.end({ timeout: 5 });
   return figures;
 }
 
-/** EXPLAIN (ANALYZE, BUFFERS) of each statement, with the parameters it was sent with; the slowest one's plan. */
+/**
+ * EXPLAIN (ANALYZE, BUFFERS) of each statement, with the parameters it was sent with, on drizzle's
+ * own connection (drizzle passes json parameters through as text; a plain connection would encode
+ * them once more and explain a different query); the slowest one's plan.
+ */
 async function slowestPlan(sql: Sql, statements: { query: string; params: unknown[] }[]): Promise<string> {
   let slowest = { ms: -1, text: "(no statements)" };
   for (const { query, params } of statements) {
