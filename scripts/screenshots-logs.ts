@@ -4,7 +4,6 @@ import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { getConfig, resetConfigForTests } from "../lib/config";
-import { createConsumer } from "../lib/consumers";
 import { getDb } from "../lib/db/client";
 import { createEndpoint } from "../lib/endpoints";
 import { createMessage } from "../lib/messages";
@@ -26,7 +25,7 @@ export async function seedTraffic(): Promise<{ stop: () => Promise<void> }> {
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   const ctx = { actor: { type: "system" as const }, db: getDb() };
   const worker = await startWorker(process.env.DATABASE_URL!, getConfig());
-  await createConsumer({ ctx, input: { uid: "acme", name: "Acme Inc." } });
+  // The consumer is seeded with the dashboard's sample (scripts/screenshots.ts), before this.
   await createEndpoint({ ctx, consumerRef: "acme", input: { url: `${url}/webhooks`, description: "Billing" } });
   for (let i = 0; i < 24; i++) {
     const paid = i % 2 === 0;
