@@ -40,7 +40,7 @@ export async function listMessages(ctx: Ctx, query: PageQuery & ListMessagesQuer
     query.since ? gte(messages.createdAt, query.since) : undefined,
     query.until ? lt(messages.createdAt, query.until) : undefined,
     // payload is text holding the exact bytes sent, so containment needs the cast.
-    query.payload_contains ? sql`${messages.payload}::jsonb @> ${query.payload_contains}::jsonb` : undefined,
+    query.payload_contains ? sql`webhook_admin_payload_jsonb(${messages.payload}) @> ${query.payload_contains}::jsonb` : undefined,
   ];
   if (query.status || query.endpoint_id) {
     filters.push(
