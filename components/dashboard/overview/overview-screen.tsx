@@ -8,7 +8,7 @@ import { ChartPlaceholder } from "../../shared/endpoint-stats-chart";
 import { Card } from "../../ui/card";
 import { AlertTable } from "../alerts/alerts-screen";
 import { useAlertLog } from "../alerts/queries";
-import { PageHeader } from "../page-header";
+import { PageHeader } from "../../shared/page-header";
 
 type Counts = { failing: number; circuit_open: number; auto_disabled: number };
 
