@@ -41,7 +41,39 @@ async function seedConsumers(ctx: { actor: { type: "system" }; db: ReturnType<ty
   const admin = await db.execute<{ id: string }>(sql`select id from operators where email = 'admin@example.com'`);
   const adminId = (admin as unknown as { id: string }[])[0]!.id;
   await getEndpointSecret({ ctx: { actor: { type: "operator", id: adminId, role: "admin" }, db }, id: billing.id });
+  await seedHistory(db, { steady: billing.id, failing: crm.id });
   return billing.id;
+}
+
+/**
+ * A week of what the rollup would hold had these endpoints been delivering all along, so the
+ * charts have days to draw: a daily rhythm, a few bad minutes, a tail of slow responses, and the
+ * failing endpoint's 47 minutes of failures. Appended as the outcome writes append (one row per
+ * endpoint and minute; older than two hours, one row per five minutes carrying five minutes' worth).
+ */
+async function seedHistory(db: ReturnType<typeof getDb>, endpoints: { steady: string; failing: string }): Promise<void> {
+  await db.execute(sql`
+    insert into attempt_stats_pending (endpoint_id, consumer_id, minute, attempts, succeeded, failed, latency_buckets, latency_counts)
+    select e.id, e.consumer_id, m.minute, v.n, v.n - f.f, f.f, h.ks, h.ns
+    from endpoints e
+    cross join generate_series(date_trunc('minute', now()) - interval '7 days', date_trunc('minute', now()), interval '1 minute') as m(minute)
+    cross join lateral (
+      select (case when m.minute > now() - interval '2 hours' then 1 else 5 end)
+             * greatest(1, round(14 + 10 * sin(extract(epoch from m.minute) / 86400 * 2 * pi()) + random() * 6))::int as n
+    ) v
+    cross join lateral (
+      select case when e.id = ${endpoints.failing} and m.minute > now() - interval '47 minutes' then v.n
+                  when random() < 0.02 then ceil(v.n * 0.5)::int
+                  else (random() < 0.15)::int end as f
+    ) f
+    cross join lateral (
+      select array_agg(k order by k) as ks, array_agg(c order by k) as ns
+      from (values (webhook_admin_latency_bucket((80 + random() * 70)::int), v.n - v.n / 20),
+                   (webhook_admin_latency_bucket((700 + random() * 900)::int), v.n / 20)) as b(k, c)
+      where c > 0
+    ) h
+    where e.id in (${endpoints.steady}, ${endpoints.failing})
+      and (m.minute > now() - interval '2 hours' or extract(minute from m.minute)::int % 5 = 0)`);
 }
 
 async function seed(): Promise<void> {
@@ -124,6 +156,11 @@ async function main(): Promise<void> {
         await page.getByRole("row").nth(3).waitFor();
         await shoot(page, `${locale}-api-keys${suffix}`);
         if (theme === "dark") {
+          if (locale === "en") {
+            await page.goto("/");
+            await page.getByTestId("stats-volume").waitFor();
+            await shoot(page, `${locale}-overview${suffix}`);
+          }
           await context.close();
           continue;
         }
@@ -142,16 +179,17 @@ async function main(): Promise<void> {
         await shoot(page, `${locale}-operators`);
         await shootLogs(page, locale, shoot);
         await page.goto("/");
-        await page.getByTestId("tile-failing").waitFor();
+        await page.getByTestId("stats-volume").waitFor();
         await shoot(page, `${locale}-overview`);
         await page.goto("/consumers");
         await page.getByRole("row").nth(4).waitFor();
         await shoot(page, `${locale}-consumers`);
         await page.goto("/consumers/acme");
         await page.getByTestId("endpoint-state").first().waitFor();
+        await page.getByTestId("stats-sparkline").first().waitFor();
         await shoot(page, `${locale}-consumer`);
         await page.goto(`/endpoints/${endpointId}`);
-        await page.getByTestId("stat-attempts").waitFor();
+        await page.getByTestId("stats-volume").waitFor();
         await shoot(page, `${locale}-endpoint`);
         await page.goto("/alerts");
         await page.getByRole("row").nth(2).waitFor();

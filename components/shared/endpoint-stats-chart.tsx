@@ -1,14 +1,11 @@
 "use client";
 
-import { BarChart3 } from "lucide-react";
 import { useFormatter, useTranslations } from "next-intl";
 import type { EndpointStats } from "./resources";
+import { StatsChart } from "./stats-chart";
 
-/**
- * An endpoint's figures since `stats.since`. The per-minute series (GET /stats) is not served yet,
- * so the chart area says so instead of drawing something made up.
- */
-export function EndpointStatsChart({ stats }: { stats: EndpointStats }) {
+/** An endpoint's totals since `stats.since`, then its series over the range the viewer picks. */
+export function EndpointStatsChart({ endpointId, stats }: { endpointId: string; stats: EndpointStats }) {
   const t = useTranslations("endpointHealth.stats");
   const format = useFormatter();
   const figures = [
@@ -31,19 +28,9 @@ export function EndpointStatsChart({ stats }: { stats: EndpointStats }) {
           </div>
         ))}
       </dl>
-      <ChartPlaceholder />
-    </div>
-  );
-}
-
-/** Where a time series will go once the rollup's GET /stats is served. */
-export function ChartPlaceholder({ className = "mt-4 h-40" }: { className?: string }) {
-  const t = useTranslations("endpointHealth.stats");
-  return (
-    <div role="note" className={`flex flex-col items-center justify-center gap-2 rounded-md border border-dashed border-border text-center text-sm text-muted-foreground ${className}`}>
-      <BarChart3 aria-hidden className="h-5 w-5" />
-      <p className="font-medium">{t("seriesTitle")}</p>
-      <p className="max-w-sm text-xs">{t("seriesNotYet")}</p>
+      <div className="mt-4 border-t border-border pt-4">
+        <StatsChart endpointId={endpointId} />
+      </div>
     </div>
   );
 }

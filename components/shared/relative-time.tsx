@@ -16,7 +16,7 @@ export function RelativeTime({ value, never }: { value: string | null; never?: s
   const exact = `${format.dateTime(date, { dateStyle: "medium", timeStyle: "medium" })} (${timeZone})`;
   return (
     <Tooltip content={exact}>
-      <time dateTime={date.toISOString()} tabIndex={0} suppressHydrationWarning className="cursor-help underline decoration-dotted decoration-muted-foreground/50 underline-offset-4">
+      <time dateTime={date.toISOString()} tabIndex={0} suppressHydrationWarning className="cursor-help whitespace-nowrap underline decoration-dotted decoration-muted-foreground/50 underline-offset-4">
         {format.relativeTime(date, now)}
       </time>
     </Tooltip>

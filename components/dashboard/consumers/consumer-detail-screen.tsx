@@ -6,6 +6,7 @@ import { useTranslations } from "next-intl";
 import { ErrorMessage } from "../../shared/error-message";
 import { EndpointStateBadge } from "../../shared/endpoint-state-badge";
 import { RelativeTime } from "../../shared/relative-time";
+import { StatsSparkline } from "../../shared/stats-sparkline";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { CopyButton } from "../../ui/copy-button";
@@ -19,6 +20,7 @@ import { useConsumer, useConsumerEndpoints } from "../../shared/queries/consumer
 export function ConsumerDetailScreen({ consumerRef }: { consumerRef: string }) {
   const t = useTranslations("consumers");
   const common = useTranslations("common");
+  const charts = useTranslations("charts.sparkline");
   const consumer = useConsumer(consumerRef);
   const endpoints = useConsumerEndpoints(consumerRef);
 
@@ -91,6 +93,7 @@ export function ConsumerDetailScreen({ consumerRef }: { consumerRef: string }) {
               <Tr>
                 <Th>{t("endpointColumns.url")}</Th>
                 <Th>{t("endpointColumns.state")}</Th>
+                <Th>{charts("column")}</Th>
                 <Th>{t("endpointColumns.streak")}</Th>
                 <Th>{t("endpointColumns.eventTypes")}</Th>
               </Tr>
@@ -106,6 +109,9 @@ export function ConsumerDetailScreen({ consumerRef }: { consumerRef: string }) {
                   </Td>
                   <Td>
                     <EndpointStateBadge endpoint={e} />
+                  </Td>
+                  <Td>
+                    <StatsSparkline endpointId={e.id} />
                   </Td>
                   <Td className="text-xs">
                     {e.failing_since ? (

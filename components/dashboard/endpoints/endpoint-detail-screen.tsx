@@ -54,7 +54,7 @@ export function EndpointDetailScreen({ id }: { id: string }) {
       <div className="grid gap-4 lg:grid-cols-3">
         <Card className="p-4 lg:col-span-2">
           <h2 className="mb-3 text-sm font-semibold">{t("statsTitle")}</h2>
-          {stats.isPending ? <Skeleton className="h-40" /> : stats.isError ? <ErrorMessage error={stats.error} /> : <EndpointStatsChart stats={stats.data} />}
+          {stats.isPending ? <Skeleton className="h-40" /> : stats.isError ? <ErrorMessage error={stats.error} /> : <EndpointStatsChart endpointId={e.id} stats={stats.data} />}
         </Card>
         <Card className="p-4">
           <h2 className="mb-3 text-sm font-semibold">{t("facts")}</h2>

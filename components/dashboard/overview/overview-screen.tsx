@@ -2,19 +2,23 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useTranslations } from "next-intl";
+import { useFormatter, useNow, useTranslations } from "next-intl";
 import { api, type Page } from "../../shared/api";
-import { ChartPlaceholder } from "../../shared/endpoint-stats-chart";
+import { StatsChart } from "../../shared/stats-chart";
 import { Card } from "../../ui/card";
 import { AlertTable } from "../alerts/alerts-screen";
 import { useAlertLog } from "../alerts/queries";
+import type { Backlog } from "@/lib/deliveries/read-backlog";
 import { PageHeader } from "../../shared/page-header";
 
 type Counts = { failing: number; circuit_open: number; auto_disabled: number };
 
-/** The figures an operator can have today; the volume charts wait for GET /stats and say so. */
-export function OverviewScreen({ counts }: { counts: Counts }) {
+/** What needs attention now, and how delivery has gone over the last hour, day or week. */
+export function OverviewScreen({ counts, backlog }: { counts: Counts; backlog: Backlog }) {
   const t = useTranslations("overview");
+  const format = useFormatter();
+  const now = useNow({ updateInterval: 30_000 });
+  const charts = useTranslations("charts");
   const alerts = useAlertLog({});
   const running = useQuery({ queryKey: ["recoveries", "running"], queryFn: () => api<Page<{ id: string }>>("/recoveries?state=running&limit=250"), refetchInterval: 15_000 });
   const tiles = [
@@ -22,16 +26,26 @@ export function OverviewScreen({ counts }: { counts: Counts }) {
     { key: "circuitOpen", value: counts.circuit_open, href: "/alerts?kind=endpoint.failing" },
     { key: "autoDisabled", value: counts.auto_disabled, href: "/alerts?kind=endpoint.disabled" },
     { key: "runningRecoveries", value: running.data?.data.length ?? "…", href: "/recoveries?state=running" },
+    {
+      key: "pending",
+      value: backlog.pending_capped ? t("atLeast", { count: backlog.pending }) : format.number(backlog.pending),
+      href: "/messages?status=pending",
+    },
+    {
+      key: "oldestDue",
+      value: backlog.oldest_due_at === null ? t("nothingDue") : format.relativeTime(new Date(backlog.oldest_due_at), now),
+      href: "/messages?status=pending",
+    },
   ] as const;
   return (
     <>
       <PageHeader title={t("title")} description={t("description")} />
-      <div className="grid gap-3 sm:grid-cols-4">
+      <div className="grid gap-3 sm:grid-cols-3 xl:grid-cols-6">
         {tiles.map((tile) => (
           <Link key={tile.key} href={tile.href} className="rounded-lg focus-visible:outline-2 focus-visible:outline-ring">
             <Card className="h-full p-4 transition hover:border-primary/50">
               <span className="block text-sm text-muted-foreground">{t(`tiles.${tile.key}`)}</span>
-              <span className="mt-1 block text-2xl font-semibold tabular-nums" data-testid={`tile-${tile.key}`}>
+              <span className="mt-1 block text-2xl font-semibold tabular-nums" data-testid={`tile-${tile.key}`} suppressHydrationWarning>
                 {tile.value}
               </span>
             </Card>
@@ -39,8 +53,8 @@ export function OverviewScreen({ counts }: { counts: Counts }) {
         ))}
       </div>
       <Card className="mt-4 p-4">
-        <h2 className="text-sm font-semibold">{t("charts")}</h2>
-        <ChartPlaceholder className="mt-3 h-48" />
+        <h2 className="mb-3 text-sm font-semibold">{charts("title")}</h2>
+        <StatsChart />
       </Card>
       <h2 className="mt-8 mb-3 text-lg font-semibold">{t("recentAlerts")}</h2>
       <Card>
