@@ -21,6 +21,7 @@ import { createEventType } from "../lib/event-types";
 import { createOperator } from "../lib/operators";
 import { launchBrowser } from "../tests/helpers/browser";
 import { seedTraffic, shootLogs } from "./screenshots-logs";
+import { shootPortalLogs } from "./screenshots-portal-logs";
 import { startBuiltApp } from "../tests/helpers/built-app";
 
 const OUT = path.resolve("docs/screenshots");
@@ -200,6 +201,9 @@ async function main(): Promise<void> {
         await context.close();
       }
     }
+    // The customer portal's Deliveries and Recover screens.
+    await shootPortalLogs(browser, app.url, shoot);
+
     console.log(`Screenshots written to ${path.relative(process.cwd(), OUT)}/`);
   } finally {
     await browser.close();

@@ -117,7 +117,7 @@ export function RecoveryDetail({
         description={t("scope", { target: r.endpoint_id ?? r.consumer_id })}
         actions={
           <>
-            {button("pause", r.state === "running" || r.state === "canary")}
+            {button("pause", r.state === "planned" || r.state === "canary" || r.state === "running")}
             {button("resume", r.state === "paused")}
             {button("retry-failed", !active && r.counts.failed > 0)}
             {active ? (
