@@ -12,7 +12,7 @@ import { hostOrigin, postToHost, type HostMessage } from "./host-messages";
 import { PortalChrome } from "./portal-chrome";
 import { PortalEnded, type EndReason } from "./portal-ended";
 import { PortalSessionContext, type PortalSession, type PortalTheme } from "./session-context";
-import { clearSession, openSession, readChosenLocale, writeChosenLocale, type StoredSession } from "./session-store";
+import { clearSession, fragmentToken, openSession, readChosenLocale, writeChosenLocale, type StoredSession } from "./session-store";
 import { usePortalTheme } from "./use-portal-theme";
 
 type State = { kind: "loading" } | { kind: "ready"; session: StoredSession } | { kind: "ended"; reason: EndReason } | { kind: "failed"; error: unknown };
@@ -78,6 +78,14 @@ export function PortalShell({
       current = false;
     };
   }, [attempt, end, queryClient]);
+  useEffect(() => {
+    // A host handing an open portal a new link changes only the fragment: no reload, so listen.
+    const onHash = () => {
+      if (fragmentToken()) setAttempt((n) => n + 1);
+    };
+    window.addEventListener("hashchange", onHash);
+    return () => window.removeEventListener("hashchange", onHash);
+  }, []);
   const retry = useCallback(() => {
     setState({ kind: "loading" });
     setAttempt((n) => n + 1);
