@@ -106,6 +106,8 @@ const EnvSchema = z.object({
   RECOVERY_RAMP_EVERY: duration("10s"),
   /** A benchmarking switch: `off` leaves the stats rollup unwritten, to measure what it costs. */
   STATS_ROLLUP: z.enum(["on", "off"]).default("on"),
+  /** Set by `npm start` for the embedded demo only: serves the demo receivers under /api/demo/receiver. */
+  WEBHOOK_ADMIN_DEMO: flag(false),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   /** Signs dashboard sessions; required by the web app with DATABASE_URL (the embedded demo keeps one). */
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters (e.g. `openssl rand -base64 32`)").optional(),
@@ -114,6 +116,8 @@ const EnvSchema = z.object({
   LOGIN_MAX_FAILURES_PER_EMAIL: integer(5, 1, 10_000),
   LOGIN_MAX_FAILURES_PER_ADDRESS: integer(20, 1, 100_000),
   LOGIN_FAILURE_WINDOW: duration("15m"),
+  /** How long an emailed sign-in link works (once), where SMTP_URL is set. */
+  SIGN_IN_LINK_TTL: duration("10m"),
   /** A portal link's and a portal session's lifetimes when the link's request names none. */
   PORTAL_LINK_TTL: duration("15m"),
   PORTAL_SESSION_TTL: duration("12h"),

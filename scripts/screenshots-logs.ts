@@ -4,7 +4,6 @@ import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { getConfig, resetConfigForTests } from "../lib/config";
-import { createConsumer } from "../lib/consumers";
 import { getDb } from "../lib/db/client";
 import { createEndpoint } from "../lib/endpoints";
 import { createMessage } from "../lib/messages";
@@ -26,20 +25,19 @@ export async function seedTraffic(): Promise<{ stop: () => Promise<void> }> {
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   const ctx = { actor: { type: "system" as const }, db: getDb() };
   const worker = await startWorker(process.env.DATABASE_URL!, getConfig());
-  // Its own consumer: seedConsumers already made "acme", whose example.com endpoints would fail every message.
-  await createConsumer({ ctx, input: { uid: "northwind", name: "Northwind Traders" } });
-  await createEndpoint({ ctx, consumerRef: "northwind", input: { url: `${url}/webhooks`, description: "Billing" } });
+  // The consumer is seeded with the dashboard's sample (scripts/screenshots.ts), before this.
+  await createEndpoint({ ctx, consumerRef: "acme", input: { url: `${url}/webhooks`, description: "Billing" } });
   for (let i = 0; i < 24; i++) {
     const paid = i % 2 === 0;
     await createMessage({
       ctx,
-      input: { consumer: "northwind", event_type: paid ? "invoice.paid" : "customer.created", payload: paid ? { invoice: `in_${1000 + i}`, amount: 4200 + i * 100, currency: "jpy" } : { customer: `cus_${8800 + i}`, plan: "team" } },
+      input: { consumer: "acme", event_type: paid ? "invoice.paid" : "customer.created", payload: paid ? { invoice: `in_${1000 + i}`, amount: 4200 + i * 100, currency: "jpy" } : { customer: `cus_${8800 + i}`, plan: "team" } },
     });
   }
   const pending = async () => (await ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from deliveries where status = 'pending'`))[0]!.n;
   for (let i = 0; i < 300 && (await pending()) > 0; i++) await new Promise((r) => setTimeout(r, 100));
   healthy = true;
-  await createRecovery({ ctx, target: { consumer: "northwind" }, input: { since: new Date(Date.now() - 3_600_000) } });
+  await createRecovery({ ctx, target: { consumer: "acme" }, input: { since: new Date(Date.now() - 3_600_000) } });
   return {
     stop: async () => {
       await worker.stop();
@@ -62,7 +60,7 @@ export async function shootLogs(page: Page, locale: string, shoot: (page: Page, 
   await page.locator("main table a").first().click();
   await page.getByTestId("count-succeeded").waitFor();
   await shoot(page, `${locale}-recovery`);
-  await page.goto("/recoveries/new?consumer=northwind");
+  await page.goto("/recoveries/new?consumer=acme");
   await page.locator("main form button[type=submit]").click();
   await page.getByTestId("dry-run-count").waitFor();
   await shoot(page, `${locale}-recovery-new`);

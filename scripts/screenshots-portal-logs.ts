@@ -23,7 +23,7 @@ async function openPortal(browser: Browser, appUrl: string, consumer: string, lo
 
 export async function shootPortalLogs(browser: Browser, appUrl: string, shoot: Shoot): Promise<void> {
   for (const locale of ["en", "ja"] as const) {
-    const page = await openPortal(browser, appUrl, "northwind", locale, "light");
+    const page = await openPortal(browser, appUrl, "acme", locale, "light");
     await page.goto("/portal/deliveries");
     await page.getByRole("row").nth(5).waitFor();
     await shoot(page, `${locale}-portal-deliveries`);
@@ -43,7 +43,7 @@ export async function shootPortalLogs(browser: Browser, appUrl: string, shoot: S
     await shoot(page, `${locale}-portal-delivery`);
     await page.context().close();
   }
-  const dark = await openPortal(browser, appUrl, "northwind", "en", "dark");
+  const dark = await openPortal(browser, appUrl, "acme", "en", "dark");
   await dark.goto("/portal/deliveries");
   await dark.getByRole("row").nth(5).waitFor();
   await shoot(dark, "en-portal-deliveries-dark");

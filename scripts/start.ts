@@ -1,7 +1,9 @@
 /**
  * `npm start`: the whole product in one command — the embedded PostgreSQL when DATABASE_URL is not
- * set, migrations, a demo login and API key on the embedded demo's first start (with DATABASE_URL,
- * the CLI commands that create them instead), then the web app and the worker as child processes. `--dev` runs both with reload; `--only web` starts the web app alone.
+ * set, migrations, on the embedded demo's first start a demo login, API key and consumer whose
+ * traffic goes out once the app answers (with DATABASE_URL, the CLI commands that create a login
+ * and key instead, and no demo), then the web app and the worker as child processes. `--dev` runs
+ * both with reload; `--only web` starts the web app alone.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
@@ -12,6 +14,8 @@ import { migrateDatabase } from "../lib/db/migrate";
 import { resolveDatabase } from "../lib/runtime/database";
 import { buildIfNeeded } from "../lib/runtime/build-app";
 import { hasCredentials, seedDemo } from "../lib/runtime/seed-demo";
+import { sendDemoTraffic } from "../lib/demo/send-demo-traffic";
+import { DEMO_CONSUMER, DEMO_MESSAGES } from "../lib/demo/catalog";
 
 const { values } = parseArgs({ options: { dev: { type: "boolean" }, only: { type: "string" } } });
 const bin = (name: string) => path.resolve("node_modules/.bin", name);
@@ -19,6 +23,7 @@ const say = (line: string) => console.log(`[webhook-admin] ${line}`);
 
 const children = new Map<string, ChildProcess>();
 let stopping = false;
+const stopTraffic = new AbortController();
 
 function startChild(name: string, command: string, args: string[], env: NodeJS.ProcessEnv, restart: boolean): void {
   const child = spawn(command, args, { stdio: "inherit", env });
@@ -41,6 +46,7 @@ let database: Awaited<ReturnType<typeof resolveDatabase>> | undefined;
 async function shutdown(exitCode = 0): Promise<void> {
   if (stopping) return;
   stopping = true;
+  stopTraffic.abort();
   say("Stopping…");
   await Promise.all(
     [...children.values()].map(
@@ -77,12 +83,13 @@ async function main(): Promise<void> {
     );
   }
   await migrateDatabase(database.url);
-  const demo = database.embedded ? await seedDemo(getDb()) : null;
+  const demo = database.embedded ? await seedDemo(getDb(), { appUrl: config.APP_URL }) : null;
   const noCredentials = !database.embedded && !(await hasCredentials(getDb()));
   await closeDb();
 
   if (!values.dev) await buildIfNeeded({ say });
-  const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+  // The demo's receivers exist only in the embedded demo, whatever the environment says.
+  const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", WEBHOOK_ADMIN_DEMO: database.embedded ? "true" : "false" };
   const port = String(config.PORT);
   startChild("web app", bin("next"), [values.dev ? "dev" : "start", "-p", port], env, false);
   if (mode === "all") {
@@ -99,12 +106,36 @@ async function main(): Promise<void> {
     say(`  Operator login:  ${demo.email} / ${demo.password}`);
     say(`  API key:         ${demo.apiKey}`);
     say(`  Try: curl -H "Authorization: Bearer ${demo.apiKey}" ${config.APP_URL}/api/v1/consumers`);
+    if (demo.consumer) {
+      say(`Demo: consumer "${demo.consumer}" with three endpoints on this app's own receivers; ${DEMO_MESSAGES} messages go out over the next minute.`);
+      void demoTraffic(port);
+    } else {
+      say(`Demo: no demo consumer (${demo.consumerError}); the login and key work as usual.`);
+    }
   } else if (noCredentials) {
     say("No operator login or API key exists yet. Create them (the key is printed once, to your terminal):");
     say("  npm run cli -- operator create --email E --password P");
     say("  npm run cli -- api-key create --name NAME");
   }
   say("Press Ctrl-C to stop.");
+}
+
+/** Once the web app answers (its receivers take the traffic), the demo's messages, through the ingest verb. */
+async function demoTraffic(port: string): Promise<void> {
+  try {
+    for (;;) {
+      if (stopping) return;
+      const res = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null);
+      if (res?.status === 200) break;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    const sent = await sendDemoTraffic({ ctx: { actor: { type: "system" }, db: getDb() }, everyMs: 4000, signal: stopTraffic.signal });
+    say(`Demo: ${sent} messages sent to ${DEMO_CONSUMER.name} — sign in to see them.`);
+  } catch (error) {
+    if (!stopping) say(`Demo: sending its messages stopped (${error instanceof Error ? error.message : String(error)}).`);
+  } finally {
+    await closeDb().catch(() => {});
+  }
 }
 
 main().catch(async (error: unknown) => {

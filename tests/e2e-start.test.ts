@@ -124,11 +124,88 @@ async function walkThrough(base: string, key: string) {
   }
 }
 
+/** A signed Standard Webhooks request to one of the demo's receivers, as the worker sends them. */
+async function toReceiver(base: string, name: string, secret: string | null) {
+  const body = JSON.stringify({ hello: "demo" });
+  const id = `msg_probe_${name}`;
+  const timestamp = new Date();
+  const headers = {
+    "webhook-id": id,
+    "webhook-timestamp": String(Math.floor(timestamp.getTime() / 1000)),
+    "webhook-signature": secret ? new StandardWebhook(secret).sign(id, timestamp, body) : "v1,AAAA",
+  };
+  const res = await fetch(`${base}/api/demo/receiver/${name}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
+  return { status: res.status, type: res.headers.get("content-type") };
+}
+
+async function listAll(call: ReturnType<typeof client>, route: string): Promise<any[]> {
+  const rows: any[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = await call("GET", `${route}${route.includes("?") ? "&" : "?"}limit=100${cursor ? `&cursor=${cursor}` : ""}`);
+    expect(page.status).toBe(200);
+    rows.push(...page.body.data);
+    cursor = page.body.next_cursor ?? null;
+  } while (cursor);
+  return rows;
+}
+
+/**
+ * What a new user sees after the embedded demo's first start: Acme Corp's three endpoints on the
+ * app's own receivers, its messages delivered by the real worker — all to the healthy one, the
+ * flaky one's 503s retried, the retired one's 410s raising endpoint.failing and then its
+ * auto-disable, which cancels what it still owed — the charts' rollup, and receivers that refuse
+ * a bad signature.
+ */
+async function demoFirstLook(base: string, key: string, output: () => string) {
+  const call = client(base, key);
+  const acme = await call("GET", "/consumers/acme");
+  expect(acme.body).toMatchObject({ uid: "acme", name: "Acme Corp", alert_emails: ["ops@acme.example"] });
+  const eventTypes = (await call("GET", "/event-types")).body.data.map((e: { name: string }) => e.name);
+  expect(eventTypes).toEqual(expect.arrayContaining(["invoice.paid", "user.created", "subscription.canceled"]));
+  const endpoints = (await call("GET", "/consumers/acme/endpoints")).body.data as { id: string; url: string }[];
+  const byReceiver = Object.fromEntries(endpoints.map((e) => [e.url.split("/").at(-1)!, e]));
+  expect(Object.keys(byReceiver).sort()).toEqual(["flaky", "ok", "retired"]);
+  for (const endpoint of endpoints) expect(endpoint.url).toMatch(/^http:\/\/localhost:\d+\/api\/demo\/receiver\//);
+
+  await waitFor(() => /Demo: 300 messages sent to Acme Corp/.test(output()), { timeout: 120_000, what: "demo traffic" });
+  const messages = await listAll(call, "/messages?consumer=acme");
+  expect(messages).toHaveLength(300);
+  // Every message reaches the healthy receiver; the flaky one's refusals are retried and succeed.
+  await waitFor(async () => (await call("GET", `/endpoints/${byReceiver.ok!.id}/stats`)).body.succeeded === 300, { timeout: 60_000, what: "the healthy endpoint's deliveries" });
+  const flakyFailures = await listAll(call, `/attempts?endpoint_id=${byReceiver.flaky!.id}&status=failure`);
+  expect(flakyFailures.length).toBeGreaterThan(0);
+  expect(flakyFailures.every((a) => a.status_code === 503)).toBe(true);
+  await waitFor(async () => (await call("GET", `/messages?consumer=acme&endpoint_id=${byReceiver.flaky!.id}&status=succeeded&limit=1`)).body.data.length === 1, { what: "a flaky success" });
+  // The retired one: failing, then auto-disabled; what it still owed is canceled, ready to recover.
+  await waitFor(async () => (await call("GET", `/endpoints/${byReceiver.retired!.id}`)).body.state === "auto_disabled", { timeout: 60_000, what: "auto-disable" });
+  const retiredFailures = await listAll(call, `/attempts?endpoint_id=${byReceiver.retired!.id}&status=failure`);
+  expect(retiredFailures.length).toBeGreaterThan(0);
+  expect(retiredFailures.every((a) => a.status_code === 410)).toBe(true);
+  expect((await call("GET", `/messages?consumer=acme&endpoint_id=${byReceiver.retired!.id}&status=canceled&limit=1`)).body.data).toHaveLength(1);
+  await waitFor(async () => {
+    const kinds = (await call("GET", `/alerts?endpoint_id=${byReceiver.retired!.id}`)).body.data.map((a: { kind: string }) => a.kind);
+    return kinds.includes("endpoint.failing") && kinds.includes("endpoint.disabled");
+  }, { timeout: 60_000, what: "the retired endpoint's alerts" });
+  // The recovery scope covers active endpoints only: enable the retired one first, as the README says.
+  expect((await call("POST", `/endpoints/${byReceiver.retired!.id}/enable`)).status).toBe(200);
+  const scope = await call("POST", `/endpoints/${byReceiver.retired!.id}/recover`, { since: "2000-01-01T00:00:00Z", statuses: ["canceled"], dry_run: true });
+  expect(scope.body.expected).toBeGreaterThan(0);
+  // The charts' rollup has the traffic.
+  const stats = (await call("GET", "/stats?consumer=acme&bucket=minute")).body.data as { attempts: number }[];
+  expect(stats.reduce((sum, b) => sum + b.attempts, 0)).toBeGreaterThanOrEqual(300);
+  // The receivers check signatures like a customer's should.
+  const secret = (await call("GET", `/endpoints/${byReceiver.ok!.id}/secret`)).body.key as string;
+  expect(await toReceiver(base, "ok", secret)).toEqual({ status: 200, type: "application/json" });
+  expect(await toReceiver(base, "ok", null)).toEqual({ status: 401, type: "application/problem+json" });
+  expect((await toReceiver(base, "nope", secret)).status).toBe(404);
+}
+
 describe("npm start", () => {
   it("runs the whole product on an embedded PostgreSQL and stops cleanly on Ctrl-C", async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "wa-e2e-"));
     chmodSync(dataDir, 0o755);
-    const product = await startProduct({
+    const demoEnv = {
       DATABASE_URL: undefined,
       WEBHOOK_ADMIN_DATA_DIR: dataDir,
       ENCRYPTION_KEY: undefined,
@@ -136,11 +213,18 @@ describe("npm start", () => {
       ALLOW_PRIVATE_ENDPOINTS: undefined,
       ALLOW_HTTP_ENDPOINTS: undefined,
       ALLOWED_ENDPOINT_CIDRS: undefined,
-    });
+      // The demo's own alert and auto-disable rules, shrunk further so the test sees them soon.
+      DELIVERY_SCHEDULE: "0,1s,5m",
+      ALERT_FAILING_AFTER: "2s",
+      ENDPOINT_DISABLE_AFTER: "8s",
+      CIRCUIT_OPEN_FOR: "1s",
+    };
+    const product = await startProduct(demoEnv);
     try {
       expect(product.output()).toContain("Embedded PostgreSQL is running");
       expect(product.output()).toMatch(/Operator login:\s+admin@example\.com \/ \S+/);
       expect(product.key).toMatch(/^sk_/);
+      await demoFirstLook(product.base, product.key!, product.output);
       await walkThrough(product.base, product.key!);
       // The demo reaches loopback (the receiver above) and nothing else inward: not the metadata
       // service, not a private network.
@@ -156,10 +240,19 @@ describe("npm start", () => {
       expect((await fetch(`${product.base}/`, { redirect: "manual" })).headers.get("location")).toMatch(/\/login$/);
     } finally {
       expect(await product.stop()).toBe(0);
-      rmSync(dataDir, { recursive: true, force: true });
     }
     expect(product.output()).toContain("Stopped.");
-  }, 300_000);
+    // A second start seeds nothing: no login, no key, no demo traffic.
+    const again = await startProduct(demoEnv);
+    try {
+      expect(again.output()).not.toMatch(/First start|Demo:/);
+      const consumers = (await client(again.base, product.key!)("GET", "/consumers")).body.data.map((c: { uid: string }) => c.uid);
+      expect(consumers.filter((uid: string) => uid === "acme")).toHaveLength(1);
+    } finally {
+      expect(await again.stop()).toBe(0);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 480_000);
 
   it("refuses to start against DATABASE_URL without AUTH_SECRET, naming it", async () => {
     const env = Object.fromEntries(Object.entries({ ...process.env, AUTH_SECRET: undefined }).filter(([, v]) => v !== undefined));
@@ -184,6 +277,9 @@ describe("npm start", () => {
       expect(await hasCredentials(getDb())).toBe(false);
       const { key } = await createApiKey(getDb(), { name: "e2e" });
       await walkThrough(product.base, key);
+      // No demo with DATABASE_URL: no demo consumer, and its receivers are not served.
+      expect((await client(product.base, key)("GET", "/consumers/acme")).status).toBe(404);
+      expect(await toReceiver(product.base, "ok", null)).toEqual({ status: 404, type: "application/problem+json" });
     } finally {
       expect(await product.stop()).toBe(0);
     }

@@ -8,19 +8,39 @@ import { Button } from "../ui/button";
 import { Card } from "../ui/card";
 import { Input } from "../ui/input";
 import { Field } from "../ui/label";
-import type { SignInState } from "./sign-in-state";
+import type { LinkState, SignInState } from "./sign-in-state";
+
+/** Where SMTP_URL is set, the sign-in link's action and how long a link works. */
+export type EmailLinkOption = { request: (previous: LinkState, form: FormData) => Promise<LinkState>; minutes: number };
+
+/** An action the form never calls (the link option is absent): keeps the hooks unconditional. */
+const noLink = async (): Promise<LinkState> => ({ status: "idle" });
 
 export function LoginForm({
   callbackUrl,
   signIn,
+  emailLink,
+  linkExpired,
 }: {
   callbackUrl: string;
   signIn: (previous: SignInState, form: FormData) => Promise<SignInState>;
+  emailLink: EmailLinkOption | null;
+  /** Back from a sign-in link that had expired or was used already. */
+  linkExpired: boolean;
 }) {
   const t = useTranslations("auth");
   const [state, action, pending] = useActionState<SignInState, FormData>(signIn, { error: null });
+  const [link, linkAction, linkPending] = useActionState<LinkState, FormData>(emailLink?.request ?? noLink, { status: "idle" });
   const error =
-    state.error === "invalid" ? t("invalid") : state.error === "rate_limited" ? t("rateLimited", { minutes: state.minutes }) : null;
+    state.error === "invalid"
+      ? t("invalid")
+      : state.error === "rate_limited"
+        ? t("rateLimited", { minutes: state.minutes })
+        : linkExpired && link.status === "idle"
+          ? t("linkExpired")
+          : null;
+  const linkError =
+    link.status === "invalid_email" ? t("linkInvalidEmail") : link.status === "rate_limited" ? t("linkRateLimited", { minutes: link.minutes }) : null;
   return (
     <main className="flex min-h-screen flex-col items-center justify-center px-4 py-12">
       <div className="absolute top-4 right-4">
@@ -36,19 +56,42 @@ export function LoginForm({
         <form action={action} className="mt-6 space-y-4" noValidate>
           <input type="hidden" name="callbackUrl" value={callbackUrl} />
           <Field id="email" label={t("email")}>
-            <Input id="email" name="email" type="email" autoComplete="username" required autoFocus aria-invalid={error ? true : undefined} />
+            <Input id="email" name="email" type="email" autoComplete="username" required autoFocus aria-invalid={state.error ? true : undefined} />
           </Field>
           <Field id="password" label={t("password")}>
-            <Input id="password" name="password" type="password" autoComplete="current-password" required aria-invalid={error ? true : undefined} />
+            <Input id="password" name="password" type="password" autoComplete="current-password" required aria-invalid={state.error ? true : undefined} />
           </Field>
           {error ? (
             <p role="alert" className="rounded-md bg-danger/10 px-3 py-2 text-sm text-danger" data-testid="login-error">
               {error}
             </p>
           ) : null}
-          <Button type="submit" className="w-full" disabled={pending}>
+          {linkError ? (
+            <p role="alert" className="rounded-md bg-danger/10 px-3 py-2 text-sm text-danger" data-testid="link-error">
+              {linkError}
+            </p>
+          ) : null}
+          {link.status === "sent" ? (
+            <p role="status" className="rounded-md bg-success/10 px-3 py-2 text-sm text-success" data-testid="link-sent">
+              {t("linkSent", { email: link.email })}
+            </p>
+          ) : null}
+          <Button type="submit" className="w-full" disabled={pending || linkPending}>
             {pending ? t("submitting") : t("submit")}
           </Button>
+          {emailLink ? (
+            <>
+              <div className="flex items-center gap-3 text-xs text-muted-foreground" aria-hidden>
+                <span className="h-px flex-1 bg-border" />
+                {t("or")}
+                <span className="h-px flex-1 bg-border" />
+              </div>
+              <Button type="submit" variant="secondary" className="w-full" formAction={linkAction} formNoValidate disabled={pending || linkPending}>
+                {linkPending ? t("emailLinkSending") : t("emailLink")}
+              </Button>
+              <p className="text-xs text-muted-foreground">{t("emailLinkHint", { minutes: emailLink.minutes })}</p>
+            </>
+          ) : null}
         </form>
       </Card>
       <p className="mt-6 max-w-sm text-center text-xs text-muted-foreground">{t("hint")}</p>

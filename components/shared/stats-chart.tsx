@@ -21,6 +21,14 @@ const COLOR = {
   cursor: "var(--muted)",
 } as const;
 
+const TICK_FORMAT = {
+  hour: { hour: "numeric", minute: "2-digit" },
+  day: { hour: "numeric" },
+  week: { month: "numeric", day: "numeric" },
+} as const satisfies Record<StatsRange, Intl.DateTimeFormatOptions>;
+
+const MARGIN = { top: 4, right: 12, bottom: 0, left: 0 };
+
 const AXIS = { stroke: COLOR.grid, tick: { fill: COLOR.axis, fontSize: 11 }, tickLine: false } as const;
 
 /**
@@ -39,7 +47,7 @@ export function StatsChart({ endpointId, consumer }: StatsScope) {
     <div data-testid="stats-chart" className="@container" data-range={range} data-bucket={RANGE[range].bucket}>
       <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
         <p className="text-xs text-muted-foreground" data-testid="stats-bucket">
-          {t("bucket", { bucket: RANGE[range].bucket })}
+          {t(`bucket.${RANGE[range].bucket}`)}
         </p>
         <div role="group" aria-label={t("range")} className="inline-flex rounded-md border border-border p-0.5">
           {STATS_RANGES.map((r) => (
@@ -95,8 +103,9 @@ function StatsCharts({ points, range, period }: { points: ChartPoint[]; range: S
     <XAxis
       dataKey="ms"
       ticks={ticks}
-      interval={0}
-      tickFormatter={(v: number) => format.dateTime(new Date(v), range === "week" ? { month: "numeric", day: "numeric" } : { hour: "numeric", minute: "2-digit" })}
+      // Narrow charts (three abreast, or the portal's) drop every other label rather than overlap them.
+      interval="equidistantPreserveStart"
+      tickFormatter={(v: number) => format.dateTime(new Date(v), TICK_FORMAT[range])}
       {...AXIS}
     />
   );
@@ -108,7 +117,7 @@ function StatsCharts({ points, range, period }: { points: ChartPoint[]; range: S
   return (
     <div className="grid gap-4 @3xl:grid-cols-3">
       <ChartFigure name="volume" title={t("volume.title")} summary={t("volume.summary", { attempts: sum.attempts, failed: sum.failed, period })}>
-        <BarChart data={points} barCategoryGap={range === "hour" ? 1 : 0}>
+        <BarChart data={points} margin={MARGIN} barCategoryGap={range === "hour" ? 1 : 0}>
           <CartesianGrid vertical={false} stroke={COLOR.grid} />
           {xAxis}
           <YAxis allowDecimals={false} width={40} tickFormatter={(v: number) => format.number(v, { notation: "compact" })} {...AXIS} />
@@ -122,7 +131,7 @@ function StatsCharts({ points, range, period }: { points: ChartPoint[]; range: S
         title={t("rate.title")}
         summary={sum.failed === 0 ? t("rate.summaryAll", { period }) : t("rate.summary", { rate: percent(sum.rate!), period, lowest: percent(lowest.rate!), at: at(lowest) })}
       >
-        <LineChart data={points}>
+        <LineChart data={points} margin={MARGIN}>
           <CartesianGrid vertical={false} stroke={COLOR.grid} />
           {xAxis}
           <YAxis domain={[0, 1]} ticks={[0, 0.5, 1]} width={40} tickFormatter={(v: number) => format.number(v, { style: "percent" })} {...AXIS} />
@@ -139,7 +148,7 @@ function StatsCharts({ points, range, period }: { points: ChartPoint[]; range: S
           { label: "p99", color: COLOR.p99 },
         ]}
       >
-        <LineChart data={points}>
+        <LineChart data={points} margin={MARGIN}>
           <CartesianGrid vertical={false} stroke={COLOR.grid} />
           {xAxis}
           <YAxis width={48} tickFormatter={(v: number) => format.number(v, { notation: "compact" })} {...AXIS} />
@@ -222,7 +231,7 @@ function PointTooltip({ active, payload, range }: { active?: boolean; payload?: 
   return (
     <div data-testid="stats-tooltip" className="rounded-md border border-border bg-surface px-3 py-2 text-xs text-foreground shadow-md">
       <p className="font-medium">{format.dateTimeRange(start, end, { month: "short", day: "numeric", hour: "numeric", minute: "2-digit" })}</p>
-      <p className="mt-0.5 text-muted-foreground">{t("attempts", { count: point.attempts })}</p>
+      <p className="mt-0.5 text-muted-foreground">{point.attempts === 0 ? t("noAttempts") : t("attempts", { count: point.attempts })}</p>
       {rows.length ? (
         <dl className="mt-1 grid grid-cols-[auto_auto] gap-x-3 tabular-nums">
           {rows.map(([k, v]) => (

@@ -24,10 +24,14 @@ export const RANGE: Record<StatsRange, { spanMs: number; bucket: StatBucket }> =
   week: { spanMs: 7 * 86_400_000, bucket: "hour" },
 };
 
-/** The window a range covers when asked at `now`: since..until, until being now. */
+/**
+ * The window a range covers when asked at `now`: from the first bucket that starts within the
+ * span to now, so all that a chart counts did happen "in the last hour" (or day, or week).
+ */
 export function rangeWindow(range: StatsRange, now: number): { since: Date; until: Date; bucket: StatBucket } {
   const { spanMs, bucket } = RANGE[range];
-  return { since: new Date(now - spanMs), until: new Date(now), bucket };
+  const step = BUCKET_MS[bucket];
+  return { since: new Date(Math.ceil((now - spanMs) / step) * step), until: new Date(now), bucket };
 }
 
 /**
@@ -67,7 +71,7 @@ export function totals(points: readonly StatsPoint[]): SeriesTotals {
   return { attempts, succeeded, failed, rate: attempts > 0 ? succeeded / attempts : null };
 }
 
-/** Ticks on round local times, so labels neither crowd nor fall on odd minutes: 10 min, 3 h or midnight apart. */
+/** Ticks on round local times, so labels neither crowd nor fall on odd minutes: 15 min, 6 h or midnight apart. */
 export function axisTicks(points: readonly ChartPoint[], range: StatsRange, timeZone: string): number[] {
   const parts = new Intl.DateTimeFormat("en-US", { timeZone, hour: "numeric", minute: "numeric", hourCycle: "h23" });
   return points
@@ -75,9 +79,9 @@ export function axisTicks(points: readonly ChartPoint[], range: StatsRange, time
       const got = Object.fromEntries(parts.formatToParts(new Date(p.ms)).map((x) => [x.type, Number(x.value)]));
       const hour = got.hour ?? 0;
       const minute = got.minute ?? 0;
-      if (range === "hour") return minute % 10 === 0;
+      if (range === "hour") return minute % 15 === 0;
       // Hour buckets start on the UTC hour; a zone half an hour off never sees minute 0, so only the hour counts.
-      if (range === "day") return hour % 3 === 0;
+      if (range === "day") return hour % 6 === 0;
       return hour === 0;
     })
     .map((p) => p.ms);

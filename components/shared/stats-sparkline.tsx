@@ -47,14 +47,13 @@ export function StatsSparkline({ endpointId }: { endpointId: string }) {
     <span className="inline-flex items-center gap-2 align-middle" data-testid="stats-sparkline">
       <svg role="img" aria-label={label} width={W} height={H} viewBox={`0 0 ${W} ${H}`} className="shrink-0 overflow-visible">
         <title>{label}</title>
-        <line x1={PAD} x2={W - PAD} y1={PAD} y2={PAD} stroke="var(--border)" strokeDasharray="2 2" />
         {sum.rate === null ? (
           <line x1={PAD} x2={W - PAD} y1={H / 2} y2={H / 2} stroke={color} strokeDasharray="3 3" />
         ) : (
           <>
             <path d={d} fill="none" stroke={color} strokeWidth={1.5} strokeLinejoin="round" strokeLinecap="round" />
             {lone.map((c) => (
-              <circle key={c.cx} cx={c.cx} cy={c.cy} r={1.5} fill={color} />
+              <circle key={c.cx} cx={c.cx} cy={c.cy} r={2} fill={color} />
             ))}
           </>
         )}

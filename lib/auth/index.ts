@@ -1,4 +1,4 @@
-import NextAuth, { CredentialsSignin } from "next-auth";
+import NextAuth from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { z } from "zod";
 import { getConfig } from "../config";
@@ -6,31 +6,35 @@ import { getDb } from "../db/client";
 import { SHARED_CLIENT, clientAddress } from "../http/client-address";
 import { signInOperator } from "../operators";
 import { baseAuthConfig } from "./config";
+import { emailLinkConfig } from "./email-link";
+import { TooManySignIns } from "./too-many-sign-ins";
 
-/** Thrown out of `signIn` when the email or the address has failed too often; the form says when to retry. */
-export class TooManySignIns extends CredentialsSignin {
-  override code = "rate_limited";
-  constructor(readonly retryAfterSeconds: number) {
-    super();
-  }
-}
+export { TooManySignIns };
 
 const SignInFields = z.object({ email: z.string().max(320), password: z.string().max(200) });
 
-export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
-  ...baseAuthConfig(),
-  providers: [
-    Credentials({
-      credentials: { email: { type: "email" }, password: { type: "password" } },
-      async authorize(credentials, request) {
-        const parsed = SignInFields.safeParse(credentials);
-        if (!parsed.success) return null;
-        const address = clientAddress(request, getConfig().TRUST_PROXY);
-        const result = await signInOperator(getDb(), { ...parsed.data, address: address === SHARED_CLIENT ? null : address });
-        if (result.ok) return { id: result.operator.id, email: result.operator.email };
-        if (result.reason === "rate_limited") throw new TooManySignIns(result.retryAfterSeconds);
-        return null;
-      },
-    }),
-  ],
-}));
+export const { handlers, auth, signIn, signOut } = NextAuth(() => {
+  const base = baseAuthConfig();
+  // Where SMTP_URL is set: the email sign-in link beside the password (lib/auth/email-link.ts).
+  const emailLink = emailLinkConfig();
+  return {
+    ...base,
+    adapter: emailLink.adapter,
+    callbacks: { ...base.callbacks, ...emailLink.callbacks },
+    providers: [
+      ...emailLink.providers,
+      Credentials({
+        credentials: { email: { type: "email" }, password: { type: "password" } },
+        async authorize(credentials, request) {
+          const parsed = SignInFields.safeParse(credentials);
+          if (!parsed.success) return null;
+          const address = clientAddress(request, getConfig().TRUST_PROXY);
+          const result = await signInOperator(getDb(), { ...parsed.data, address: address === SHARED_CLIENT ? null : address });
+          if (result.ok) return { id: result.operator.id, email: result.operator.email };
+          if (result.reason === "rate_limited") throw new TooManySignIns(result.retryAfterSeconds);
+          return null;
+        },
+      }),
+    ],
+  };
+});

@@ -8,7 +8,7 @@ const DEFAULT_BODY_LIMIT = 64 * 1024;
  * A body as text, read until `maxBytes` and no further: past it the rest is never read (413, and
  * the connection closes instead of draining it), whatever the route. Empty when there is none.
  */
-async function readText(req: Request, maxBytes: number): Promise<string> {
+export async function readText(req: Request, maxBytes: number): Promise<string> {
   const declared = Number(req.headers.get("content-length") ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes) throw new PayloadTooLargeError(maxBytes);
   if (!req.body) return "";

@@ -1,6 +1,12 @@
 /**
  * What the embedded demo allows unless the environment says otherwise: plain http, and loopback
  * only (DESIGN.md) — never private, link-local or metadata addresses, so a demo started on a cloud
- * VM gives no API key a way into the metadata service.
+ * VM gives no API key a way into the metadata service. Its alert and auto-disable rules run on
+ * minutes instead of an hour and five days, so a first look shows them at work.
  */
-export const DEMO_DEFAULTS = { ALLOW_HTTP_ENDPOINTS: "true", ALLOWED_ENDPOINT_CIDRS: "127.0.0.0/8,::1/128" } as const;
+export const DEMO_DEFAULTS = {
+  ALLOW_HTTP_ENDPOINTS: "true",
+  ALLOWED_ENDPOINT_CIDRS: "127.0.0.0/8,::1/128",
+  ALERT_FAILING_AFTER: "30s",
+  ENDPOINT_DISABLE_AFTER: "2m",
+} as const;

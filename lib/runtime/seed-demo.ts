@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { createApiKey } from "../api-keys";
 import type { DB, Executor } from "../db/client";
+import { seedDemoConsumer } from "../demo/seed-demo-consumer";
 import { createOperator } from "../operators/create-operator";
 
 /** Whether anyone can get in yet: an operator login or an API key exists. */
@@ -10,19 +11,30 @@ export async function hasCredentials(db: Executor): Promise<boolean> {
   return row?.has === true;
 }
 
+export type DemoSeed = { email: string; password: string; apiKey: string; consumer: string | null; consumerError: string | null };
+
 /**
  * The embedded demo's first start: one operator login and one API key, returned in clear so
- * `npm start` can print them once. Returns null when the database already has either. Never run
- * against DATABASE_URL, whose process log a production log store keeps.
+ * `npm start` can print them once, and the demo consumer with its endpoints on the app's own
+ * receivers (its traffic is sent once the app answers: sendDemoTraffic). Returns null when the
+ * database already has a login or a key. Never run against DATABASE_URL, whose process log a
+ * production log store keeps.
  */
-export async function seedDemo(db: DB): Promise<{ email: string; password: string; apiKey: string } | null> {
+export async function seedDemo(db: DB, options: { appUrl: string }): Promise<DemoSeed | null> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(727002)`);
     if (await hasCredentials(tx)) return null;
     const email = "admin@example.com";
     const password = randomBytes(9).toString("base64url");
-    await createOperator({ ctx: { actor: { type: "system" }, db: tx }, input: { email, password, role: "admin" } });
+    const ctx = { actor: { type: "system" as const }, db: tx };
+    await createOperator({ ctx, input: { email, password, role: "admin" } });
     const key = await createApiKey(tx, { name: "demo" });
-    return { email, password, apiKey: key.key };
+    // In a savepoint: an APP_URL the demo may not send to (a private address, say) costs the demo
+    // its traffic, not its login.
+    const demo = await tx
+      .transaction((inner) => seedDemoConsumer({ ctx: { ...ctx, db: inner }, appUrl: options.appUrl }))
+      .then((seeded) => ({ consumer: seeded.consumer, consumerError: null }))
+      .catch((error: unknown) => ({ consumer: null, consumerError: error instanceof Error ? error.message : String(error) }));
+    return { email, password, apiKey: key.key, ...demo };
   });
 }

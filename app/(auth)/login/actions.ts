@@ -1,8 +1,10 @@
 "use server";
 
 import { AuthError } from "next-auth";
-import type { SignInState } from "@/components/auth/sign-in-state";
+import { z } from "zod";
+import type { LinkState, SignInState } from "@/components/auth/sign-in-state";
 import { signIn, TooManySignIns } from "@/lib/auth";
+import { EMAIL_PROVIDER, emailLinkEnabled } from "@/lib/auth/email-link";
 
 /** Only a path on this site: a sign-in link must not be able to send anyone elsewhere. */
 function safeCallback(value: FormDataEntryValue | null): string {
@@ -22,6 +24,20 @@ export async function signInAction(_previous: SignInState, form: FormData): Prom
     if (error instanceof TooManySignIns) return { error: "rate_limited", minutes: Math.ceil(error.retryAfterSeconds / 60) };
     if (error instanceof AuthError) return { error: "invalid" };
     // The redirect after a successful sign-in travels as a thrown value.
+    throw error;
+  }
+}
+
+const LinkEmail = z.email().max(320);
+
+export async function emailLinkAction(_previous: LinkState, form: FormData): Promise<LinkState> {
+  const email = LinkEmail.safeParse(String(form.get("email") ?? "").trim());
+  if (!email.success || !emailLinkEnabled()) return { status: "invalid_email" };
+  try {
+    await signIn(EMAIL_PROVIDER, { email: email.data, redirectTo: safeCallback(form.get("callbackUrl")), redirect: false });
+    return { status: "sent", email: email.data };
+  } catch (error) {
+    if (error instanceof TooManySignIns) return { status: "rate_limited", minutes: Math.ceil(error.retryAfterSeconds / 60) };
     throw error;
   }
 }

@@ -3,14 +3,23 @@ import { redirect } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { LoginForm } from "@/components/auth/login-form";
 import { currentOperator } from "@/lib/auth/current-operator";
-import { signInAction } from "./actions";
+import { emailLinkEnabled, signInLinkMinutes } from "@/lib/auth/email-link";
+import { emailLinkAction, signInAction } from "./actions";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("auth"))("title") };
 }
 
-export default async function LoginPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string }> }) {
+export default async function LoginPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string; error?: string }> }) {
   if (await currentOperator()) redirect("/");
-  const { callbackUrl } = await searchParams;
-  return <LoginForm callbackUrl={typeof callbackUrl === "string" ? callbackUrl : "/"} signIn={signInAction} />;
+  const { callbackUrl, error } = await searchParams;
+  return (
+    <LoginForm
+      callbackUrl={typeof callbackUrl === "string" ? callbackUrl : "/"}
+      signIn={signInAction}
+      emailLink={emailLinkEnabled() ? { request: emailLinkAction, minutes: signInLinkMinutes() } : null}
+      // Auth.js sends a link that had expired or was used already back here with this error.
+      linkExpired={error === "Verification"}
+    />
+  );
 }

@@ -6,7 +6,7 @@ import { shortError, type SendOutcome } from "./outcome";
 
 export type AlertEmail = { subject: string; text: string; html: string };
 
-const escHtml = (text: string) =>
+export const escHtml = (text: string) =>
   text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 
 /** Plain text and HTML with the same content; the subject names the endpoint. */
@@ -48,7 +48,8 @@ export function emailLogText(to: string[], email: AlertEmail): string {
 // One transport per SMTP_URL per process; nodemailer opens a connection per message.
 let transport: { url: string; mailer: ReturnType<typeof nodemailer.createTransport> } | undefined;
 
-function mailerFor(config: Config) {
+/** The SMTP_URL transport, shared by alerts and sign-in links. */
+export function mailerFor(config: Config) {
   const url = config.SMTP_URL!;
   if (transport?.url !== url) {
     const timeout = config.ALERT_TIMEOUT;

@@ -60,6 +60,21 @@ export const loginFailures = pgTable(
   ],
 );
 
+/**
+ * One-time sign-in links mailed to operators (Auth.js's verification tokens, made only where
+ * SMTP_URL is set). Only a hash of the token is kept; using it deletes the row.
+ */
+export const signInTokens = pgTable(
+  "sign_in_tokens",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    email: text("email").notNull(),
+    expiresAt: ts("expires_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("sign_in_tokens_expires_idx").on(t.expiresAt)],
+);
+
 export const PORTAL_CAPABILITIES = ["manage_endpoints", "view_secrets", "resend", "recover"] as const;
 export type PortalCapability = (typeof PORTAL_CAPABILITIES)[number];
 export type PortalTheme = { name?: string; logo_url?: string; accent?: string; mode?: "light" | "dark" | "auto" };

@@ -1,0 +1,37 @@
+import { and, eq, lt } from "drizzle-orm";
+import type { Executor } from "../db/client";
+import { operators, signInTokens } from "../db/schema";
+import { clearSignInAttempts, normalizeSignInEmail } from "./count-sign-in-attempt";
+import { toOperator, type Operator } from "./schemas";
+
+export async function findOperatorByEmail(db: Executor, email: string): Promise<Operator | null> {
+  const [row] = await db.select().from(operators).where(eq(operators.email, normalizeSignInEmail(email))).limit(1);
+  return row ? toOperator(row) : null;
+}
+
+/**
+ * Keeps a sign-in link's token (its hash: the caller never passes the token itself) — only for an
+ * existing operator, so asking for a link for any other address leaves nothing behind. Expired
+ * ones are pruned as new ones arrive.
+ */
+export async function storeSignInToken(db: Executor, input: { email: string; tokenHash: string; expiresAt: Date }): Promise<boolean> {
+  await db.delete(signInTokens).where(lt(signInTokens.expiresAt, new Date()));
+  if (!(await findOperatorByEmail(db, input.email))) return false;
+  await db.insert(signInTokens).values({ tokenHash: input.tokenHash, email: normalizeSignInEmail(input.email), expiresAt: input.expiresAt });
+  return true;
+}
+
+/**
+ * Uses a sign-in link's token: the row is deleted whatever its age, so a link works once. Returns
+ * it when it was there (the caller checks its expiry); a use that signs in clears the email's
+ * count of attempts, as a right password does.
+ */
+export async function consumeSignInToken(db: Executor, input: { email: string | undefined; tokenHash: string }) {
+  const [row] = await db
+    .delete(signInTokens)
+    .where(and(eq(signInTokens.tokenHash, input.tokenHash), input.email ? eq(signInTokens.email, normalizeSignInEmail(input.email)) : undefined))
+    .returning();
+  if (!row) return null;
+  if (row.expiresAt.getTime() > Date.now()) await clearSignInAttempts(db, row.email);
+  return { email: row.email, expiresAt: row.expiresAt };
+}

@@ -1,0 +1,191 @@
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb, getSql } from "../../lib/db/client";
+import { createOperator } from "../../lib/operators";
+import { apiClient } from "../helpers/api";
+import { launchBrowser } from "../helpers/browser";
+import { startBuiltApp } from "../helpers/built-app";
+import { startReceiver, waitFor } from "../helpers/receiver";
+import { startTestWorker } from "../helpers/worker";
+
+// One attempt a delivery, so attempts = messages; the circuit never opens on these few failures.
+process.env.DELIVERY_SCHEDULE = "0";
+process.env.CIRCUIT_FAILURE_THRESHOLD = "1000";
+
+/** The overview's, endpoint detail's and consumer detail's charts in Chromium, after real deliveries with failures. */
+const PASSWORD = "correct horse battery";
+let app: Awaited<ReturnType<typeof startBuiltApp>>;
+let browser: Browser;
+let worker: Awaited<ReturnType<typeof startTestWorker>> | undefined;
+const receivers: Awaited<ReturnType<typeof startReceiver>>[] = [];
+let api: Awaited<ReturnType<typeof apiClient>>;
+const ids = { flaky: "", quiet: "" };
+
+beforeAll(async () => {
+  await createOperator({ ctx: { actor: { type: "system" }, db: getDb() }, input: { email: "admin@example.com", password: PASSWORD, role: "admin" } });
+  // Every third request fails.
+  receivers.push(await startReceiver((_req, res, _body, i) => res.writeHead(i % 3 === 2 ? 503 : 200).end("ok")));
+  receivers.push(await startReceiver((_req, res) => res.writeHead(200).end("ok")));
+  api = await apiClient();
+  await api.post("/api/v1/consumers", { uid: "acme", name: "Acme" });
+  await api.post("/api/v1/consumers", { uid: "globex", name: "Globex" });
+  ids.flaky = (await api.post("/api/v1/consumers/acme/endpoints", { url: `${receivers[0]!.url}/flaky` })).body.id;
+  ids.quiet = (await api.post("/api/v1/consumers/acme/endpoints", { url: `${receivers[1]!.url}/quiet`, event_types: ["never.sent"] })).body.id;
+  await api.post("/api/v1/consumers/globex/endpoints", { url: `${receivers[1]!.url}/globex` });
+  worker = await startTestWorker();
+  for (let i = 0; i < 12; i++) expect((await api.post("/api/v1/messages", { consumer: "acme", event_type: "order.paid", payload: { i } })).status).toBe(202);
+  for (let i = 0; i < 3; i++) expect((await api.post("/api/v1/messages", { consumer: "globex", event_type: "order.paid", payload: { i } })).status).toBe(202);
+  const sql = getSql();
+  await waitFor(async () => (await sql`select 1 from delivery_queue limit 1`).length === 0, { timeout: 60_000, what: "every delivery ended" });
+  app = await startBuiltApp();
+  browser = await launchBrowser();
+}, 600_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+  await worker?.stop();
+  for (const r of receivers) await r.close();
+});
+
+async function signedIn(locale: "en" | "ja" = "en"): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: app.url, locale: locale === "ja" ? "ja-JP" : "en-US", timezoneId: "Asia/Tokyo" });
+  const page = await context.newPage();
+  await page.goto("/login");
+  await page.locator("#email").fill("admin@example.com");
+  await page.locator("#password").fill(PASSWORD);
+  await page.locator("form button[type=submit]").click();
+  await page.waitForURL((url) => url.pathname === "/");
+  return { context, page };
+}
+
+const text = (locator: Locator) => locator.textContent();
+
+/** Hovers every drawn bar of the volume chart and adds up what the tooltips say, one bucket once. */
+async function tooltipTotals(page: Page): Promise<{ attempts: number; failed: number }> {
+  const chart = page.getByTestId("stats-volume");
+  const bars = chart.locator(".recharts-bar-rectangle path");
+  const seen = new Map<string, { attempts: number; failed: number }>();
+  for (let i = 0; i < (await bars.count()); i++) {
+    await bars.nth(i).hover({ force: true });
+    const tip = page.getByTestId("stats-tooltip");
+    await tip.waitFor();
+    const body = (await tip.textContent())!;
+    const head = (await tip.locator("p").first().textContent())!;
+    seen.set(head, { attempts: Number(/(\d+) attempts?/.exec(body)?.[1] ?? 0), failed: Number(/Failed(\d+)/.exec(body)?.[1] ?? 0) });
+  }
+  return [...seen.values()].reduce((a, b) => ({ attempts: a.attempts + b.attempts, failed: a.failed + b.failed }), { attempts: 0, failed: 0 });
+}
+
+/** How much of the volume chart's width one drawn bar takes: about one over the number of buckets, drawn or not. */
+async function barShare(page: Page): Promise<number> {
+  const chart = page.getByTestId("stats-volume");
+  const grid = (await chart.locator(".recharts-cartesian-grid").boundingBox())!;
+  const bar = (await chart.locator(".recharts-bar-rectangle path").first().boundingBox())!;
+  return bar.width / grid.width;
+}
+
+describe("the charts in Chromium", () => {
+  it("overview: everyone's attempts, the range switch changes the bucket, and the tooltips add up to the summary", async () => {
+    const { context, page } = await signedIn();
+    const chart = page.getByTestId("stats-chart");
+    await expect.poll(() => text(page.getByTestId("stats-volume-summary"))).toBe("15 attempts in the last 24 hours, 4 failed.");
+    expect(await chart.getAttribute("data-bucket")).toBe("hour");
+    expect(await text(page.getByTestId("stats-bucket"))).toBe("One bar per hour");
+    expect(await text(page.getByTestId("stats-rate-summary"))).toMatch(/^73\.3% succeeded in the last 24 hours; the lowest was \d+(\.\d)?%, at /);
+    expect(await text(page.getByTestId("stats-latency-summary"))).toMatch(/^Slowest at .+: p50 [\d,]+ ms, p99 [\d,]+ ms\.$/);
+    // A day by the hour: 24 buckets, all but the last empty, yet each keeps its width on the axis.
+    expect(await barShare(page)).toBeLessThan(1 / 20);
+    expect(await tooltipTotals(page)).toEqual({ attempts: 15, failed: 4 });
+
+    await page.getByRole("group", { name: "Time range" }).getByRole("button", { name: "Last hour" }).click();
+    await expect.poll(() => chart.getAttribute("data-bucket")).toBe("minute");
+    expect(await page.getByRole("button", { name: "Last hour" }).getAttribute("aria-pressed")).toBe("true");
+    await expect.poll(() => text(page.getByTestId("stats-volume-summary"))).toBe("15 attempts in the last hour, 4 failed.");
+    expect(await text(page.getByTestId("stats-bucket"))).toBe("One bar per minute");
+    expect(await barShare(page)).toBeLessThan(1 / 50);
+    expect(await tooltipTotals(page)).toEqual({ attempts: 15, failed: 4 });
+
+    await page.getByRole("button", { name: "Last 7 days" }).click();
+    await expect.poll(() => text(page.getByTestId("stats-volume-summary"))).toBe("15 attempts in the last 7 days, 4 failed.");
+    expect(await chart.getAttribute("data-bucket")).toBe("hour");
+
+    // The queue is empty after the run: nothing pending, nothing waiting.
+    expect(await text(page.getByTestId("tile-pending"))).toBe("0");
+    expect(await text(page.getByTestId("tile-oldestDue"))).toBe("None");
+    await context.close();
+  });
+
+  it("endpoint detail: one endpoint's attempts; an endpoint without any says so in words", async () => {
+    const { context, page } = await signedIn();
+    await page.goto(`/endpoints/${ids.flaky}`);
+    await expect.poll(() => text(page.getByTestId("stats-volume-summary"))).toBe("12 attempts in the last 24 hours, 4 failed.");
+    expect(await text(page.getByTestId("stat-attempts"))).toBe("12");
+    expect(await text(page.getByTestId("stats-rate-summary"))).toMatch(/^66\.7% succeeded in the last 24 hours;/);
+    expect(await tooltipTotals(page)).toEqual({ attempts: 12, failed: 4 });
+
+    await page.goto(`/endpoints/${ids.quiet}`);
+    await expect.poll(() => text(page.getByTestId("stats-empty"))).toBe("No attempts in the last 24 hours.");
+    await page.getByRole("button", { name: "Last hour" }).click();
+    await expect.poll(() => text(page.getByTestId("stats-empty"))).toBe("No attempts in the last hour.");
+    expect(await page.getByTestId("stats-volume").count()).toBe(0);
+    await context.close();
+  });
+
+  it("consumer detail: a sparkline per endpoint that says its success rate in words", async () => {
+    const { context, page } = await signedIn();
+    await page.goto("/consumers/acme");
+    const flaky = page.getByRole("row", { name: `${receivers[0]!.url}/flaky` });
+    const quiet = page.getByRole("row", { name: `${receivers[1]!.url}/quiet` });
+    await expect.poll(() => flaky.getByRole("img").getAttribute("aria-label")).toBe("66.7% of 12 attempts succeeded in the last 24 h");
+    await expect.poll(() => quiet.getByRole("img").getAttribute("aria-label")).toBe("No attempts in the last 24 h");
+    await context.close();
+  });
+
+  it("speaks Japanese", async () => {
+    const { context, page } = await signedIn("ja");
+    await expect.poll(() => text(page.getByTestId("stats-volume-summary"))).toBe("直近 24 時間の試行は 15 件、うち失敗 4 件。");
+    expect(await text(page.getByTestId("stats-bucket"))).toBe("1 本の棒が 1 時間");
+    await page.getByRole("group", { name: "期間" }).getByRole("button", { name: "直近 1 時間" }).click();
+    await expect.poll(() => text(page.getByTestId("stats-volume-summary"))).toBe("直近 1 時間の試行は 15 件、うち失敗 4 件。");
+    expect(await text(page.getByTestId("stats-rate-summary"))).toMatch(/^直近 1 時間の成功率は 73\.3%。/);
+    await page.goto(`/endpoints/${ids.quiet}`);
+    await expect.poll(() => text(page.getByTestId("stats-empty"))).toBe("直近 24 時間の試行はありません。");
+    await page.goto("/consumers/acme");
+    await expect
+      .poll(() => page.getByRole("row", { name: `${receivers[0]!.url}/flaky` }).getByRole("img").getAttribute("aria-label"))
+      .toBe("直近 24 時間の試行 12 件のうち 66.7% が成功");
+    await context.close();
+  });
+
+  it("says in words that the charts are loading, and why they could not be drawn", async () => {
+    const { context, page } = await signedIn();
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/api/v1/stats?*", async (route) => {
+      await held;
+      await route.fulfill({ status: 503, contentType: "application/problem+json", body: JSON.stringify({ status: 503, code: "service_unavailable", title: "Unavailable" }) });
+    });
+    await page.goto("/");
+    await page.getByRole("status", { name: "Loading the charts…" }).waitFor();
+    if (process.env.CHART_SHOTS) await page.screenshot({ path: `${process.env.CHART_SHOTS}/loading.png` });
+    release();
+    // The query asks twice more on a 5xx before it gives up.
+    await expect.poll(() => text(page.getByTestId("stats-chart").getByRole("alert")), { timeout: 15_000 }).toBe("The database cannot be reached right now. Try again shortly.Try again");
+    if (process.env.CHART_SHOTS) await page.screenshot({ path: `${process.env.CHART_SHOTS}/error.png` });
+    await page.unroute("**/api/v1/stats?*");
+    await page.getByRole("button", { name: "Try again" }).click();
+    await expect.poll(() => text(page.getByTestId("stats-volume-summary"))).toBe("15 attempts in the last 24 hours, 4 failed.");
+    await context.close();
+  });
+
+  it("overview: deliveries waiting for a worker show as pending, with how long the oldest has waited", async () => {
+    await worker!.stop();
+    worker = undefined;
+    for (let i = 0; i < 2; i++) await api.post("/api/v1/messages", { consumer: "globex", event_type: "order.paid", payload: { late: i } });
+    const { context, page } = await signedIn();
+    expect(await text(page.getByTestId("tile-pending"))).toBe("2");
+    expect(await text(page.getByTestId("tile-oldestDue"))).toMatch(/ago$|^now$/);
+    await context.close();
+  });
+});
