@@ -47,7 +47,10 @@ export function PortalShell({
   // Read once on the client. The server renders only the loading skeleton, which has no text, so
   // a browser language or zone differing from the server's guess changes nothing at hydration.
   const onClient = typeof window !== "undefined";
-  const [chosen, setChosen] = useState<Locale | null>(() => (onClient && isLocale(readChosenLocale()) ? (readChosenLocale() as Locale) : null));
+  const [chosen, setChosen] = useState<Locale | null>(() => {
+    const saved = onClient ? readChosenLocale() : null;
+    return isLocale(saved) ? saved : null;
+  });
   const [browserLocale] = useState<Locale>(() => (onClient ? pickLocale(undefined, navigator.languages.join(",")) : initialLocale));
   const [timeZone] = useState(() => (onClient ? Intl.DateTimeFormat().resolvedOptions().timeZone || initialTimeZone : initialTimeZone));
   const [host] = useState(() => (onClient ? hostOrigin(frameAncestors) : null));

@@ -86,9 +86,13 @@ export function fragmentToken(): string | null {
   return token && token.startsWith("pt_") ? token : null;
 }
 
-/** Takes the spent token out of the address bar and history, so it is not copied, bookmarked or shared. */
+/**
+ * Takes the spent token out of the address bar and history, so it is not copied, bookmarked or
+ * shared. The state must be null: Next's router treats a call carrying its own state as its own and
+ * would put its remembered address, token and all, back at its next update.
+ */
 export function dropFragment(): void {
-  window.history.replaceState(window.history.state, "", `${window.location.pathname}${window.location.search}`);
+  window.history.replaceState(null, "", `${window.location.pathname}${window.location.search}`);
 }
 
 export type Opened = { kind: "ready"; session: StoredSession } | { kind: "ended"; reason: "invalid_link" | "expired" | "no_link" } | { kind: "failed"; error: unknown };

@@ -258,8 +258,12 @@ describe("the customer portal in Chromium", () => {
     await page.goto(await mintLink("acme"));
     await page.getByRole("heading", { name: "Endpoints", level: 1 }).waitFor();
     const token = await page.evaluate(() => JSON.parse(sessionStorage.getItem("webhook-admin.portal.session")!).session_token as string);
+    await page.getByRole("link", { name: "Alert emails" }).click();
+    await page.waitForURL(`${app.url}/portal/alert-emails`);
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByRole("heading", { name: "You signed out" }).waitFor();
+    // The router must not have put the spent token back in the address.
+    expect(page.url()).toBe(`${app.url}/portal/alert-emails`);
     const after = await fetch(`${app.url}/api/v1/consumers/acme`, { headers: { authorization: `Bearer ${token}` } });
     expect(after.status).toBe(401);
     await page.reload();
