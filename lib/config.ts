@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { parseDuration } from "./duration";
+import { parseFrameAncestors } from "./portal/frame-ancestors";
+import { themeAccent, themeLogoUrl, themeName } from "./portal/theme-fields";
 import { parseCidrList } from "./webhooks/url-safety";
 
 const duration = (fallback: string) =>
@@ -133,6 +135,22 @@ const EnvSchema = z.object({
       }
       return origins;
     }),
+  /** Who may frame /portal: CSP sources ('self', scheme://host[:port], https://*.example.com), space or comma separated. */
+  PORTAL_FRAME_ANCESTORS: z
+    .string()
+    .default("'self'")
+    .transform((text, ctx) => {
+      const parsed = parseFrameAncestors(text);
+      if (typeof parsed === "string") {
+        ctx.addIssue({ code: "custom", message: parsed });
+        return z.NEVER;
+      }
+      return parsed;
+    }),
+  /** The portal's look when a link's theme names none: product name, an https logo, an accent colour. */
+  PORTAL_NAME: themeName.default("Webhooks"),
+  PORTAL_LOGO_URL: themeLogoUrl.optional(),
+  PORTAL_ACCENT: themeAccent.optional(),
 });
 
 export type Config = Omit<z.infer<typeof EnvSchema>, "APP_URL" | "ENCRYPTION_KEY" | "ENCRYPTION_KEYS_PREVIOUS"> & {

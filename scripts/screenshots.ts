@@ -1,5 +1,5 @@
 /**
- * `npm run screenshots`: every built dashboard screen, in English and Japanese (and a few in dark
+ * `npm run screenshots`: every built dashboard and portal screen, in English and Japanese (and a few in dark
  * mode), written to docs/screenshots/. Runs the production build against a throwaway embedded
  * PostgreSQL filled with a little sample data. Japanese needs a CJK font for Chromium
  * (`apt-get install fonts-noto-cjk`).
@@ -21,6 +21,8 @@ import { createEventType } from "../lib/event-types";
 import { createOperator } from "../lib/operators";
 import { launchBrowser } from "../tests/helpers/browser";
 import { seedTraffic, shootLogs } from "./screenshots-logs";
+import { shootPortal } from "./screenshots-portal";
+import { shootPortalLogs } from "./screenshots-portal-logs";
 import { startBuiltApp } from "../tests/helpers/built-app";
 
 const OUT = path.resolve("docs/screenshots");
@@ -199,7 +201,11 @@ async function main(): Promise<void> {
         await shoot(page, `${locale}-audit`);
         await context.close();
       }
+      await shootPortal(browser, app.url, locale, shoot);
     }
+    // The customer portal's Deliveries and Recover screens.
+    await shootPortalLogs(browser, app.url, shoot);
+
     console.log(`Screenshots written to ${path.relative(process.cwd(), OUT)}/`);
   } finally {
     await browser.close();

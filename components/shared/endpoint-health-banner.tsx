@@ -5,8 +5,11 @@ import { useTranslations } from "next-intl";
 import { RelativeTime } from "./relative-time";
 import { endpointHealth, type Endpoint } from "./resources";
 
-/** What is wrong with an endpoint, since when, and what happens next; nothing when it is healthy. */
-export function EndpointHealthBanner({ endpoint }: { endpoint: Endpoint }) {
+/**
+ * What is wrong with an endpoint, since when, and what happens next; nothing when it is healthy.
+ * `action` is the caller's own next step (what happens now, its enable button), shown below the words.
+ */
+export function EndpointHealthBanner({ endpoint, action }: { endpoint: Endpoint; action?: React.ReactNode }) {
   const t = useTranslations("endpointHealth");
   const health = endpointHealth(endpoint);
   if (health === "healthy") return null;
@@ -15,7 +18,7 @@ export function EndpointHealthBanner({ endpoint }: { endpoint: Endpoint }) {
   return (
     <div role="status" className={`flex items-start gap-3 rounded-md border p-4 text-sm ${tone}`}>
       <Icon aria-hidden className="mt-0.5 h-4 w-4 shrink-0" />
-      <div className="space-y-1">
+      <div className="flex-1 space-y-1">
         <p className="font-medium">{t(`banner.${health}`)}</p>
         {endpoint.disabled_reason ? <p className="text-muted-foreground">{endpoint.disabled_reason}</p> : null}
         {endpoint.failing_since ? (
@@ -28,6 +31,7 @@ export function EndpointHealthBanner({ endpoint }: { endpoint: Endpoint }) {
             {t("circuitOpenUntil")} <RelativeTime value={endpoint.circuit_open_until} />
           </p>
         ) : null}
+        {action ? <div className="pt-2">{action}</div> : null}
       </div>
     </div>
   );

@@ -4,7 +4,7 @@ import { Languages, Monitor, Moon, Sun } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useLocale, useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
-import { LOCALE_COOKIE, TIME_ZONE_COOKIE } from "@/lib/i18n/locale";
+import { LOCALE_COOKIE, TIME_ZONE_COOKIE, type Locale } from "@/lib/i18n/locale";
 import { Button } from "../ui/button";
 import {
   DropdownMenu,
@@ -15,7 +15,8 @@ import {
 } from "../ui/dropdown-menu";
 import { THEME_COOKIE, applyTheme, setPreferenceCookie, type Theme } from "./preferences";
 
-export function LanguageMenu() {
+/** The dashboard keeps the choice in a cookie and re-renders on the server; the portal passes its own `onSelect`. */
+export function LanguageMenu({ onSelect }: { onSelect?: (locale: Locale) => void }) {
   const t = useTranslations("preferences");
   const locale = useLocale();
   const router = useRouter();
@@ -31,6 +32,7 @@ export function LanguageMenu() {
         <DropdownMenuRadioGroup
           value={locale}
           onValueChange={(value) => {
+            if (onSelect) return onSelect(value as Locale);
             setPreferenceCookie(LOCALE_COOKIE, value);
             router.refresh();
           }}

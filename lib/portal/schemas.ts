@@ -1,22 +1,13 @@
 import { z } from "zod";
+import { themeAccent, themeLogoUrl, themeName } from "./theme-fields";
 import { PORTAL_CAPABILITIES, type PortalCapability, type PortalTheme } from "../db/schema/access";
 
 export const PortalCapabilityName = z.enum(PORTAL_CAPABILITIES);
 
-/** The link's theme is shown inside the customer's page: only plain text, an https logo and a hex colour get through. */
 export const PortalThemeInput = z.strictObject({
-  name: z
-    .string()
-    .trim()
-    .min(1)
-    .max(80)
-    .regex(/^[^<>\p{Cc}]*$/u, "must be plain text (no < > or control characters)")
-    .optional(),
-  logo_url: z
-    .url({ protocol: /^https$/, hostname: z.regexes.domain })
-    .max(2048)
-    .optional(),
-  accent: z.string().regex(/^#[0-9a-fA-F]{6}$/, "must be a #rrggbb colour").optional(),
+  name: themeName.optional(),
+  logo_url: themeLogoUrl.optional(),
+  accent: themeAccent.optional(),
   mode: z.enum(["light", "dark", "auto"]).optional(),
 });
 

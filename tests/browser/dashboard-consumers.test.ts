@@ -59,8 +59,6 @@ describe("consumers and endpoints in Chromium", () => {
     await page.getByRole("row", { name: "Globex" }).waitFor({ state: "detached" });
     await page.getByRole("link", { name: "Acme Corporation" }).click();
     await page.getByRole("heading", { name: "Acme Corporation", level: 1 }).waitFor();
-    expect(await page.getByRole("button", { name: "Open portal as this consumer" }).isDisabled()).toBe(true);
-    await page.getByText("portal not available yet").waitFor();
     await page.getByRole("link", { name: `${receiver.url}/hook` }).click();
     await page.waitForURL(`**/endpoints/${endpointId}`);
     await expect.poll(() => page.getByTestId("endpoint-state").textContent()).toBe("Healthy");
@@ -108,8 +106,25 @@ describe("consumers and endpoints in Chromium", () => {
     await alerts.close();
   });
 
+  it("opens the consumer's portal in a new tab with a fresh link, and ends its sessions", async () => {
+    const { context, page } = await signedIn("admin@example.com");
+    await page.goto("/consumers/acme-corp");
+    const [portal] = await Promise.all([context.waitForEvent("page"), page.getByRole("button", { name: "Open portal as this consumer" }).click()]);
+    await portal.getByRole("row", { name: `${receiver.url}/hook` }).waitFor();
+    expect(new URL(portal.url()).pathname).toBe("/portal");
+    await page.getByRole("button", { name: "End portal sessions" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "End portal sessions" }).click();
+    await page.getByText("Portal sessions ended").first().waitFor();
+    await portal.getByRole("link", { name: "Alert emails" }).click();
+    await portal.getByRole("heading", { name: "Your session has ended" }).waitFor();
+    await context.close();
+  });
+
   it("shows a viewer the controls disabled, and the server refuses the viewer's disable", async () => {
     const { context, page } = await signedIn("viewer@example.com");
+    await page.goto("/consumers/acme-corp");
+    expect(await page.getByRole("button", { name: "Open portal as this consumer" }).isDisabled()).toBe(true);
+    expect(await page.getByRole("button", { name: "End portal sessions" }).isDisabled()).toBe(true);
     await page.goto(`/endpoints/${endpointId}`);
     expect(await page.getByRole("button", { name: "Disable" }).isDisabled()).toBe(true);
     const cookie = (await context.cookies(app.url)).map((c) => `${c.name}=${c.value}`).join("; ");

@@ -1,26 +1,28 @@
 "use client";
 
-import { ExternalLink, Link2 } from "lucide-react";
+import { Link2 } from "lucide-react";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { ErrorMessage } from "../../shared/error-message";
 import { EndpointStateBadge } from "../../shared/endpoint-state-badge";
 import { RelativeTime } from "../../shared/relative-time";
 import { StatsSparkline } from "../../shared/stats-sparkline";
-import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { CopyButton } from "../../ui/copy-button";
 import { EmptyState } from "../../ui/empty-state";
 import { Skeleton, TableSkeleton } from "../../ui/skeleton";
 import { TBody, THead, Table, Td, Th, Tr } from "../../ui/table";
-import { PageHeader } from "../page-header";
-import { AlertEmailsCard } from "./alert-emails-card";
+import { PageHeader } from "../../shared/page-header";
+import { AlertEmailsCard } from "../../shared/alert-emails-card";
+import { useOperator } from "../operator-context";
+import { PortalActions } from "./portal-actions";
 import { useConsumer, useConsumerEndpoints } from "../../shared/queries/consumers";
 
 export function ConsumerDetailScreen({ consumerRef }: { consumerRef: string }) {
   const t = useTranslations("consumers");
   const common = useTranslations("common");
   const charts = useTranslations("charts.sparkline");
+  const { role } = useOperator();
   const consumer = useConsumer(consumerRef);
   const endpoints = useConsumerEndpoints(consumerRef);
 
@@ -34,17 +36,8 @@ export function ConsumerDetailScreen({ consumerRef }: { consumerRef: string }) {
       <PageHeader
         title={c.name}
         description={t("detailDescription")}
-        actions={
-          // POST /consumers/{c}/portal-links is not served yet; the button says so rather than failing.
-          <Button variant="secondary" disabled aria-describedby="portal-unavailable">
-            <ExternalLink aria-hidden className="h-4 w-4" />
-            {t("openPortal")}
-          </Button>
-        }
+        actions={<PortalActions consumerId={c.id} />}
       />
-      <p id="portal-unavailable" className="-mt-4 mb-4 text-right text-xs text-muted-foreground">
-        {t("portalNotAvailable")}
-      </p>
       <div className="grid gap-4 lg:grid-cols-3">
         <Card className="p-4 lg:col-span-2">
           <h2 className="mb-3 text-sm font-semibold">{t("facts")}</h2>
@@ -77,7 +70,7 @@ export function ConsumerDetailScreen({ consumerRef }: { consumerRef: string }) {
             </Link>
           </div>
         </Card>
-        <AlertEmailsCard consumer={c} />
+        <AlertEmailsCard consumer={c} reason={role === "admin" ? null : t("viewerNote")} />
       </div>
       <h2 className="mt-8 mb-3 text-lg font-semibold">{t("endpoints")}</h2>
       <Card>

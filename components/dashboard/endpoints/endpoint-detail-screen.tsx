@@ -11,11 +11,11 @@ import { Card } from "../../ui/card";
 import { CopyButton } from "../../ui/copy-button";
 import { Skeleton } from "../../ui/skeleton";
 import { useOperator } from "../operator-context";
-import { EditEndpointDialog } from "./edit-endpoint-dialog";
-import { EnableToggle } from "./enable-toggle";
+import { EndpointFormDialog } from "../../shared/endpoints/endpoint-form-dialog";
+import { EnableToggle } from "../../shared/endpoints/enable-toggle";
 import { useEndpoint, useEndpointStats } from "../../shared/queries/endpoints";
-import { SecretCard } from "./secret-card";
-import { TestSendCard } from "./test-send-card";
+import { SecretCard } from "../../shared/endpoints/secret-card";
+import { TestSendCard } from "../../shared/endpoints/test-send-card";
 
 export function EndpointDetailScreen({ id }: { id: string }) {
   const t = useTranslations("endpoints");
@@ -28,6 +28,7 @@ export function EndpointDetailScreen({ id }: { id: string }) {
   if (endpoint.isError) return <ErrorMessage error={endpoint.error} retry={() => endpoint.refetch()} />;
   const e = endpoint.data;
   const canWrite = role === "admin";
+  const reason = canWrite ? null : t("viewerNote");
   const link = "text-sm font-medium text-primary underline-offset-2 hover:underline";
   const circuitOpen = e.circuit_open_until !== null && new Date(e.circuit_open_until).getTime() > now.getTime();
 
@@ -43,8 +44,8 @@ export function EndpointDetailScreen({ id }: { id: string }) {
           {e.description ? <p className="mt-1 text-sm text-muted-foreground">{e.description}</p> : null}
         </div>
         <div className="flex shrink-0 gap-2">
-          <EditEndpointDialog endpoint={e} canWrite={canWrite} />
-          <EnableToggle endpoint={e} canWrite={canWrite} />
+          <EndpointFormDialog target={{ kind: "edit", endpoint: e }} reason={reason} withConcurrency />
+          <EnableToggle endpoint={e} reason={reason} />
         </div>
       </div>
       {!canWrite ? <p className="mb-4 text-sm text-muted-foreground">{t("viewerNote")}</p> : null}
@@ -104,9 +105,9 @@ export function EndpointDetailScreen({ id }: { id: string }) {
             </Link>
           </div>
         </Card>
-        <SecretCard endpointId={e.id} canWrite={canWrite} />
+        <SecretCard endpointId={e.id} revealReason={null} rotateReason={reason} />
         <div className="lg:col-span-2">
-          <TestSendCard endpoint={e} canWrite={canWrite} />
+          <TestSendCard endpoint={e} reason={reason} messageHref={(id) => `/messages/${id}`} />
         </div>
       </div>
     </>

@@ -51,3 +51,14 @@ export function useUpdateAlertEmails(ref: string) {
     onSuccess: () => client.invalidateQueries({ queryKey: consumerKeys.all }),
   });
 }
+
+/** A one-time portal link into this consumer's portal (all capabilities), minted by an operator. */
+export function useMintPortalLink(ref: string) {
+  const call = useApi();
+  return useMutation({ mutationFn: () => call<{ url: string; expires_at: string }>(`/consumers/${enc(ref)}/portal-links`, { method: "POST", body: {} }) });
+}
+
+export function useEndPortalSessions(ref: string) {
+  const call = useApi();
+  return useMutation({ mutationFn: () => call<void>(`/consumers/${enc(ref)}/portal-sessions`, { method: "DELETE" }) });
+}

@@ -38,6 +38,26 @@ export function useSetEnabled(id: string) {
   return useEndpointMutation((enable: boolean) => call<Endpoint>(path(id, enable ? "/enable" : "/disable"), { method: "POST" }));
 }
 
+export type EndpointInput = Pick<Endpoint, "url"> & Partial<Pick<Endpoint, "description" | "event_types" | "headers" | "rate_limit_per_second">> & { max_concurrency?: number | null };
+
+export function useCreateEndpoint(consumer: string) {
+  const call = useApi();
+  return useEndpointMutation((input: EndpointInput) => call<Endpoint>(`/consumers/${encodeURIComponent(consumer)}/endpoints`, { method: "POST", body: input }));
+}
+
+export function useDeleteEndpoint(id: string) {
+  const call = useApi();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => call<void>(path(id), { method: "DELETE" }),
+    onSuccess: () => {
+      // The detail would refetch into a 404: drop it and refresh the lists.
+      client.removeQueries({ queryKey: endpointKeys.detail(id) });
+      return client.invalidateQueries({ queryKey: consumerKeys.all });
+    },
+  });
+}
+
 export type EndpointPatch = Partial<Pick<Endpoint, "url" | "description" | "event_types" | "headers" | "rate_limit_per_second"> & { max_concurrency: number | null }>;
 export function useUpdateEndpoint(id: string) {
   const call = useApi();

@@ -3,22 +3,23 @@
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { toast } from "sonner";
-import { useErrorText } from "../../shared/error-message";
-import type { Consumer } from "../../shared/resources";
-import { Button } from "../../ui/button";
-import { Card } from "../../ui/card";
-import { Textarea } from "../../ui/input";
-import { Field } from "../../ui/label";
-import { useOperator } from "../operator-context";
-import { useUpdateAlertEmails } from "../../shared/queries/consumers";
+import { useErrorText } from "./error-message";
+import type { Consumer } from "./resources";
+import { Button } from "../ui/button";
+import { Card } from "../ui/card";
+import { Textarea } from "../ui/input";
+import { Field } from "../ui/label";
+import { useUpdateAlertEmails } from "./queries/consumers";
 
-/** The consumer's own alert addresses: they hear when one of their endpoints fails or is disabled. */
-export function AlertEmailsCard({ consumer }: { consumer: Consumer }) {
+/**
+ * The consumer's own alert addresses: they hear when one of their endpoints fails or is disabled.
+ * `reason` says why the viewer may not change them (null: they may).
+ */
+export function AlertEmailsCard({ consumer, reason }: { consumer: Consumer; reason: string | null }) {
   const t = useTranslations("consumers");
   const common = useTranslations("common");
   const errorText = useErrorText();
-  const { role } = useOperator();
-  const canWrite = role === "admin";
+  const canWrite = reason === null;
   const [draft, setDraft] = useState<string | null>(null);
   const update = useUpdateAlertEmails(consumer.id);
   const value = draft ?? consumer.alert_emails.join("\n");
@@ -38,7 +39,7 @@ export function AlertEmailsCard({ consumer }: { consumer: Consumer }) {
           });
         }}
       >
-        <Field id="alert-emails" label={t("alertEmails")} hint={canWrite ? t("alertEmailsHint") : t("viewerNote")}>
+        <Field id="alert-emails" label={t("alertEmails")} hint={reason ?? t("alertEmailsHint")}>
           <Textarea
             id="alert-emails"
             className="font-sans text-sm"

@@ -4,15 +4,18 @@ import { Eye, RefreshCw } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { toast } from "sonner";
-import { useErrorText } from "../../shared/error-message";
+import { useErrorText } from "../error-message";
 import { ConfirmDialog } from "../../ui/alert-dialog";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { CopyButton } from "../../ui/copy-button";
-import { useRevealSecret, useRotateSecret } from "../../shared/queries/endpoints";
+import { useRevealSecret, useRotateSecret } from "../queries/endpoints";
 
-/** The signing secret stays hidden until asked for; each reveal is written to the audit log. */
-export function SecretCard({ endpointId, canWrite }: { endpointId: string; canWrite: boolean }) {
+/**
+ * The signing secret stays hidden until asked for; each reveal is written to the audit log.
+ * `revealReason` / `rotateReason` say why the viewer may not (null: they may).
+ */
+export function SecretCard({ endpointId, revealReason, rotateReason }: { endpointId: string; revealReason: string | null; rotateReason: string | null }) {
   const t = useTranslations("endpoints.secret");
   const common = useTranslations("common");
   const errorText = useErrorText();
@@ -34,7 +37,8 @@ export function SecretCard({ endpointId, canWrite }: { endpointId: string; canWr
       ) : (
         <Button
           variant="secondary"
-          disabled={reveal.isPending}
+          disabled={revealReason !== null || reveal.isPending}
+          title={revealReason ?? undefined}
           onClick={() =>
             reveal.mutate(undefined, {
               onSuccess: (secret) => setShown(secret.key),
@@ -46,11 +50,12 @@ export function SecretCard({ endpointId, canWrite }: { endpointId: string; canWr
           {t("reveal")}
         </Button>
       )}
+      {revealReason ? <p className="mt-2 text-xs text-muted-foreground">{revealReason}</p> : null}
       <div className="mt-4 border-t border-border pt-4">
         <p className="mb-2 text-xs text-muted-foreground">{t("rotateExplained")}</p>
         <ConfirmDialog
           trigger={
-            <Button variant="secondary" size="sm" disabled={!canWrite || rotate.isPending} title={canWrite ? undefined : t("viewerNote")}>
+            <Button variant="secondary" size="sm" disabled={rotateReason !== null || rotate.isPending} title={rotateReason ?? undefined}>
               <RefreshCw aria-hidden className="h-4 w-4" />
               {t("rotate")}
             </Button>
@@ -69,6 +74,7 @@ export function SecretCard({ endpointId, canWrite }: { endpointId: string; canWr
             )
           }
         />
+        {rotateReason && rotateReason !== revealReason ? <p className="mt-2 text-xs text-muted-foreground">{rotateReason}</p> : null}
       </div>
     </Card>
   );

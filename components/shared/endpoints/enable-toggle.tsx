@@ -2,14 +2,17 @@
 
 import { useTranslations } from "next-intl";
 import { toast } from "sonner";
-import { useErrorText } from "../../shared/error-message";
-import type { Endpoint } from "../../shared/resources";
+import { useErrorText } from "../error-message";
+import type { Endpoint } from "../resources";
 import { ConfirmDialog } from "../../ui/alert-dialog";
 import { Button } from "../../ui/button";
-import { useSetEnabled } from "../../shared/queries/endpoints";
+import { useSetEnabled } from "../queries/endpoints";
 
-/** Disable asks first (deliveries stop queuing); enable does not, and also closes the circuit. */
-export function EnableToggle({ endpoint, canWrite }: { endpoint: Endpoint; canWrite: boolean }) {
+/**
+ * Disable asks first (deliveries stop queuing); enable does not, and also closes the circuit.
+ * `reason` says why the viewer may not (a viewer's role, a portal link without manage_endpoints).
+ */
+export function EnableToggle({ endpoint, reason }: { endpoint: Endpoint; reason: string | null }) {
   const t = useTranslations("endpoints");
   const common = useTranslations("common");
   const errorText = useErrorText();
@@ -19,11 +22,11 @@ export function EnableToggle({ endpoint, canWrite }: { endpoint: Endpoint; canWr
       () => toast.success(enable ? t("enabled") : t("disabled")),
       (error: unknown) => toast.error(errorText(error)),
     );
-  // A viewer sees the control disabled with the reason (the page says it too); the server refuses anyway.
-  const title = canWrite ? undefined : t("viewerNote");
+  // Shown disabled with the reason (the page says it too); the server refuses anyway.
+  const title = reason ?? undefined;
   if (endpoint.state !== "active") {
     return (
-      <Button onClick={() => run(true)} disabled={!canWrite || set.isPending} title={title}>
+      <Button onClick={() => run(true)} disabled={reason !== null || set.isPending} title={title}>
         {t("enable")}
       </Button>
     );
@@ -31,7 +34,7 @@ export function EnableToggle({ endpoint, canWrite }: { endpoint: Endpoint; canWr
   return (
     <ConfirmDialog
       trigger={
-        <Button variant="secondary" title={title} disabled={!canWrite || set.isPending}>
+        <Button variant="secondary" title={title} disabled={reason !== null || set.isPending}>
           {t("disable")}
         </Button>
       }

@@ -5,26 +5,32 @@ import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { toast } from "sonner";
-import { useErrorText } from "../../shared/error-message";
-import type { Endpoint } from "../../shared/resources";
+import { useErrorText } from "../error-message";
+import type { Endpoint } from "../resources";
 import { Badge } from "../../ui/badge";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { Input } from "../../ui/input";
 import { Field } from "../../ui/label";
-import { useSendTest, useTestAttempt } from "../../shared/queries/endpoints";
+import { useSendTest, useTestAttempt } from "../queries/endpoints";
+import { useEventTypes } from "../queries/event-types";
 
-/** Sends a real message to this endpoint only, then waits for the worker's attempt and shows the answer. */
-export function TestSendCard({ endpoint, canWrite }: { endpoint: Endpoint; canWrite: boolean }) {
+/**
+ * Sends a real message to this endpoint only, then waits for the worker's attempt and shows the
+ * answer. `reason` says why the viewer may not; `messageHref` is where the message's log lives in
+ * this app (the dashboard's message page, the portal's deliveries).
+ */
+export function TestSendCard({ endpoint, reason: refused, messageHref }: { endpoint: Endpoint; reason: string | null; messageHref: (messageId: string) => string }) {
   const t = useTranslations("endpoints.test");
   const errorText = useErrorText();
   const [eventType, setEventType] = useState("");
   const [messageId, setMessageId] = useState<string | null>(null);
   const send = useSendTest(endpoint.id);
+  const catalog = useEventTypes();
   const attempts = useTestAttempt(messageId);
   const attempt = attempts.data?.data.find((a) => a.endpoint_id === endpoint.id);
   const ok = attempt?.status_code !== null && attempt?.status_code !== undefined && attempt.status_code < 300;
-  const reason = !canWrite ? t("viewerNote") : endpoint.state !== "active" ? t("disabledNote") : null;
+  const reason = refused ?? (endpoint.state !== "active" ? t("disabledNote") : null);
 
   return (
     <Card className="p-4">
@@ -53,7 +59,15 @@ export function TestSendCard({ endpoint, canWrite }: { endpoint: Endpoint; canWr
               placeholder={endpoint.event_types?.[0] ?? "webhook.test"}
               maxLength={200}
               aria-describedby="test-event-type-hint"
+              list="test-event-type-options"
             />
+            <datalist id="test-event-type-options">
+              {(catalog.data?.data ?? [])
+                .filter((type) => !endpoint.event_types || endpoint.event_types.includes(type.name))
+                .map((type) => (
+                  <option key={type.id} value={type.name} />
+                ))}
+            </datalist>
           </Field>
         </div>
         <Button type="submit" disabled={reason !== null || send.isPending} title={reason ?? undefined} className="mb-5">
@@ -80,7 +94,7 @@ export function TestSendCard({ endpoint, canWrite }: { endpoint: Endpoint; canWr
               </pre>
             </>
           )}
-          <Link href={`/messages/${messageId}`} className="mt-2 inline-block text-xs font-medium text-primary underline-offset-2 hover:underline">
+          <Link href={messageHref(messageId)} className="mt-2 inline-block text-xs font-medium text-primary underline-offset-2 hover:underline">
             {t("openMessage")}
           </Link>
         </div>

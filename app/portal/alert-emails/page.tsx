@@ -1,0 +1,5 @@
+import { PortalAlertEmailsScreen } from "@/components/portal/alert-emails/alert-emails-screen";
+
+export default function PortalAlertEmailsPage() {
+  return <PortalAlertEmailsScreen />;
+}

@@ -1,0 +1,5 @@
+import { PortalEndpointsScreen } from "@/components/portal/endpoints/endpoints-screen";
+
+export default function PortalEndpointsPage() {
+  return <PortalEndpointsScreen />;
+}

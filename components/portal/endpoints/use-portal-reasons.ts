@@ -1,0 +1,14 @@
+"use client";
+
+import { useTranslations } from "next-intl";
+import { usePortalSession } from "../session-context";
+
+/** Why this link may not change endpoints or see secrets, in words, or null when it may. */
+export function usePortalReasons() {
+  const t = useTranslations("portalEndpoints.reasons");
+  const { can, theme } = usePortalSession();
+  return {
+    manage: can("manage_endpoints") ? null : t("manage", { product: theme.name }),
+    secrets: can("view_secrets") ? null : t("secrets", { product: theme.name }),
+  };
+}
