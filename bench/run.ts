@@ -5,7 +5,9 @@
  * Options: --messages 5000 --deliveries 20000 --endpoints 20 --endpoint-concurrency 100
  *          --latency 200 --connections 32 --drain-window 35 --fsync-off --recovery-messages 5000
  *          (× 20 endpoints; 0 skips part e) --recovery-rate 1000 --rollup-pairs 3 (0 skips part f)
- *          --rollup-deliveries 20000; product settings such as
+ *          --rollup-deliveries 20000 --log-messages 2000000 --log-attempts 10000000 (0 skips part g)
+ *          --log-runs 50 --log-keep (keep part g's seeded database and reuse it) and the other --log-
+ *          options of bench/log-queries.ts; product settings such as
  *          DELIVERY_BATCH_SIZE pass through from the environment. docs/benchmarks.md explains it all.
  */
 import os from "node:os";
@@ -24,6 +26,7 @@ import { awaitDeliveries, type DeliveryResult } from "./throughput";
 import { sampleWaits } from "./waits";
 import { runRecovery, seedFailures, type RunFigures } from "./recovery";
 import { measureRollupCost, summarizePairs, type RollupPair } from "./rollup-ab";
+import { LOG_OPTIONS, logOptions, logTable, runLogQueries, type LogFigure } from "./log-queries";
 import { int, ms, rate, seconds, sleep, table } from "./stats";
 import { buildIfNeeded, ensureLogDir, markShuttingDown, stopAll } from "./system";
 
@@ -42,8 +45,10 @@ const { values } = parseArgs({
     "recovery-rate": { type: "string", default: "1000" },
     "rollup-pairs": { type: "string", default: "3" },
     "rollup-deliveries": { type: "string", default: "20000" },
+    ...LOG_OPTIONS,
   },
 });
+const logOpt = logOptions(values);
 const opt = {
   messages: Number(values.messages),
   deliveries: Number(values.deliveries),
@@ -307,6 +312,20 @@ async function main(): Promise<void> {
     say(`CPU of worker + PostgreSQL per attempt: median ${int(s.cpuOn)} µs with, ${int(s.cpuOff)} µs without; on/off pair by pair: median ${s.cpuRatio.toFixed(3)}`);
   }
 
+  // g. The message log's and the overview's queries at scale, on a database of their own: the
+  // product's processes are done, so they are stopped first and take no CPU from it.
+  let logFigures: LogFigure[] = [];
+  if (logOpt.messages > 0 && logOpt.attempts > 0) {
+    await stopAll();
+    heading(
+      `g. Log queries at scale: ${int(logOpt.messages)} messages, ${int(logOpt.attempts)} attempts, ${int(logOpt.consumers)} consumers, ` +
+        `${int(logOpt.endpoints)} endpoints over ${logOpt.days} days; each query ${logOpt.runs} times through the lib functions the routes call`,
+    );
+    const result = await runLogQueries(logOpt, say);
+    logFigures = result.figures;
+    say(result.description);
+  }
+
   heading("Summary");
   say(
     table([
@@ -352,6 +371,7 @@ async function main(): Promise<void> {
         : []),
     ]),
   );
+  if (logFigures.length) say(`\ng. Log queries at scale (p50, p95, max of each; goals on p95):\n${logTable(logFigures)}`);
   say(`\nMachine: ${facts.slice(0, 4).map(([k, v]) => `${k} ${v}`).join("; ")}; ${facts[4]![1]}; ${db.description}.`);
 }
 

@@ -22,6 +22,7 @@ import { createOperator } from "../lib/operators";
 import { launchBrowser } from "../tests/helpers/browser";
 import { seedTraffic, shootLogs } from "./screenshots-logs";
 import { shootPortal } from "./screenshots-portal";
+import { shootPortalLogs } from "./screenshots-portal-logs";
 import { startBuiltApp } from "../tests/helpers/built-app";
 
 const OUT = path.resolve("docs/screenshots");
@@ -202,6 +203,9 @@ async function main(): Promise<void> {
       }
       await shootPortal(browser, app.url, locale, shoot);
     }
+    // The customer portal's Deliveries and Recover screens.
+    await shootPortalLogs(browser, app.url, shoot);
+
     console.log(`Screenshots written to ${path.relative(process.cwd(), OUT)}/`);
   } finally {
     await browser.close();

@@ -11,7 +11,8 @@ export class ApiError extends Error {
   }
 }
 
-export type ApiInit = { method?: string; body?: unknown; token?: string };
+/** `as: "blob"` answers the body as it came (a CSV report, say), fetched with the same credential. */
+export type ApiInit = { method?: string; body?: unknown; token?: string; as?: "json" | "blob" };
 export type ApiCall = <T>(path: string, init?: ApiInit) => Promise<T>;
 
 export async function api<T>(path: string, init: ApiInit = {}): Promise<T> {
@@ -30,6 +31,7 @@ export async function api<T>(path: string, init: ApiInit = {}): Promise<T> {
     throw new ApiError({ status: 0, code: "network_error" });
   }
   if (response.status === 204) return undefined as T;
+  if (response.ok && init.as === "blob") return (await response.blob()) as T;
   const text = await response.text();
   let body: unknown = null;
   try {

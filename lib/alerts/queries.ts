@@ -1,7 +1,7 @@
-import { and, desc, eq, gte, ne } from "drizzle-orm";
+import { and, eq, gte, ne } from "drizzle-orm";
 import type { Ctx } from "../context";
 import { alertChannels, alerts } from "../db/schema";
-import { keysetBefore } from "../db/keyset";
+import { keysetBefore, newestFirst } from "../db/keyset";
 import { NotFoundError } from "../errors";
 import { decodeCursor, toPage, type PageQuery } from "../pagination";
 import { toAlert, toAlertChannel, type ListAlertsQuery } from "./schemas";
@@ -25,7 +25,7 @@ export async function listAlertChannels(ctx: Ctx, query: PageQuery) {
     .select()
     .from(alertChannels)
     .where(cursor ? keysetBefore(alertChannels.createdAt, alertChannels.id, cursor) : undefined)
-    .orderBy(desc(alertChannels.createdAt), desc(alertChannels.id))
+    .orderBy(...newestFirst(alertChannels.createdAt, alertChannels.id))
     .limit(query.limit + 1);
   return toPage(rows, query.limit, toAlertChannel);
 }
@@ -45,7 +45,7 @@ export async function listAlerts(ctx: Ctx, query: PageQuery & ListAlertsQuery) {
         query.since ? gte(alerts.createdAt, query.since) : undefined,
       ),
     )
-    .orderBy(desc(alerts.createdAt), desc(alerts.id))
+    .orderBy(...newestFirst(alerts.createdAt, alerts.id))
     .limit(query.limit + 1);
   return toPage(rows, query.limit, toAlert);
 }

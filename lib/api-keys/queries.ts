@@ -1,7 +1,7 @@
-import { and, desc, isNull } from "drizzle-orm";
+import { and, isNull } from "drizzle-orm";
 import type { Ctx } from "../context";
 import { apiKeys } from "../db/schema";
-import { keysetBefore } from "../db/keyset";
+import { keysetBefore, newestFirst } from "../db/keyset";
 import { decodeCursor, toPage, type PageQuery } from "../pagination";
 import { toApiKey } from "./schemas";
 
@@ -12,7 +12,7 @@ export async function listApiKeys(ctx: Ctx, query: PageQuery) {
     .select()
     .from(apiKeys)
     .where(and(isNull(apiKeys.revokedAt), cursor ? keysetBefore(apiKeys.createdAt, apiKeys.id, cursor) : undefined))
-    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
+    .orderBy(...newestFirst(apiKeys.createdAt, apiKeys.id))
     .limit(query.limit + 1);
   return toPage(rows, query.limit, toApiKey);
 }

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { and, desc, eq, gte, lt, type SQL } from "drizzle-orm";
+import { and, eq, gte, lt, type SQL } from "drizzle-orm";
 import { consumerScope, type Ctx } from "../context";
 import { attempts } from "../db/schema";
-import { keysetBefore } from "../db/keyset";
+import { keysetBefore, newestFirst } from "../db/keyset";
 import { decodeCursor, toPage, type PageQuery } from "../pagination";
 import { findConsumer } from "../consumers/queries";
 import { findMessageRow } from "../messages/queries";
@@ -51,7 +51,7 @@ async function pageOfAttempts(ctx: Ctx, query: PageQuery, filters: (SQL | undefi
         ...filters,
       ),
     )
-    .orderBy(desc(attempts.createdAt), desc(attempts.id))
+    .orderBy(...newestFirst(attempts.createdAt, attempts.id))
     .limit(query.limit + 1);
   return toPage(rows, query.limit, toAttempt);
 }

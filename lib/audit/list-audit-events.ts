@@ -1,7 +1,7 @@
-import { and, desc, eq, gte, lt } from "drizzle-orm";
+import { and, eq, gte, lt } from "drizzle-orm";
 import type { Ctx } from "../context";
 import { auditEvents } from "../db/schema";
-import { keysetBefore } from "../db/keyset";
+import { keysetBefore, newestFirst } from "../db/keyset";
 import { ForbiddenError } from "../errors";
 import { decodeCursor, toPage, type PageQuery } from "../pagination";
 import type { AuditEventView, ListAuditEventsQuery } from "./schemas";
@@ -40,7 +40,7 @@ export async function listAuditEvents(ctx: Ctx, query: PageQuery & ListAuditEven
         query.until ? lt(auditEvents.createdAt, query.until) : undefined,
       ),
     )
-    .orderBy(desc(auditEvents.createdAt), desc(auditEvents.id))
+    .orderBy(...newestFirst(auditEvents.createdAt, auditEvents.id))
     .limit(query.limit + 1);
   return toPage(rows, query.limit, toAuditEvent);
 }

@@ -1,9 +1,9 @@
-import { and, desc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, ilike, or, sql, type SQL } from "drizzle-orm";
 import { consumerScope, type Ctx } from "../context";
 import { consumers } from "../db/schema";
 import { NotFoundError } from "../errors";
 import { decodeCursor, toPage, type PageQuery } from "../pagination";
-import { keysetBefore } from "../db/keyset";
+import { keysetBefore, newestFirst } from "../db/keyset";
 import { toConsumer } from "./schemas";
 
 /** A consumer by `id` or by the SaaS's own `uid`, within the actor's scope. */
@@ -34,7 +34,7 @@ export async function listConsumers(ctx: Ctx, query: PageQuery & { q?: string })
     .select()
     .from(consumers)
     .where(and(...filters))
-    .orderBy(desc(consumers.createdAt), desc(consumers.id))
+    .orderBy(...newestFirst(consumers.createdAt, consumers.id))
     .limit(query.limit + 1);
   return toPage(rows, query.limit, toConsumer);
 }

@@ -22,8 +22,8 @@ export async function alertFailingEndpoints(sql: Sql, input: { failingAfterMs: n
       update endpoints e set failing_alerted_at = now()
       where id = any(${candidates.map((c) => c.id)}) and ${due(tx)}
       returning e.id, e.failing_since, e.consecutive_failures,
-        (select a.status_code from attempts a where a.endpoint_id = e.id order by a.created_at desc limit 1) as status_code,
-        (select a.error from attempts a where a.endpoint_id = e.id order by a.created_at desc limit 1) as error`;
+        (select a.status_code from attempts a where a.endpoint_id = e.id order by a.created_at desc nulls last limit 1) as status_code,
+        (select a.error from attempts a where a.endpoint_id = e.id order by a.created_at desc nulls last limit 1) as error`;
     await raiseAlerts(
       tx,
       rows.map((r) => ({

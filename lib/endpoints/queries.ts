@@ -1,9 +1,9 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { getConfig } from "../config";
 import { consumerScope, type Ctx } from "../context";
 import type { Executor } from "../db/client";
 import { endpoints } from "../db/schema";
-import { keysetBefore } from "../db/keyset";
+import { keysetBefore, newestFirst } from "../db/keyset";
 import { NotFoundError } from "../errors";
 import { decodeCursor, toPage, type PageQuery } from "../pagination";
 import { findConsumer } from "../consumers/queries";
@@ -32,7 +32,7 @@ export async function listEndpoints(ctx: Ctx, consumerRef: string, query: PageQu
     .select()
     .from(endpoints)
     .where(and(eq(endpoints.consumerId, consumer.id), cursor ? keysetBefore(endpoints.createdAt, endpoints.id, cursor) : undefined))
-    .orderBy(desc(endpoints.createdAt), desc(endpoints.id))
+    .orderBy(...newestFirst(endpoints.createdAt, endpoints.id))
     .limit(query.limit + 1);
   const concurrency = getConfig().ENDPOINT_MAX_CONCURRENCY;
   return toPage(rows, query.limit, (row) => toEndpoint(row, concurrency));

@@ -1,7 +1,6 @@
-import { desc } from "drizzle-orm";
 import type { Ctx } from "../context";
 import { eventTypes } from "../db/schema";
-import { keysetBefore } from "../db/keyset";
+import { keysetBefore, newestFirst } from "../db/keyset";
 import { decodeCursor, toPage, type PageQuery } from "../pagination";
 import { toEventType } from "./schemas";
 
@@ -11,7 +10,7 @@ export async function listEventTypes(ctx: Ctx, query: PageQuery) {
     .select()
     .from(eventTypes)
     .where(cursor ? keysetBefore(eventTypes.createdAt, eventTypes.id, cursor) : undefined)
-    .orderBy(desc(eventTypes.createdAt), desc(eventTypes.id))
+    .orderBy(...newestFirst(eventTypes.createdAt, eventTypes.id))
     .limit(query.limit + 1);
   return toPage(rows, query.limit, toEventType);
 }

@@ -1,7 +1,7 @@
-import { and, desc, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { and, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
 import { consumerScope, type Ctx } from "../context";
 import { deliveries, messages } from "../db/schema";
-import { keysetBefore } from "../db/keyset";
+import { keysetBefore, newestFirst } from "../db/keyset";
 import { NotFoundError } from "../errors";
 import { decodeCursor, toPage, type PageQuery } from "../pagination";
 import { findConsumer } from "../consumers/queries";
@@ -40,7 +40,7 @@ export async function listMessages(ctx: Ctx, query: PageQuery & ListMessagesQuer
     query.since ? gte(messages.createdAt, query.since) : undefined,
     query.until ? lt(messages.createdAt, query.until) : undefined,
     // payload is text holding the exact bytes sent, so containment needs the cast.
-    query.payload_contains ? sql`${messages.payload}::jsonb @> ${query.payload_contains}::jsonb` : undefined,
+    query.payload_contains ? sql`webhook_admin_payload_jsonb(${messages.payload}) @> ${query.payload_contains}::jsonb` : undefined,
   ];
   if (query.status || query.endpoint_id) {
     filters.push(
@@ -53,7 +53,7 @@ export async function listMessages(ctx: Ctx, query: PageQuery & ListMessagesQuer
     .select()
     .from(messages)
     .where(and(...filters))
-    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .orderBy(...newestFirst(messages.createdAt, messages.id))
     .limit(query.limit + 1);
   const page = rows.slice(0, query.limit);
   const deliveryRows = page.length

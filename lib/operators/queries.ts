@@ -1,8 +1,8 @@
-import { desc, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { requireAdmin, type Ctx } from "../context";
 import type { Executor } from "../db/client";
 import { operators } from "../db/schema";
-import { keysetBefore } from "../db/keyset";
+import { keysetBefore, newestFirst } from "../db/keyset";
 import { decodeCursor, toPage, type PageQuery } from "../pagination";
 import { toOperator } from "./schemas";
 
@@ -13,7 +13,7 @@ export async function listOperators(ctx: Ctx, query: PageQuery) {
     .select()
     .from(operators)
     .where(cursor ? keysetBefore(operators.createdAt, operators.id, cursor) : undefined)
-    .orderBy(desc(operators.createdAt), desc(operators.id))
+    .orderBy(...newestFirst(operators.createdAt, operators.id))
     .limit(query.limit + 1);
   return toPage(rows, query.limit, toOperator);
 }

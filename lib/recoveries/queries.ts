@@ -1,8 +1,8 @@
-import { and, asc, desc, eq, gt, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, type SQL } from "drizzle-orm";
 import { consumerScope, type Ctx } from "../context";
 import { getSql, type SqlOrTx } from "../db/client";
 import { recoveries, recoveryItems } from "../db/schema";
-import { keysetBefore } from "../db/keyset";
+import { keysetBefore, newestFirst } from "../db/keyset";
 import { NotFoundError, ValidationError } from "../errors";
 import { decodeCursor, toPage, type PageQuery } from "../pagination";
 import { findConsumer } from "../consumers/queries";
@@ -40,7 +40,7 @@ export async function listRecoveries(ctx: Ctx, query: PageQuery & ListRecoveries
     .select()
     .from(recoveries)
     .where(and(...filters))
-    .orderBy(desc(recoveries.createdAt), desc(recoveries.id))
+    .orderBy(...newestFirst(recoveries.createdAt, recoveries.id))
     .limit(query.limit + 1);
   return toPage(rows, query.limit, toRecovery);
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../lib/db/client";
@@ -135,12 +136,9 @@ describe("the message log and recoveries in Chromium", () => {
     await page.getByText("Completed").first().waitFor({ timeout: 30_000 });
     await expect.poll(() => page.getByTestId("count-succeeded").textContent()).toBe("1");
     await page.getByRole("row", { name: new RegExp(sent.open!) }).waitFor();
-    const csv = await page.getByRole("link", { name: "Download CSV" }).getAttribute("href");
-    const cookie = (await context.cookies(app.url)).map((c) => `${c.name}=${c.value}`).join("; ");
-    const answer = await fetch(`${app.url}${csv}`, { headers: { cookie } });
-    expect(answer.status).toBe(200);
-    expect(answer.headers.get("content-type")).toContain("text/csv");
-    expect(await answer.text()).toContain(sent.open);
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download CSV" }).click()]);
+    expect(download.suggestedFilename()).toMatch(/-items\.csv$/);
+    expect(readFileSync(await download.path(), "utf8")).toContain(sent.open);
     await page.goto("/recoveries");
     await page.getByTestId("recovery-progress").first().waitFor();
     await context.close();

@@ -174,6 +174,40 @@ describe("the operator dashboard in Chromium", () => {
     await context.close();
   });
 
+  it("creates an event type from its dialog by keyboard: checks the JSON, shows the server's refusal, clears on close", async () => {
+    const { context, page } = await newPage();
+    await signIn(page, "admin@example.com");
+    await page.waitForURL((url) => url.pathname === "/");
+    await page.goto("/event-types");
+    const trigger = page.getByRole("button", { name: "New event type" }).first();
+    await trigger.focus();
+    await page.keyboard.press("Enter");
+    const dialog = page.getByRole("dialog", { name: "New event type" });
+    await page.getByLabel("Name").fill("browser.created");
+    await page.getByLabel("JSON Schema").fill("[1, 2]");
+    await dialog.getByRole("button", { name: "Create", exact: true }).click();
+    await dialog.getByText("The JSON Schema must be a JSON object.").waitFor();
+    await page.getByLabel("JSON Schema").fill('{"type": "object"}');
+    await dialog.getByRole("button", { name: "Create", exact: true }).click();
+    await page.getByText("Event type browser.created created").first().waitFor();
+    await dialog.waitFor({ state: "detached" });
+    await page.getByText("browser.created", { exact: true }).first().waitFor();
+
+    // The same name again: the server's 409 in words, inline; Escape closes and forgets the draft.
+    await trigger.click();
+    await page.getByLabel("Name").fill("browser.created");
+    await page.getByLabel("Name").press("Enter");
+    await dialog.getByRole("alert").getByText('The event type "browser.created" already exists.').waitFor();
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+    await trigger.click();
+    expect(await page.getByLabel("Name").inputValue()).toBe("");
+    expect(await dialog.getByRole("alert").count()).toBe(0);
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "detached" });
+    await context.close();
+  });
+
   it("switches to Japanese and keeps it", async () => {
     const { context, page } = await newPage();
     await signIn(page, "admin@example.com");

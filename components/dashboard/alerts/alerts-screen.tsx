@@ -16,7 +16,7 @@ import { Input } from "../../ui/input";
 import { TableSkeleton } from "../../ui/skeleton";
 import { TBody, THead, Table, Td, Th, Tr } from "../../ui/table";
 import { useOperator } from "../operator-context";
-import { PageHeader } from "../page-header";
+import { PageHeader } from "../../shared/page-header";
 import { ChannelDialog } from "./channel-dialog";
 import { useAlertChannels, useAlertLog, useDeleteChannel, useTestChannel, type Alert } from "./queries";
 

@@ -14,7 +14,7 @@ import { DataTable } from "../../ui/data-table";
 import { EmptyState } from "../../ui/empty-state";
 import { TableSkeleton } from "../../ui/skeleton";
 import { useOperator } from "../operator-context";
-import { PageHeader } from "../page-header";
+import { PageHeader } from "../../shared/page-header";
 import { CreateApiKeyDialog } from "./create-api-key-dialog";
 import { useApiKeys, useRevokeApiKey, type ApiKey } from "./queries";
 

@@ -14,7 +14,7 @@ import { EmptyState } from "../../ui/empty-state";
 import { Input } from "../../ui/input";
 import { TableSkeleton } from "../../ui/skeleton";
 import { TBody, THead, Table, Td, Th, Tr } from "../../ui/table";
-import { PageHeader } from "../page-header";
+import { PageHeader } from "../../shared/page-header";
 
 type AuditEvent = {
   id: string;

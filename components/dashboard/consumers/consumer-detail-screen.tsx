@@ -12,7 +12,7 @@ import { CopyButton } from "../../ui/copy-button";
 import { EmptyState } from "../../ui/empty-state";
 import { Skeleton, TableSkeleton } from "../../ui/skeleton";
 import { TBody, THead, Table, Td, Th, Tr } from "../../ui/table";
-import { PageHeader } from "../page-header";
+import { PageHeader } from "../../shared/page-header";
 import { AlertEmailsCard } from "../../shared/alert-emails-card";
 import { useOperator } from "../operator-context";
 import { PortalActions } from "./portal-actions";

@@ -13,7 +13,7 @@ import { EmptyState } from "../../ui/empty-state";
 import { Input } from "../../ui/input";
 import { TableSkeleton } from "../../ui/skeleton";
 import { TBody, THead, Table, Td, Th, Tr } from "../../ui/table";
-import { PageHeader } from "../page-header";
+import { PageHeader } from "../../shared/page-header";
 import { useConsumers } from "../../shared/queries/consumers";
 
 /** Find a consumer by uid or name; the search is in the URL (?q=) so it can be shared. */

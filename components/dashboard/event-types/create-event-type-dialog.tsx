@@ -3,10 +3,7 @@
 import { Plus } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import { toast } from "sonner";
-import { useErrorText } from "../../shared/error-message";
-import { Button } from "../../ui/button";
-import { Dialog, DialogContent, DialogTrigger } from "../../ui/dialog";
+import { FormDialog } from "../../shared/form-dialog";
 import { Input, Textarea } from "../../ui/input";
 import { Field } from "../../ui/label";
 import { useCreateEventType, type CreateEventTypeInput } from "../../shared/queries/event-types";
@@ -36,73 +33,40 @@ function parseDraft(draft: Draft): { input?: CreateEventTypeInput; invalid?: "sc
 
 export function CreateEventTypeDialog() {
   const t = useTranslations("eventTypes");
-  const common = useTranslations("common");
-  const errorText = useErrorText();
-  const [open, setOpen] = useState(false);
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [invalid, setInvalid] = useState<"schema" | "example" | null>(null);
-  const create = useCreateEventType();
-  const close = (next: boolean) => {
-    setOpen(next);
-    if (!next) {
-      setDraft(EMPTY);
-      setInvalid(null);
-      create.reset();
-    }
-  };
   const set = (field: keyof Draft) => (event: { target: { value: string } }) => setDraft({ ...draft, [field]: event.target.value });
+  const create = useCreateEventType();
   return (
-    <Dialog open={open} onOpenChange={close}>
-      <DialogTrigger asChild>
-        <Button>
-          <Plus aria-hidden className="h-4 w-4" />
-          {t("create")}
-        </Button>
-      </DialogTrigger>
-      <DialogContent title={t("create")} closeLabel={common("close")} className="max-w-xl">
-        <form
-          className="space-y-4"
-          onSubmit={(event) => {
-            event.preventDefault();
-            const parsed = parseDraft(draft);
-            setInvalid(parsed.invalid ?? null);
-            if (!parsed.input) return;
-            create.mutate(parsed.input, {
-              onSuccess: (created) => {
-                toast.success(t("created", { name: created.name }));
-                close(false);
-              },
-              onError: (error) => toast.error(errorText(error)),
-            });
-          }}
-        >
-          <Field id="event-type-name" label={t("name")} hint={t("nameHint")}>
-            <Input id="event-type-name" value={draft.name} onChange={set("name")} required maxLength={256} placeholder="invoice.paid" className="font-mono" />
-          </Field>
-          <Field id="event-type-description" label={t("descriptionLabel")}>
-            <Input id="event-type-description" value={draft.description} onChange={set("description")} maxLength={2000} />
-          </Field>
-          <Field id="event-type-schema" label={t("schema")} error={invalid === "schema" ? t("invalidSchema") : undefined}>
-            <Textarea id="event-type-schema" value={draft.schema} onChange={set("schema")} aria-invalid={invalid === "schema"} placeholder='{"type": "object"}' />
-          </Field>
-          <Field id="event-type-example" label={t("example")} error={invalid === "example" ? t("invalidExample") : undefined}>
-            <Textarea id="event-type-example" value={draft.example} onChange={set("example")} aria-invalid={invalid === "example"} placeholder='{"invoice": "in_1", "amount": 4200}' />
-          </Field>
-          {create.error ? (
-            <p role="alert" className="text-sm text-danger">
-              {errorText(create.error)}
-            </p>
-          ) : null}
-          <div className="flex justify-end gap-2">
-            <Button variant="secondary" onClick={() => close(false)}>
-              {common("cancel")}
-            </Button>
-            <Button type="submit" disabled={create.isPending || draft.name.trim() === ""}>
-              {create.isPending ? common("creating") : common("create")}
-            </Button>
-          </div>
-        </form>
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      title={t("create")}
+      icon={Plus}
+      className="max-w-xl"
+      mutation={create}
+      toInput={() => {
+        const parsed = parseDraft(draft);
+        setInvalid(parsed.invalid ?? null);
+        return parsed.input ?? null;
+      }}
+      ready={draft.name.trim() !== ""}
+      successText={(created) => t("created", { name: created.name })}
+      onClosed={() => {
+        setDraft(EMPTY);
+        setInvalid(null);
+      }}
+    >
+      <Field id="event-type-name" label={t("name")} hint={t("nameHint")}>
+        <Input id="event-type-name" value={draft.name} onChange={set("name")} required maxLength={256} placeholder="invoice.paid" className="font-mono" />
+      </Field>
+      <Field id="event-type-description" label={t("descriptionLabel")}>
+        <Input id="event-type-description" value={draft.description} onChange={set("description")} maxLength={2000} />
+      </Field>
+      <Field id="event-type-schema" label={t("schema")} error={invalid === "schema" ? t("invalidSchema") : undefined}>
+        <Textarea id="event-type-schema" value={draft.schema} onChange={set("schema")} aria-invalid={invalid === "schema"} placeholder='{"type": "object"}' />
+      </Field>
+      <Field id="event-type-example" label={t("example")} error={invalid === "example" ? t("invalidExample") : undefined}>
+        <Textarea id="event-type-example" value={draft.example} onChange={set("example")} aria-invalid={invalid === "example"} placeholder='{"invoice": "in_1", "amount": 4200}' />
+      </Field>
+    </FormDialog>
   );
 }

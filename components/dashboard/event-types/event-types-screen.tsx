@@ -10,7 +10,7 @@ import { Card } from "../../ui/card";
 import { EmptyState } from "../../ui/empty-state";
 import { TableSkeleton } from "../../ui/skeleton";
 import { useOperator } from "../operator-context";
-import { PageHeader } from "../page-header";
+import { PageHeader } from "../../shared/page-header";
 import { CreateEventTypeDialog } from "./create-event-type-dialog";
 import { useEventTypes, type EventType } from "../../shared/queries/event-types";
 

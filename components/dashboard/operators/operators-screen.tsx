@@ -15,7 +15,7 @@ import { DataTable } from "../../ui/data-table";
 import { EmptyState } from "../../ui/empty-state";
 import { TableSkeleton } from "../../ui/skeleton";
 import { useOperator } from "../operator-context";
-import { PageHeader } from "../page-header";
+import { PageHeader } from "../../shared/page-header";
 import { CreateOperatorDialog } from "./create-operator-dialog";
 import { useDeleteOperator, useOperators, type Operator } from "./queries";
 

@@ -9,7 +9,7 @@ import { Card } from "../../ui/card";
 import { AlertTable } from "../alerts/alerts-screen";
 import { useAlertLog } from "../alerts/queries";
 import type { Backlog } from "@/lib/deliveries/read-backlog";
-import { PageHeader } from "../page-header";
+import { PageHeader } from "../../shared/page-header";
 
 type Counts = { failing: number; circuit_open: number; auto_disabled: number };
 

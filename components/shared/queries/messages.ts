@@ -19,6 +19,7 @@ export type MessageSummary = { id: string; consumer_id: string; event_type: stri
 export type MessageDetail = MessageSummary & { payload: unknown };
 
 export const MESSAGE_FILTERS = ["consumer", "endpoint_id", "event_type", "status", "since", "until", "payload_contains"] as const;
+export type MessageFilter = (typeof MESSAGE_FILTERS)[number];
 
 export const messageKeys = {
   all: ["messages"] as const,

@@ -21,6 +21,10 @@ export const messages = pgTable(
     index("messages_created_idx").on(t.createdAt.desc(), t.id.desc()),
     index("messages_consumer_idx").on(t.consumerId, t.createdAt.desc(), t.id.desc()),
     index("messages_event_type_idx").on(t.eventType, t.createdAt.desc(), t.id.desc()),
+    // payload_contains (JSON containment). Over the payload as jsonb, or null where jsonb cannot
+    // hold it (U+0000, a lone surrogate: valid JSON we deliver byte-exact). Messages are never
+    // updated, so it costs only at ingest. The function is created by migration 0010.
+    index("messages_payload_idx").using("gin", sql`webhook_admin_payload_jsonb(${t.payload}) jsonb_path_ops`),
   ],
 );
 

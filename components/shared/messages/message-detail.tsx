@@ -1,0 +1,149 @@
+"use client";
+
+import { ArrowLeft, RotateCw, SearchX } from "lucide-react";
+import Link from "next/link";
+import { useTranslations } from "next-intl";
+import { toast } from "sonner";
+import { Button } from "../../ui/button";
+import { Card } from "../../ui/card";
+import { CopyButton } from "../../ui/copy-button";
+import { EmptyState } from "../../ui/empty-state";
+import { Skeleton, TableSkeleton } from "../../ui/skeleton";
+import { ApiError } from "../api";
+import { AttemptView } from "../attempt-view";
+import { ErrorMessage, useErrorText } from "../error-message";
+import { JsonBlock } from "../json-block";
+import { PageHeader } from "../page-header";
+import { useMessage, useMessageAttempts, useResend } from "../queries/messages";
+import { RelativeTime } from "../relative-time";
+import { DeliveryStatus } from "./delivery-status";
+
+/**
+ * One message: its payload as text, each delivery with its attempts, and resend. Who may resend
+ * is the caller's to say (an operator's role, a portal session's capability), with the reason
+ * shown when not; the server decides again either way.
+ */
+export function MessageDetail({
+  id,
+  back,
+  cannotResend,
+  showConsumer,
+}: {
+  id: string;
+  back: { href: string; label: string };
+  /** Why this viewer may not resend; undefined when they may. */
+  cannotResend?: string;
+  showConsumer: boolean;
+}) {
+  const t = useTranslations("messageLog.detail");
+  const common = useTranslations("common");
+  const errorText = useErrorText();
+  const message = useMessage(id);
+  const attempts = useMessageAttempts(id);
+  const resend = useResend(id);
+
+  const send = (endpointIds: string[]) =>
+    resend.mutate(endpointIds, {
+      onSuccess: (n) => toast.success(t("resent", { count: n })),
+      onError: (error) => toast.error(errorText(error)),
+    });
+  const resendButton = (endpointIds: string[], label: string) => (
+    <Button variant="secondary" size="sm" disabled={!!cannotResend || resend.isPending || endpointIds.length === 0} title={cannotResend} onClick={() => send(endpointIds)}>
+      <RotateCw aria-hidden className="h-3.5 w-3.5" />
+      {label}
+    </Button>
+  );
+  const backLink = (
+    <Link href={back.href} className="mb-3 inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground">
+      <ArrowLeft aria-hidden className="h-4 w-4" />
+      {back.label}
+    </Link>
+  );
+
+  if (message.isPending) return <Skeleton className="h-64 w-full" />;
+  if (message.isError) {
+    // Another consumer's message is a 404 too: the page names nothing but the id it was given.
+    if (message.error instanceof ApiError && message.error.problem.status === 404)
+      return (
+        <>
+          {backLink}
+          <EmptyState icon={SearchX} title={t("notFoundTitle")} description={t("notFoundDescription")} />
+        </>
+      );
+    return <ErrorMessage error={message.error} retry={() => message.refetch()} />;
+  }
+  const m = message.data;
+  return (
+    <>
+      {backLink}
+      <PageHeader title={t("title", { eventType: m.event_type })} actions={resendButton(m.deliveries.map((d) => d.endpoint_id), t("resendAll"))} />
+      {cannotResend ? <p className="mb-4 text-sm text-muted-foreground">{cannotResend}</p> : null}
+      <Card className="mb-4 p-4">
+        <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2 lg:grid-cols-4">
+          <div>
+            <dt className="text-xs text-muted-foreground">{t("id")}</dt>
+            <dd className="flex min-w-0 items-center gap-1 font-mono text-xs break-all">
+              {m.id}
+              <CopyButton value={m.id} label={t("copyId")} copiedLabel={common("copied")} failedLabel={common("copyFailed")} />
+            </dd>
+          </div>
+          {showConsumer ? (
+            <div>
+              <dt className="text-xs text-muted-foreground">{t("consumer")}</dt>
+              <dd className="font-mono text-xs break-all">{m.consumer_id}</dd>
+            </div>
+          ) : null}
+          <div>
+            <dt className="text-xs text-muted-foreground">{t("eventId")}</dt>
+            <dd className="font-mono text-xs">{m.event_id ?? "—"}</dd>
+          </div>
+          <div>
+            <dt className="text-xs text-muted-foreground">{t("created")}</dt>
+            <dd>
+              <RelativeTime value={m.created_at} />
+            </dd>
+          </div>
+        </dl>
+      </Card>
+      <h2 className="mb-2 text-sm font-semibold">{t("payload")}</h2>
+      <div className="mb-6" data-testid="payload">
+        <JsonBlock value={m.payload} label={t("payload")} />
+      </div>
+      <h2 className="mb-2 text-sm font-semibold">{t("deliveries")}</h2>
+      {m.deliveries.length === 0 ? <p className="text-sm text-muted-foreground">{t("noDeliveries")}</p> : null}
+      <div className="space-y-4">
+        {m.deliveries.map((d) => {
+          const own = attempts.data?.data.filter((a) => a.delivery_id === d.id) ?? [];
+          return (
+            <Card key={d.id} className="p-4" aria-label={t("deliveryTo", { endpoint: d.endpoint_id })} data-testid="delivery">
+              <div className="mb-3 flex flex-wrap items-center gap-3">
+                <DeliveryStatus status={d.status} />
+                <span className="font-mono text-xs">{d.endpoint_id}</span>
+                <span className="text-xs text-muted-foreground">{t("attemptCount", { count: d.attempts })}</span>
+                {d.next_attempt_at ? (
+                  <span className="text-xs text-muted-foreground">
+                    {t("nextAttempt")} <RelativeTime value={d.next_attempt_at} />
+                  </span>
+                ) : null}
+                <span className="ml-auto">{resendButton([d.endpoint_id], t("resend"))}</span>
+              </div>
+              {attempts.isPending ? (
+                <TableSkeleton rows={1} label={common("loading")} />
+              ) : attempts.isError ? (
+                <ErrorMessage error={attempts.error} retry={() => attempts.refetch()} />
+              ) : own.length === 0 ? (
+                <p className="text-sm text-muted-foreground">{t("noAttempts")}</p>
+              ) : (
+                <div className="space-y-2">
+                  {own.map((a) => (
+                    <AttemptView key={a.id} attempt={a} />
+                  ))}
+                </div>
+              )}
+            </Card>
+          );
+        })}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,99 @@
+"use client";
+
+import { useTranslations } from "next-intl";
+import { useState } from "react";
+import { Button } from "../../ui/button";
+import { Input } from "../../ui/input";
+import { Field } from "../../ui/label";
+import { isoToLocalInput as toLocalInput, localInputToIso as fromLocalInput } from "../local-datetime";
+import type { MessageFilter } from "../queries/messages";
+
+type Filters = Partial<Record<MessageFilter, string>>;
+
+const SELECT = "h-9 w-full rounded-md border border-border bg-surface px-2 text-sm focus-visible:outline-2 focus-visible:outline-ring";
+
+/**
+ * The filter form: applied on submit, so typing does not fire a query per key. `fields` are the
+ * filters this audience has (a customer's portal has no consumer to choose).
+ */
+export function MessageFilters({ fields, values, onApply }: { fields: readonly MessageFilter[]; values: Filters; onApply: (next: Filters) => void }) {
+  const t = useTranslations("messageLog.filters");
+  const [draft, setDraft] = useState<Filters>({ ...values, since: toLocalInput(values.since ?? ""), until: toLocalInput(values.until ?? "") });
+  const [jsonError, setJsonError] = useState<string | undefined>();
+  const shown = (key: MessageFilter) => fields.includes(key);
+  const bind = (key: MessageFilter) => ({ id: `filter-${key}`, value: draft[key] ?? "", onChange: (e: { target: { value: string } }) => setDraft({ ...draft, [key]: e.target.value }) });
+  const text = (key: "consumer" | "endpoint_id" | "event_type", label: string, placeholder: string) =>
+    shown(key) ? (
+      <Field id={`filter-${key}`} label={label}>
+        <Input {...bind(key)} placeholder={placeholder} />
+      </Field>
+    ) : null;
+  const time = (key: "since" | "until") =>
+    shown(key) ? (
+      <Field id={`filter-${key}`} label={t(key)}>
+        <Input type="datetime-local" {...bind(key)} />
+      </Field>
+    ) : null;
+  return (
+    <form
+      role="search"
+      aria-label={t("label")}
+      className="grid gap-3 p-4 sm:grid-cols-2 lg:grid-cols-4"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const search = (draft.payload_contains ?? "").trim();
+        if (search) {
+          try {
+            const parsed: unknown = JSON.parse(search);
+            if (parsed === null || typeof parsed !== "object") throw new Error("scalar");
+          } catch {
+            setJsonError(t("payloadInvalid"));
+            return;
+          }
+        }
+        setJsonError(undefined);
+        const next = Object.fromEntries(fields.map((key) => [key, (draft[key] ?? "").trim()])) as Filters;
+        onApply({ ...next, since: fromLocalInput(next.since ?? ""), until: fromLocalInput(next.until ?? "") });
+      }}
+    >
+      {text("consumer", t("consumer"), t("consumerPlaceholder"))}
+      {text("endpoint_id", t("endpoint"), "ep_…")}
+      {text("event_type", t("eventType"), "invoice.paid")}
+      {shown("status") ? (
+        <Field id="filter-status" label={t("status")}>
+          <select {...bind("status")} className={SELECT}>
+            <option value="">{t("anyStatus")}</option>
+            {(["pending", "succeeded", "failed", "canceled"] as const).map((s) => (
+              <option key={s} value={s}>
+                {t(`statuses.${s}`)}
+              </option>
+            ))}
+          </select>
+        </Field>
+      ) : null}
+      {time("since")}
+      {time("until")}
+      {shown("payload_contains") ? (
+        <div className="sm:col-span-2">
+          <Field id="filter-payload_contains" label={t("payload")} hint={t("payloadHint")} error={jsonError}>
+            <Input {...bind("payload_contains")} className="font-mono" placeholder='{"invoice": {"status": "paid"}}' aria-invalid={jsonError ? true : undefined} aria-describedby={jsonError ? "filter-payload_contains-error" : "filter-payload_contains-hint"} />
+          </Field>
+        </div>
+      ) : null}
+      <div className="flex items-end gap-2 sm:col-span-2 lg:col-span-4">
+        <Button type="submit">{t("apply")}</Button>
+        <Button
+          variant="secondary"
+          onClick={() => {
+            const cleared = Object.fromEntries(fields.map((k) => [k, ""])) as Filters;
+            setDraft(cleared);
+            setJsonError(undefined);
+            onApply(cleared);
+          }}
+        >
+          {t("clear")}
+        </Button>
+      </div>
+    </form>
+  );
+}

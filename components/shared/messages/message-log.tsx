@@ -1,0 +1,103 @@
+"use client";
+
+import type { ColumnDef } from "@tanstack/react-table";
+import { Mail } from "lucide-react";
+import Link from "next/link";
+import { useTranslations } from "next-intl";
+import { useMemo } from "react";
+import { Button } from "../../ui/button";
+import { Card } from "../../ui/card";
+import { useApi } from "../api-context";
+import { LogTable } from "../log-table";
+import { fetchMessages, messageKeys, type MessageFilter, type MessageSummary } from "../queries/messages";
+import { RelativeTime } from "../relative-time";
+import { toQuery, useUrlFilters } from "../use-url-filters";
+import { DeliveryStatus } from "./delivery-status";
+import { MessageFilters } from "./message-filters";
+
+/**
+ * The message log both audiences read: its filters in the URL, keyset "load more", live refresh.
+ * The dashboard filters by consumer and shows it; the portal's session is one consumer already.
+ */
+export function MessageLog({
+  fields,
+  messageHref,
+  showConsumer,
+  empty,
+}: {
+  fields: readonly MessageFilter[];
+  messageHref: (id: string) => string;
+  showConsumer: boolean;
+  /** What to say, and what to do next, while nothing was ever sent. */
+  empty: { title: string; description: React.ReactNode };
+}) {
+  const t = useTranslations("messageLog");
+  const call = useApi();
+  const { values, set } = useUrlFilters(fields);
+  const filtered = Object.values(values).some(Boolean);
+  const columns = useMemo<ColumnDef<MessageSummary, unknown>[]>(
+    () => [
+      {
+        header: t("columns.message"),
+        accessorKey: "id",
+        cell: ({ row }) => (
+          <Link href={messageHref(row.original.id)} className="font-mono text-xs text-primary underline-offset-2 hover:underline">
+            {row.original.id}
+          </Link>
+        ),
+      },
+      { header: t("columns.eventType"), accessorKey: "event_type", cell: ({ row }) => <code className="text-xs">{row.original.event_type}</code> },
+      ...(showConsumer
+        ? [{ header: t("columns.consumer"), accessorKey: "consumer_id", cell: ({ row }) => <span className="font-mono text-xs">{row.original.consumer_id}</span> } satisfies ColumnDef<MessageSummary, unknown>]
+        : []),
+      {
+        header: t("columns.deliveries"),
+        id: "deliveries",
+        cell: ({ row }) =>
+          row.original.deliveries.length === 0 ? (
+            <span className="text-xs text-muted-foreground">{t("noDeliveries")}</span>
+          ) : (
+            <div className="flex flex-wrap gap-1">
+              {row.original.deliveries.map((d) => (
+                <DeliveryStatus key={d.id} status={d.status} />
+              ))}
+            </div>
+          ),
+      },
+      { header: t("columns.created"), accessorKey: "created_at", cell: ({ row }) => <RelativeTime value={row.original.created_at} /> },
+    ],
+    [t, messageHref, showConsumer],
+  );
+  const clear = () => set(Object.fromEntries(fields.map((k) => [k, ""])));
+  // Keyed by the URL's filters, so the form below is rebuilt when they change from outside (back button).
+  const key = toQuery(values);
+  return (
+    <>
+      <Card className="mb-4">
+        <MessageFilters key={key} fields={fields} values={values} onApply={set} />
+      </Card>
+      <Card>
+        <LogTable
+          queryKey={messageKeys.list(values)}
+          fetchPage={(cursor) => fetchMessages(call, toQuery(values, { limit: "50", cursor: cursor ?? undefined }))}
+          columns={columns}
+          rowLabel={(m) => m.id}
+          empty={
+            filtered
+              ? {
+                  icon: Mail,
+                  title: t("emptyFilteredTitle"),
+                  description: t("emptyFilteredDescription"),
+                  action: (
+                    <Button variant="secondary" onClick={clear}>
+                      {t("filters.clear")}
+                    </Button>
+                  ),
+                }
+              : { icon: Mail, ...empty }
+          }
+        />
+      </Card>
+    </>
+  );
+}
