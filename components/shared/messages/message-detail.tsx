@@ -80,17 +80,21 @@ export function MessageDetail({
       {cannotResend ? <p className="mb-4 text-sm text-muted-foreground">{cannotResend}</p> : null}
       <Card className="mb-4 p-4">
         <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2 lg:grid-cols-4">
-          <div>
+          <div className="min-w-0">
             <dt className="text-xs text-muted-foreground">{t("id")}</dt>
-            <dd className="flex min-w-0 items-center gap-1 font-mono text-xs break-all">
-              {m.id}
+            <dd className="flex min-w-0 items-center gap-1 font-mono text-xs">
+              <span className="min-w-0 break-all">{m.id}</span>
               <CopyButton value={m.id} label={t("copyId")} copiedLabel={common("copied")} failedLabel={common("copyFailed")} />
             </dd>
           </div>
           {showConsumer ? (
             <div>
               <dt className="text-xs text-muted-foreground">{t("consumer")}</dt>
-              <dd className="font-mono text-xs break-all">{m.consumer_id}</dd>
+              <dd className="font-mono text-xs break-all">
+                <Link href={`/consumers/${encodeURIComponent(m.consumer_id)}`} className="text-primary hover:underline">
+                  {m.consumer_id}
+                </Link>
+              </dd>
             </div>
           ) : null}
           <div>

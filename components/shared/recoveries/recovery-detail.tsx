@@ -46,6 +46,7 @@ export function RecoveryDetail({
 }) {
   const t = useTranslations("recoveryRuns.detail");
   const common = useTranslations("common");
+  const statusName = useTranslations("recoveryRuns.create.statuses");
   const errorText = useErrorText();
   const router = useRouter();
   const recovery = useRecovery(id);
@@ -149,7 +150,7 @@ export function RecoveryDetail({
           </div>
           <div>
             <dt className="text-xs text-muted-foreground">{t("statuses")}</dt>
-            <dd>{[...r.scope.statuses.map((s) => (t.has(`outcomes.${s}`) ? t(`outcomes.${s}` as "outcomes.failed") : s)), ...(r.scope.include_never_attempted ? [t("neverAttempted")] : [])].join(", ")}</dd>
+            <dd>{[...r.scope.statuses.map((s) => (statusName.has(s) ? statusName(s as "failed") : s)), ...(r.scope.include_never_attempted ? [t("neverAttempted")] : [])].join(", ")}</dd>
           </div>
           <div>
             <dt className="text-xs text-muted-foreground">{t("eventTypes")}</dt>
