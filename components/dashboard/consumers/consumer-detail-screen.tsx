@@ -1,18 +1,14 @@
 "use client";
 
-import { Link2 } from "lucide-react";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { ErrorMessage } from "../../shared/error-message";
-import { EndpointStateBadge } from "../../shared/endpoint-state-badge";
 import { RelativeTime } from "../../shared/relative-time";
-import { StatsSparkline } from "../../shared/stats-sparkline";
 import { Card } from "../../ui/card";
 import { CopyButton } from "../../ui/copy-button";
-import { EmptyState } from "../../ui/empty-state";
-import { Skeleton, TableSkeleton } from "../../ui/skeleton";
-import { TBody, THead, Table, Td, Th, Tr } from "../../ui/table";
+import { Skeleton } from "../../ui/skeleton";
 import { PageHeader } from "../../shared/page-header";
+import { EndpointTable } from "../../shared/endpoints/endpoint-table";
 import { AlertEmailsCard } from "../../shared/alert-emails-card";
 import { useOperator } from "../operator-context";
 import { PortalActions } from "./portal-actions";
@@ -73,55 +69,29 @@ export function ConsumerDetailScreen({ consumerRef }: { consumerRef: string }) {
         <AlertEmailsCard consumer={c} reason={role === "admin" ? null : t("viewerNote")} />
       </div>
       <h2 className="mt-8 mb-3 text-lg font-semibold">{t("endpoints")}</h2>
-      <Card>
-        {endpoints.isPending ? (
-          <TableSkeleton label={common("loading")} />
-        ) : endpoints.isError ? (
-          <ErrorMessage error={endpoints.error} retry={() => endpoints.refetch()} />
-        ) : endpoints.data.data.length === 0 ? (
-          <EmptyState icon={Link2} title={t("noEndpointsTitle")} description={t("noEndpointsDescription")} />
-        ) : (
-          <Table>
-            <THead>
-              <Tr>
-                <Th>{t("endpointColumns.url")}</Th>
-                <Th>{t("endpointColumns.state")}</Th>
-                <Th>{charts("column")}</Th>
-                <Th>{t("endpointColumns.streak")}</Th>
-                <Th>{t("endpointColumns.eventTypes")}</Th>
-              </Tr>
-            </THead>
-            <TBody>
-              {endpoints.data.data.map((e) => (
-                <Tr key={e.id} aria-label={e.url}>
-                  <Td className="max-w-md">
-                    <Link href={`/endpoints/${e.id}`} className="font-mono text-xs break-all text-primary underline-offset-2 hover:underline">
-                      {e.url}
-                    </Link>
-                    {e.description ? <p className="mt-0.5 text-xs text-muted-foreground">{e.description}</p> : null}
-                  </Td>
-                  <Td>
-                    <EndpointStateBadge endpoint={e} />
-                  </Td>
-                  <Td>
-                    <StatsSparkline endpointId={e.id} />
-                  </Td>
-                  <Td className="text-xs">
-                    {e.failing_since ? (
-                      <>
-                        {t("failuresInARow", { count: e.consecutive_failures })} · <RelativeTime value={e.failing_since} />
-                      </>
-                    ) : (
-                      <span className="text-muted-foreground">—</span>
-                    )}
-                  </Td>
-                  <Td className="text-xs">{e.event_types?.join(", ") ?? t("allEventTypes")}</Td>
-                </Tr>
-              ))}
-            </TBody>
-          </Table>
-        )}
-      </Card>
+      <EndpointTable
+        endpoints={endpoints}
+        href={(id) => `/endpoints/${id}`}
+        labels={{
+          url: t("endpointColumns.url"),
+          state: t("endpointColumns.state"),
+          last24h: charts("column"),
+          eventTypes: t("endpointColumns.eventTypes"),
+          allEventTypes: t("allEventTypes"),
+        }}
+        empty={{ title: t("noEndpointsTitle"), description: t("noEndpointsDescription") }}
+        extra={{
+          heading: t("endpointColumns.streak"),
+          cell: (e) =>
+            e.failing_since ? (
+              <>
+                {t("failuresInARow", { count: e.consecutive_failures })} · <RelativeTime value={e.failing_since} />
+              </>
+            ) : (
+              <span className="text-muted-foreground">—</span>
+            ),
+        }}
+      />
     </>
   );
 }

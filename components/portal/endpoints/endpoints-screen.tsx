@@ -1,25 +1,16 @@
 "use client";
 
-import { Link2 } from "lucide-react";
-import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
-import { EndpointStateBadge } from "../../shared/endpoint-state-badge";
 import { EndpointFormDialog } from "../../shared/endpoints/endpoint-form-dialog";
-import { ErrorMessage } from "../../shared/error-message";
+import { EndpointTable } from "../../shared/endpoints/endpoint-table";
 import { useConsumerEndpoints } from "../../shared/queries/consumers";
-import { StatsSparkline } from "../../shared/stats-sparkline";
-import { Card } from "../../ui/card";
-import { EmptyState } from "../../ui/empty-state";
-import { TableSkeleton } from "../../ui/skeleton";
-import { TBody, THead, Table, Td, Th, Tr } from "../../ui/table";
 import { usePortalSession } from "../session-context";
 import { usePortalReasons } from "./use-portal-reasons";
 
 /** The customer's endpoints, each with its health and its last 24 hours; adding one opens it. */
 export function PortalEndpointsScreen() {
   const t = useTranslations("portalEndpoints");
-  const common = useTranslations("common");
   const { consumerId } = usePortalSession();
   const reasons = usePortalReasons();
   const router = useRouter();
@@ -42,45 +33,12 @@ export function PortalEndpointsScreen() {
           {reasons.manage}
         </p>
       ) : null}
-      <Card>
-        {endpoints.isPending ? (
-          <TableSkeleton label={common("loading")} />
-        ) : endpoints.isError ? (
-          <ErrorMessage error={endpoints.error} retry={() => endpoints.refetch()} />
-        ) : endpoints.data.data.length === 0 ? (
-          <EmptyState icon={Link2} title={t("emptyTitle")} description={t("emptyDescription")} action={add} />
-        ) : (
-          <Table>
-            <THead>
-              <Tr>
-                <Th>{t("columns.url")}</Th>
-                <Th>{t("columns.state")}</Th>
-                <Th>{t("columns.last24h")}</Th>
-                <Th>{t("columns.eventTypes")}</Th>
-              </Tr>
-            </THead>
-            <TBody>
-              {endpoints.data.data.map((e) => (
-                <Tr key={e.id} aria-label={e.url}>
-                  <Td className="max-w-md">
-                    <Link href={`/portal/endpoints/${e.id}`} className="font-mono text-xs break-all text-primary underline-offset-2 hover:underline">
-                      {e.url}
-                    </Link>
-                    {e.description ? <p className="mt-0.5 text-xs break-words text-muted-foreground">{e.description}</p> : null}
-                  </Td>
-                  <Td>
-                    <EndpointStateBadge endpoint={e} />
-                  </Td>
-                  <Td>
-                    <StatsSparkline endpointId={e.id} />
-                  </Td>
-                  <Td className="text-xs break-all">{e.event_types?.join(", ") ?? t("allEventTypes")}</Td>
-                </Tr>
-              ))}
-            </TBody>
-          </Table>
-        )}
-      </Card>
+      <EndpointTable
+        endpoints={endpoints}
+        href={(id) => `/portal/endpoints/${id}`}
+        labels={{ url: t("columns.url"), state: t("columns.state"), last24h: t("columns.last24h"), eventTypes: t("columns.eventTypes"), allEventTypes: t("allEventTypes") }}
+        empty={{ title: t("emptyTitle"), description: t("emptyDescription"), action: add }}
+      />
     </>
   );
 }
