@@ -187,7 +187,7 @@ describe("claiming due deliveries", () => {
     expect(claimed).toEqual([healthy]);
   });
 
-  it("does not park behind a lease whose outcome is being written: that outcome could not wake it", async () => {
+  it("parks behind a lease whose outcome is being written only briefly: that outcome could not wake it", async () => {
     const id = await endpointWith(1, { max_concurrency: 1 });
     const [first] = (await claim()).deliveries;
     // The next message comes while the first attempt is out.
@@ -208,7 +208,8 @@ describe("claiming due deliveries", () => {
       select parked, next_attempt_at from delivery_queue where endpoint_id = ${id} and lease_token is null`;
     release();
     await writer;
-    expect(waiting!.parked).toBe(false);
+    // Parked all the same, so a later outcome hands it a slot before any recovery item parked earlier.
+    expect(waiting!.parked).toBe(true);
     // Without a write in progress the same wait is for the endpoint's next outcome: the first test.
     expect(waiting!.next_attempt_at.getTime()).toBeLessThan(Date.now() + 2000);
   });

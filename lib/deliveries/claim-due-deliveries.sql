@@ -170,7 +170,9 @@ BEGIN
         -- Waiting for a free slot (or the probe's outcome): woken by the endpoint's next outcome;
         -- the lease's end is the safety net should no outcome come. But a lease whose outcome
         -- another transaction is writing right now (its row is locked) cannot wake what this claim
-        -- parks — that outcome's snapshot does not see it — so then they wait briefly, as due work.
+        -- parks — that outcome's snapshot does not see it — so then the safety net is brief. They
+        -- are parked all the same, so the endpoint's next outcome hands them its slot in kind
+        -- order: due work left unparked would lose that slot to a recovery item parked before it.
         v_releasing := false;
         IF e.leased > 0 THEN
           SELECT count(*) < e.leased INTO v_releasing FROM (
@@ -180,13 +182,9 @@ BEGIN
           ) x;
         END IF;
         v_park := v_park || v_rest;
-        IF v_releasing THEN
-          v_park_until := v_park_until || array_fill(clock_timestamp() + interval '100 milliseconds', ARRAY[cardinality(v_rest)]);
-          v_park_for_slot := v_park_for_slot || array_fill(false, ARRAY[cardinality(v_rest)]);
-        ELSE
-          v_park_until := v_park_until || array_fill(v_lease_end, ARRAY[cardinality(v_rest)]);
-          v_park_for_slot := v_park_for_slot || array_fill(true, ARRAY[cardinality(v_rest)]);
-        END IF;
+        v_park_until := v_park_until || array_fill(
+          CASE WHEN v_releasing THEN clock_timestamp() + interval '100 milliseconds' ELSE v_lease_end END, ARRAY[cardinality(v_rest)]);
+        v_park_for_slot := v_park_for_slot || array_fill(true, ARRAY[cardinality(v_rest)]);
       ELSE
         -- Beyond the batch limit: stays due for the next claim.
         v_skipped := true;
