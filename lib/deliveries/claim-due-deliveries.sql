@@ -67,7 +67,12 @@ DECLARE
   v_slots_full boolean;
   v_circuit timestamptz;
   v_more boolean;
+  -- Endpoints whose due work was parked for a slot while other leases held them, with that count.
+  v_slot_waits text[] := '{}';
+  v_slot_leased integer[] := '{}';
+  v_released text[] := '{}';
   v_releasing boolean;
+  v_soon timestamptz;
 BEGIN
   FOREACH v_kind IN ARRAY ARRAY[0, 1, 2]::smallint[] LOOP
     EXIT WHEN cardinality(v_ids) >= v_window;
@@ -168,23 +173,14 @@ BEGIN
         v_park_for_slot := v_park_for_slot || array_fill(false, ARRAY[cardinality(v_rest)]);
       ELSIF v_slots_full OR v_rate_spent THEN
         -- Waiting for a free slot (or the probe's outcome): woken by the endpoint's next outcome;
-        -- the lease's end is the safety net should no outcome come. But a lease whose outcome
-        -- another transaction is writing right now (its row is locked) cannot wake what this claim
-        -- parks — that outcome's snapshot does not see it — so then the safety net is brief. They
-        -- are parked all the same, so the endpoint's next outcome hands them its slot in kind
-        -- order: due work left unparked would lose that slot to a recovery item parked before it.
-        v_releasing := false;
-        IF e.leased > 0 THEN
-          SELECT count(*) < e.leased INTO v_releasing FROM (
-            SELECT 1 FROM delivery_queue l
-            WHERE l.endpoint_id = e.id AND l.lease_token IS NOT NULL AND l.next_attempt_at > now()
-            FOR KEY SHARE SKIP LOCKED
-          ) x;
-        END IF;
+        -- the lease's end is the safety net should no outcome come (but see the end).
         v_park := v_park || v_rest;
-        v_park_until := v_park_until || array_fill(
-          CASE WHEN v_releasing THEN clock_timestamp() + interval '100 milliseconds' ELSE v_lease_end END, ARRAY[cardinality(v_rest)]);
+        v_park_until := v_park_until || array_fill(v_lease_end, ARRAY[cardinality(v_rest)]);
         v_park_for_slot := v_park_for_slot || array_fill(true, ARRAY[cardinality(v_rest)]);
+        IF e.leased > 0 THEN
+          v_slot_waits := v_slot_waits || e.id::text;
+          v_slot_leased := v_slot_leased || e.leased;
+        END IF;
       ELSE
         -- Beyond the batch limit: stays due for the next claim.
         v_skipped := true;
@@ -226,38 +222,61 @@ BEGIN
     ELSIF v_skipped THEN
       PERFORM webhook_admin_wake_deliveries(ARRAY[clock_timestamp() + interval '100 milliseconds']);
     END IF;
-    RETURN;
+  ELSE
+    v_more := v_skipped OR cardinality(v_claim) = p_limit OR cardinality(v_ids) >= v_window;
+    -- Due work remains beyond this claim: other worker processes join in. A NOTIFY (each worker's
+    -- listener has its pump claim) costs a fraction of adding a graphile job here on every claim.
+    IF v_more THEN
+      PERFORM pg_notify('webhook_admin_due', '');
+    END IF;
+    IF p_lease_wake_at IS NOT NULL THEN
+      PERFORM graphile_worker.add_job('deliver_due', '{}'::json, run_at := p_lease_wake_at,
+        job_key := 'deliver_due@lease@' || (extract(epoch FROM p_lease_wake_at) * 1000)::bigint,
+        job_key_mode := 'preserve_run_at', max_attempts := 10);
+    END IF;
+    UPDATE delivery_queue q SET next_attempt_at = v_lease_end, lease_token = p_token, parked = false
+    FROM unnest(v_claim) AS v(n)
+    WHERE q.delivery_id = v_ids[v.n] AND q.kind = v_kinds[v.n];
+    -- Driven by the claimed rows, with the endpoints' fields as subqueries: joined to endpoints, the
+    -- planner may start from the few endpoints and walk each one's whole delivery history.
+    RETURN QUERY
+      WITH en AS MATERIALIZED (
+        -- Secrets read once per endpoint, not once per delivery.
+        SELECT en.id, en.url, en.headers, webhook_admin_signing_secrets(en.id) AS ciphertexts
+        FROM endpoints en WHERE en.id = ANY (v_locked)
+      )
+      SELECT d.id, v_kinds[c.n], d.message_id, d.endpoint_id, d.consumer_id, d.attempts, d.scheduled_attempts, d.created_at::timestamptz,
+             m.payload,
+             (SELECT en.url FROM en WHERE en.id = d.endpoint_id),
+             (SELECT en.headers FROM en WHERE en.id = d.endpoint_id),
+             (SELECT en.ciphertexts FROM en WHERE en.id = d.endpoint_id),
+             c.n = ANY (v_probes), v_more
+      FROM unnest(v_claim) AS c(n)
+      JOIN deliveries d ON d.id = v_ids[c.n]
+      JOIN messages m ON m.id = d.message_id;
   END IF;
 
-  v_more := v_skipped OR cardinality(v_claim) = p_limit OR cardinality(v_ids) >= v_window;
-  -- Due work remains beyond this claim: other worker processes join in. A NOTIFY (each worker's
-  -- listener has its pump claim) costs a fraction of adding a graphile job here on every claim.
-  IF v_more THEN
-    PERFORM pg_notify('webhook_admin_due', '');
+  -- Last, as close to the commit as a statement gets: a lease whose outcome another transaction
+  -- is writing (its row is locked or already gone) cannot wake what this claim parked for its slot,
+  -- since that outcome's snapshot does not see these parks. Such waits get a brief safety net
+  -- instead of the lease's end. They stay parked, so the endpoint's next outcome still hands them
+  -- its slot in kind order: due work left unparked would lose it to recovery items parked earlier.
+  FOR i IN 1 .. cardinality(v_slot_waits) LOOP
+    SELECT count(*) < v_slot_leased[i] INTO v_releasing FROM (
+      SELECT 1 FROM delivery_queue l
+      WHERE l.endpoint_id = v_slot_waits[i] AND l.lease_token IS NOT NULL AND l.lease_token <> p_token
+        AND l.next_attempt_at > now()
+      FOR KEY SHARE SKIP LOCKED
+    ) x;
+    IF v_releasing THEN
+      v_released := v_released || v_slot_waits[i];
+    END IF;
+  END LOOP;
+  IF cardinality(v_released) > 0 THEN
+    v_soon := clock_timestamp() + interval '100 milliseconds';
+    UPDATE delivery_queue q SET next_attempt_at = v_soon
+    FROM unnest(v_park, v_park_for_slot) AS v(n, for_slot)
+    WHERE v.for_slot AND v_endpoints[v.n] = ANY (v_released) AND q.delivery_id = v_ids[v.n] AND q.kind = v_kinds[v.n];
+    PERFORM webhook_admin_wake_deliveries(ARRAY[v_soon]);
   END IF;
-  IF p_lease_wake_at IS NOT NULL THEN
-    PERFORM graphile_worker.add_job('deliver_due', '{}'::json, run_at := p_lease_wake_at,
-      job_key := 'deliver_due@lease@' || (extract(epoch FROM p_lease_wake_at) * 1000)::bigint,
-      job_key_mode := 'preserve_run_at', max_attempts := 10);
-  END IF;
-  UPDATE delivery_queue q SET next_attempt_at = v_lease_end, lease_token = p_token, parked = false
-  FROM unnest(v_claim) AS v(n)
-  WHERE q.delivery_id = v_ids[v.n] AND q.kind = v_kinds[v.n];
-  -- Driven by the claimed rows, with the endpoints' fields as subqueries: joined to endpoints, the
-  -- planner may start from the few endpoints and walk each one's whole delivery history.
-  RETURN QUERY
-    WITH en AS MATERIALIZED (
-      -- Secrets read once per endpoint, not once per delivery.
-      SELECT en.id, en.url, en.headers, webhook_admin_signing_secrets(en.id) AS ciphertexts
-      FROM endpoints en WHERE en.id = ANY (v_locked)
-    )
-    SELECT d.id, v_kinds[c.n], d.message_id, d.endpoint_id, d.consumer_id, d.attempts, d.scheduled_attempts, d.created_at::timestamptz,
-           m.payload,
-           (SELECT en.url FROM en WHERE en.id = d.endpoint_id),
-           (SELECT en.headers FROM en WHERE en.id = d.endpoint_id),
-           (SELECT en.ciphertexts FROM en WHERE en.id = d.endpoint_id),
-           c.n = ANY (v_probes), v_more
-    FROM unnest(v_claim) AS c(n)
-    JOIN deliveries d ON d.id = v_ids[c.n]
-    JOIN messages m ON m.id = d.message_id;
 END $$;
