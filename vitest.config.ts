@@ -13,5 +13,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ["default"],
+    // next-auth imports "next/server" without an extension, which only a bundler resolves.
+    server: { deps: { inline: ["next-auth"] } },
   },
 });

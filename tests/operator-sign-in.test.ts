@@ -1,9 +1,13 @@
 import { eq, sql } from "drizzle-orm";
+import { inspect } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "../lib/config";
 import { getDb } from "../lib/db/client";
 import { loginFailures, operators } from "../lib/db/schema";
 import { createOperator, signInOperator } from "../lib/operators";
+import { sendSignInLink } from "../lib/auth/email-link";
+import { TooManySignIns } from "../lib/auth/too-many-sign-ins";
+import { waitFor } from "./helpers/receiver";
 
 const PASSWORD = "correct horse battery";
 const system = () => ({ actor: { type: "system" as const }, db: getDb() });
@@ -72,5 +76,24 @@ describe("operator sign-in", () => {
     const results = await Promise.all(Array.from({ length: 10 }, (_, i) => signIn("f@example.com", `burst ${i}`, `10.9.0.${i}`)));
     expect(results.filter((r) => !r.ok && r.reason === "invalid").length).toBeLessThanOrEqual(3);
     expect(await signIn("f@example.com", PASSWORD, "10.9.0.200")).toMatchObject({ ok: false, reason: "rate_limited" });
+  });
+
+  it("refuses a sign-in link over the limit with a rejection handled from the start: Auth.js awaits it only after a hash", async () => {
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", record);
+    try {
+      const ask = () =>
+        sendSignInLink({ identifier: "link@example.com", url: "http://127.0.0.1/api/auth/callback/email?token=t", request: new Request("http://127.0.0.1/api/auth/signin/email") });
+      for (let i = 0; i < 3; i++) await ask();
+      // Nothing attached to it here, as Auth.js attaches nothing until its hash is done.
+      const refused = ask();
+      await waitFor(() => inspect(refused).includes("<rejected>"), { what: "the refusal" });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+      await expect(refused).rejects.toBeInstanceOf(TooManySignIns);
+    } finally {
+      process.off("unhandledRejection", record);
+    }
   });
 });

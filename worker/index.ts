@@ -11,7 +11,7 @@ import { startMetricsServer } from "./metrics";
 import { startWorker, withDatabaseRetry } from "./runtime";
 
 async function main(): Promise<void> {
-  installDatabaseCrashGuard();
+  installDatabaseCrashGuard("worker");
   // Concurrent batches each claim and record in their own transactions; with the web app's pool
   // of 10 they queue for connections (measured: 2,700/s with 10, 3,700/s with 40 on 2 cores).
   process.env.DATABASE_POOL_SIZE ||= "30";

@@ -21,7 +21,6 @@ export const emailLinkEnabled = () => Boolean(getConfig().SMTP_URL);
 
 export const signInLinkMinutes = () => Math.max(1, Math.round(getConfig().SIGN_IN_LINK_TTL / 60_000));
 
-
 const asUser = (operator: { id: string; email: string }): AdapterUser => ({ id: operator.id, email: operator.email, emailVerified: null });
 
 /**
@@ -84,12 +83,25 @@ function cookieValue(request: Request, name: string): string | undefined {
   return pair?.[1] ? decodeURIComponent(pair[1]) : undefined;
 }
 
+type LinkRequest = { identifier: string; url: string; request: Request };
+
+/**
+ * Auth.js's sendToken starts this, then awaits a hash before it awaits this: a refusal that comes
+ * first (a quick rate-limit answer) is, for that moment, a rejection nobody handles — which Node
+ * reports, and which ended the web process. Marked handled here; Auth.js still receives it.
+ */
+export function sendSignInLink(params: LinkRequest): Promise<void> {
+  const sent = mailSignInLink(params);
+  sent.catch(() => undefined);
+  return sent;
+}
+
 /**
  * Counts the request against the sign-in limits, then mails the link — to an existing operator
  * only. Every address gets the same answer ("check your inbox") in the same time: the mail goes out
  * after the answer, so neither the answer nor its timing tells whether the address is an operator.
  */
-async function sendSignInLink({ identifier, url, request }: { identifier: string; url: string; request: Request }): Promise<void> {
+async function mailSignInLink({ identifier, url, request }: LinkRequest): Promise<void> {
   const config = getConfig();
   const address = clientAddress(request, config.TRUST_PROXY);
   const retryAfterSeconds = await countSignInAttempt(getDb(), { email: identifier, address: address === SHARED_CLIENT ? null : address });

@@ -1,6 +1,5 @@
 import type { Browser } from "playwright-core";
 import { sql } from "drizzle-orm";
-import { Agent, fetch as undiciFetch } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../lib/db/client";
 import { signInTokens } from "../../lib/db/schema";
@@ -41,11 +40,6 @@ afterAll(async () => {
 });
 
 const linkIn = (text: string) => /(http:\/\/\S+\/api\/auth\/callback\/email\?\S+)/.exec(text)?.[1];
-
-// A fresh connection for every request: a kept-alive one the server is closing just then fails the
-// request ("other side closed"), and retrying a sign-in request would count it twice.
-const noKeepAlive = new Agent({ pipelining: 0 });
-const fetch = (url: string, init: Parameters<typeof undiciFetch>[1] = {}) => undiciFetch(url, { ...init, dispatcher: noKeepAlive });
 
 /** Asks the Auth.js route for a link as a script would (CSRF token first); answers where it redirects. */
 async function requestLink(email: string, headers: Record<string, string> = {}) {

@@ -29,7 +29,15 @@ export async function startBuiltApp(env: Record<string, string> = {}) {
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
   let exited = false;
-  const done = new Promise<void>((resolve) => child.on("exit", () => ((exited = true), resolve())));
+  let stopping = false;
+  const done = new Promise<void>((resolve) =>
+    child.on("exit", (code, signal) => {
+      exited = true;
+      // A server that dies mid-file fails its next request as "other side closed"; say why here.
+      if (!stopping) console.error(`next start exited on its own (${signal ?? code}):\n${output}`);
+      resolve();
+    }),
+  );
   await waitFor(
     async () => {
       if (exited) throw new Error(`next start exited:\n${output}`);
@@ -41,6 +49,7 @@ export async function startBuiltApp(env: Record<string, string> = {}) {
     url,
     output: () => output,
     stop: async () => {
+      stopping = true;
       if (!exited) child.kill("SIGTERM");
       await done;
     },
