@@ -208,6 +208,7 @@ describe("the portal's deliveries and recover screens in Chromium", () => {
       ((await page.locator("main").innerText()) ?? "")
         .replace(/\b(msg|ep|rec|con|dlv|att)_[A-Za-z0-9]+/g, "")
         .replace(/\b[a-z]+\.[a-z.]+\b/g, "")
+        .replace(/\bhttps?:\/\/\S+/g, "")
         .replace(/\b(CSV|HTTP|JSON|ID|ms)\b/g, "")
         .match(/[A-Za-z]{3,}/g) ?? [];
     await page.goto("/portal/deliveries");
@@ -224,6 +225,48 @@ describe("the portal's deliveries and recover screens in Chromium", () => {
     await page.getByRole("row").nth(1).waitFor();
     expect(await untranslated()).toEqual([]);
     expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it("opens an endpoint's deliveries and its recovery from the endpoint's page, chosen by URL", async () => {
+    const second = await api.post(`/api/v1/consumers/acme/endpoints`, { url: `${receiver.url}/acme-second`, event_types: ["second.only"] });
+    expect(second.status).toBe(201);
+    failing = true;
+    const onlySecond = await send("acme", "second.only", { n: 1 });
+    await waitFor(async () => (await failedOf("acme")).includes(onlySecond), { what: "the second endpoint's delivery failed" });
+    failing = false;
+    const page = await portal({ capabilities: ["recover"] });
+    await page.goto(`/portal/endpoints/${second.body.id}`);
+    await page.getByRole("link", { name: "See deliveries" }).click();
+    await page.waitForURL((url) => url.pathname === "/portal/deliveries" && url.searchParams.get("endpoint_id") === second.body.id);
+    await page.getByRole("row", { name: onlySecond }).waitFor();
+    expect(await page.getByRole("row", { name: hostileId }).count()).toBe(0);
+    const filter = page.getByLabel("Endpoint", { exact: true });
+    expect(await filter.locator("option:checked").textContent()).toBe(`${receiver.url}/acme-second`);
+    // The first endpoint, chosen by its URL (it takes every event type, so both messages).
+    await filter.selectOption({ label: `${receiver.url}/acme` });
+    await page.getByRole("button", { name: "Apply filters" }).click();
+    await page.waitForURL((url) => url.searchParams.get("endpoint_id") !== second.body.id);
+    await page.getByRole("row", { name: hostileId }).waitFor();
+
+    await page.goto(`/portal/endpoints/${second.body.id}`);
+    await page.getByRole("link", { name: "Re-send failed deliveries" }).click();
+    await page.waitForURL((url) => url.pathname === "/portal/recover");
+    const target = page.getByLabel("Resend for");
+    expect(await target.locator("option:checked").textContent()).toBe(`${receiver.url}/acme-second`);
+    const options = await target.locator("option").allTextContents();
+    expect(options[0]).toBe("All my endpoints");
+    expect(options.slice(1).sort()).toEqual([`${receiver.url}/acme`, `${receiver.url}/acme-second`]);
+    await page.getByLabel("Messages sent in").selectOption("1h");
+    await page.getByRole("button", { name: "Preview" }).click();
+    await expect.poll(() => page.getByTestId("dry-run-count").textContent()).toMatch(/^1 delivery would be resent/);
+    await page.getByRole("button", { name: /^Start recovery/ }).click();
+    await page.waitForURL(/\/portal\/recover\/rec_/);
+    await page.getByText(`For ${receiver.url}/acme-second`).waitFor();
+    await page.getByTestId("recovery-progress").getByText("Completed").waitFor({ timeout: 30_000 });
+    // Only that endpoint's delivery was resent: the first endpoint's, of the same message, is still failed.
+    const deliveries = (await api.get(`/api/v1/messages/${onlySecond}`)).body.deliveries as { endpoint_id: string; status: string }[];
+    expect(Object.fromEntries(deliveries.map((d) => [d.endpoint_id === second.body.id ? "second" : "first", d.status]))).toEqual({ second: "succeeded", first: "failed" });
     await page.context().close();
   });
 });

@@ -113,10 +113,10 @@ export function PortalEndpointDetailScreen({ id }: { id: string }) {
             </dd>
           </dl>
           <div className="mt-4 flex flex-col gap-2">
-            <Link className={link} href="/portal/deliveries">
+            <Link className={link} href={`/portal/deliveries?endpoint_id=${encodeURIComponent(e.id)}`}>
               {t("deliveries")}
             </Link>
-            <Link className={link} href="/portal/recover">
+            <Link className={link} href={`/portal/recover?endpoint_id=${encodeURIComponent(e.id)}`}>
               {t("recover")}
             </Link>
           </div>

@@ -12,11 +12,24 @@ type Filters = Partial<Record<MessageFilter, string>>;
 
 const SELECT = "h-9 w-full rounded-md border border-border bg-surface px-2 text-sm focus-visible:outline-2 focus-visible:outline-ring";
 
+export type EndpointOption = { id: string; label: string };
+
 /**
  * The filter form: applied on submit, so typing does not fire a query per key. `fields` are the
- * filters this audience has (a customer's portal has no consumer to choose).
+ * filters this audience has (a customer's portal has no consumer to choose). With `endpoints`, the
+ * endpoint is chosen from a list (the portal's few, by URL) instead of typed as an id.
  */
-export function MessageFilters({ fields, values, onApply }: { fields: readonly MessageFilter[]; values: Filters; onApply: (next: Filters) => void }) {
+export function MessageFilters({
+  fields,
+  values,
+  onApply,
+  endpoints,
+}: {
+  fields: readonly MessageFilter[];
+  values: Filters;
+  onApply: (next: Filters) => void;
+  endpoints?: EndpointOption[];
+}) {
   const t = useTranslations("messageLog.filters");
   const [draft, setDraft] = useState<Filters>({ ...values, since: toLocalInput(values.since ?? ""), until: toLocalInput(values.until ?? "") });
   const [jsonError, setJsonError] = useState<string | undefined>();
@@ -57,7 +70,22 @@ export function MessageFilters({ fields, values, onApply }: { fields: readonly M
       }}
     >
       {text("consumer", t("consumer"), t("consumerPlaceholder"))}
-      {text("endpoint_id", t("endpoint"), "ep_…")}
+      {endpoints && shown("endpoint_id") ? (
+        <Field id="filter-endpoint_id" label={t("endpointUrl")}>
+          <select {...bind("endpoint_id")} className={SELECT}>
+            <option value="">{t("anyEndpoint")}</option>
+            {/* An id from a bookmarked link that is no longer listed still shows as chosen. */}
+            {draft.endpoint_id && !endpoints.some((e) => e.id === draft.endpoint_id) ? <option value={draft.endpoint_id}>{draft.endpoint_id}</option> : null}
+            {endpoints.map((e) => (
+              <option key={e.id} value={e.id}>
+                {e.label}
+              </option>
+            ))}
+          </select>
+        </Field>
+      ) : (
+        text("endpoint_id", t("endpoint"), "ep_…")
+      )}
       {text("event_type", t("eventType"), "invoice.paid")}
       {shown("status") ? (
         <Field id="filter-status" label={t("status")}>

@@ -13,7 +13,7 @@ import { fetchMessages, messageKeys, type MessageFilter, type MessageSummary } f
 import { RelativeTime } from "../relative-time";
 import { toQuery, useUrlFilters } from "../use-url-filters";
 import { DeliveryStatus } from "./delivery-status";
-import { MessageFilters } from "./message-filters";
+import { MessageFilters, type EndpointOption } from "./message-filters";
 
 /**
  * The message log both audiences read: its filters in the URL, keyset "load more", live refresh.
@@ -24,12 +24,15 @@ export function MessageLog({
   messageHref,
   showConsumer,
   empty,
+  endpoints,
 }: {
   fields: readonly MessageFilter[];
   messageHref: (id: string) => string;
   showConsumer: boolean;
   /** What to say, and what to do next, while nothing was ever sent. */
   empty: { title: string; description: React.ReactNode };
+  /** Offered as the endpoint filter's choices (see MessageFilters). */
+  endpoints?: EndpointOption[];
 }) {
   const t = useTranslations("messageLog");
   const call = useApi();
@@ -74,7 +77,7 @@ export function MessageLog({
   return (
     <>
       <Card className="mb-4">
-        <MessageFilters key={key} fields={fields} values={values} onApply={set} />
+        <MessageFilters key={key} fields={fields} values={values} onApply={set} endpoints={endpoints} />
       </Card>
       <Card>
         <LogTable

@@ -20,7 +20,7 @@ import { PageHeader } from "../page-header";
 import { fetchItems, recoveryKeys, useRecovery, useRecoveryAction, type RecoveryItem } from "../queries/recoveries";
 import { RecoveryProgress } from "../recovery-progress";
 import { RelativeTime } from "../relative-time";
-import { ACTIVE_RECOVERY_STATES } from "../types";
+import { ACTIVE_RECOVERY_STATES, type Recovery } from "../types";
 import { toQuery, useUrlFilters } from "../use-url-filters";
 
 const OUTCOMES = ["pending", "queued", "succeeded", "failed", "skipped"] as const;
@@ -37,12 +37,15 @@ export function RecoveryDetail({
   runHref,
   messageHref,
   cannotChange,
+  targetName,
 }: {
   id: string;
   back: { href: string; label: string };
   runHref: (id: string) => string;
   messageHref: (id: string) => string;
   cannotChange?: string;
+  /** What the run is for, in the viewer's words (a customer knows an endpoint by its URL); the id otherwise. */
+  targetName?: (recovery: Recovery) => string | undefined;
 }) {
   const t = useTranslations("recoveryRuns.detail");
   const common = useTranslations("common");
@@ -115,7 +118,7 @@ export function RecoveryDetail({
       </Link>
       <PageHeader
         title={t("title", { id: r.id })}
-        description={t("scope", { target: r.endpoint_id ?? r.consumer_id })}
+        description={t("scope", { target: targetName?.(r) ?? r.endpoint_id ?? r.consumer_id })}
         actions={
           <>
             {button("pause", r.state === "planned" || r.state === "canary" || r.state === "running")}

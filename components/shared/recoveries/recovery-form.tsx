@@ -55,6 +55,7 @@ function toInput(form: Form, now: number): RecoverInput {
 export function RecoveryForm({
   target: fixed,
   initialTarget,
+  choices,
   tuning,
   cannotPreview,
   cannotStart,
@@ -63,6 +64,8 @@ export function RecoveryForm({
   /** A target the viewer cannot change (the portal's consumer); without it the form asks. */
   target?: Target;
   initialTarget?: Target;
+  /** Targets to pick from by name (the portal's consumer and each of its endpoints), instead of typing an id. */
+  choices?: { target: Target; label: string }[];
   /** Whether to offer rate, canary and stop ratio. */
   tuning: boolean;
   cannotPreview?: string;
@@ -109,7 +112,25 @@ export function RecoveryForm({
           dryRun.mutate({ target, input }, { onSuccess: () => setPreviewed({ target, input }), onError: (error) => toast.error(errorText(error)) });
         }}
       >
-        {fixed ? null : (
+        {fixed ? null : choices ? (
+          <Field id="recover-target" label={t("target")}>
+            <select
+              id="recover-target"
+              className={SELECT}
+              value={`${form.kind}:${form.id}`}
+              onChange={(e) => {
+                const [kind, ...id] = e.target.value.split(":");
+                change({ kind: kind as Target["kind"], id: id.join(":") });
+              }}
+            >
+              {choices.map((c) => (
+                <option key={`${c.target.kind}:${c.target.id}`} value={`${c.target.kind}:${c.target.id}`}>
+                  {c.label}
+                </option>
+              ))}
+            </select>
+          </Field>
+        ) : (
           <fieldset className="grid gap-4 sm:grid-cols-3">
             <legend className="mb-2 text-sm font-semibold">{t("what")}</legend>
             <Field id="recover-kind" label={t("targetKind")}>
