@@ -157,6 +157,7 @@ describe("the portal's deliveries and recover screens in Chromium", () => {
     await page.getByRole("button", { name: "Start recovery of 3 deliveries" }).click();
     await page.waitForURL(/\/portal\/recover\/rec_/);
     const runId = page.url().split("/").pop()!;
+    await page.getByText("For all my endpoints").waitFor();
     await page.getByRole("button", { name: "Pause" }).click();
     await page.getByTestId("recovery-progress").getByText("Paused").waitFor();
     worker = await startTestWorker();
@@ -264,6 +265,7 @@ describe("the portal's deliveries and recover screens in Chromium", () => {
     await page.waitForURL(/\/portal\/recover\/rec_/);
     await page.getByText(`For ${receiver.url}/acme-second`).waitFor();
     await page.getByTestId("recovery-progress").getByText("Completed").waitFor({ timeout: 30_000 });
+    expect(await page.getByRole("row", { name: new RegExp(onlySecond) }).textContent()).toContain(`${receiver.url}/acme-second`);
     // Only that endpoint's delivery was resent: the first endpoint's, of the same message, is still failed.
     const deliveries = (await api.get(`/api/v1/messages/${onlySecond}`)).body.deliveries as { endpoint_id: string; status: string }[];
     expect(Object.fromEntries(deliveries.map((d) => [d.endpoint_id === second.body.id ? "second" : "first", d.status]))).toEqual({ second: "succeeded", first: "failed" });

@@ -1,9 +1,9 @@
 "use client";
 
 import { useTranslations } from "next-intl";
+import { useCallback } from "react";
 import { useConsumerEndpoints } from "../../shared/queries/consumers";
 import { RecoveryDetail } from "../../shared/recoveries/recovery-detail";
-import type { Recovery } from "../../shared/types";
 import { usePortalSession } from "../session-context";
 
 const runHref = (id: string) => `/portal/recover/${id}`;
@@ -13,8 +13,9 @@ export function RecoveryRunScreen({ id }: { id: string }) {
   const t = useTranslations("portalRecover");
   const { consumerId, can } = usePortalSession();
   const endpoints = useConsumerEndpoints(consumerId);
-  // The session is the run's consumer: "all my endpoints", or the one endpoint by its URL.
-  const targetName = (r: Recovery) => (r.endpoint_id ? endpoints.data?.data.find((e) => e.id === r.endpoint_id)?.url : t("allEndpoints"));
+  // A customer knows their endpoints by URL; the session is the run's consumer, so "all my endpoints".
+  const urls = endpoints.data?.data;
+  const endpointName = useCallback((id: string) => urls?.find((e) => e.id === id)?.url, [urls]);
   return (
     <RecoveryDetail
       id={id}
@@ -22,7 +23,8 @@ export function RecoveryRunScreen({ id }: { id: string }) {
       runHref={runHref}
       messageHref={messageHref}
       cannotChange={can("recover") ? undefined : t("cannotChange")}
-      targetName={targetName}
+      endpointName={endpointName}
+      consumerWide={t("allEndpointsInSentence")}
     />
   );
 }

@@ -20,7 +20,7 @@ import { PageHeader } from "../page-header";
 import { fetchItems, recoveryKeys, useRecovery, useRecoveryAction, type RecoveryItem } from "../queries/recoveries";
 import { RecoveryProgress } from "../recovery-progress";
 import { RelativeTime } from "../relative-time";
-import { ACTIVE_RECOVERY_STATES, type Recovery } from "../types";
+import { ACTIVE_RECOVERY_STATES } from "../types";
 import { toQuery, useUrlFilters } from "../use-url-filters";
 
 const OUTCOMES = ["pending", "queued", "succeeded", "failed", "skipped"] as const;
@@ -37,15 +37,18 @@ export function RecoveryDetail({
   runHref,
   messageHref,
   cannotChange,
-  targetName,
+  endpointName,
+  consumerWide,
 }: {
   id: string;
   back: { href: string; label: string };
   runHref: (id: string) => string;
   messageHref: (id: string) => string;
   cannotChange?: string;
-  /** What the run is for, in the viewer's words (a customer knows an endpoint by its URL); the id otherwise. */
-  targetName?: (recovery: Recovery) => string | undefined;
+  /** An endpoint as the viewer knows it (a customer, by its URL); its id otherwise. */
+  endpointName?: (id: string) => string | undefined;
+  /** What a run over the whole consumer is for, in words (the portal's "all my endpoints"); the consumer's id otherwise. */
+  consumerWide?: string;
 }) {
   const t = useTranslations("recoveryRuns.detail");
   const common = useTranslations("common");
@@ -68,7 +71,11 @@ export function RecoveryDetail({
           </Link>
         ),
       },
-      { header: t("columns.endpoint"), accessorKey: "endpoint_id", cell: ({ row }) => <span className="font-mono text-xs">{row.original.endpoint_id}</span> },
+      {
+        header: t("columns.endpoint"),
+        accessorKey: "endpoint_id",
+        cell: ({ row }) => <span className="font-mono text-xs break-all">{endpointName?.(row.original.endpoint_id) ?? row.original.endpoint_id}</span>,
+      },
       {
         header: t("columns.outcome"),
         accessorKey: "outcome",
@@ -86,7 +93,7 @@ export function RecoveryDetail({
       },
       { header: t("columns.updated"), accessorKey: "updated_at", cell: ({ row }) => <RelativeTime value={row.original.updated_at} /> },
     ],
-    [t, messageHref],
+    [t, messageHref, endpointName],
   );
 
   if (recovery.isPending) return <Skeleton className="h-64 w-full" />;
@@ -118,7 +125,7 @@ export function RecoveryDetail({
       </Link>
       <PageHeader
         title={t("title", { id: r.id })}
-        description={t("scope", { target: targetName?.(r) ?? r.endpoint_id ?? r.consumer_id })}
+        description={t("scope", { target: r.endpoint_id ? (endpointName?.(r.endpoint_id) ?? r.endpoint_id) : (consumerWide ?? r.consumer_id) })}
         actions={
           <>
             {button("pause", r.state === "planned" || r.state === "canary" || r.state === "running")}
