@@ -61,15 +61,18 @@ export function MessageLog({
             <span className="text-xs text-muted-foreground">{t("noDeliveries")}</span>
           ) : (
             <div className="flex flex-wrap gap-1">
+              {/* Which endpoint each badge is, on hover: by URL where the viewer has them, else by id. */}
               {row.original.deliveries.map((d) => (
-                <DeliveryStatus key={d.id} status={d.status} />
+                <span key={d.id} title={endpoints?.find((e) => e.id === d.endpoint_id)?.label ?? d.endpoint_id}>
+                  <DeliveryStatus status={d.status} />
+                </span>
               ))}
             </div>
           ),
       },
       { header: t("columns.created"), accessorKey: "created_at", cell: ({ row }) => <RelativeTime value={row.original.created_at} /> },
     ],
-    [t, messageHref, showConsumer],
+    [t, messageHref, showConsumer, endpoints],
   );
   const clear = () => set(Object.fromEntries(fields.map((k) => [k, ""])));
   // Keyed by the URL's filters, so the form below is rebuilt when they change from outside (back button).
