@@ -81,6 +81,21 @@ describe("consumers and endpoints in Chromium", () => {
     await expect.poll(() => page.getByTestId("test-response-body").textContent(), { timeout: 15_000 }).toBe("<b>got it</b><script>window.pwned=1</script>");
     expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
 
+    // Edit: a header line that is not "Name: value" is refused in words before anything is sent.
+    await page.getByRole("button", { name: "Edit", exact: true }).click();
+    const dialog = page.getByRole("dialog");
+    expect(await dialog.getByLabel("Description").inputValue()).toBe("billing");
+    await dialog.getByLabel("Description").fill("billing v2");
+    await dialog.getByLabel("Headers").fill("no colon here");
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await dialog.getByText("Each line must be “Name: value”.").waitFor();
+    await dialog.getByLabel("Headers").fill("X-Team: payments");
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Endpoint saved").first().waitFor();
+    await dialog.waitFor({ state: "detached" });
+    const saved = (await (await apiClient()).get(`/api/v1/endpoints/${endpointId}`)).body;
+    expect({ description: saved.description, headers: saved.headers }).toEqual({ description: "billing v2", headers: { "X-Team": "payments" } });
+
     await page.goto(`/audit?target_id=${endpointId}`);
     await page.getByRole("row", { name: "endpoint.secret_viewed" }).waitFor();
     await context.close();
@@ -102,6 +117,29 @@ describe("consumers and endpoints in Chromium", () => {
     await page.getByText("Test alert sent to “ops hook”").waitFor();
     await waitFor(() => alerts.received.length > 0, { what: "the test alert" });
     expect(JSON.parse(alerts.received[0]!.body)).toMatchObject({ type: "alert.test" });
+
+    // Renamed with its URL left blank: the stored URL stays (the API shows it masked).
+    const api = await apiClient();
+    const configOf = async (name: string) =>
+      ((await api.get("/api/v1/alert-channels")).body.data as { name: string; config: unknown }[]).find((c) => c.name === name)?.config;
+    const before = await configOf("ops hook");
+    expect(before).toBeDefined();
+    await row.getByRole("button", { name: "Edit" }).click();
+    await page.getByRole("dialog", { name: "Edit “ops hook”" }).getByLabel("Name").fill("ops hook 2");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByRole("row", { name: "ops hook 2" }).waitFor();
+    expect(await configOf("ops hook 2")).toEqual(before);
+    await page.getByRole("row", { name: "ops hook 2" }).getByRole("button", { name: "Test" }).click();
+    await waitFor(() => alerts.received.length > 1, { what: "a test alert to the kept URL" });
+
+    // A kind without a secret closes on create.
+    await page.getByRole("button", { name: "Add channel" }).first().click();
+    await page.getByLabel("Slack", { exact: true }).check();
+    await page.getByLabel("Name").fill("team chat");
+    await page.getByLabel("Webhook URL").fill("https://hooks.slack.com/services/T0/B0/x");
+    await page.getByRole("button", { name: "Create", exact: true }).click();
+    await page.getByRole("dialog").waitFor({ state: "detached" });
+    await page.getByRole("row", { name: "team chat" }).waitFor();
     await context.close();
     await alerts.close();
   });

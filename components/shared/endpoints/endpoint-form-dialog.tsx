@@ -3,11 +3,8 @@
 import { Pencil, Plus } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import { toast } from "sonner";
-import { useErrorText } from "../error-message";
+import { FormDialog } from "../form-dialog";
 import type { Endpoint } from "../resources";
-import { Button } from "../../ui/button";
-import { Dialog, DialogContent, DialogTrigger } from "../../ui/dialog";
 import { Input, Textarea } from "../../ui/input";
 import { Field } from "../../ui/label";
 import { useCreateEndpoint, useUpdateEndpoint, type EndpointInput } from "../queries/endpoints";
@@ -58,113 +55,83 @@ export function EndpointFormDialog({
   onCreated?: (endpoint: Endpoint) => void;
 }) {
   const t = useTranslations("endpoints.edit");
-  const common = useTranslations("common");
-  const errorText = useErrorText();
   const initial = () => (target.kind === "edit" ? toDraft(target.endpoint) : EMPTY);
-  const [open, setOpen] = useState(false);
   const [draft, setDraft] = useState<Draft>(initial);
   const [headerError, setHeaderError] = useState<string | undefined>();
   const create = useCreateEndpoint(target.kind === "create" ? target.consumer : "");
   const update = useUpdateEndpoint(target.kind === "edit" ? target.endpoint.id : "");
-  const mutation = target.kind === "create" ? create : update;
   const set = (key: "url" | "description" | "headers" | "cap" | "rate") => (event: { target: { value: string } }) =>
     setDraft((d) => ({ ...d, [key]: event.target.value }));
   const creating = target.kind === "create";
+  const toInput = (): EndpointInput | null => {
+    const headers = parseHeaders(draft.headers);
+    if (!headers) {
+      setHeaderError(t("headersInvalid"));
+      return null;
+    }
+    setHeaderError(undefined);
+    const input: EndpointInput = {
+      url: draft.url.trim(),
+      description: draft.description,
+      event_types: draft.eventTypes.length ? draft.eventTypes : null,
+      headers,
+      rate_limit_per_second: draft.rate.trim() ? Number(draft.rate) : null,
+    };
+    if (withConcurrency) input.max_concurrency = draft.cap.trim() ? Number(draft.cap) : null;
+    return input;
+  };
 
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(next) => {
-        setOpen(next);
-        if (next) setDraft(initial());
-        mutation.reset();
-        setHeaderError(undefined);
-      }}
+    <FormDialog
+      title={creating ? t("createTitle") : t("title")}
+      icon={creating ? Plus : Pencil}
+      trigger={{ label: creating ? t("create") : t("open") }}
+      editing={!creating}
+      disabledReason={reason}
+      mutation={creating ? create : update}
+      toInput={toInput}
+      ready
+      successText={() => (creating ? t("created") : t("saved"))}
+      onSuccess={onCreated}
+      onOpened={() => setDraft(initial())}
+      onClosed={() => setHeaderError(undefined)}
     >
-      <DialogTrigger asChild>
-        <Button variant={creating ? "primary" : "secondary"} disabled={reason !== null} title={reason ?? undefined}>
-          {creating ? <Plus aria-hidden className="h-4 w-4" /> : <Pencil aria-hidden className="h-4 w-4" />}
-          {creating ? t("create") : t("open")}
-        </Button>
-      </DialogTrigger>
-      <DialogContent title={creating ? t("createTitle") : t("title")} closeLabel={common("close")}>
-        <form
-          className="space-y-4"
-          onSubmit={(event) => {
-            event.preventDefault();
-            const headers = parseHeaders(draft.headers);
-            if (!headers) return setHeaderError(t("headersInvalid"));
-            const input: EndpointInput = {
-              url: draft.url.trim(),
-              description: draft.description,
-              event_types: draft.eventTypes.length ? draft.eventTypes : null,
-              headers,
-              rate_limit_per_second: draft.rate.trim() ? Number(draft.rate) : null,
-            };
-            if (withConcurrency) input.max_concurrency = draft.cap.trim() ? Number(draft.cap) : null;
-            const done = {
-              onSuccess: (endpoint: Endpoint) => {
-                toast.success(creating ? t("created") : t("saved"));
-                setOpen(false);
-                onCreated?.(endpoint);
-              },
-              onError: (error: unknown) => toast.error(errorText(error)),
-            };
-            if (target.kind === "create") create.mutate(input, done);
-            else update.mutate(input, done);
-          }}
-        >
-          <Field id="endpoint-url" label={t("url")} hint={creating ? t("urlHint") : undefined}>
-            <Input
-              id="endpoint-url"
-              type="url"
-              value={draft.url}
-              onChange={set("url")}
-              required
-              maxLength={2048}
-              placeholder="https://example.com/webhooks"
-              aria-describedby={creating ? "endpoint-url-hint" : undefined}
-            />
+      <Field id="endpoint-url" label={t("url")} hint={creating ? t("urlHint") : undefined}>
+        <Input
+          id="endpoint-url"
+          type="url"
+          value={draft.url}
+          onChange={set("url")}
+          required
+          maxLength={2048}
+          placeholder="https://example.com/webhooks"
+          aria-describedby={creating ? "endpoint-url-hint" : undefined}
+        />
+      </Field>
+      <Field id="endpoint-description" label={t("description")}>
+        <Input id="endpoint-description" value={draft.description} onChange={set("description")} maxLength={2000} />
+      </Field>
+      <EventTypePicker value={draft.eventTypes} onChange={(eventTypes) => setDraft((d) => ({ ...d, eventTypes }))} />
+      <Field id="endpoint-headers" label={t("headers")} hint={t("headersHint")} error={headerError}>
+        <Textarea
+          id="endpoint-headers"
+          value={draft.headers}
+          onChange={set("headers")}
+          placeholder="X-Api-Key: …"
+          aria-describedby="endpoint-headers-hint"
+          aria-invalid={headerError ? true : undefined}
+        />
+      </Field>
+      <div className="grid grid-cols-2 gap-3">
+        {withConcurrency ? (
+          <Field id="endpoint-cap" label={t("cap")}>
+            <Input id="endpoint-cap" type="number" min={1} max={1000} value={draft.cap} onChange={set("cap")} />
           </Field>
-          <Field id="endpoint-description" label={t("description")}>
-            <Input id="endpoint-description" value={draft.description} onChange={set("description")} maxLength={2000} />
-          </Field>
-          <EventTypePicker value={draft.eventTypes} onChange={(eventTypes) => setDraft((d) => ({ ...d, eventTypes }))} />
-          <Field id="endpoint-headers" label={t("headers")} hint={t("headersHint")} error={headerError}>
-            <Textarea
-              id="endpoint-headers"
-              value={draft.headers}
-              onChange={set("headers")}
-              placeholder="X-Api-Key: …"
-              aria-describedby="endpoint-headers-hint"
-              aria-invalid={headerError ? true : undefined}
-            />
-          </Field>
-          <div className="grid grid-cols-2 gap-3">
-            {withConcurrency ? (
-              <Field id="endpoint-cap" label={t("cap")}>
-                <Input id="endpoint-cap" type="number" min={1} max={1000} value={draft.cap} onChange={set("cap")} />
-              </Field>
-            ) : null}
-            <Field id="endpoint-rate" label={t("rate")} hint={t("rateHint")}>
-              <Input id="endpoint-rate" type="number" min={1} max={100000} value={draft.rate} onChange={set("rate")} aria-describedby="endpoint-rate-hint" />
-            </Field>
-          </div>
-          {mutation.error ? (
-            <p role="alert" className="text-sm text-danger">
-              {errorText(mutation.error)}
-            </p>
-          ) : null}
-          <div className="flex justify-end gap-2">
-            <Button variant="secondary" onClick={() => setOpen(false)}>
-              {common("cancel")}
-            </Button>
-            <Button type="submit" disabled={mutation.isPending}>
-              {mutation.isPending ? (creating ? common("creating") : common("saving")) : creating ? common("create") : common("save")}
-            </Button>
-          </div>
-        </form>
-      </DialogContent>
-    </Dialog>
+        ) : null}
+        <Field id="endpoint-rate" label={t("rate")} hint={t("rateHint")}>
+          <Input id="endpoint-rate" type="number" min={1} max={100000} value={draft.rate} onChange={set("rate")} aria-describedby="endpoint-rate-hint" />
+        </Field>
+      </div>
+    </FormDialog>
   );
 }

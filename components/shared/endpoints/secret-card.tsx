@@ -5,10 +5,10 @@ import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { toast } from "sonner";
 import { useErrorText } from "../error-message";
+import { SecretValue } from "../secret-value";
 import { ConfirmDialog } from "../../ui/alert-dialog";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
-import { CopyButton } from "../../ui/copy-button";
 import { useRevealSecret, useRotateSecret } from "../queries/endpoints";
 
 /**
@@ -28,12 +28,7 @@ export function SecretCard({ endpointId, revealReason, rotateReason }: { endpoin
       <h2 className="mb-1 text-sm font-semibold">{t("title")}</h2>
       <p className="mb-3 text-xs text-muted-foreground">{t("audited")}</p>
       {shown ? (
-        <div className="flex items-center gap-1 rounded-md border border-border bg-muted p-2">
-          <code data-testid="endpoint-secret" className="min-w-0 flex-1 font-mono text-xs break-all select-all">
-            {shown}
-          </code>
-          <CopyButton value={shown} label={t("copy")} copiedLabel={common("copied")} failedLabel={common("copyFailed")} />
-        </div>
+        <SecretValue value={shown} testId="endpoint-secret" copyLabel={t("copy")} />
       ) : (
         <Button
           variant="secondary"
