@@ -173,7 +173,7 @@ BEGIN
         v_park_for_slot := v_park_for_slot || array_fill(false, ARRAY[cardinality(v_rest)]);
       ELSIF v_slots_full OR v_rate_spent THEN
         -- Waiting for a free slot (or the probe's outcome): woken by the endpoint's next outcome;
-        -- the lease's end is the safety net should no outcome come (but see the end).
+        -- the lease's end is the safety net should no outcome come (but see the parks, at the end).
         v_park := v_park || v_rest;
         v_park_until := v_park_until || array_fill(v_lease_end, ARRAY[cardinality(v_rest)]);
         v_park_for_slot := v_park_for_slot || array_fill(true, ARRAY[cardinality(v_rest)]);
@@ -195,13 +195,6 @@ BEGIN
     END IF;
   END LOOP;
 
-  IF cardinality(v_park) > 0 THEN
-    UPDATE delivery_queue q SET parked = q.parked OR v.for_slot, next_attempt_at = v.until
-    FROM unnest(v_park, v_park_until, v_park_for_slot) AS v(n, until, for_slot)
-    WHERE q.delivery_id = v_ids[v.n] AND q.kind = v_kinds[v.n];
-    -- Parked rows come due again at their time; something must be there to claim them then.
-    PERFORM webhook_admin_wake_deliveries(v_park_until);
-  END IF;
   IF cardinality(v_drop) > 0 THEN
     -- The endpoint stopped: its scheduled deliveries end canceled (a recovery can bring them back);
     -- a resend or a recovery item waiting for it is not sent (the feeder records the item skipped).
@@ -256,11 +249,12 @@ BEGIN
       JOIN messages m ON m.id = d.message_id;
   END IF;
 
-  -- Last, as close to the commit as a statement gets: a lease whose outcome another transaction
-  -- is writing (its row is locked or already gone) cannot wake what this claim parked for its slot,
-  -- since that outcome's snapshot does not see these parks. Such waits get a brief safety net
-  -- instead of the lease's end. They stay parked, so the endpoint's next outcome still hands them
-  -- its slot in kind order: due work left unparked would lose it to recovery items parked earlier.
+  -- The parks last, as close to the commit as statements get: a lease whose outcome another
+  -- transaction is writing (its row is locked or already gone) cannot wake what this claim parks
+  -- for its slot, since that outcome's snapshot does not see these parks. Such waits get a brief
+  -- safety net instead of the lease's end. They are parked all the same, so the endpoint's next
+  -- outcome still hands them its slot in kind order: due work left unparked would lose it to
+  -- recovery items parked earlier.
   FOR i IN 1 .. cardinality(v_slot_waits) LOOP
     SELECT count(*) < v_slot_leased[i] INTO v_releasing FROM (
       SELECT 1 FROM delivery_queue l
@@ -274,9 +268,14 @@ BEGIN
   END LOOP;
   IF cardinality(v_released) > 0 THEN
     v_soon := clock_timestamp() + interval '100 milliseconds';
-    UPDATE delivery_queue q SET next_attempt_at = v_soon
-    FROM unnest(v_park, v_park_for_slot) AS v(n, for_slot)
-    WHERE v.for_slot AND v_endpoints[v.n] = ANY (v_released) AND q.delivery_id = v_ids[v.n] AND q.kind = v_kinds[v.n];
-    PERFORM webhook_admin_wake_deliveries(ARRAY[v_soon]);
+    SELECT array_agg(CASE WHEN v_park_for_slot[k] AND v_endpoints[v_park[k]] = ANY (v_released) THEN v_soon ELSE v_park_until[k] END ORDER BY k)
+    INTO v_park_until FROM generate_subscripts(v_park, 1) AS k;
+  END IF;
+  IF cardinality(v_park) > 0 THEN
+    UPDATE delivery_queue q SET parked = q.parked OR v.for_slot, next_attempt_at = v.until
+    FROM unnest(v_park, v_park_until, v_park_for_slot) AS v(n, until, for_slot)
+    WHERE q.delivery_id = v_ids[v.n] AND q.kind = v_kinds[v.n];
+    -- Parked rows come due again at their time; something must be there to claim them then.
+    PERFORM webhook_admin_wake_deliveries(v_park_until);
   END IF;
 END $$;
