@@ -1,11 +1,21 @@
 "use client";
 
 import { useFormatter, useTranslations } from "next-intl";
+import { Skeleton } from "../ui/skeleton";
+import { ErrorMessage } from "./error-message";
+import { useEndpointStats } from "./queries/endpoints";
 import type { EndpointStats } from "./resources";
 import { StatsChart } from "./stats-chart";
 
-/** An endpoint's totals since `stats.since`, then its series over the range the viewer picks. */
-export function EndpointStatsChart({ endpointId, stats }: { endpointId: string; stats: EndpointStats }) {
+/** An endpoint's totals since their `since`, then its series over the range the viewer picks. */
+export function EndpointStatsChart({ endpointId }: { endpointId: string }) {
+  const stats = useEndpointStats(endpointId);
+  if (stats.isPending) return <Skeleton className="h-40" />;
+  if (stats.isError) return <ErrorMessage error={stats.error} />;
+  return <EndpointTotals endpointId={endpointId} stats={stats.data} />;
+}
+
+function EndpointTotals({ endpointId, stats }: { endpointId: string; stats: EndpointStats }) {
   const t = useTranslations("endpointHealth.stats");
   const format = useFormatter();
   const figures = [

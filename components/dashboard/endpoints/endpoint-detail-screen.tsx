@@ -13,7 +13,7 @@ import { Skeleton } from "../../ui/skeleton";
 import { useOperator } from "../operator-context";
 import { EndpointFormDialog } from "../../shared/endpoints/endpoint-form-dialog";
 import { EnableToggle } from "../../shared/endpoints/enable-toggle";
-import { useEndpoint, useEndpointStats } from "../../shared/queries/endpoints";
+import { useEndpoint } from "../../shared/queries/endpoints";
 import { SecretCard } from "../../shared/endpoints/secret-card";
 import { TestSendCard } from "../../shared/endpoints/test-send-card";
 
@@ -22,7 +22,6 @@ export function EndpointDetailScreen({ id }: { id: string }) {
   const common = useTranslations("common");
   const { role } = useOperator();
   const endpoint = useEndpoint(id);
-  const stats = useEndpointStats(id);
   const now = useNow({ updateInterval: 15_000 });
   if (endpoint.isPending) return <Skeleton className="h-48 w-full" />;
   if (endpoint.isError) return <ErrorMessage error={endpoint.error} retry={() => endpoint.refetch()} />;
@@ -55,7 +54,7 @@ export function EndpointDetailScreen({ id }: { id: string }) {
       <div className="grid gap-4 lg:grid-cols-3">
         <Card className="p-4 lg:col-span-2">
           <h2 className="mb-3 text-sm font-semibold">{t("statsTitle")}</h2>
-          {stats.isPending ? <Skeleton className="h-40" /> : stats.isError ? <ErrorMessage error={stats.error} /> : <EndpointStatsChart endpointId={e.id} stats={stats.data} />}
+          <EndpointStatsChart endpointId={e.id} />
         </Card>
         <Card className="p-4">
           <h2 className="mb-3 text-sm font-semibold">{t("facts")}</h2>

@@ -11,7 +11,7 @@ import { EnableToggle } from "../../shared/endpoints/enable-toggle";
 import { SecretCard } from "../../shared/endpoints/secret-card";
 import { TestSendCard } from "../../shared/endpoints/test-send-card";
 import { ErrorMessage } from "../../shared/error-message";
-import { useEndpoint, useEndpointStats } from "../../shared/queries/endpoints";
+import { useEndpoint } from "../../shared/queries/endpoints";
 import { RelativeTime } from "../../shared/relative-time";
 import { endpointHealth } from "../../shared/resources";
 import { Card } from "../../ui/card";
@@ -27,7 +27,6 @@ export function PortalEndpointDetailScreen({ id }: { id: string }) {
   const { theme } = usePortalSession();
   const reasons = usePortalReasons();
   const endpoint = useEndpoint(id);
-  const stats = useEndpointStats(id);
   const link = "text-sm font-medium text-primary underline-offset-2 hover:underline";
   const back = (
     <Link href="/portal" className="mb-4 inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground">
@@ -96,7 +95,7 @@ export function PortalEndpointDetailScreen({ id }: { id: string }) {
       <div className="grid gap-4 lg:grid-cols-3">
         <Card className="p-4 lg:col-span-2">
           <h2 className="mb-3 text-sm font-semibold">{t("statsTitle")}</h2>
-          {stats.isPending ? <Skeleton className="h-40" /> : stats.isError ? <ErrorMessage error={stats.error} /> : <EndpointStatsChart endpointId={e.id} stats={stats.data} />}
+          <EndpointStatsChart endpointId={e.id} />
         </Card>
         <Card className="p-4">
           <h2 className="mb-3 text-sm font-semibold">{t("settings")}</h2>
