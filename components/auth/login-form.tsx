@@ -2,7 +2,7 @@
 
 import { Webhook } from "lucide-react";
 import { useTranslations } from "next-intl";
-import { useActionState } from "react";
+import { useActionState, useState } from "react";
 import { LanguageMenu } from "../shared/preference-menus";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";
@@ -29,6 +29,9 @@ export function LoginForm({
   linkExpired: boolean;
 }) {
   const t = useTranslations("auth");
+  // Controlled, so React's reset of the form after each action keeps the address typed: a refusal
+  // or a sent link should not make the operator type it again.
+  const [email, setEmail] = useState("");
   const [state, action, pending] = useActionState<SignInState, FormData>(signIn, { error: null });
   const [link, linkAction, linkPending] = useActionState<LinkState, FormData>(emailLink?.request ?? noLink, { status: "idle" });
   const error =
@@ -56,7 +59,17 @@ export function LoginForm({
         <form action={action} className="mt-6 space-y-4" noValidate>
           <input type="hidden" name="callbackUrl" value={callbackUrl} />
           <Field id="email" label={t("email")}>
-            <Input id="email" name="email" type="email" autoComplete="username" required autoFocus aria-invalid={state.error ? true : undefined} />
+            <Input
+              id="email"
+              name="email"
+              type="email"
+              autoComplete="username"
+              required
+              autoFocus
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              aria-invalid={state.error ? true : undefined}
+            />
           </Field>
           <Field id="password" label={t("password")}>
             <Input id="password" name="password" type="password" autoComplete="current-password" required aria-invalid={state.error ? true : undefined} />

@@ -59,6 +59,8 @@ describe("the operator dashboard in Chromium", () => {
     await signIn(page, "admin@example.com", "not the password");
     await expect.poll(() => page.getByTestId("login-error").textContent()).toBe("Wrong email or password.");
     expect(new URL(page.url()).pathname).toBe("/login");
+    // Only the password is to be typed again.
+    expect(await page.getByLabel("Email").inputValue()).toBe("admin@example.com");
     await signIn(page, "admin@example.com");
     await page.waitForURL((url) => url.pathname === "/");
     expect(await page.getByTestId("signed-in-as").textContent()).toBe("admin@example.com");
