@@ -66,9 +66,14 @@ async function tooltipTotals(page: Page): Promise<{ attempts: number; failed: nu
   const chart = page.getByTestId("stats-volume");
   const bars = chart.locator(".recharts-bar-rectangle path");
   const seen = new Map<string, { attempts: number; failed: number }>();
+  // The chart measures its size in an effect: no bars on the first frame.
+  await bars.first().waitFor();
+  const tip = page.getByTestId("stats-tooltip");
   for (let i = 0; i < (await bars.count()); i++) {
+    // Recharts follows the mouse a frame late: leave the chart first, so the tooltip read is this bar's.
+    await page.mouse.move(0, 0);
+    await tip.waitFor({ state: "detached" });
     await bars.nth(i).hover({ force: true });
-    const tip = page.getByTestId("stats-tooltip");
     await tip.waitFor();
     const body = (await tip.textContent())!;
     const head = (await tip.locator("p").first().textContent())!;

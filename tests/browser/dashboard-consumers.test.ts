@@ -57,6 +57,10 @@ describe("consumers and endpoints in Chromium", () => {
     await page.getByRole("button", { name: "Search" }).click();
     await page.waitForURL(/\?q=acme$/);
     await page.getByRole("row", { name: "Globex" }).waitFor({ state: "detached" });
+    // Globex also leaves while the search's page loads: the search's own answer is what has Acme alone.
+    await page.getByRole("link", { name: "Acme Corporation" }).waitFor();
+    expect(await page.getByRole("row").count()).toBe(2);
+    expect(await page.getByRole("row", { name: "Globex" }).count()).toBe(0);
     await page.getByRole("link", { name: "Acme Corporation" }).click();
     await page.getByRole("heading", { name: "Acme Corporation", level: 1 }).waitFor();
     await page.getByRole("link", { name: `${receiver.url}/hook` }).click();

@@ -234,7 +234,14 @@ describe("the portal's deliveries and recover screens in Chromium", () => {
     expect(second.status).toBe(201);
     failing = true;
     const onlySecond = await send("acme", "second.only", { n: 1 });
-    await waitFor(async () => (await failedOf("acme")).includes(onlySecond), { what: "the second endpoint's delivery failed" });
+    // Both endpoints get it (the first takes every event type); both must have failed before the receiver heals.
+    await waitFor(
+      async () => {
+        const { deliveries } = (await api.get(`/api/v1/messages/${onlySecond}`)).body as { deliveries: { status: string }[] };
+        return deliveries.length === 2 && deliveries.every((d) => d.status === "failed");
+      },
+      { what: "both endpoints' deliveries failed" },
+    );
     failing = false;
     const page = await portal({ capabilities: ["recover"] });
     await page.goto(`/portal/endpoints/${second.body.id}`);
@@ -243,7 +250,8 @@ describe("the portal's deliveries and recover screens in Chromium", () => {
     await page.getByRole("row", { name: onlySecond }).waitFor();
     expect(await page.getByRole("row", { name: hostileId }).count()).toBe(0);
     const filter = page.getByLabel("Endpoint", { exact: true });
-    expect(await filter.locator("option:checked").textContent()).toBe(`${receiver.url}/acme-second`);
+    // The consumer's endpoints may arrive after the rows; until then the option says the id.
+    await expect.poll(() => filter.locator("option:checked").textContent()).toBe(`${receiver.url}/acme-second`);
     // The first endpoint, chosen by its URL (it takes every event type, so both messages).
     await filter.selectOption({ label: `${receiver.url}/acme` });
     await page.getByRole("button", { name: "Apply filters" }).click();
