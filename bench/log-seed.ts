@@ -32,7 +32,7 @@ const MAX_ATTEMPTS = SCHEDULE_OFFSETS_S.length;
 const FAILED_SHARE = 0.05;
 const CANCELED_SHARE = 0.005;
 export const EVENT_TYPES = ["invoice.paid", "invoice.created", "customer.updated", "subscription.renewed", "order.shipped", "payment.disputed"];
-const BIG_TABLES = ["messages", "deliveries", "attempts", "delivery_queue", "alerts"];
+const BIG_TABLES = ["messages", "deliveries", "failed_deliveries", "attempts", "delivery_queue", "alerts"];
 
 const hex = (n: number, width: number) => Math.floor(n).toString(16).padStart(width, "0");
 /** Ids in the product's shape (`prefix_` + 26 lowercase base32 characters, time first): hex digits are base32 digits. */
@@ -146,6 +146,13 @@ export async function seedLogData(sql: Sql, o: LogSeedOptions, log: (line: strin
              to_timestamp(ms / 1000.0), to_timestamp((ms + bench_seed.offset_s(made)::bigint * 1000 + 180) / 1000.0)
       from (select *, case when made < planned then 'pending' else fate end as status, (made < planned or fate <> 'succeeded') as last_failed
             from (${deliveryRows}) d) d`),
+  );
+  // Replica mode holds the triggers too: what deliveries_failed_insert keeps, written as migration 0011's backfill does.
+  await step("failed deliveries (the status=failed list)", () =>
+    sql`
+      insert into failed_deliveries (delivery_id, message_id, endpoint_id, consumer_id, message_created_at)
+      select d.id, d.message_id, d.endpoint_id, d.consumer_id, m.created_at from deliveries d join messages m on m.id = d.message_id
+      where d.status = 'failed'`,
   );
   await step("delivery queue (pending deliveries)", () =>
     sql`

@@ -1,6 +1,6 @@
-import { and, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { and, eq, getTableColumns, gte, inArray, lt, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { consumerScope, type Ctx } from "../context";
-import { deliveries, messages } from "../db/schema";
+import { deliveries, failedDeliveries, messages } from "../db/schema";
 import { keysetBefore, newestFirst } from "../db/keyset";
 import { NotFoundError } from "../errors";
 import { decodeCursor, toPage, type PageQuery } from "../pagination";
@@ -33,28 +33,37 @@ export async function listMessages(ctx: Ctx, query: PageQuery & ListMessagesQuer
   const cursor = decodeCursor(query.cursor);
   const scope = consumerScope(ctx);
   const consumerId = query.consumer ? (await findConsumer(ctx, query.consumer)).id : scope;
-  const filters: (SQL | undefined)[] = [
-    cursor ? keysetBefore(messages.createdAt, messages.id, cursor) : undefined,
-    consumerId ? eq(messages.consumerId, consumerId) : undefined,
+  /** The page's place, consumer and time window, on whichever table the walk goes down. */
+  const walk = (createdAt: AnyColumn, id: AnyColumn, consumer: AnyColumn) => [
+    cursor ? keysetBefore(createdAt, id, cursor) : undefined,
+    consumerId ? eq(consumer, consumerId) : undefined,
+    query.since ? gte(createdAt, query.since) : undefined,
+    query.until ? lt(createdAt, query.until) : undefined,
+  ];
+  const content = [
     query.event_type ? eq(messages.eventType, query.event_type) : undefined,
-    query.since ? gte(messages.createdAt, query.since) : undefined,
-    query.until ? lt(messages.createdAt, query.until) : undefined,
     // payload is text holding the exact bytes sent, so containment needs the cast.
     query.payload_contains ? sql`webhook_admin_payload_jsonb(${messages.payload}) @> ${query.payload_contains}::jsonb` : undefined,
   ];
-  if (query.status || query.endpoint_id) {
-    filters.push(
-      sql`exists (select 1 from ${deliveries} d where d.message_id = ${messages.id}
-        ${query.status ? sql`and d.status = ${query.status}` : sql``}
-        ${query.endpoint_id ? sql`and d.endpoint_id = ${query.endpoint_id}` : sql``})`,
-    );
-  }
-  const rows = await ctx.db
-    .select()
-    .from(messages)
-    .where(and(...filters))
-    .orderBy(...newestFirst(messages.createdAt, messages.id))
-    .limit(query.limit + 1);
+  const rows =
+    query.status === "failed"
+      ? await failedMessages(ctx, query, walk, content)
+      : await ctx.db
+          .select()
+          .from(messages)
+          .where(
+            and(
+              ...walk(messages.createdAt, messages.id, messages.consumerId),
+              ...content,
+              query.status || query.endpoint_id
+                ? sql`exists (select 1 from ${deliveries} d where d.message_id = ${messages.id}
+                    ${query.status ? sql`and d.status = ${query.status}` : sql``}
+                    ${query.endpoint_id ? sql`and d.endpoint_id = ${query.endpoint_id}` : sql``})`
+                : undefined,
+            ),
+          )
+          .orderBy(...newestFirst(messages.createdAt, messages.id))
+          .limit(query.limit + 1);
   const page = rows.slice(0, query.limit);
   const deliveryRows = page.length
     ? await ctx.db.select(deliveryColumns).from(deliveries).where(inArray(deliveries.messageId, page.map((m) => m.id)))
@@ -63,6 +72,33 @@ export async function listMessages(ctx: Ctx, query: PageQuery & ListMessagesQuer
     ...toMessage(row),
     deliveries: deliveryRows.filter((d) => d.messageId === row.id).map(toDeliverySummary),
   }));
+}
+
+/**
+ * `status=failed` goes down failed_deliveries, newest message first, and looks up only the messages
+ * it lists: the newest day of messages usually holds no failed delivery (see the table).
+ */
+async function failedMessages(
+  ctx: Ctx,
+  query: PageQuery & ListMessagesQuery,
+  walk: (createdAt: AnyColumn, id: AnyColumn, consumer: AnyColumn) => (SQL | undefined)[],
+  content: (SQL | undefined)[],
+) {
+  const f = failedDeliveries;
+  // A message failed at two endpoints is listed once.
+  const failed = ctx.db
+    .selectDistinctOn([f.messageCreatedAt, f.messageId], { messageId: f.messageId, createdAt: f.messageCreatedAt })
+    .from(f)
+    .where(and(...walk(f.messageCreatedAt, f.messageId, f.consumerId), query.endpoint_id ? eq(f.endpointId, query.endpoint_id) : undefined))
+    .orderBy(...newestFirst(f.messageCreatedAt, f.messageId))
+    .as("failed");
+  return ctx.db
+    .select(getTableColumns(messages))
+    .from(failed)
+    .innerJoin(messages, eq(messages.id, failed.messageId))
+    .where(and(...content))
+    .orderBy(...newestFirst(failed.createdAt, failed.messageId))
+    .limit(query.limit + 1);
 }
 
 export async function findMessageRow(ctx: Ctx, id: string) {

@@ -71,6 +71,31 @@ export const deliveries = pgTable(
 );
 
 /**
+ * Every delivery whose status is `failed`, kept by triggers on deliveries (migration 0011), listed
+ * newest message first. A delivery fails only when its schedule is spent (27.6 h by default), so the
+ * newest messages hold none and `status=failed` walking the message log read a day of messages
+ * before its first row. An index on deliveries.status would make every status change non-HOT.
+ */
+export const failedDeliveries = pgTable(
+  "failed_deliveries",
+  {
+    deliveryId: text("delivery_id")
+      .primaryKey()
+      .references(() => deliveries.id, { onDelete: "cascade" }),
+    messageId: text("message_id").notNull(),
+    endpointId: text("endpoint_id").notNull(),
+    consumerId: text("consumer_id").notNull(),
+    /** The message's created_at, which orders the message log. */
+    messageCreatedAt: ts("message_created_at").notNull(),
+  },
+  (t) => [
+    index("failed_deliveries_created_idx").on(t.messageCreatedAt.desc(), t.messageId.desc()),
+    index("failed_deliveries_consumer_idx").on(t.consumerId, t.messageCreatedAt.desc(), t.messageId.desc()),
+    index("failed_deliveries_endpoint_idx").on(t.endpointId, t.messageCreatedAt.desc(), t.messageId.desc()),
+  ],
+);
+
+/**
  * What a queue row is for, in the order the claim serves them: live scheduled attempts first, then
  * manual resends, then recovery items — also within one endpoint's slots, so a resend or a recovery
  * never takes a slot a live delivery waits for.
