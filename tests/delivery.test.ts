@@ -225,8 +225,8 @@ describe("delivery", () => {
     await getDb().execute(sql`update endpoint_secrets set ciphertext = 'v1.0000000000000000.AAAA.AAAA.AAAA' where endpoint_id = ${broken.endpointId}`);
     const lost = await send(broken.uid);
     const fine = await send(healthy.uid);
-    await waitFor(async () => (await deliveryOf(lost.id)).status === "failed", { what: "the broken endpoint's delivery to fail", timeout: 10_000 });
-    expect((await deliveryOf(fine.id)).status).toBe("succeeded");
+    await waitFor(async () => (await deliveryOf(lost.id)).status === "failed", { what: "the broken endpoint's delivery to fail", timeout: 30_000 });
+    await waitFor(async () => (await deliveryOf(fine.id)).status === "succeeded", { what: "the healthy endpoint's delivery" });
     expect(receiver.received.map((r) => r.path)).toEqual(["/healthy"]);
     const tried = await getDb().select().from(attempts).where(eq(attempts.messageId, lost.id));
     expect(tried).toHaveLength(8);

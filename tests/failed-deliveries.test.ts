@@ -22,6 +22,8 @@ const send = async (consumer: string, name: string, eventType = "invoice.paid") 
   const res = await api.post("/api/v1/messages", { consumer, event_type: eventType, payload: { name } });
   expect(res.status).toBe(202);
   sent[name] = res.body.id as string;
+  // Each message its own millisecond, so the since/until cases below have one answer.
+  await waitFor(async () => (await getSql()`select 1 from messages where id = ${sent[name]!} and created_at < now()`).length === 1);
 };
 
 /** What `status=failed` must list: every message with a failed delivery, by the deliveries table itself. */

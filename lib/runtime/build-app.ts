@@ -1,13 +1,27 @@
 import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { nextBuildState } from "./build-state";
 
 const LOCK = ".next-build.lock";
 
 function holderAlive(): boolean {
+  let pid: number;
   try {
-    process.kill(Number(readFileSync(path.join(LOCK, "pid"), "utf8")), 0);
+    pid = Number(readFileSync(path.join(LOCK, "pid"), "utf8"));
+  } catch {
+    pid = 0;
+  }
+  // No pid yet: the holder made the lock a moment ago and is writing it, unless that was long ago.
+  if (!pid) {
+    try {
+      return Date.now() - statSync(LOCK).mtimeMs < 10_000;
+    } catch {
+      return false;
+    }
+  }
+  try {
+    process.kill(pid, 0);
     return true;
   } catch {
     return false;

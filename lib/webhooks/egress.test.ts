@@ -63,7 +63,9 @@ describe("the egress guard at send time", () => {
   });
 
   it("names DNS failures and refused connections", async () => {
-    expect((await post("http://does-not-exist.invalid/", open)).error).toBe("dns_error");
+    // A real lookup: where the resolver cannot be reached, it gives up (EAI_AGAIN) after its own 5 s.
+    const unknown = { url: "http://does-not-exist.invalid/", headers: {}, body: "{}", timeoutMs: 20_000, bodyLimit: 1024, policy: open };
+    expect((await postWebhook(unknown)).error).toBe("dns_error");
     const closed = await startReceiver();
     const port = closed.port;
     await closed.close();
