@@ -5,7 +5,11 @@
  * in batches of `--batch` spread over `--endpoints` endpoints, with the rollup (and its
  * compaction beside the writes, as a worker runs it) and without it, in turn. Prints, per pair, the write rate
  * and PostgreSQL's CPU time per attempt (its whole process tree, from /proc), and their medians.
+ * `--toggle failed-trigger` turns the failed_deliveries triggers off and on instead (the rollup
+ * stays on), and `--failed-share 0.02` makes that share of the outcomes a delivery's last failure,
+ * which those triggers write down.
  * Options: --pairs 10 --deliveries 20000 --batch 50 --writers 2 --endpoints 20 --fsync-off
+ *          --toggle rollup|failed-trigger --failed-share 0
  */
 import { parseArgs } from "node:util";
 import { cpuSnapshot } from "./cpu";
@@ -23,6 +27,8 @@ const { values } = parseArgs({
     writers: { type: "string", default: "2" },
     endpoints: { type: "string", default: "20" },
     "fsync-off": { type: "boolean", default: false },
+    toggle: { type: "string", default: "rollup" },
+    "failed-share": { type: "string", default: "0" },
   },
 });
 const opt = {
@@ -31,7 +37,10 @@ const opt = {
   batch: Number(values.batch),
   writers: Number(values.writers),
   endpoints: Number(values.endpoints),
+  toggle: values.toggle as "rollup" | "failed-trigger",
+  failedPerMille: Math.round(Number(values["failed-share"]) * 1000),
 };
+if (opt.toggle !== "rollup" && opt.toggle !== "failed-trigger") throw new Error(`--toggle is rollup or failed-trigger, not ${opt.toggle}`);
 const health = { failureThreshold: 1000, openForMs: 30_000, defaultConcurrency: 100 };
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -53,6 +62,7 @@ async function main() {
     const outcomes: AttemptOutcome[] = [];
     for (let i = 0; i < opt.deliveries; i++) {
       const e = endpoints[i % endpoints.length]!;
+      const failed = i % 1000 < opt.failedPerMille;
       outcomes.push({
         attemptId: newId("attempt"),
         deliveryId: newId("delivery"),
@@ -61,9 +71,9 @@ async function main() {
         consumerId: e.consumer,
         attemptNumber: 1,
         trigger: "scheduled",
-        // Part b's receiver answers 204 to everything.
-        success: true,
-        statusCode: 204,
+        // Part b's receiver answers 204 to everything; --failed-share makes some a last failure.
+        success: !failed,
+        statusCode: failed ? 503 : 204,
         error: null,
         errorDetail: null,
         responseBody: "",
@@ -71,7 +81,7 @@ async function main() {
         requestHeaders: { "webhook-id": "x" },
         finishedAt: new Date(),
         leaseToken: token,
-        next: { status: "succeeded", attemptAt: null },
+        next: { status: failed ? "failed" : "succeeded", attemptAt: null },
       });
     }
     for (let start = 0; start < outcomes.length; start += 5000) {
@@ -88,7 +98,13 @@ async function main() {
     return outcomes;
   };
 
-  const round = async (rollup: boolean) => {
+  const round = async (on: boolean) => {
+    const rollup = opt.toggle === "rollup" ? on : true;
+    if (opt.toggle === "failed-trigger") {
+      for (const trigger of ["deliveries_failed_insert", "deliveries_failed_update"]) {
+        await sql.unsafe(`alter table deliveries ${on ? "enable" : "disable"} trigger ${trigger}`);
+      }
+    }
     const outcomes = await lease();
     const before = cpuSnapshot({ postgres: db.postgresPid });
     const started = performance.now();
@@ -117,14 +133,14 @@ async function main() {
     return { rate: outcomes.length / (writeMs / 1000), pgUs: pgCpu / outcomes.length, compactMs };
   };
 
-  console.log(`${opt.pairs} pairs: ${opt.deliveries} outcomes a round, batches of ${opt.batch}, ${opt.writers} writers, ${opt.endpoints} endpoints; ${db.description}`);
+  console.log(`${opt.pairs} pairs, ${opt.toggle} on and off: ${opt.deliveries} outcomes a round (${opt.failedPerMille / 10} % a last failure), batches of ${opt.batch}, ${opt.writers} writers, ${opt.endpoints} endpoints; ${db.description}`);
   await round(true); // warm-up
   await round(false);
   const pairs: { rateRatio: number; cpuRatio: number; on: number; off: number; pgOn: number; pgOff: number; compactMs: number }[] = [];
   for (let i = 0; i < opt.pairs; i++) {
     const order = i % 2 === 0 ? [true, false] : [false, true];
     const got = new Map<boolean, Awaited<ReturnType<typeof round>>>();
-    for (const rollup of order) got.set(rollup, await round(rollup));
+    for (const on of order) got.set(on, await round(on));
     const on = got.get(true)!;
     const off = got.get(false)!;
     pairs.push({ rateRatio: on.rate / off.rate, cpuRatio: on.pgUs / off.pgUs, on: on.rate, off: off.rate, pgOn: on.pgUs, pgOff: off.pgUs, compactMs: on.compactMs });
