@@ -149,6 +149,9 @@ describe("alerts from real deliveries", () => {
       expect(opsAlerts(ep.id, "endpoint.disabled")[0]!.data.reason).toMatch(/no successful delivery for 1s/);
       await waitFor(() => smtp.to("owner@three.test").some((m) => /disabled/i.test(m.mail.subject ?? "")), { what: "the owner's email" });
 
+      // An attempt in flight at the disabling keeps its lease, and a retry it schedules would go
+      // ahead once enabled, fail and restart the 1 s streak: let them end first.
+      await settled(ep.id);
       const enabled = await api.post(`/api/v1/endpoints/${ep.id}/enable`, {});
       expect(enabled.status).toBe(200);
       // endpoint.failing went out within the hour: endpoint.enabled is logged, suppressed.

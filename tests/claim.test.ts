@@ -214,6 +214,57 @@ describe("claiming due deliveries", () => {
     expect(waiting!.next_attempt_at.getTime()).toBeLessThan(Date.now() + 2000);
   });
 
+  // A success deletes the lease's queue row; a failure with a retry to come updates it.
+  it.each([
+    ["a success", true],
+    ["a failure with a retry", false],
+  ])("has an outcome (%s) that comes while a claim parks behind its lease wait for that claim, and hand it the slot", async (_, success) => {
+    const id = await endpointWith(1, { max_concurrency: 1 });
+    const first = await claim();
+    const lease = first.deliveries[0]!;
+    expect((await api.post("/api/v1/messages", { consumer: `claim${seq}`, event_type: "claim.test", payload: { i: 1 } })).status).toBe(202);
+    // A claim that has parked the new delivery behind the lease, not yet committed.
+    let parkedIt!: () => void;
+    let commit!: () => void;
+    const hasParked = new Promise<void>((resolve) => (parkedIt = resolve));
+    const committed = new Promise<void>((resolve) => (commit = resolve));
+    const claiming = getSql().begin(async (tx) => {
+      const { deliveries } = await claimDueDeliveries(tx as unknown as Sql, { limit: 100, leaseMs: LEASE_MS, defaultConcurrency: 10 });
+      expect(deliveries).toHaveLength(0);
+      parkedIt();
+      await committed;
+    });
+    await hasParked;
+    // The lease's outcome comes now: it must not free the slot unseen by that claim.
+    const outcome = recordOutcomes(getSql(), {
+      health: { failureThreshold: 5, openForMs: 30_000, defaultConcurrency: 10 },
+      outcomes: [
+        {
+          attemptId: "att_during_claim", deliveryId: lease.id, messageId: lease.message_id, endpointId: id, consumerId: lease.consumer_id,
+          attemptNumber: 1, trigger: "scheduled", success, statusCode: success ? 204 : 503, error: success ? null : "http_error", errorDetail: null,
+          responseBody: "", durationMs: 1, requestHeaders: {}, finishedAt: new Date(), leaseToken: first.token,
+          next: success ? { status: "succeeded", attemptAt: null } : { status: "pending", attemptAt: new Date(Date.now() + 60_000) },
+        },
+      ],
+    });
+    const waitsForLock = async () => {
+      for (;;) {
+        const [row] = await getSql()<{ n: number }[]>`
+          select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
+        if (row!.n > 0) return;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+    // Either the outcome waits for the claim, or (the race) it is written before the claim commits.
+    await Promise.race([outcome, waitsForLock()]);
+    commit();
+    await claiming;
+    await outcome;
+    const [waiting] = await getSql()<{ parked: boolean; due: boolean }[]>`
+      select parked, next_attempt_at <= now() as due from delivery_queue where endpoint_id = ${id} and delivery_id <> ${lease.id}`;
+    expect(waiting).toEqual({ parked: false, due: true });
+  });
+
   it("serves live work first, then resends, then recovery items — within one endpoint's slots too", async () => {
     const id = await endpointWith(3, { max_concurrency: 2 });
     const sql = getSql();

@@ -45,10 +45,29 @@ async function ingest(uid: string, n: number) {
   );
 }
 
+/** What the queue holds per endpoint and kind, for a failure's message. */
+const queueState = async () =>
+  getSql()`
+    select e.id, e.state, e.consecutive_failures, (e.circuit_open_until - now())::text as circuit_open_for, q.kind, count(q.*)::int as rows,
+           count(*) filter (where q.lease_token is not null and q.next_attempt_at > now())::int as leased,
+           count(*) filter (where q.lease_token is not null and q.next_attempt_at <= now())::int as lease_ended,
+           count(*) filter (where q.parked)::int as parked,
+           min(q.next_attempt_at - now())::text as soonest, max(q.next_attempt_at - now())::text as latest
+    from endpoints e left join delivery_queue q on q.endpoint_id = e.id
+    group by e.id, e.state, e.consecutive_failures, e.circuit_open_until, q.kind order by e.id, q.kind`;
+
 /** Waits until the worker is writing outcomes again (a backlog is being delivered). */
 async function outcomesFlowing() {
   const start = await attemptCount();
-  await waitFor(async () => (await attemptCount()) >= start + 20, { what: "outcomes being written" });
+  let state: unknown;
+  await waitFor(
+    async () => {
+      const flowing = (await attemptCount()) >= start + 20;
+      if (!flowing) state = await queueState();
+      return flowing;
+    },
+    { what: "outcomes being written", onTimeout: () => console.error("queue when outcomes stopped:", JSON.stringify(state, null, 1)) },
+  );
 }
 
 describe("state changes under a running worker", () => {
