@@ -63,6 +63,26 @@ describe("claiming due deliveries", () => {
     expect((await claim()).deliveries).toHaveLength(0);
   });
 
+  it("parks a row whose lease ran out without its old token, so it holds no slot while it waits", async () => {
+    const id = await endpointWith(3, { max_concurrency: 1 });
+    const rows = await getSql()<{ delivery_id: string }[]>`select delivery_id from delivery_queue where endpoint_id = ${id} order by delivery_id`;
+    // Two leases that ran out, as a dead worker leaves them; the third row is plainly due.
+    await getSql()`update delivery_queue set lease_token = 'tok_gone', next_attempt_at = now() - interval '1 second'
+                   where delivery_id in ${getSql()(rows.slice(0, 2).map((r) => r.delivery_id))}`;
+    const first = await claim();
+    expect(first.deliveries).toHaveLength(1);
+    const queue = await getSql()<{ token: string | null; parked: boolean }[]>`
+      select lease_token as token, parked from delivery_queue where endpoint_id = ${id} and lease_token is distinct from ${first.token}`;
+    expect(queue).toEqual([
+      { token: null, parked: true },
+      { token: null, parked: true },
+    ]);
+    // Its one slot is the claim's: once that outcome is in, the next claim takes one more.
+    await getSql()`delete from delivery_queue where lease_token = ${first.token}`;
+    await getSql()`update delivery_queue set parked = false, next_attempt_at = date_trunc('milliseconds', now()) where endpoint_id = ${id}`;
+    expect((await claim()).deliveries).toHaveLength(1);
+  });
+
   it("keeps one endpoint's backlog from crowding out another's: its cap parks the rest", async () => {
     const busy = await endpointWith(50);
     const quiet = await endpointWith(5);

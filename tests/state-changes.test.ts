@@ -56,9 +56,13 @@ const queueState = async () =>
     from endpoints e left join delivery_queue q on q.endpoint_id = e.id
     group by e.id, e.state, e.consecutive_failures, e.circuit_open_until, q.kind order by e.id, q.kind`;
 
-/** Waits until the worker is writing outcomes again (a backlog is being delivered). */
-async function outcomesFlowing() {
+/**
+ * Ingests a backlog and waits until the worker is writing its outcomes. Counted from before the
+ * ingest: the worker may deliver nearly all of it while the ingest's requests are still answered.
+ */
+async function ingestFlowing(uid: string, n: number) {
   const start = await attemptCount();
+  await ingest(uid, n);
   let state: unknown;
   await waitFor(
     async () => {
@@ -79,8 +83,7 @@ describe("state changes under a running worker", () => {
       ids.push((await api.post(`/api/v1/consumers/${uid}/endpoints`, { url: `${receiver.url}/e${i}` }).then(record("endpoint"))).body.id);
     }
     for (let round = 0; round < 8; round++) {
-      await ingest(uid, 60);
-      await outcomesFlowing();
+      await ingestFlowing(uid, 60);
       await Promise.all([
         ingest(uid, 40),
         ...ids.map(async (id) => {
@@ -91,10 +94,9 @@ describe("state changes under a running worker", () => {
         }),
       ]);
     }
-    await ingest(uid, 80);
-    await outcomesFlowing();
+    await ingestFlowing(uid, 80);
     await Promise.all([ingest(uid, 40), api.del(`/api/v1/endpoints/${ids[0]}`).then(record("delete endpoint"))]);
-    await outcomesFlowing();
+    await ingestFlowing(uid, 60);
     await Promise.all([ingest(uid, 40), api.del(`/api/v1/consumers/${uid}`).then(record("delete consumer"))]);
 
     const failed = answers.filter((a) => a.status >= 500);

@@ -272,7 +272,9 @@ BEGIN
     INTO v_park_until FROM generate_subscripts(v_park, 1) AS k;
   END IF;
   IF cardinality(v_park) > 0 THEN
-    UPDATE delivery_queue q SET parked = q.parked OR v.for_slot, next_attempt_at = v.until
+    -- A row due again because its lease ran out (its worker died, its outcome was lost) keeps no
+    -- token: parked with it, it would count as a lease in flight and hold a slot until its time.
+    UPDATE delivery_queue q SET parked = q.parked OR v.for_slot, next_attempt_at = v.until, lease_token = NULL
     FROM unnest(v_park, v_park_until, v_park_for_slot) AS v(n, until, for_slot)
     WHERE q.delivery_id = v_ids[v.n] AND q.kind = v_kinds[v.n];
     -- Parked rows come due again at their time; something must be there to claim them then.
