@@ -12,6 +12,9 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // expect.poll waits on what the screen or the database comes to say; its 1 s default is a
+    // clock bound that a loaded 2-core machine misses (a page's first fetch alone can take longer).
+    expect: { poll: { timeout: 15_000 } },
     reporters: ["default"],
     // next-auth imports "next/server" without an extension, which only a bundler resolves.
     server: { deps: { inline: ["next-auth"] } },

@@ -64,4 +64,21 @@ describe("parseConfig", () => {
     const config = parseConfig({ ENCRYPTION_KEY: KEY, ALLOWED_ENDPOINT_CIDRS: "10.20.0.0/16, fd00::/8" });
     expect(config.ALLOWED_ENDPOINT_CIDRS.map((c) => c.text)).toEqual(["10.20.0.0/16", "fd00::/8"]);
   });
+
+  it("stops at a bad pool size or SMTP URL, and never prints the SMTP URL's password", () => {
+    expect(() => parseConfig({ ENCRYPTION_KEY: KEY, DATABASE_POOL_SIZE: "abc" })).toThrow(/DATABASE_POOL_SIZE/);
+    expect(() => parseConfig({ ENCRYPTION_KEY: KEY, DATABASE_POOL_SIZE: "0" })).toThrow(/DATABASE_POOL_SIZE/);
+    expect(parseConfig({ ENCRYPTION_KEY: KEY, DATABASE_POOL_SIZE: "30" }).DATABASE_POOL_SIZE).toBe(30);
+    for (const bad of ["mail.example.com:587", "https://user:hunter2secret@mail.example.com"]) {
+      let message = "";
+      try {
+        parseConfig({ ENCRYPTION_KEY: KEY, SMTP_URL: bad });
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message).toMatch(/SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/);
+      expect(message).not.toContain("hunter2secret");
+    }
+    expect(parseConfig({ ENCRYPTION_KEY: KEY, SMTP_URL: "smtps://user:pw@mail.example.com:465" }).SMTP_URL).toBe("smtps://user:pw@mail.example.com:465");
+  });
 });

@@ -42,6 +42,8 @@ const durations = (fallback: string) =>
 const EnvSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
   PORT: integer(3000, 1, 65535),
+  /** Read by lib/db/client.ts itself (the CLI has no config); parsed here so a bad value stops the start. */
+  DATABASE_POOL_SIZE: integer(10, 1, 1000),
   APP_URL: z.string().url().optional(),
   DELIVERY_SCHEDULE: durations("0,5s,5m,30m,2h,5h,10h,10h"),
   DELIVERY_TIMEOUT: duration("15s"),
@@ -96,7 +98,10 @@ const EnvSchema = z.object({
   SLACK_API_BASE: z.string().url().default("https://hooks.slack.com"),
   TEAMS_API_BASE: z.string().url().optional(),
   CHATWORK_API_BASE: z.string().url().default("https://api.chatwork.com/v2"),
-  SMTP_URL: z.string().optional(),
+  SMTP_URL: z
+    .string()
+    .refine((text) => URL.canParse(text) && ["smtp:", "smtps:"].includes(new URL(text).protocol), "must be an smtp:// or smtps:// URL")
+    .optional(),
   ALERT_EMAIL_FROM: z.string().default("Webhook Admin <alerts@localhost>"),
   /** A recovery's rate when its request names none (per second, per run). */
   RECOVERY_DEFAULT_RATE: integer(20, 1, 1000),

@@ -17,7 +17,7 @@ const USAGE = `Usage: npm run cli -- <command>
   secrets reencrypt                   re-encrypt every stored secret under ENCRYPTION_KEY
   migrate                             bring the database schema up to date
 
-Uses DATABASE_URL when set, else the embedded database under .data/.`;
+Uses DATABASE_URL (and ENCRYPTION_KEY) when set, else the embedded database under WEBHOOK_ADMIN_DATA_DIR (.data/).`;
 
 async function main(argv: string[]): Promise<string[]> {
   const { positionals, values } = parseArgs({

@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 import { ConfigError, parseConfig } from "../lib/config";
 import { closeDb, getDb } from "../lib/db/client";
 import { migrateDatabase } from "../lib/db/migrate";
-import { resolveDatabase } from "../lib/runtime/database";
+import { DATA_DIR, resolveDatabase } from "../lib/runtime/database";
 import { buildIfNeeded } from "../lib/runtime/build-app";
 import { hasCredentials, seedDemo } from "../lib/runtime/seed-demo";
 import { sendDemoTraffic } from "../lib/demo/send-demo-traffic";
@@ -75,7 +75,7 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => void shutdown());
 
   database = await resolveDatabase({ log: say });
-  if (database.embedded) say(`Embedded PostgreSQL is running (data in .data/embedded).`);
+  if (database.embedded) say(`Embedded PostgreSQL is running (data in ${path.join(DATA_DIR, "embedded")}).`);
   const config = parseConfig(process.env);
   if (!config.AUTH_SECRET) {
     throw new ConfigError(
@@ -113,7 +113,7 @@ async function main(): Promise<void> {
       say(`Demo: no demo consumer (${demo.consumerError}); the login and key work as usual.`);
     }
   } else if (noCredentials) {
-    say("No operator login or API key exists yet. Create them (the key is printed once, to your terminal):");
+    say("No operator login or API key exists yet. Create them with this DATABASE_URL and ENCRYPTION_KEY set (the key is printed once, to your terminal):");
     say("  npm run cli -- operator create --email E --password P");
     say("  npm run cli -- api-key create --name NAME");
   }

@@ -122,7 +122,7 @@ describe("the exchange", () => {
   });
 
   it("refuses unknown, malformed and expired tokens with 401 invalid_token", async () => {
-    for (const token of ["pt_nope", "ps_nope", "sk_nope", "x".repeat(200)]) {
+    for (const token of ["pt_nope", "ps_nope", "sk_nope", "x".repeat(200), "", `pt_${"x".repeat(5000)}`, "pt_\u0000"]) {
       const res = await exchange(token);
       expect(res.status, token).toBe(401);
       expect(res.body.code).toBe("invalid_token");

@@ -82,6 +82,7 @@ const TABLE: Record<string, Entry> = {
     // B's endpoint under A's own message: the endpoint is B's, so it is not found either.
     foreign: (b, a) => ({ path: `/messages/${a.message}/resend`, body: { endpoint_id: b.endpoint } }),
   },
+  "GET /consumers": { rule: "scoped", own: () => ({ path: "/consumers" }) },
   "GET /attempts": { rule: "scoped", own: () => ({ path: "/attempts" }), foreign: (b) => ({ path: `/attempts?consumer=${b.uid}` }) },
   "GET /stats": { rule: "scoped", own: () => ({ path: "/stats" }) },
   "GET /recoveries": { rule: "scoped", own: () => ({ path: "/recoveries" }), foreign: (b) => ({ path: `/recoveries?consumer=${b.consumer}` }) },
@@ -97,7 +98,6 @@ const TABLE: Record<string, Entry> = {
   },
   "DELETE /endpoints/[id]": { rule: "manage_endpoints", own: (a) => ({ path: `/endpoints/${a.spare}` }), foreign: (b) => ({ path: `/endpoints/${b.endpoint}` }) },
 
-  "GET /consumers": { rule: "forbidden", req: () => ({ path: "/consumers" }) },
   "POST /consumers": { rule: "forbidden", req: () => ({ path: "/consumers", body: { uid: "made-by-portal", name: "P" } }) },
   "DELETE /consumers/[consumer]": { rule: "forbidden", req: (a) => ({ path: `/consumers/${a.consumer}` }) },
   "POST /consumers/[consumer]/portal-links": { rule: "forbidden", req: (a) => ({ path: `/consumers/${a.consumer}/portal-links`, body: {} }) },
@@ -192,6 +192,16 @@ describe("a portal session over every /api/v1 route", () => {
       expect(res.status, `${key}: ${res.text}`).toBeLessThan(300);
       expectNothingOfB(res.text, key);
     }
+  });
+
+  it("lists its own consumer alone, whatever it searches for", async () => {
+    const { token } = await portalSession(api, A.uid);
+    const all = await send("GET", { path: "/consumers" }, token);
+    expect(all.body.data.map((c: { id: string }) => c.id)).toEqual([A.consumer]);
+    expect(all.body.next_cursor).toBeNull();
+    const search = await send("GET", { path: `/consumers?q=${B.uid}` }, token);
+    expect(search.status).toBe(200);
+    expect(search.body.data).toEqual([]);
   });
 
   it("is refused 403 forbidden on the routes a customer never uses", async () => {

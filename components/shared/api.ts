@@ -3,7 +3,15 @@
  * browser sends Origin and the server can check it); a caller with a bearer token (the portal's
  * session) passes it instead. A problem+json answer becomes an ApiError.
  */
-export type Problem = { status: number; code: string; title?: string; detail?: string; errors?: { path: string; message: string }[] };
+export type Problem = {
+  status: number;
+  code: string;
+  title?: string;
+  detail?: string;
+  errors?: { path: string; message: string }[];
+  /** The server's x-request-id, which its log names the error by. */
+  request_id?: string;
+};
 
 export class ApiError extends Error {
   constructor(readonly problem: Problem) {
@@ -41,7 +49,12 @@ export async function api<T>(path: string, init: ApiInit = {}): Promise<T> {
   }
   if (!response.ok) {
     const problem = (body && typeof body === "object" ? body : {}) as Partial<Problem>;
-    throw new ApiError({ ...problem, status: response.status, code: problem.code ?? `http_${response.status}` });
+    throw new ApiError({
+      ...problem,
+      status: response.status,
+      code: problem.code ?? `http_${response.status}`,
+      request_id: response.headers.get("x-request-id") ?? undefined,
+    });
   }
   return body as T;
 }

@@ -8,6 +8,7 @@ import { endpointHealth, type Endpoint } from "./resources";
 /**
  * What is wrong with an endpoint, since when, and what happens next; nothing when it is healthy.
  * `action` is the caller's own next step (what happens now, its enable button), shown below the words.
+ * The state's own sentence says why it stopped: `disabled_reason` is the API's English for it.
  */
 export function EndpointHealthBanner({ endpoint, action }: { endpoint: Endpoint; action?: React.ReactNode }) {
   const t = useTranslations("endpointHealth");
@@ -20,7 +21,6 @@ export function EndpointHealthBanner({ endpoint, action }: { endpoint: Endpoint;
       <Icon aria-hidden className="mt-0.5 h-4 w-4 shrink-0" />
       <div className="flex-1 space-y-1">
         <p className="font-medium">{t(`banner.${health}`)}</p>
-        {endpoint.disabled_reason ? <p className="text-muted-foreground">{endpoint.disabled_reason}</p> : null}
         {endpoint.failing_since ? (
           <p className="text-muted-foreground">
             {t("failingSince")} <RelativeTime value={endpoint.failing_since} /> · {t("consecutiveFailures", { count: endpoint.consecutive_failures })}

@@ -4,21 +4,44 @@ import { AlertTriangle } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { ApiError } from "./api";
 
-const KNOWN = ["network_error", "unauthorized", "forbidden", "origin_mismatch", "not_found", "rate_limited", "validation_failed", "service_unavailable", "internal_error"] as const;
+const KNOWN = [
+  "network_error",
+  "unauthorized",
+  "forbidden",
+  "origin_mismatch",
+  "not_found",
+  "rate_limited",
+  "validation_failed",
+  "service_unavailable",
+  "internal_error",
+  "payload_too_large",
+  "invalid_json",
+  "endpoint_url_forbidden",
+  "endpoint_not_active",
+  "invalid_state",
+  "uid_taken",
+  "email_taken",
+  "event_type_exists",
+  "last_admin",
+  "cannot_remove_self",
+] as const;
 
-/** An error in words: what happened and what to do, from the problem's stable code. */
+/**
+ * An error in words: what happened and what to do, from the problem's stable code, in the reader's
+ * language. Field problems add the server's own words after the field's path; a code this screen
+ * does not know yet falls back to the server's sentence.
+ */
 export function useErrorText() {
   const t = useTranslations("errors");
   return (error: unknown): string => {
     if (!(error instanceof ApiError)) return t("unknown");
-    const { code, detail, errors } = error.problem;
+    const { code, detail, errors, request_id: requestId } = error.problem;
+    if (code === "internal_error" && requestId) return t("internal_error_ref", { requestId });
     if ((KNOWN as readonly string[]).includes(code)) {
       const base = t(code as (typeof KNOWN)[number]);
       if (code === "validation_failed" && errors?.length) return `${base} ${errors.map((e) => `${e.path}: ${e.message}`).join("; ")}`;
-      if (code === "internal_error" && detail) return `${base} ${detail}`;
       return base;
     }
-    // A conflict or other specific refusal: the server's own sentence names it best.
     return detail ?? t("unknown");
   };
 }

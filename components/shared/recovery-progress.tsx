@@ -1,6 +1,6 @@
 "use client";
 
-import { useTranslations } from "next-intl";
+import { useFormatter, useTranslations } from "next-intl";
 import { Badge } from "../ui/badge";
 import type { Recovery, RecoveryCounts } from "./types";
 
@@ -21,6 +21,7 @@ export function RecoveryStateBadge({ state }: { state: Recovery["state"] }) {
 /** A run's progress as a stacked bar over what it expects, each count also written as a number. */
 export function RecoveryProgress({ recovery, compact = false }: { recovery: Pick<Recovery, "state" | "stop_reason" | "counts">; compact?: boolean }) {
   const t = useTranslations("logs.recovery");
+  const format = useFormatter();
   const counts: RecoveryCounts = recovery.counts;
   const total = Math.max(counts.expected, counts.succeeded + counts.failed + counts.skipped + counts.queued, 1);
   const done = counts.succeeded + counts.failed + counts.skipped;
@@ -39,7 +40,7 @@ export function RecoveryProgress({ recovery, compact = false }: { recovery: Pick
         className="flex h-2.5 w-full overflow-hidden rounded-full bg-muted"
       >
         {SEGMENTS.map(({ key, className }) =>
-          counts[key] > 0 ? <div key={key} className={className} style={{ width: `${(counts[key] / total) * 100}%` }} title={`${t(`counts.${key}`)}: ${counts[key]}`} /> : null,
+          counts[key] > 0 ? <div key={key} className={className} style={{ width: `${(counts[key] / total) * 100}%` }} title={`${t(`counts.${key}`)}: ${format.number(counts[key])}`} /> : null,
         )}
       </div>
       {compact ? null : (
@@ -48,7 +49,7 @@ export function RecoveryProgress({ recovery, compact = false }: { recovery: Pick
             <div key={key} className="flex gap-1">
               <dt className="text-muted-foreground">{t(`counts.${key}`)}</dt>
               <dd data-testid={`count-${key}`} className="font-medium tabular-nums">
-                {counts[key]}
+                {format.number(counts[key])}
               </dd>
             </div>
           ))}

@@ -31,19 +31,6 @@ export type EndpointStats = {
   p99_ms: number | null;
 };
 
-export type Attempt = {
-  id: string;
-  delivery_id: string;
-  endpoint_id: string;
-  attempt_number: number;
-  trigger: string;
-  status_code: number | null;
-  error: string | null;
-  response_body: string | null;
-  duration_ms: number | null;
-  created_at: string;
-};
-
 /** Healthy, failing (a streak is running), circuit open (paused), or disabled by hand or by the system. */
 export type EndpointHealth = "healthy" | "failing" | "circuit_open" | "disabled" | "auto_disabled";
 

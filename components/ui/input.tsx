@@ -12,3 +12,7 @@ export function Input({ className, ...props }: ComponentProps<"input">) {
 export function Textarea({ className, ...props }: ComponentProps<"textarea">) {
   return <textarea className={cn(FIELD, "min-h-24 py-2 font-mono text-xs", className)} {...props} />;
 }
+
+export function Select({ className, ...props }: ComponentProps<"select">) {
+  return <select className={cn("h-9 w-full rounded-md border border-border bg-surface px-2 text-sm focus-visible:outline-2 focus-visible:outline-ring", className)} {...props} />;
+}

@@ -25,10 +25,11 @@ type Bucket = { tokens: number; at: number };
 /**
  * Failed API-key authentications per client, per web process: a bucket of `perMinute` that only
  * failures take from and that refills over a minute. While it is empty the client is answered 429
- * before its token is looked up, so unknown `sk_…` tokens cannot cost a database query each
- * without bound. A token that authenticated in this process before passes regardless: a flood
- * from a shared address (or from anywhere, when all clients share one bucket) does not lock out
- * the keys in use. Both maps are bounded; the oldest entries go first.
+ * unless its token is among the active credentials (lib/http/active-credentials.ts), so unknown
+ * `sk_…` tokens cannot cost a database query each without bound. A token that authenticated in
+ * this process before passes regardless: a flood from a shared address (or from anywhere, when all
+ * clients share one bucket) does not lock out the keys in use. Both maps are bounded; the oldest
+ * entries go first.
  */
 export class FailedAuthLimiter {
   private buckets = new Map<string, Bucket>();

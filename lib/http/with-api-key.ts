@@ -10,6 +10,7 @@ import { isStorableText } from "../schemas";
 import { authenticatePortalSession } from "../portal/authenticate-portal-session";
 import { portalCorsHeaders, withCors } from "../portal/cors";
 import { requirePortalAccess } from "../portal/policy";
+import { ActiveCredentials } from "./active-credentials";
 import { clientAddress } from "./client-address";
 import { errorResponse } from "./problem";
 import { FailedAuthLimiter, RateLimiter } from "./rate-limit";
@@ -19,6 +20,7 @@ export type ApiHandler = (args: { req: Request; params: Record<string, string>; 
 
 let limiter: RateLimiter | undefined;
 let failures: { config: Config; limiter: FailedAuthLimiter } | undefined;
+const active = new ActiveCredentials();
 
 function failureLimiter(config: Config): FailedAuthLimiter {
   if (failures?.config !== config) failures = { config, limiter: new FailedAuthLimiter(config.API_AUTH_FAILURES_PER_MINUTE) };
@@ -37,7 +39,7 @@ function closeIfBodyUnread(req: Request, response: Response): Response {
 
 /**
  * The REST API's one auth wrapper: a bearer API key or portal session (with a bound on failed
- * authentications per client, checked before the token is looked up), or else an operator's
+ * authentications per client: over it, only a token among the active credentials is looked up), or else an operator's
  * dashboard session cookie (same-origin changes only); a rate limit per credential; a viewer's
  * changes and a portal session's routes (lib/portal/policy.ts) refused before any handler runs;
  * errors as problem+json.
@@ -64,12 +66,13 @@ export function withApiKey(handler: ApiHandler) {
         const tokenHash = sha256Hex(token);
         const failed = failureLimiter(config);
         const blocked = failed.retryAfter(client, tokenHash);
-        if (blocked > 0) throw new RateLimitedError(blocked);
+        if (blocked > 0 && !(await active.has(db, tokenHash))) throw new RateLimitedError(blocked);
         const found: typeof actor | null = portal
           ? await authenticatePortalSession(db, token)
           : await authenticateApiKey(db, token).then((key) => (key ? { type: "api_key", id: key.id } : null));
         if (!found) {
           failed.failed(client, tokenHash);
+          active.forget(tokenHash);
           throw new UnauthorizedError(portal ? "The portal session is unknown, ended or expired." : "The API key is unknown or revoked.");
         }
         failed.succeeded(tokenHash);

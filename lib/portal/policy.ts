@@ -14,7 +14,8 @@ import type { PortalActor } from "./authenticate-portal-session";
 export type PortalRule = "scoped" | "forbidden" | PortalCapability;
 
 export const PORTAL_POLICY: Record<string, PortalRule> = {
-  "GET /consumers": "forbidden",
+  // A list of one: lib/consumers/queries.ts limits it to the session's consumer.
+  "GET /consumers": "scoped",
   "POST /consumers": "forbidden",
   "GET /consumers/[consumer]": "scoped",
   // Only alert_emails: lib/consumers/update-consumer.ts refuses the other fields to a portal session.

@@ -20,7 +20,8 @@ export const CreatePortalLinkInput = z.strictObject({
 });
 export type CreatePortalLinkInput = z.infer<typeof CreatePortalLinkInput>;
 
-export const ExchangePortalTokenInput = z.strictObject({ token: z.string().min(1).max(200) });
+// Any string: a token of the wrong shape or length is unknown, 401 like any other (the body limit bounds it).
+export const ExchangePortalTokenInput = z.strictObject({ token: z.string() });
 
 export type PortalSessionAnswer = {
   session_token: string;

@@ -199,7 +199,7 @@ describe("the operator dashboard in Chromium", () => {
     await trigger.click();
     await page.getByLabel("Name").fill("browser.created");
     await page.getByLabel("Name").press("Enter");
-    await dialog.getByRole("alert").getByText('The event type "browser.created" already exists.').waitFor();
+    await dialog.getByRole("alert").getByText("An event type with this name already exists.").waitFor();
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "detached" });
     await trigger.click();
@@ -222,6 +222,12 @@ describe("the operator dashboard in Chromium", () => {
     expect(await page.locator("html").getAttribute("lang")).toBe("ja");
     await page.reload();
     await page.getByRole("button", { name: "サインアウト" }).waitFor();
+    // Alert kinds and a page that does not exist, in words of the language too.
+    await page.goto("/alerts");
+    expect(await page.getByLabel("アラートの種類").locator("option").allTextContents()).toContain("エンドポイントの無効化");
+    const missing = await page.goto("/no-such-page");
+    expect(missing?.status()).toBe(404);
+    await page.getByRole("heading", { name: "このページは存在しません" }).waitFor();
     await context.close();
   });
 

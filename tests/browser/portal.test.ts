@@ -135,7 +135,11 @@ describe("the customer portal in Chromium", () => {
 
     const before = receiver.received.length;
     await page.getByRole("button", { name: "Send test" }).click();
-    await waitFor(() => receiver.received.slice(before).some((r) => r.path === "/new"), { what: "the test delivery" });
+    await waitFor(() => receiver.received.slice(before).some((r) => r.path === "/new"), {
+      what: "the test delivery",
+      timeout: 30_000,
+      onTimeout: () => void page.getByTestId("test-result").textContent().then((text) => console.log(`test card: ${text}`), () => console.log("no test card")),
+    });
     await expect.poll(() => page.getByTestId("test-response-body").textContent(), { timeout: 15_000 }).toBe(`thanks ${HOSTILE}`);
     expect(await page.evaluate(() => (window as unknown as { __x?: number }).__x)).toBeUndefined();
 

@@ -1,6 +1,7 @@
 "use client";
 
 import { Bell, BellOff } from "lucide-react";
+import { ALERT_KINDS, TEST_ALERT_KIND } from "@/lib/alerts/kinds";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
@@ -12,11 +13,12 @@ import { Badge } from "../../ui/badge";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { EmptyState } from "../../ui/empty-state";
-import { Input } from "../../ui/input";
+import { Input, Select } from "../../ui/input";
 import { TableSkeleton } from "../../ui/skeleton";
 import { TBody, THead, Table, Td, Th, Tr } from "../../ui/table";
 import { useOperator } from "../operator-context";
 import { PageHeader } from "../../shared/page-header";
+import { useAlertKindName } from "./alert-kind-name";
 import { ChannelDialog } from "./channel-dialog";
 import { useAlertChannels, useAlertLog, useDeleteChannel, useTestChannel, type Alert } from "./queries";
 
@@ -26,6 +28,7 @@ export function AlertsScreen() {
   const t = useTranslations("alerts");
   const common = useTranslations("common");
   const errorText = useErrorText();
+  const kindName = useAlertKindName();
   const { role } = useOperator();
   const reason = role === "admin" ? null : t("viewerNote");
   const channels = useAlertChannels();
@@ -76,12 +79,16 @@ export function AlertsScreen() {
                   <Td>
                     <Badge>{t(`channel.kinds.${c.kind}`)}</Badge>
                   </Td>
-                  <Td className="font-mono text-xs break-all">
-                    {Object.entries(c.config)
-                      .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(", ") : String(v)}`)
-                      .join(" · ")}
+                  <Td className="text-xs break-all">
+                    {Object.entries(c.config).map(([k, v], i) => (
+                      <span key={k}>
+                        {i > 0 ? " · " : null}
+                        {t.has(`channel.fields.${k}`) ? t(`channel.fields.${k}` as "channel.fields.url") : k}:{" "}
+                        <span className="font-mono">{Array.isArray(v) ? v.join(", ") : String(v)}</span>
+                      </span>
+                    ))}
                   </Td>
-                  <Td className="text-xs">{c.kinds?.join(", ") ?? t("allKinds")}</Td>
+                  <Td className="text-xs">{c.kinds?.map(kindName).join(", ") ?? t("allKinds")}</Td>
                   <Td className="text-right whitespace-nowrap">
                     <div className="flex justify-end gap-1.5">
                       <Button
@@ -127,7 +134,14 @@ export function AlertsScreen() {
         <label className="sr-only" htmlFor="alert-kind-filter">
           {t("filterKind")}
         </label>
-        <Input id="alert-kind-filter" className="max-w-56" placeholder={t("filterKind")} defaultValue={filters.kind} onBlur={(e) => setFilter("kind", e.target.value.trim())} />
+        <Select id="alert-kind-filter" className="max-w-56" value={filters.kind ?? ""} onChange={(e) => setFilter("kind", e.target.value)}>
+          <option value="">{t("allKindsFilter")}</option>
+          {[...ALERT_KINDS, TEST_ALERT_KIND].map((k) => (
+            <option key={k} value={k}>
+              {kindName(k)}
+            </option>
+          ))}
+        </Select>
         <label className="sr-only" htmlFor="alert-endpoint-filter">
           {t("filterEndpoint")}
         </label>
@@ -164,6 +178,7 @@ export function AlertsScreen() {
 /** The alert log's rows; the overview shows the latest few with it too. */
 export function AlertTable({ alerts }: { alerts: Alert[] }) {
   const t = useTranslations("alerts");
+  const kindName = useAlertKindName();
   return (
     <Table>
       <THead>
@@ -181,7 +196,7 @@ export function AlertTable({ alerts }: { alerts: Alert[] }) {
             <Td>
               <RelativeTime value={a.created_at} />
             </Td>
-            <Td className="font-mono text-xs">{a.kind}</Td>
+            <Td className="text-xs">{kindName(a.kind)}</Td>
             <Td>
               <Badge tone={STATUS_TONE[a.status]}>{t(`statuses.${a.status}`)}</Badge>
               {a.folded > 0 ? <span className="ml-1 text-xs text-muted-foreground">{t("folded", { count: a.folded })}</span> : null}

@@ -5,6 +5,7 @@ import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { ALERT_KINDS } from "@/lib/alerts/kinds";
 import { FormDialog } from "../../shared/form-dialog";
+import { useAlertKindName } from "./alert-kind-name";
 import { ShownOnce } from "../../shared/secret-value";
 import { Input } from "../../ui/input";
 import { Field } from "../../ui/label";
@@ -28,6 +29,7 @@ const FIELDS: Record<ChannelKind, { key: string; type: "url" | "text" | "passwor
 /** Create a channel of any kind, or edit one: on edit, blank credential fields keep what is stored. */
 export function ChannelDialog({ channel, disabledReason }: { channel?: AlertChannel; disabledReason: string | null }) {
   const t = useTranslations("alerts.channel");
+  const kindName = useAlertKindName();
   const [kind, setKind] = useState<ChannelKind>(channel?.kind ?? "slack");
   const [name, setName] = useState(channel?.name ?? "");
   const [config, setConfig] = useState<Record<string, string>>({});
@@ -96,9 +98,9 @@ export function ChannelDialog({ channel, disabledReason }: { channel?: AlertChan
         <p className="mb-2 text-xs text-muted-foreground">{t("alertKindsHint")}</p>
         <div className="grid grid-cols-2 gap-1.5">
           {ALERT_KINDS.map((k) => (
-            <label key={k} className="flex items-center gap-1.5 font-mono text-xs">
+            <label key={k} className="flex items-center gap-1.5 text-xs" title={k}>
               <input type="checkbox" checked={kinds.includes(k)} onChange={(e) => setKinds((list) => (e.target.checked ? [...list, k] : list.filter((x) => x !== k)))} />
-              {k}
+              {kindName(k)}
             </label>
           ))}
         </div>

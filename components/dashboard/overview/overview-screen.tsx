@@ -4,8 +4,10 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useFormatter, useNow, useTranslations } from "next-intl";
 import { api, type Page } from "../../shared/api";
+import { ErrorMessage } from "../../shared/error-message";
 import { StatsChart } from "../../shared/stats-chart";
 import { Card } from "../../ui/card";
+import { TableSkeleton } from "../../ui/skeleton";
 import { AlertTable } from "../alerts/alerts-screen";
 import { useAlertLog } from "../alerts/queries";
 import type { Backlog } from "@/lib/deliveries/read-backlog";
@@ -16,16 +18,21 @@ type Counts = { failing: number; circuit_open: number; auto_disabled: number };
 /** What needs attention now, and how delivery has gone over the last hour, day or week. */
 export function OverviewScreen({ counts, backlog }: { counts: Counts; backlog: Backlog }) {
   const t = useTranslations("overview");
+  const common = useTranslations("common");
   const format = useFormatter();
   const now = useNow({ updateInterval: 30_000 });
   const charts = useTranslations("charts");
   const alerts = useAlertLog({});
   const running = useQuery({ queryKey: ["recoveries", "running"], queryFn: () => api<Page<{ id: string }>>("/recoveries?state=running&limit=250"), refetchInterval: 15_000 });
   const tiles = [
-    { key: "failing", value: counts.failing, href: "/alerts?kind=endpoint.failing" },
-    { key: "circuitOpen", value: counts.circuit_open, href: "/alerts?kind=endpoint.failing" },
-    { key: "autoDisabled", value: counts.auto_disabled, href: "/alerts?kind=endpoint.disabled" },
-    { key: "runningRecoveries", value: running.data?.data.length ?? "…", href: "/recoveries?state=running" },
+    { key: "failing", value: format.number(counts.failing), href: "/alerts?kind=endpoint.failing" },
+    { key: "circuitOpen", value: format.number(counts.circuit_open), href: "/alerts?kind=endpoint.failing" },
+    { key: "autoDisabled", value: format.number(counts.auto_disabled), href: "/alerts?kind=endpoint.disabled" },
+    {
+      key: "runningRecoveries",
+      value: running.isError ? "—" : running.data ? format.number(running.data.data.length) : "…",
+      href: "/recoveries?state=running",
+    },
     {
       key: "pending",
       value: backlog.pending_capped ? t("atLeast", { count: backlog.pending }) : format.number(backlog.pending),
@@ -58,10 +65,14 @@ export function OverviewScreen({ counts, backlog }: { counts: Counts; backlog: B
       </Card>
       <h2 className="mt-8 mb-3 text-lg font-semibold">{t("recentAlerts")}</h2>
       <Card>
-        {alerts.data && alerts.data.pages[0]!.data.length > 0 ? (
+        {alerts.isPending ? (
+          <TableSkeleton label={common("loading")} />
+        ) : alerts.isError ? (
+          <ErrorMessage error={alerts.error} retry={() => alerts.refetch()} />
+        ) : alerts.data.pages[0]!.data.length > 0 ? (
           <AlertTable alerts={alerts.data.pages[0]!.data.slice(0, 8)} />
         ) : (
-          <p className="p-4 text-sm text-muted-foreground">{alerts.isPending ? "…" : t("noAlerts")}</p>
+          <p className="p-4 text-sm text-muted-foreground">{t("noAlerts")}</p>
         )}
       </Card>
     </>

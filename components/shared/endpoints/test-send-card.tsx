@@ -5,9 +5,9 @@ import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { toast } from "sonner";
+import { AttemptOutcome } from "../attempt-view";
 import { useErrorText } from "../error-message";
 import type { Endpoint } from "../resources";
-import { Badge } from "../../ui/badge";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { Input } from "../../ui/input";
@@ -22,6 +22,7 @@ import { useEventTypes } from "../queries/event-types";
  */
 export function TestSendCard({ endpoint, reason: refused, messageHref }: { endpoint: Endpoint; reason: string | null; messageHref: (messageId: string) => string }) {
   const t = useTranslations("endpoints.test");
+  const attemptText = useTranslations("logs.attempt");
   const errorText = useErrorText();
   const [eventType, setEventType] = useState("");
   const [messageId, setMessageId] = useState<string | null>(null);
@@ -29,7 +30,6 @@ export function TestSendCard({ endpoint, reason: refused, messageHref }: { endpo
   const catalog = useEventTypes();
   const attempts = useTestAttempt(messageId);
   const attempt = attempts.data?.data.find((a) => a.endpoint_id === endpoint.id);
-  const ok = attempt?.status_code !== null && attempt?.status_code !== undefined && attempt.status_code < 300;
   const reason = refused ?? (endpoint.state !== "active" ? t("disabledNote") : null);
 
   return (
@@ -83,9 +83,8 @@ export function TestSendCard({ endpoint, reason: refused, messageHref }: { endpo
           ) : (
             <>
               <p className="flex flex-wrap items-center gap-2">
-                <Badge tone={ok ? "success" : "danger"}>{attempt.status_code ?? t("noResponse")}</Badge>
-                {attempt.duration_ms !== null ? <span className="text-muted-foreground">{attempt.duration_ms} ms</span> : null}
-                {attempt.error ? <span className="text-danger">{attempt.error}</span> : null}
+                <AttemptOutcome attempt={attempt} />
+                {attempt.duration_ms !== null ? <span className="text-muted-foreground">{attemptText("duration", { ms: attempt.duration_ms })}</span> : null}
               </p>
               <p className="mt-2 text-xs text-muted-foreground">{t("responseBody")}</p>
               {/* The receiver's answer is shown as text, never as markup. */}

@@ -3,14 +3,12 @@
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { Button } from "../../ui/button";
-import { Input } from "../../ui/input";
+import { Input, Select } from "../../ui/input";
 import { Field } from "../../ui/label";
 import { isoToLocalInput as toLocalInput, localInputToIso as fromLocalInput } from "../local-datetime";
 import type { MessageFilter } from "../queries/messages";
 
 type Filters = Partial<Record<MessageFilter, string>>;
-
-const SELECT = "h-9 w-full rounded-md border border-border bg-surface px-2 text-sm focus-visible:outline-2 focus-visible:outline-ring";
 
 export type EndpointOption = { id: string; label: string };
 
@@ -72,7 +70,7 @@ export function MessageFilters({
       {text("consumer", t("consumer"), t("consumerPlaceholder"))}
       {endpoints && shown("endpoint_id") ? (
         <Field id="filter-endpoint_id" label={t("endpointUrl")}>
-          <select {...bind("endpoint_id")} className={SELECT}>
+          <Select {...bind("endpoint_id")}>
             <option value="">{t("anyEndpoint")}</option>
             {/* An id from a bookmarked link that is no longer listed still shows as chosen. */}
             {draft.endpoint_id && !endpoints.some((e) => e.id === draft.endpoint_id) ? <option value={draft.endpoint_id}>{draft.endpoint_id}</option> : null}
@@ -81,7 +79,7 @@ export function MessageFilters({
                 {e.label}
               </option>
             ))}
-          </select>
+          </Select>
         </Field>
       ) : (
         text("endpoint_id", t("endpoint"), "ep_…")
@@ -89,21 +87,21 @@ export function MessageFilters({
       {text("event_type", t("eventType"), "invoice.paid")}
       {shown("status") ? (
         <Field id="filter-status" label={t("status")}>
-          <select {...bind("status")} className={SELECT}>
+          <Select {...bind("status")}>
             <option value="">{t("anyStatus")}</option>
             {(["pending", "succeeded", "failed", "canceled"] as const).map((s) => (
               <option key={s} value={s}>
                 {t(`statuses.${s}`)}
               </option>
             ))}
-          </select>
+          </Select>
         </Field>
       ) : null}
       {time("since")}
       {time("until")}
       {shown("payload_contains") ? (
         <div className="sm:col-span-2">
-          <Field id="filter-payload_contains" label={t("payload")} hint={t("payloadHint")} error={jsonError}>
+          <Field id="filter-payload_contains" label={t("payload")} hint={t("payloadHint", { example: '{"invoice": {"status": "paid"}}' })} error={jsonError}>
             <Input {...bind("payload_contains")} className="font-mono" placeholder='{"invoice": {"status": "paid"}}' aria-invalid={jsonError ? true : undefined} aria-describedby={jsonError ? "filter-payload_contains-error" : "filter-payload_contains-hint"} />
           </Field>
         </div>

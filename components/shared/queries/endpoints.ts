@@ -3,7 +3,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Page } from "../api";
 import { useApi } from "../api-context";
-import type { Attempt, Endpoint, EndpointStats } from "../resources";
+import type { Endpoint, EndpointStats } from "../resources";
+import type { Attempt } from "../types";
 import { consumerKeys } from "./consumers";
 
 export const endpointKeys = {

@@ -5,15 +5,13 @@ import { useState } from "react";
 import { toast } from "sonner";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
-import { Input } from "../../ui/input";
+import { Input, Select } from "../../ui/input";
 import { Field, Label } from "../../ui/label";
 import { useErrorText } from "../error-message";
 import { isoToLocalInput, localInputToIso } from "../local-datetime";
 import { useDryRun, useStartRecovery, type RecoverInput, type Target } from "../queries/recoveries";
 import type { Recovery } from "../types";
 import { SINCE_PRESETS, type SincePreset } from "./presets";
-
-const SELECT = "h-9 w-full rounded-md border border-border bg-surface px-2 text-sm focus-visible:outline-2 focus-visible:outline-ring";
 
 type Form = {
   kind: Target["kind"];
@@ -114,9 +112,8 @@ export function RecoveryForm({
       >
         {fixed ? null : choices ? (
           <Field id="recover-target" label={t("target")}>
-            <select
+            <Select
               id="recover-target"
-              className={SELECT}
               value={`${form.kind}:${form.id}`}
               onChange={(e) => {
                 const [kind, ...id] = e.target.value.split(":");
@@ -128,16 +125,16 @@ export function RecoveryForm({
                   {c.label}
                 </option>
               ))}
-            </select>
+            </Select>
           </Field>
         ) : (
           <fieldset className="grid gap-4 sm:grid-cols-3">
             <legend className="mb-2 text-sm font-semibold">{t("what")}</legend>
             <Field id="recover-kind" label={t("targetKind")}>
-              <select id="recover-kind" className={SELECT} value={form.kind} onChange={(e) => change({ kind: e.target.value as Target["kind"] })}>
+              <Select id="recover-kind" value={form.kind} onChange={(e) => change({ kind: e.target.value as Target["kind"] })}>
                 <option value="consumer">{t("kinds.consumer")}</option>
                 <option value="endpoint">{t("kinds.endpoint")}</option>
-              </select>
+              </Select>
             </Field>
             <div className="sm:col-span-2">
               <Field id="recover-id" label={form.kind === "consumer" ? t("consumer") : t("endpoint")}>
@@ -149,13 +146,13 @@ export function RecoveryForm({
         <fieldset className="grid gap-4 sm:grid-cols-3">
           <legend className="mb-2 text-sm font-semibold">{t("when")}</legend>
           <Field id="recover-preset" label={t("since")}>
-            <select id="recover-preset" className={SELECT} value={form.preset} onChange={(e) => change({ preset: e.target.value as SincePreset })}>
+            <Select id="recover-preset" value={form.preset} onChange={(e) => change({ preset: e.target.value as SincePreset })}>
               {(["1h", "8h", "24h", "7d", "custom"] as const).map((p) => (
                 <option key={p} value={p}>
                   {t(`presets.${p}`)}
                 </option>
               ))}
-            </select>
+            </Select>
           </Field>
           {form.preset === "custom" ? (
             <>

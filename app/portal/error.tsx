@@ -1,0 +1,5 @@
+"use client";
+
+import { PageError } from "@/components/shared/page-error";
+
+export default PageError;
