@@ -136,6 +136,22 @@ describe("claiming due deliveries", () => {
     }
   });
 
+  it("counts a claim that began before the current window against it, not against a fresh one", async () => {
+    const id = await endpointWith(10, { rate_limit_per_second: 5 });
+    // Another claim has spent the whole budget of a later second than this transaction's now(): this
+    // claim began earlier and reached the endpoint's lock only after that one committed.
+    const { deliveries } = await getSql().begin(async (tx) => {
+      await tx`update endpoints set rate_window_start = date_trunc('second', now()) + interval '1 second', rate_window_count = 5 where id = ${id}`;
+      return claimDueDeliveries(tx as unknown as Sql, { limit: 100, leaseMs: LEASE_MS, defaultConcurrency: 10 });
+    });
+    expect(deliveries).toHaveLength(0);
+    const [endpoint] = await getSql()<{ rate_window_count: number; rate_window_start: Date }[]>`
+      select rate_window_count, rate_window_start from endpoints where id = ${id}`;
+    expect(endpoint!.rate_window_count).toBe(5);
+    // Due again when that window has passed.
+    for (const w of await queueOf(id)) expect(w.next_attempt_at.getTime()).toBe(endpoint!.rate_window_start.getTime() + 1000);
+  });
+
   it("cancels the deliveries of endpoints that are no longer active", async () => {
     const id = await endpointWith(3, { state: "disabled" });
     expect((await claim()).deliveries).toHaveLength(0);

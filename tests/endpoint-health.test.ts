@@ -172,14 +172,16 @@ describe("with two worker processes", () => {
       await sendMany(rate.uid, 260);
       await waitFor(() => limited.received.length === 260, { timeout: 90_000, what: "rate-limited deliveries" });
       const times = limited.received.map((r) => r.at).sort((x, y) => x - y);
-      // Any 10 s window holds at most 200 (+10 %: arrival here lags the claim by a varying moment);
-      // the whole run takes at least 12 s, however fast the machine.
+      // The limit holds per second of the database's clock. Any 10 s of arrivals can overlap 11 of
+      // those seconds (220), and arrival here lags the claim by a moment that varies with the load:
+      // at most 240 allows one more second of it. A limit per worker (40/s) would put every one of
+      // the 260 inside 10 s, and the whole run takes at least 12 s, however fast the machine.
       let worst = 0;
       for (let i = 0, j = 0; i < times.length; i++) {
         while (times[i]! - times[j]! >= 10_000) j++;
         worst = Math.max(worst, i - j + 1);
       }
-      expect(worst).toBeLessThanOrEqual(220);
+      expect(worst).toBeLessThanOrEqual(240);
       expect(times[times.length - 1]! - times[0]!).toBeGreaterThan(11_000);
       await Promise.all([capped.close(), limited.close()]);
     } finally {

@@ -147,7 +147,10 @@ BEGIN
     v_window_start := e.rate_window_start;
     v_window_count := e.rate_window_count;
     IF e.rate_limit_per_second IS NOT NULL THEN
-      IF v_window_start IS DISTINCT FROM v_second THEN
+      -- Only a later second opens a new window. A claim whose transaction began in an earlier
+      -- second than a claim that already spent the current window (it waited for the endpoint's
+      -- lock) counts against that window: reopening its own would hand out a second budget.
+      IF v_window_start IS NULL OR v_window_start < v_second THEN
         v_window_start := v_second;
         v_window_count := 0;
       END IF;
@@ -169,7 +172,7 @@ BEGIN
       IF v_rate_spent AND NOT v_slots_full THEN
         -- This second's rate budget is spent: due again at the next second.
         v_park := v_park || v_rest;
-        v_park_until := v_park_until || array_fill(v_second + interval '1 second', ARRAY[cardinality(v_rest)]);
+        v_park_until := v_park_until || array_fill(v_window_start + interval '1 second', ARRAY[cardinality(v_rest)]);
         v_park_for_slot := v_park_for_slot || array_fill(false, ARRAY[cardinality(v_rest)]);
       ELSIF v_slots_full OR v_rate_spent THEN
         -- Waiting for a free slot (or the probe's outcome): woken by the endpoint's next outcome;
