@@ -3,6 +3,7 @@ import { getSql, type Sql } from "../lib/db/client";
 import { claimDueDeliveries } from "../lib/deliveries/claim-due-deliveries";
 import { recordOutcomes, type AttemptOutcome } from "../lib/deliveries/record-outcomes";
 import { apiClient } from "./helpers/api";
+import { holdTransaction } from "./helpers/held-transaction";
 
 /**
  * The claim's policy — caps, fairness, the circuit breaker, rate limits, inactive endpoints, the
@@ -229,21 +230,11 @@ describe("claiming due deliveries", () => {
     // The next message comes while the first attempt is out.
     expect((await api.post("/api/v1/messages", { consumer: `claim${seq}`, event_type: "claim.test", payload: { i: 1 } })).status).toBe(202);
     // An outcome write in progress holds the lease's queue row until it commits.
-    let locked!: () => void;
-    let release!: () => void;
-    const isLocked = new Promise<void>((resolve) => (locked = resolve));
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const writer = getSql().begin(async (tx) => {
-      await tx`select 1 from delivery_queue where delivery_id = ${first!.id} for update`;
-      locked();
-      await released;
-    });
-    await isLocked;
+    const writer = await holdTransaction((tx) => tx`select 1 from delivery_queue where delivery_id = ${first!.id} for update`);
     expect((await claim()).deliveries).toHaveLength(0);
     const [waiting] = await getSql()<{ parked: boolean; next_attempt_at: Date }[]>`
       select parked, next_attempt_at from delivery_queue where endpoint_id = ${id} and lease_token is null`;
-    release();
-    await writer;
+    await writer.commit();
     // Parked all the same, so a later outcome hands it a slot before any recovery item parked earlier.
     expect(waiting!.parked).toBe(true);
     // Without a write in progress the same wait is for the endpoint's next outcome: the first test.
@@ -260,17 +251,8 @@ describe("claiming due deliveries", () => {
     const lease = first.deliveries[0]!;
     expect((await api.post("/api/v1/messages", { consumer: `claim${seq}`, event_type: "claim.test", payload: { i: 1 } })).status).toBe(202);
     // A claim that has parked the new delivery behind the lease, not yet committed.
-    let parkedIt!: () => void;
-    let commit!: () => void;
-    const hasParked = new Promise<void>((resolve) => (parkedIt = resolve));
-    const committed = new Promise<void>((resolve) => (commit = resolve));
-    const claiming = getSql().begin(async (tx) => {
-      const { deliveries } = await claimDueDeliveries(tx as unknown as Sql, { limit: 100, leaseMs: LEASE_MS, defaultConcurrency: 10 });
-      expect(deliveries).toHaveLength(0);
-      parkedIt();
-      await committed;
-    });
-    await hasParked;
+    const claiming = await holdTransaction((tx) => claimDueDeliveries(tx as unknown as Sql, { limit: 100, leaseMs: LEASE_MS, defaultConcurrency: 10 }));
+    expect(claiming.result.deliveries).toHaveLength(0);
     // The lease's outcome comes now: it must not free the slot unseen by that claim.
     const outcome = recordOutcomes(getSql(), {
       health: { failureThreshold: 5, openForMs: 30_000, defaultConcurrency: 10 },
@@ -293,8 +275,7 @@ describe("claiming due deliveries", () => {
     };
     // Either the outcome waits for the claim, or (the race) it is written before the claim commits.
     await Promise.race([outcome, waitsForLock()]);
-    commit();
-    await claiming;
+    await claiming.commit();
     await outcome;
     const [waiting] = await getSql()<{ parked: boolean; due: boolean }[]>`
       select parked, next_attempt_at <= now() as due from delivery_queue where endpoint_id = ${id} and delivery_id <> ${lease.id}`;

@@ -5,6 +5,7 @@ import { asc, eq } from "drizzle-orm";
 import { getDb, getSql } from "../lib/db/client";
 import { attempts, auditEvents, deliveries } from "../lib/db/schema";
 import { apiClient } from "./helpers/api";
+import { holdTransaction } from "./helpers/held-transaction";
 import { startReceiver, waitFor, type Received } from "./helpers/receiver";
 import { withEnv } from "./helpers/env";
 import { startTestWorker, withWorkerEnv } from "./helpers/worker";
@@ -96,16 +97,10 @@ describe("per-endpoint concurrency", () => {
     const { uid, id } = await endpointFor(receiver.url);
     // As an outcome write or another process's claim would: the claim skips the endpoint.
     // (NO KEY UPDATE, so the ingest's foreign-key check is not blocked too.)
-    let locked!: () => void;
-    const isLocked = new Promise<void>((resolve) => (locked = resolve));
-    const hold = getSql().begin(async (tx) => {
-      await tx`select 1 from endpoints where id = ${id} for no key update`;
-      locked();
-      await new Promise((r) => setTimeout(r, 600));
-    });
-    await isLocked;
+    const hold = await holdTransaction((tx) => tx`select 1 from endpoints where id = ${id} for no key update`);
     await sendMany(uid, 1);
-    await hold;
+    await new Promise((r) => setTimeout(r, 600));
+    await hold.commit();
     expect(receiver.received).toHaveLength(0);
     // A 100 ms retry; the sweep, which would also find it, runs once a minute.
     await waitFor(() => receiver.received.length === 1, { timeout: 10_000, what: "the delivery after the lock ended" });
