@@ -1,9 +1,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { apiClient } from "../helpers/api";
-import { launchBrowser } from "../helpers/browser";
+import { launchBrowser, recordPage } from "../helpers/browser";
 import { startBuiltApp } from "../helpers/built-app";
 import { linkToken } from "../helpers/portal";
 import { startReceiver, waitFor } from "../helpers/receiver";
@@ -58,9 +58,20 @@ async function mintLink(consumer: string, link: Record<string, unknown> = {}): P
   return `${app.url}/portal#token=${linkToken(minted.body.url)}`;
 }
 
+/** Each test's pages, told on failure (the page's calls and screen) so a wait that never ended says why. */
+let pagesOfTest: (() => Promise<string>)[] = [];
+beforeEach(({ onTestFailed }) => {
+  pagesOfTest = [];
+  onTestFailed(async () => {
+    for (const tell of pagesOfTest) console.log(await tell());
+  });
+});
+
 async function newPage(locale = "en-US"): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ locale, timezoneId: "Asia/Tokyo" });
-  return { context, page: await context.newPage() };
+  const page = await context.newPage();
+  pagesOfTest.push(recordPage(page));
+  return { context, page };
 }
 
 describe("the customer portal in Chromium", () => {
@@ -168,7 +179,11 @@ describe("the customer portal in Chromium", () => {
     await withSecrets.page.goto(await mintLink("acme", { capabilities: ["view_secrets"] }));
     await withSecrets.page.getByRole("link", { name: `${receiver.url}/existing` }).click();
     await withSecrets.page.getByRole("button", { name: "Reveal secret" }).click();
-    await expect.poll(() => withSecrets.page.getByTestId("endpoint-secret").textContent()).toMatch(/^whsec_/);
+    // A wait of its own, not expect.poll over textContent: each poll would wait out Playwright's
+    // 30 s for a missing element, and two of them the test's whole 60 s, hiding which step hung.
+    const secret = withSecrets.page.getByTestId("endpoint-secret");
+    await secret.waitFor();
+    expect(await secret.textContent()).toMatch(/^whsec_/);
     await withSecrets.context.close();
 
     const without = await newPage();

@@ -1,4 +1,4 @@
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type Page } from "playwright-core";
 
 /**
  * Debian's Chromium (apt-get install chromium; .ci/run installs it), headless, in a fresh profile
@@ -19,4 +19,28 @@ export function launchBrowser(): Promise<Browser> {
       "--disable-sync",
     ],
   });
+}
+
+/**
+ * What a page did, for a failed test to print: its API calls (with status and time), browser
+ * errors, and the words on its screen at the end — so a step that never came says why.
+ */
+export function recordPage(page: Page): () => Promise<string> {
+  const started = Date.now();
+  const events: string[] = [];
+  const at = () => `+${Date.now() - started}ms`;
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname.startsWith("/api/")) events.push(`${at()} → ${request.method()} ${request.url()}`);
+  });
+  page.on("response", (response) => {
+    if (new URL(response.url()).pathname.startsWith("/api/")) events.push(`${at()} ← ${response.status()} ${response.request().method()} ${response.url()}`);
+  });
+  page.on("requestfailed", (request) => events.push(`${at()} ✗ ${request.method()} ${request.url()}: ${request.failure()?.errorText}`));
+  page.on("framenavigated", (frame) => frame === page.mainFrame() && events.push(`${at()} navigated to ${frame.url()}`));
+  page.on("pageerror", (error) => events.push(`${at()} page error: ${error.message}`));
+  page.on("console", (message) => message.type() === "error" && events.push(`${at()} console error: ${message.text()}`));
+  return async () => {
+    const screen = page.isClosed() ? "(closed)" : await page.locator("body").innerText({ timeout: 2_000 }).catch((error: Error) => `(unreadable: ${error.message})`);
+    return `${page.url()} at ${at()}\n${events.join("\n")}\non screen:\n${screen}`;
+  };
 }
