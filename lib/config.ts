@@ -49,6 +49,10 @@ const EnvSchema = z.object({
   DELIVERY_TIMEOUT: duration("15s"),
   RESPONSE_BODY_LIMIT: integer(1024, 0, 1_048_576),
   ENDPOINT_MAX_CONCURRENCY: integer(10, 1, 1000),
+  /** Test sends (POST /endpoints/{id}/test) one endpoint takes per minute; more are answered 429. */
+  ENDPOINT_TEST_SENDS_PER_MINUTE: integer(10, 1, 10_000),
+  /** Endpoints one consumer may have when a portal session creates them (API keys and operators are not bound). */
+  PORTAL_MAX_ENDPOINTS: integer(20, 1, 10_000),
   CIRCUIT_FAILURE_THRESHOLD: integer(5, 1, 1000),
   CIRCUIT_OPEN_FOR: duration("30s"),
   ENDPOINT_DISABLE_AFTER: duration("5d"),

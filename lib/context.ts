@@ -34,3 +34,24 @@ export function requireAdmin(ctx: Ctx): void {
   if (actor.type === "api_key" || actor.type === "system" || (actor.type === "operator" && actor.role === "admin")) return;
   throw new ForbiddenError("Only an admin may manage operators.");
 }
+
+/**
+ * Who may read what signs or authenticates a customer's deliveries — signing secrets and the values
+ * of an endpoint's custom headers (an `Authorization` the receiver wants): API keys, admins, and a
+ * portal session whose link granted `view_secrets`. A viewer reads everything else: with a secret
+ * anyone can forge webhooks to that customer.
+ */
+export function maySeeSecrets(ctx: Ctx): boolean {
+  const { actor } = ctx;
+  if (actor.type === "operator") return actor.role === "admin";
+  if (actor.type === "portal") return actor.capabilities.includes("view_secrets");
+  return true;
+}
+
+export function requireSecretAccess(ctx: Ctx): void {
+  if (!maySeeSecrets(ctx)) {
+    throw new ForbiddenError(
+      ctx.actor.type === "portal" ? "This portal session lacks the `view_secrets` capability." : "Only an admin may read signing secrets.",
+    );
+  }
+}

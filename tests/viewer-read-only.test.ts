@@ -78,17 +78,18 @@ async function everything(): Promise<string> {
 type Case = { method: string; route: string; path: string; body: unknown };
 const cases: Case[] = [];
 
-beforeAll(async () => {
+/** One of every object a route can name, made by an API key; `uid` names the consumer. */
+async function makeObjects(uid: string, headers: Record<string, string> = {}): Promise<Record<string, string>> {
   const api = await apiClient();
-  const consumer = await api.post("/api/v1/consumers", { uid: "acme", name: "Acme" });
-  const endpoint = await api.post("/api/v1/consumers/acme/endpoints", { url: "http://127.0.0.1:9/hook" });
-  const message = await api.post("/api/v1/messages", { consumer: "acme", event_type: "invoice.paid", payload: { n: 1 } });
+  const consumer = await api.post("/api/v1/consumers", { uid, name: uid });
+  const endpoint = await api.post(`/api/v1/consumers/${uid}/endpoints`, { url: "http://127.0.0.1:9/hook", headers });
+  const message = await api.post("/api/v1/messages", { consumer: uid, event_type: "invoice.paid", payload: { n: 1 } });
   const channel = await api.post("/api/v1/alert-channels", { kind: "email", name: "ops", config: { to: ["ops@example.com"] } });
   const key = await api.post("/api/v1/api-keys", { name: "victim" });
-  const other = await api.post("/api/v1/operators", { email: "other@example.com", password: "long enough pw", role: "admin" });
+  const other = await api.post("/api/v1/operators", { email: `other-${uid}@example.com`, password: "long enough pw", role: "admin" });
   const recovery = await api.post(`/api/v1/endpoints/${endpoint.body.id}/recover`, { since: "2020-01-01T00:00:00Z", include_never_attempted: true });
   expect(recovery.status, recovery.text).toBe(202);
-  ids = {
+  return {
     consumer: consumer.body.id,
     endpoints: endpoint.body.id,
     messages: message.body.id,
@@ -97,7 +98,11 @@ beforeAll(async () => {
     operators: other.body.id,
     recoveries: recovery.body.id,
   };
-  BODIES["POST /messages/[id]/resend"] = { endpoint_id: endpoint.body.id };
+}
+
+beforeAll(async () => {
+  ids = await makeObjects("acme");
+  BODIES["POST /messages/[id]/resend"] = { endpoint_id: ids.endpoints };
   for (const { segments, file } of routeFiles()) {
     const mod = (await import(file)) as Record<string, unknown>;
     const route = "/" + segments.join("/");
@@ -144,5 +149,45 @@ describe("a viewer changes nothing", () => {
       expect(res.status, `${c.method} ${c.route}: ${res.text}`).not.toBe(403);
       expect(res.status, `${c.method} ${c.route}: ${res.text}`).toBeLessThan(500);
     }
+  });
+});
+
+// What a viewer may not even read: signing secrets (anyone holding one can forge webhooks to that
+// customer) and the people who run the product. (API keys are listed by name and prefix only.)
+const ADMIN_ONLY_READS = new Set(["GET /endpoints/[id]/secret", "GET /operators"]);
+
+describe("what a viewer reads", () => {
+  it("walks every GET route: refused exactly the admin-only reads, with no secret in any answer", async () => {
+    // The writes above deleted some of the objects: a fresh set, whose endpoint sends a credential.
+    ids = await makeObjects("reads", { authorization: "Bearer receiver-token-123" });
+    const viewer = await operatorClient("viewer");
+    const admin = await operatorClient("admin");
+    const reads: string[] = [];
+    for (const { segments, file } of routeFiles()) {
+      const mod = (await import(file)) as Record<string, unknown>;
+      if (typeof mod.GET !== "function" || isOtherMethod(mod.GET) || segments.some((s) => s.startsWith("[..."))) continue;
+      const route = `GET /${segments.join("/")}`;
+      reads.push(route);
+      const asViewer = await viewer.get(concretePath(segments));
+      const asAdmin = await admin.get(concretePath(segments));
+      expect(asAdmin.status, `${route} as admin: ${asAdmin.text}`).toBe(200);
+      if (ADMIN_ONLY_READS.has(route)) {
+        expect(asViewer.status, route).toBe(403);
+        expect(asViewer.body.code, route).toBe("forbidden");
+      } else {
+        expect(asViewer.status, `${route}: ${asViewer.text}`).toBe(200);
+      }
+      expect(asViewer.text.includes("receiver-token-123"), `${route} shows a header value`).toBe(false);
+      expect(/whsec_[A-Za-z0-9+/=]{16,}/.test(asViewer.text), `${route} shows a signing secret`).toBe(false);
+    }
+    expect(reads).toEqual(expect.arrayContaining([...ADMIN_ONLY_READS, "GET /endpoints/[id]"]));
+  });
+
+  it("sees an endpoint's custom header names with their values masked; an admin sees the values", async () => {
+    const viewer = await operatorClient("viewer");
+    const admin = await operatorClient("admin");
+    expect((await viewer.get(`/api/v1/endpoints/${ids.endpoints}`)).body.headers).toEqual({ authorization: "[redacted]" });
+    expect((await viewer.get(`/api/v1/consumers/reads/endpoints`)).body.data[0].headers).toEqual({ authorization: "[redacted]" });
+    expect((await admin.get(`/api/v1/endpoints/${ids.endpoints}`)).body.headers).toEqual({ authorization: "Bearer receiver-token-123" });
   });
 });

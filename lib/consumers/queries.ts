@@ -4,7 +4,7 @@ import { consumers } from "../db/schema";
 import { NotFoundError } from "../errors";
 import { decodeCursor, toPage, type PageQuery } from "../pagination";
 import { keysetBefore, newestFirst } from "../db/keyset";
-import { toConsumer } from "./schemas";
+import { consumerView } from "./schemas";
 
 /** A consumer by `id` or by the SaaS's own `uid`, within the actor's scope. */
 export async function findConsumer(ctx: Ctx, ref: string) {
@@ -36,5 +36,5 @@ export async function listConsumers(ctx: Ctx, query: PageQuery & { q?: string })
     .where(and(...filters))
     .orderBy(...newestFirst(consumers.createdAt, consumers.id))
     .limit(query.limit + 1);
-  return toPage(rows, query.limit, toConsumer);
+  return toPage(rows, query.limit, (row) => consumerView(ctx, row));
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Ctx } from "../context";
 import type { consumers } from "../db/schema";
 import { Text, jsonObject } from "../schemas";
 
@@ -30,7 +31,8 @@ export const Consumer = z.object({
   id: z.string(),
   uid: z.string(),
   name: z.string(),
-  metadata: z.record(z.string(), z.unknown()),
+  /** The SaaS's own data about its customer: absent for a portal session. */
+  metadata: z.record(z.string(), z.unknown()).optional(),
   alert_emails: z.array(z.string()),
   created_at: z.string(),
   updated_at: z.string(),
@@ -47,4 +49,11 @@ export function toConsumer(row: typeof consumers.$inferSelect): Consumer {
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
+}
+
+/** A consumer as `ctx` may read it: a customer in the portal never sees the SaaS's `metadata`. */
+export function consumerView(ctx: Ctx, row: typeof consumers.$inferSelect): Consumer {
+  const consumer = toConsumer(row);
+  if (ctx.actor.type === "portal") delete consumer.metadata;
+  return consumer;
 }

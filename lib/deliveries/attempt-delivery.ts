@@ -6,6 +6,7 @@ import { urlPolicy } from "../webhooks/policy";
 import { applyRetryAfter, nextAttemptAfterFailure, parseRetryAfter } from "../webhooks/schedule";
 import type { AttemptOutcome } from "./record-outcomes";
 import { loggedRequestHeaders, webhookHeaders } from "./webhook-request";
+import { logger } from "../logger";
 
 export function egressPolicy(config: Config): EgressPolicy {
   return urlPolicy(config);
@@ -29,6 +30,8 @@ export type DeliveryTarget = {
   scheduled_attempts: number;
   created_at: Date;
   payload: string;
+  /** A test send (POST /endpoints/{id}/test): marked `webhook-test: true` for the receiver. */
+  is_test: boolean;
   url: string;
   headers: Record<string, string>;
 };
@@ -47,16 +50,34 @@ export async function attemptDelivery(input: {
   policy?: EgressPolicy;
 }): Promise<AttemptOutcome> {
   const { delivery, config, trigger } = input;
-  const headers = webhookHeaders({ messageId: delivery.message_id, body: delivery.payload, secrets: input.secrets ?? [], custom: delivery.headers });
-  const result = input.secrets === null ? SECRET_UNAVAILABLE : await postWebhook({
-    url: delivery.url,
-    headers,
-    body: delivery.payload,
-    timeoutMs: config.DELIVERY_TIMEOUT,
-    bodyLimit: config.RESPONSE_BODY_LIMIT,
-    policy: input.policy ?? egressPolicy(config),
-    isolationKey: delivery.endpoint_id,
-  });
+  const started = performance.now();
+  let headers: Record<string, string> = {};
+  let result: EgressResult;
+  // Total: whatever an endpoint's URL, headers, DNS, TLS or answer make a step throw is this
+  // attempt's failure, recorded and retried like any other — never an exception that leaves the
+  // delivery leased with no outcome, to be claimed (and thrown on) again.
+  try {
+    headers = webhookHeaders({ messageId: delivery.message_id, body: delivery.payload, secrets: input.secrets ?? [], custom: delivery.headers, test: delivery.is_test });
+    result = input.secrets === null ? SECRET_UNAVAILABLE : await postWebhook({
+      url: delivery.url,
+      headers,
+      body: delivery.payload,
+      timeoutMs: config.DELIVERY_TIMEOUT,
+      bodyLimit: config.RESPONSE_BODY_LIMIT,
+      policy: input.policy ?? egressPolicy(config),
+      isolationKey: delivery.endpoint_id,
+    });
+  } catch (error) {
+    logger.error("a delivery attempt failed inside Webhook Admin", { delivery: delivery.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    result = {
+      statusCode: null,
+      error: "internal_error",
+      errorDetail: "the request could not be made (the worker's log has the cause)",
+      headers: {},
+      responseBody: "",
+      durationMs: Math.round(performance.now() - started),
+    };
+  }
   const finishedAt = new Date();
   const success = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
   let next: AttemptOutcome["next"] = null;

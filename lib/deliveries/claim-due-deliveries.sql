@@ -29,7 +29,7 @@ CREATE OR REPLACE FUNCTION webhook_admin_claim_deliveries(
   p_lease_wake_at timestamptz
 ) RETURNS TABLE (
   id text, kind smallint, message_id text, endpoint_id text, consumer_id text, attempts integer, scheduled_attempts integer,
-  created_at timestamptz, payload text, url text, headers jsonb, ciphertexts text[], probe boolean, more boolean
+  created_at timestamptz, payload text, is_test boolean, url text, headers jsonb, ciphertexts text[], probe boolean, more boolean
 )
 -- Bitmap scans never mark index entries of dead rows, so the leased counts would visit every lease
 -- ever taken until vacuum; plain index scans skip them after the first visit.
@@ -242,7 +242,7 @@ BEGIN
         FROM endpoints en WHERE en.id = ANY (v_locked)
       )
       SELECT d.id, v_kinds[c.n], d.message_id, d.endpoint_id, d.consumer_id, d.attempts, d.scheduled_attempts, d.created_at::timestamptz,
-             m.payload,
+             m.payload, m.is_test,
              (SELECT en.url FROM en WHERE en.id = d.endpoint_id),
              (SELECT en.headers FROM en WHERE en.id = d.endpoint_id),
              (SELECT en.ciphertexts FROM en WHERE en.id = d.endpoint_id),

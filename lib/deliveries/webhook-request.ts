@@ -1,3 +1,4 @@
+import { REDACTED_HEADER_VALUE } from "../webhooks/headers";
 import { secretKeyBytes, signatureHeader } from "../webhooks/sign";
 
 export const USER_AGENT = "WebhookAdmin/0.1 (+https://github.com/webhook-admin)";
@@ -12,6 +13,8 @@ export function webhookHeaders(input: {
   body: string;
   secrets: string[];
   custom: Record<string, string>;
+  /** A test send: `webhook-test: true`, so a receiver can tell it from real traffic (it is signed like any other). */
+  test?: boolean;
   now?: number;
 }): Record<string, string> {
   const timestamp = Math.floor((input.now ?? Date.now()) / 1000);
@@ -22,12 +25,13 @@ export function webhookHeaders(input: {
     "webhook-id": input.messageId,
     "webhook-timestamp": String(timestamp),
     "webhook-signature": signatureHeader(input.secrets.map(secretKeyBytes), input.messageId, timestamp, input.body),
+    ...(input.test ? { "webhook-test": "true" } : {}),
   };
 }
 
 /** What the attempt log keeps of the request: our headers in full, the endpoint's own masked. */
 export function loggedRequestHeaders(sent: Record<string, string>, custom: Record<string, string>): Record<string, string> {
   const logged: Record<string, string> = {};
-  for (const [name, value] of Object.entries(sent)) logged[name.toLowerCase()] = name in custom ? "[redacted]" : value;
+  for (const [name, value] of Object.entries(sent)) logged[name.toLowerCase()] = name in custom ? REDACTED_HEADER_VALUE : value;
   return logged;
 }

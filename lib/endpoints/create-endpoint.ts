@@ -1,18 +1,27 @@
 import { insertAuditEvent } from "../audit/insert-audit-event";
 import { getConfig } from "../config";
-import type { Ctx } from "../context";
-import { endpoints } from "../db/schema";
+import { maySeeSecrets, type Ctx } from "../context";
+import { eq } from "drizzle-orm";
+import { consumers, endpoints } from "../db/schema";
 import { newId } from "../ids";
 import { findConsumer } from "../consumers/queries";
 import { assertEndpointUrl } from "./check-url";
+import { checkPortalEndpointCount, checkPortalEndpointFields } from "./portal-limits";
 import { checkSecret, storeSecret } from "./secrets";
 import { toEndpoint, type CreateEndpointInput } from "./schemas";
 
 export async function createEndpoint({ ctx, consumerRef, input }: { ctx: Ctx; consumerRef: string; input: CreateEndpointInput }) {
   const url = assertEndpointUrl(input.url);
   const secret = checkSecret(input.secret);
+  const config = getConfig();
+  checkPortalEndpointFields(ctx, input, config);
   const consumer = await findConsumer(ctx, consumerRef);
   const row = await ctx.db.transaction(async (tx) => {
+    if (ctx.actor.type === "portal") {
+      // Two creates racing for the last place take turns on the consumer's row.
+      await tx.select({ id: consumers.id }).from(consumers).where(eq(consumers.id, consumer.id)).for("update");
+      await checkPortalEndpointCount(ctx, tx, consumer.id, config);
+    }
     const [created] = await tx
       .insert(endpoints)
       .values({
@@ -32,5 +41,5 @@ export async function createEndpoint({ ctx, consumerRef, input }: { ctx: Ctx; co
     await insertAuditEvent(tx, { actor: ctx.actor, action: "endpoint.created", targetType: "endpoint", targetId: created!.id, data: { url } });
     return created!;
   });
-  return toEndpoint(row, getConfig().ENDPOINT_MAX_CONCURRENCY);
+  return toEndpoint(row, config.ENDPOINT_MAX_CONCURRENCY, maySeeSecrets(ctx));
 }

@@ -1,6 +1,6 @@
 import { insertAuditEvent } from "../audit/insert-audit-event";
 import { getConfig } from "../config";
-import type { Ctx } from "../context";
+import { maySeeSecrets, type Ctx } from "../context";
 import { transactionWithRetry } from "../db/retry";
 import { findEndpointRow } from "./queries";
 import { toEndpoint } from "./schemas";
@@ -12,5 +12,5 @@ export async function disableEndpoint({ ctx, id }: { ctx: Ctx; id: string }) {
     await insertAuditEvent(tx, { actor: ctx.actor, action: "endpoint.disabled", targetType: "endpoint", targetId: id });
     return setEndpointState(tx, id, { state: "disabled", reason: "disabled by request" });
   });
-  return toEndpoint(row, getConfig().ENDPOINT_MAX_CONCURRENCY);
+  return toEndpoint(row, getConfig().ENDPOINT_MAX_CONCURRENCY, maySeeSecrets(ctx));
 }

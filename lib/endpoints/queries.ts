@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { getConfig } from "../config";
-import { consumerScope, type Ctx } from "../context";
+import { maySeeSecrets, consumerScope, type Ctx } from "../context";
 import type { Executor } from "../db/client";
 import { endpoints } from "../db/schema";
 import { keysetBefore, newestFirst } from "../db/keyset";
@@ -22,7 +22,7 @@ export async function findEndpointRow(ctx: Ctx, id: string, db: Executor = ctx.d
 }
 
 export async function getEndpoint(ctx: Ctx, id: string) {
-  return toEndpoint(await findEndpointRow(ctx, id), getConfig().ENDPOINT_MAX_CONCURRENCY);
+  return toEndpoint(await findEndpointRow(ctx, id), getConfig().ENDPOINT_MAX_CONCURRENCY, maySeeSecrets(ctx));
 }
 
 export async function listEndpoints(ctx: Ctx, consumerRef: string, query: PageQuery) {
@@ -35,5 +35,6 @@ export async function listEndpoints(ctx: Ctx, consumerRef: string, query: PageQu
     .orderBy(...newestFirst(endpoints.createdAt, endpoints.id))
     .limit(query.limit + 1);
   const concurrency = getConfig().ENDPOINT_MAX_CONCURRENCY;
-  return toPage(rows, query.limit, (row) => toEndpoint(row, concurrency));
+  const reveal = maySeeSecrets(ctx);
+  return toPage(rows, query.limit, (row) => toEndpoint(row, concurrency, reveal));
 }

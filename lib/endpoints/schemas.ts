@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { endpoints } from "../db/schema";
 import { EventTypeName } from "../event-types/schemas";
-import { customHeaderProblems } from "../webhooks/headers";
+import { customHeaderProblems, maskHeaderValues } from "../webhooks/headers";
 import { Text } from "../schemas";
 
 const Headers = z.record(z.string(), z.string()).superRefine((headers, ctx) => {
@@ -16,7 +16,8 @@ const fields = {
   event_types: z.array(EventTypeName).max(500).nullable(),
   headers: Headers,
   max_concurrency: z.number().int().min(1).max(1000).nullable(),
-  rate_limit_per_second: z.number().int().min(1).max(100_000).nullable(),
+  // Far above what any receiver takes from one sender; a bound keeps the claim's arithmetic sane.
+  rate_limit_per_second: z.number().int().min(1).max(10_000).nullable(),
   disabled: z.boolean(),
 };
 
@@ -58,14 +59,15 @@ export const Endpoint = z.object({
 });
 export type Endpoint = z.infer<typeof Endpoint>;
 
-export function toEndpoint(row: typeof endpoints.$inferSelect, defaultConcurrency: number): Endpoint {
+/** `revealHeaders`: the reader may see custom header values (maySeeSecrets); else their names only. */
+export function toEndpoint(row: typeof endpoints.$inferSelect, defaultConcurrency: number, revealHeaders: boolean): Endpoint {
   return {
     id: row.id,
     consumer_id: row.consumerId,
     url: row.url,
     description: row.description,
     event_types: row.eventTypes,
-    headers: row.headers,
+    headers: revealHeaders ? row.headers : maskHeaderValues(row.headers),
     max_concurrency: row.maxConcurrency ?? defaultConcurrency,
     rate_limit_per_second: row.rateLimitPerSecond,
     state: row.state,

@@ -1,8 +1,9 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { getConfig } from "../config";
 import { z } from "zod";
 import type { Ctx } from "../context";
 import { eventTypes } from "../db/schema";
-import { ConflictError } from "../errors";
+import { ConflictError, RateLimitedError } from "../errors";
 import { EventTypeName } from "../event-types/schemas";
 import { createMessage } from "../messages/create-message";
 import { findEndpointRow } from "./queries";
@@ -20,6 +21,23 @@ export type TestQueued = z.infer<typeof TestQueued>;
 export const TEST_EVENT_TYPE = "webhook.test";
 
 /**
+ * A test send is signed with the live secret, so whoever may send one could have any event type and
+ * payload signed: the receiver is told (`webhook-test: true`) and each endpoint takes at most
+ * ENDPOINT_TEST_SENDS_PER_MINUTE of them. Counted from the endpoint's deliveries of the last minute
+ * (their index), so the bound holds across web processes.
+ */
+async function limitTestSends(ctx: Ctx, endpointId: string): Promise<void> {
+  const perMinute = getConfig().ENDPOINT_TEST_SENDS_PER_MINUTE;
+  const [recent] = await ctx.db.execute<{ n: number; oldest: string | null }>(sql`
+    select count(*)::int as n, min(d.created_at)::text as oldest
+    from deliveries d join messages m on m.id = d.message_id
+    where d.endpoint_id = ${endpointId} and d.created_at > now() - interval '1 minute' and m.is_test`);
+  if (!recent || recent.n < perMinute) return;
+  const freeAt = new Date(recent.oldest!).getTime() + 60_000;
+  throw new RateLimitedError(Math.max(1, Math.ceil((freeAt - Date.now()) / 1000)));
+}
+
+/**
  * A real message, recorded and queued like any other, addressed to this one endpoint: what the
  * receiver sees is exactly what production traffic will look like, and it shows in the log.
  */
@@ -28,6 +46,7 @@ export async function sendTestMessage({ ctx, id, input }: { ctx: Ctx; id: string
   if (endpoint.state !== "active") {
     throw new ConflictError("invalid_state", "The endpoint is disabled; enable it before sending a test.");
   }
+  await limitTestSends(ctx, endpoint.id);
   const eventType = input.event_type ?? endpoint.eventTypes?.[0] ?? TEST_EVENT_TYPE;
   let payload = input.payload;
   if (!payload) {

@@ -1,7 +1,7 @@
 import { insertAuditEvent } from "../audit/insert-audit-event";
 import { eq } from "drizzle-orm";
 import { getConfig } from "../config";
-import type { Ctx } from "../context";
+import { maySeeSecrets, type Ctx } from "../context";
 import { endpoints } from "../db/schema";
 import { transactionWithRetry } from "../db/retry";
 import { NotFoundError } from "../errors";
@@ -9,10 +9,16 @@ import { assertEndpointUrl } from "./check-url";
 import { findEndpointRow } from "./queries";
 import { toEndpoint, type UpdateEndpointInput } from "./schemas";
 import { setEndpointState } from "./set-endpoint-state";
+import { checkPortalEndpointFields } from "./portal-limits";
+import { unmaskHeaderValues } from "../webhooks/headers";
 
 export async function updateEndpoint({ ctx, id, input }: { ctx: Ctx; id: string; input: UpdateEndpointInput }) {
   const url = input.url !== undefined ? assertEndpointUrl(input.url) : undefined;
-  await findEndpointRow(ctx, id);
+  const config = getConfig();
+  checkPortalEndpointFields(ctx, input, config);
+  const stored = await findEndpointRow(ctx, id);
+  // A reader who saw the values masked sends them back masked: those keep what is stored.
+  const headers = input.headers !== undefined ? unmaskHeaderValues(input.headers, stored.headers) : undefined;
   const row = await transactionWithRetry(ctx.db, async (tx) => {
     // A change of state first: it locks queue and delivery rows before the endpoint's own.
     if (input.disabled !== undefined) {
@@ -24,7 +30,7 @@ export async function updateEndpoint({ ctx, id, input }: { ctx: Ctx; id: string;
         ...(url !== undefined ? { url } : {}),
         ...(input.description !== undefined ? { description: input.description } : {}),
         ...(input.event_types !== undefined ? { eventTypes: input.event_types?.length ? [...new Set(input.event_types)] : null } : {}),
-        ...(input.headers !== undefined ? { headers: input.headers } : {}),
+        ...(headers !== undefined ? { headers } : {}),
         ...(input.max_concurrency !== undefined ? { maxConcurrency: input.max_concurrency } : {}),
         ...(input.rate_limit_per_second !== undefined ? { rateLimitPerSecond: input.rate_limit_per_second } : {}),
         updatedAt: new Date(),
@@ -35,5 +41,5 @@ export async function updateEndpoint({ ctx, id, input }: { ctx: Ctx; id: string;
     await insertAuditEvent(tx, { actor: ctx.actor, action: "endpoint.updated", targetType: "endpoint", targetId: id, data: { fields: Object.keys(input) } });
     return updated;
   });
-  return toEndpoint(row, getConfig().ENDPOINT_MAX_CONCURRENCY);
+  return toEndpoint(row, config.ENDPOINT_MAX_CONCURRENCY, maySeeSecrets(ctx));
 }

@@ -15,7 +15,7 @@ type Args = {
   ctx: Ctx;
   input: CreateMessageInput;
   idempotencyKey?: string;
-  /** A test send: this one endpoint gets it, whatever event types it filters on. */
+  /** A test send: this one endpoint gets it, whatever event types it filters on, marked as a test. */
   onlyEndpointId?: string;
 };
 
@@ -89,8 +89,8 @@ async function ingest({ ctx, input, idempotencyKey, onlyEndpointId }: Args): Pro
       }
     }
     const writes = [
-      tx`insert into messages (id, consumer_id, event_type, event_id, payload, created_at)
-         values (${message.id}, ${consumerId}, ${input.event_type}, ${message.event_id}, ${payload}, ${now}::timestamptz)`,
+      tx`insert into messages (id, consumer_id, event_type, event_id, payload, is_test, created_at)
+         values (${message.id}, ${consumerId}, ${input.event_type}, ${message.event_id}, ${payload}, ${Boolean(onlyEndpointId)}, ${now}::timestamptz)`,
     ];
     if (endpointIds.length > 0) {
       writes.push(

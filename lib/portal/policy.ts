@@ -18,8 +18,9 @@ export const PORTAL_POLICY: Record<string, PortalRule> = {
   "GET /consumers": "scoped",
   "POST /consumers": "forbidden",
   "GET /consumers/[consumer]": "scoped",
-  // Only alert_emails: lib/consumers/update-consumer.ts refuses the other fields to a portal session.
-  "PATCH /consumers/[consumer]": "scoped",
+  // Only alert_emails (lib/consumers/update-consumer.ts refuses the other fields): where alerts
+  // about the endpoints go is part of managing them.
+  "PATCH /consumers/[consumer]": "manage_endpoints",
   "DELETE /consumers/[consumer]": "forbidden",
   "POST /consumers/[consumer]/portal-links": "forbidden",
   "DELETE /consumers/[consumer]/portal-sessions": "forbidden",

@@ -48,6 +48,22 @@ describe("the egress guard at send time", () => {
     expect(receiver.received.length).toBe(before);
   });
 
+  it.each(["::ffff:0:7f00:1", "::ffff:0:a9fe:a9fe", "64:ff9b:1:a9fe:a9:fe00::", "64:ff9b::a9fe:a9fe", "::a9fe:a9fe", "2002:a9fe:a9fe::", "not-an-ip"])(
+    "fails the attempt, never throws, when a name resolves to %s",
+    async (address) => {
+      const policy: EgressPolicy = { ...guarded, allowCidrs: parseCidrList("127.0.0.0/8"), resolve: async () => [address] };
+      const result = await post(`http://poisoned.example:${receiver.port}/`, policy);
+      expect(result).toMatchObject({ statusCode: null, error: "forbidden_address" });
+    },
+  );
+
+  it("fails the attempt when the resolver itself throws or answers nothing", async () => {
+    const throwing: EgressPolicy = { ...guarded, resolve: () => { throw new TypeError("resolver broke"); } };
+    expect((await post(`http://broken.example:${receiver.port}/`, throwing)).error).toBe("network_error");
+    const empty: EgressPolicy = { ...guarded, resolve: async () => [] };
+    expect((await post(`http://empty.example:${receiver.port}/`, empty)).error).toBe("dns_error");
+  });
+
   it("connects to the vetted address when allowed, keeping the Host header", async () => {
     const allowed: EgressPolicy = { ...guarded, allowCidrs: parseCidrList("127.0.0.0/8"), resolve: async () => ["127.0.0.1"] };
     const result = await post(`http://hooks.customer.example:${receiver.port}/in`, allowed);

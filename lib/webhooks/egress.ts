@@ -1,6 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { isIP, type LookupFunction } from "node:net";
 import { Agent, type Dispatcher } from "undici";
+import { logger } from "../logger";
 import { vetAddress, type UrlPolicy } from "./url-safety";
 
 /**
@@ -24,7 +25,9 @@ export type ErrorKind =
   | "http_not_allowed"
   | "network_error"
   /** Not an egress error: the attempt was not made because its signing secret could not be decrypted. */
-  | "secret_unavailable";
+  | "secret_unavailable"
+  /** Not an egress error: building or making the request threw; the worker's log has the cause. */
+  | "internal_error";
 
 export type EgressResult = {
   statusCode: number | null;
@@ -48,27 +51,33 @@ function defaultResolve(hostname: string): Promise<string[]> {
   );
 }
 
+/** What the socket is handed for a host: its vetted addresses, or why it may not be connected to. */
+async function vettedAddresses(hostname: string, policy: EgressPolicy): Promise<{ address: string; family: number }[]> {
+  const addresses = await (policy.resolve ?? defaultResolve)(hostname);
+  if (!Array.isArray(addresses) || addresses.length === 0) throw Object.assign(new Error(`${hostname} has no addresses`), { code: "ENOTFOUND" });
+  for (const address of addresses) {
+    const reason = typeof address === "string" ? vetAddress(address, policy) : "not an IP address";
+    if (reason) throw new ForbiddenAddressError(`${hostname} resolves to ${reason}`);
+  }
+  return addresses.map((address) => ({ address, family: isIP(address) }));
+}
+
 /**
  * A lookup for net/tls.connect that resolves, refuses the host if ANY address is forbidden, and
  * hands the socket only vetted addresses — the check holds on what is actually connected to, so a
- * DNS answer that changes between check and connect (rebinding) cannot slip past it.
+ * DNS answer that changes between check and connect (rebinding) cannot slip past it. Total: the
+ * answer comes from whoever runs the endpoint's DNS, so anything thrown while vetting it becomes
+ * that one connection's error (the attempt fails), never a rejection that ends the worker.
  */
 function guardedLookup(policy: EgressPolicy): LookupFunction {
-  const resolveHost = policy.resolve ?? defaultResolve;
   return ((hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    resolveHost(hostname).then(
-      (addresses) => {
-        if (addresses.length === 0) return callback(Object.assign(new Error(`${hostname} has no addresses`), { code: "ENOTFOUND" }));
-        for (const address of addresses) {
-          const reason = vetAddress(address, policy);
-          if (reason) return callback(new ForbiddenAddressError(`${hostname} resolves to ${reason}`));
-        }
-        const entries = addresses.map((address) => ({ address, family: isIP(address) }));
-        if (options.all) callback(null, entries);
-        else callback(null, entries[0]!.address, entries[0]!.family);
-      },
-      (error: unknown) => callback(error),
-    );
+    vettedAddresses(hostname, policy)
+      .then(
+        (entries) => (options.all ? callback(null, entries) : callback(null, entries[0]!.address, entries[0]!.family)),
+        (error: unknown) => callback(error instanceof Error ? error : new ForbiddenAddressError(`${hostname} cannot be vetted`)),
+      )
+      // The socket's own callback threw: that connection fails by its deadline, nothing else does.
+      .catch((error: unknown) => logger.warn("a connection's address lookup failed", { error: String(error) }));
   }) as LookupFunction;
 }
 

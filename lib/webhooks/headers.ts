@@ -1,4 +1,21 @@
 export const MAX_CUSTOM_HEADERS = 20;
+
+/**
+ * What a custom header's value reads as to whoever may not see it (a viewer, a portal link without
+ * `view_secrets`, the attempt log). Sent back unchanged in an update, it keeps the stored value.
+ */
+export const REDACTED_HEADER_VALUE = "[redacted]";
+
+export function maskHeaderValues(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.keys(headers).map((name) => [name, REDACTED_HEADER_VALUE]));
+}
+
+/** An update's headers, where a value still masked keeps what is stored under that name. */
+export function unmaskHeaderValues(update: Record<string, string>, stored: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(update).map(([name, value]) => [name, value === REDACTED_HEADER_VALUE && name in stored ? stored[name]! : value]),
+  );
+}
 export const MAX_CUSTOM_HEADER_BYTES = 4096;
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;

@@ -13,8 +13,31 @@ describe("forbiddenAddressReason", () => {
     expect(forbiddenAddressReason(ip)).not.toBeNull();
   });
 
-  it.each(["93.184.216.34", "8.8.8.8", "2606:4700:4700::1111", "::ffff:93.184.216.34", "2002:5db8:d822::1"])("allows %s", (ip) => {
-    expect(forbiddenAddressReason(ip)).toBeNull();
+  it.each(["93.184.216.34", "8.8.8.8", "2606:4700:4700::1111", "::ffff:93.184.216.34", "2002:5db8:d822::1", "::ffff:0:808:808", "64:ff9b::808:808"])(
+    "allows %s",
+    (ip) => {
+      expect(forbiddenAddressReason(ip)).toBeNull();
+    },
+  );
+
+  // Each of these threw inside ipaddr.js (toIPv4Address) or read the IPv4 at the wrong offset.
+  it.each([
+    ["::ffff:0:7f00:1", /embeds 127\.0\.0\.1 is a loopback/],
+    ["::ffff:0:a00:1", /embeds 10\.0\.0\.1 is a private/],
+    ["2001:0:4136:e378:8000:63bf:80ff:fffe", /embeds 127\.0\.0\.1/],
+    // RFC 8215's local-use NAT64 prefix: the IPv4's offset depends on the translator's prefix length.
+    ["64:ff9b:1::808:808", /local-use NAT64/],
+    ["64:ff9b:1:808:8:800::", /local-use NAT64/],
+    ["64:ff9b:7f00:1::", /local-use NAT64/],
+  ])("judges %s by what it embeds, without throwing", (ip, reason) => {
+    expect(forbiddenAddressReason(ip)).toMatch(reason);
+  });
+
+  it("refuses, rather than throws on, anything it cannot judge", () => {
+    for (const value of ["", "::ffff:0:1.2.3", "not an address", "1".repeat(5000)]) {
+      expect(() => vetAddress(value, { allowPrivate: false, allowCidrs: [] })).not.toThrow();
+      expect(vetAddress(value, { allowPrivate: false, allowCidrs: [] })).not.toBeNull();
+    }
   });
 });
 

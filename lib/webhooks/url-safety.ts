@@ -24,40 +24,63 @@ function isInternalName(hostname: string): boolean {
   );
 }
 
+const NAT64_WELL_KNOWN = ipaddr.parseCIDR("64:ff9b::/96");
+// RFC 8215's local-use prefix and the rest of 64:ff9b::/32: the translator's operator picks the
+// prefix length (RFC 6052 §2.2 puts the IPv4 at a different offset for each of /48, /56, /64 and
+// /96), so no offset can be trusted from outside. They are never global, so they are refused whole.
+const NAT64_LOCAL = ipaddr.parseCIDR("64:ff9b::/32");
+
+/**
+ * The IPv4 address an IPv6 address carries, in every form that has one, read from its bytes:
+ * ipaddr.js's toIPv4Address() throws for all of them but the mapped form, and an address comes
+ * from a DNS answer anyone can write, so nothing here may throw.
+ */
 function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
-  const range = address.range();
   const bytes = address.toByteArray();
-  if (range === "ipv4Mapped" || range === "rfc6145") return address.toIPv4Address();
-  // NAT64 (64:ff9b::/96 and the local-use 64:ff9b:1::/48) carries the IPv4 address in the last 32 bits.
-  if (range === "rfc6052") return new ipaddr.IPv4(bytes.slice(12, 16));
+  const ipv4At = (offset: number, invert = false) => new ipaddr.IPv4(bytes.slice(offset, offset + 4).map((b) => (invert ? b ^ 0xff : b)));
+  const range = address.range();
+  // ::ffff:a.b.c.d (mapped) and ::ffff:0:a.b.c.d (RFC 6145's translated form).
+  if (range === "ipv4Mapped" || range === "rfc6145") return ipv4At(12);
+  // NAT64's well-known prefix 64:ff9b::/96 (RFC 6052) carries it in the last 32 bits.
+  if (address.match(NAT64_WELL_KNOWN as [ipaddr.IPv6, number])) return ipv4At(12);
   // 6to4 (2002::/16) carries it in bits 16–47.
-  if (range === "6to4") return new ipaddr.IPv4(bytes.slice(2, 6));
+  if (range === "6to4") return ipv4At(2);
   // Teredo (2001::/32) carries the client's address inverted in the last 32 bits.
-  if (range === "teredo") return new ipaddr.IPv4(bytes.slice(12, 16).map((b) => b ^ 0xff));
+  if (range === "teredo") return ipv4At(12, true);
   // The deprecated IPv4-compatible form ::a.b.c.d.
-  if (bytes.slice(0, 12).every((b) => b === 0)) return new ipaddr.IPv4(bytes.slice(12, 16));
+  if (bytes.slice(0, 12).every((b) => b === 0)) return ipv4At(12);
   return null;
 }
 
 /**
  * Why an address may not be connected to, or null when it is a public unicast address. Only
  * globally routable unicast passes; any IPv6 form that embeds an IPv4 address is judged by it.
+ * Total: an address that cannot be judged is refused, never an exception.
  */
 export function forbiddenAddressReason(ip: string): string | null {
+  try {
+    return judgeAddress(ip);
+  } catch {
+    return `${ip.slice(0, 60)} cannot be vetted`;
+  }
+}
+
+function judgeAddress(ip: string): string | null {
   if (!ipaddr.isValid(ip)) return "not an IP address";
   let address = ipaddr.parse(ip);
   if (address.kind() === "ipv6") {
-    const inner = embeddedIPv4(address as ipaddr.IPv6);
+    const v6 = address as ipaddr.IPv6;
+    const inner = embeddedIPv4(v6);
     if (inner) {
-      const innerReason = forbiddenAddressReason(inner.toString());
-      if (innerReason) return innerReason;
+      const innerReason = judgeAddress(inner.toString());
+      if (innerReason) return `${v6.toString()} embeds ${innerReason}`;
       address = inner;
+    } else if (v6.match(NAT64_LOCAL as [ipaddr.IPv6, number])) {
+      return `${v6.toString()} is a local-use NAT64 address`;
     }
   }
   const range = address.range();
-  if (range === "unicast" || (address.kind() === "ipv6" && ["6to4", "teredo", "rfc6052", "ipv4Mapped"].includes(range))) {
-    return null;
-  }
+  if (range === "unicast") return null;
   return `${address.toString()} is a ${range} address`;
 }
 
@@ -91,10 +114,14 @@ function isAllowedByCidr(address: ipaddr.IPv4 | ipaddr.IPv6, cidrs: readonly All
  */
 export function vetAddress(ip: string, policy: Pick<UrlPolicy, "allowPrivate" | "allowCidrs">): string | null {
   if (policy.allowPrivate) return null;
-  if (!ipaddr.isValid(ip)) return "not an IP address";
-  let address = ipaddr.parse(ip);
-  if (address.kind() === "ipv6" && (address as ipaddr.IPv6).isIPv4MappedAddress()) address = (address as ipaddr.IPv6).toIPv4Address();
-  if (isAllowedByCidr(address, policy.allowCidrs)) return null;
+  try {
+    if (!ipaddr.isValid(ip)) return "not an IP address";
+    let address = ipaddr.parse(ip);
+    if (address.kind() === "ipv6" && (address as ipaddr.IPv6).isIPv4MappedAddress()) address = (address as ipaddr.IPv6).toIPv4Address();
+    if (isAllowedByCidr(address, policy.allowCidrs)) return null;
+  } catch {
+    return `${ip.slice(0, 60)} cannot be vetted`;
+  }
   return forbiddenAddressReason(ip);
 }
 

@@ -1,11 +1,17 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 
-/** A real worker process (`npm run worker`'s entry point) on the test file's database. */
-export async function spawnWorker(env: Record<string, string> = {}) {
+/**
+ * A real worker process (`npm run worker`'s entry point) on the test file's database. `dns`: host
+ * names answered with these addresses (or made to throw) instead of the system resolver's.
+ */
+export async function spawnWorker(env: Record<string, string> = {}, options: { dns?: Record<string, string[] | "throw"> } = {}) {
+  const preload = options.dns ? ["--import", pathToFileURL(path.resolve("tests/helpers/stub-dns.mjs")).href] : [];
+  const stub = options.dns ? { STUB_DNS: JSON.stringify(options.dns) } : {};
   // node itself, not the tsx wrapper: a signal must reach the worker, not a parent that relays it.
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", path.resolve("worker/index.ts")], {
-    env: { ...process.env, LOG_LEVEL: "info", ...env },
+  const child: ChildProcess = spawn(process.execPath, [...preload, "--import", "tsx", path.resolve("worker/index.ts")], {
+    env: { ...process.env, LOG_LEVEL: "info", ...env, ...stub },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

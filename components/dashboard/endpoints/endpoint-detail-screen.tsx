@@ -104,7 +104,7 @@ export function EndpointDetailScreen({ id }: { id: string }) {
             </Link>
           </div>
         </Card>
-        <SecretCard endpointId={e.id} revealReason={null} rotateReason={reason} />
+        <SecretCard endpointId={e.id} revealReason={canWrite ? null : t("secret.viewerCannotReveal")} rotateReason={canWrite ? null : t("secret.viewerCannotReveal")} />
         <div className="lg:col-span-2">
           <TestSendCard endpoint={e} reason={reason} messageHref={(id) => `/messages/${id}`} />
         </div>

@@ -51,6 +51,8 @@ export const loginFailures = pgTable(
     email: text("email").notNull(),
     /** Null when the address cannot be trusted (no TRUST_PROXY). */
     address: text("address"),
+    /** `password`: a password tried; `link`: a sign-in link asked for. Counted apart, so guessing passwords never stops the link. */
+    kind: text("kind").$type<"password" | "link">().notNull().default("password"),
     createdAt: createdAt(),
   },
   (t) => [

@@ -15,6 +15,8 @@ export const messages = pgTable(
     eventId: text("event_id"),
     /** The exact bytes every attempt sends: serialized once at ingest. */
     payload: text("payload").notNull(),
+    /** Sent by POST /endpoints/{id}/test: every attempt carries `webhook-test: true`. */
+    isTest: boolean("is_test").notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [

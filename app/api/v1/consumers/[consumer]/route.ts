@@ -1,9 +1,9 @@
-import { UpdateConsumerInput, deleteConsumer, findConsumer, toConsumer, updateConsumer } from "@/lib/consumers";
+import { UpdateConsumerInput, consumerView, deleteConsumer, findConsumer, updateConsumer } from "@/lib/consumers";
 import { ignoreBody, json, noContent, parseBody } from "@/lib/http/request";
 import { withApiKey } from "@/lib/http/with-api-key";
 import { otherMethods } from "@/lib/http/methods";
 
-export const GET = withApiKey(async ({ params, ctx }) => json(toConsumer(await findConsumer(ctx, params.consumer!))));
+export const GET = withApiKey(async ({ params, ctx }) => json(consumerView(ctx, await findConsumer(ctx, params.consumer!))));
 
 export const PATCH = withApiKey(async ({ req, params, ctx }) =>
   json(await updateConsumer({ ctx, ref: params.consumer!, input: await parseBody(req, UpdateConsumerInput) })),
