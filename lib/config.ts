@@ -144,7 +144,7 @@ const EnvSchema = z.object({
       }
       return origins;
     }),
-  /** Who may frame /portal: CSP sources ('self', scheme://host[:port], https://*.example.com), space or comma separated. */
+  /** Who may frame /portal: any CSP frame-ancestors source ('self', https://*.example.com, http://localhost:*, https:), space or comma separated. */
   PORTAL_FRAME_ANCESTORS: z
     .string()
     .default("'self'")

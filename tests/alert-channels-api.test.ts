@@ -157,6 +157,71 @@ describe("alert channels", () => {
   });
 });
 
+describe("alert channels in the audit log", () => {
+  const eventsOf = async (targetId: string) =>
+    ((await api.get(`/api/v1/audit-events?target_id=${targetId}&limit=100`)).body.data as any[]).reverse();
+
+  it("records create, update, test and delete in the audit log, naming no URL, token, secret or address", async () => {
+    const webhook = await api.post("/api/v1/alert-channels", { kind: "webhook", name: "audited hook", config: { url: "https://ops.example.com/hooks/audited-path-x1" } });
+    const chatwork = await api.post("/api/v1/alert-channels", { kind: "chatwork", name: "audited cw", config: { api_token: CW_TOKEN, room_id: "9" }, kinds: ["endpoint.failing"] });
+    const email = await api.post("/api/v1/alert-channels", { kind: "email", name: "audited mail", config: { to: ["audited-person@example.com"] } });
+    const teams = await api.post("/api/v1/alert-channels", { kind: "teams", name: "audited teams", config: { webhook_url: TEAMS_URL } });
+    for (const res of [webhook, chatwork, email, teams]) expect(res.status).toBe(201);
+    expect((await api.patch(`/api/v1/alert-channels/${chatwork.body.id}`, { name: "cw renamed", config: { api_token: "fedcba9876543210fedcba9876543210", room_id: "10" } })).status).toBe(200);
+    expect((await api.patch(`/api/v1/alert-channels/${email.body.id}`, { config: { to: ["someone-else@example.com"] } })).status).toBe(200);
+    expect((await api.patch(`/api/v1/alert-channels/${webhook.body.id}`, { config: { secret: "whsec_" + Buffer.alloc(24, 7).toString("base64") } })).status).toBe(200);
+    const tested = await api.post(`/api/v1/alert-channels/${teams.body.id}/test`);
+    expect(tested.status).toBe(202);
+    expect((await api.del(`/api/v1/alert-channels/${email.body.id}`)).status).toBe(204);
+
+    const actor = (await eventsOf(webhook.body.id))[0].actor;
+    expect(actor).toEqual({ type: "api_key", id: expect.any(String) });
+    expect(await eventsOf(webhook.body.id)).toEqual([
+      expect.objectContaining({ action: "alert_channel.created", target_type: "alert_channel", data: { kind: "webhook", name: "audited hook", kinds: null } }),
+      expect.objectContaining({ action: "alert_channel.updated", data: { fields: ["config.secret"] } }),
+    ]);
+    expect((await eventsOf(chatwork.body.id)).map((e) => [e.action, e.data])).toEqual([
+      ["alert_channel.created", { kind: "chatwork", name: "audited cw", kinds: ["endpoint.failing"] }],
+      ["alert_channel.updated", { fields: ["name", "config.api_token", "config.room_id"] }],
+    ]);
+    expect((await eventsOf(email.body.id)).map((e) => [e.action, e.data])).toEqual([
+      ["alert_channel.created", { kind: "email", name: "audited mail", kinds: null }],
+      ["alert_channel.updated", { fields: ["config.to"] }],
+      ["alert_channel.deleted", { kind: "email", name: "audited mail" }],
+    ]);
+    expect((await eventsOf(teams.body.id)).map((e) => [e.action, e.data])).toEqual([
+      ["alert_channel.created", { kind: "teams", name: "audited teams", kinds: null }],
+      ["alert_channel.tested", { alert_id: tested.body.id }],
+    ]);
+    for (const event of [...(await eventsOf(webhook.body.id)), ...(await eventsOf(teams.body.id))]) expect(event.actor).toEqual(actor);
+
+    const all = (await api.get("/api/v1/audit-events?limit=250")).text;
+    for (const secret of [
+      "ops.example.com",
+      "audited-path-x1",
+      webhook.body.secret,
+      "whsec_",
+      "webhook.office.com",
+      "cafebabe0123456789",
+      CW_TOKEN,
+      "fedcba9876543210",
+      "audited-person@example.com",
+      "someone-else@example.com",
+    ]) {
+      expect(all).not.toContain(secret);
+    }
+  });
+
+  it("writes no audit event for a change that was refused", async () => {
+    const created = await api.post("/api/v1/alert-channels", { kind: "chatwork", name: "refusals", config: { api_token: CW_TOKEN, room_id: "1" } });
+    expectProblem(await api.patch(`/api/v1/alert-channels/${created.body.id}`, { config: { api_token: "bad token" } }), 422, "validation_failed");
+    expectProblem(await api.post("/api/v1/alert-channels", { kind: "chatwork", name: "never made", config: { room_id: "1" } }), 422, "validation_failed");
+    expect((await eventsOf(created.body.id)).map((e) => e.action)).toEqual(["alert_channel.created"]);
+    const creations = (await api.get("/api/v1/audit-events?action=alert_channel.created&limit=250")).body.data as any[];
+    expect(creations.some((e) => e.data.name === "never made")).toBe(false);
+  });
+});
+
 describe("alert log", () => {
   it("validates its filters and hides alerts still being sent", async () => {
     expectProblem(await api.get("/api/v1/alerts?kind=endpoint.exploded"), 400, "validation_failed");

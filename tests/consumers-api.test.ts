@@ -57,6 +57,42 @@ describe("consumers", () => {
     problem(await api.get(`/api/v1/consumers/${created.body.id}`), 404, "not_found");
   });
 
+  it("records creation and deletion in the audit log, keeping only the uid", async () => {
+    const created = await api.post("/api/v1/consumers", {
+      uid: "audited_consumer",
+      name: "Private Name KK",
+      metadata: { plan: "secret-plan-zz" },
+      alert_emails: ["owner-zz@acme.test"],
+    });
+    expect(created.status).toBe(201);
+    await api.post(`/api/v1/consumers/${created.body.id}/endpoints`, { url: "https://hooks.acme.test/audited-zz" });
+    expect((await api.del(`/api/v1/consumers/${created.body.id}`)).status).toBe(204);
+
+    const events = ((await api.get(`/api/v1/audit-events?target_id=${created.body.id}`)).body.data as any[]).reverse();
+    expect(events).toEqual([
+      {
+        id: expect.any(String),
+        actor: { type: "api_key", id: expect.any(String) },
+        action: "consumer.created",
+        target_type: "consumer",
+        target_id: created.body.id,
+        data: { uid: "audited_consumer" },
+        created_at: expect.any(String),
+      },
+      expect.objectContaining({ action: "consumer.deleted", target_type: "consumer", target_id: created.body.id, data: { uid: "audited_consumer" } }),
+    ]);
+    const text = JSON.stringify(events);
+    for (const kept of ["Private Name KK", "secret-plan-zz", "owner-zz@acme.test", "@"]) expect(text).not.toContain(kept);
+
+    // A refused creation leaves no event behind.
+    problem(await api.post("/api/v1/consumers", { uid: "audited_consumer_2", name: "One", alert_emails: ["nope"] }), 422, "validation_failed");
+    expect((await api.post("/api/v1/consumers", { uid: "audited_twice", name: "One" })).status).toBe(201);
+    problem(await api.post("/api/v1/consumers", { uid: "audited_twice", name: "Two" }), 409, "uid_taken");
+    const creations = (await api.get("/api/v1/audit-events?action=consumer.created&limit=250")).body.data as any[];
+    expect(creations.filter((e) => e.data.uid === "audited_twice")).toHaveLength(1);
+    expect(creations.some((e) => e.data.uid === "audited_consumer_2")).toBe(false);
+  });
+
   it("refuses a duplicate uid with 409 uid_taken and writes nothing", async () => {
     expect((await api.post("/api/v1/consumers", { uid: "dup", name: "One" })).status).toBe(201);
     problem(await api.post("/api/v1/consumers", { uid: "dup", name: "Two" }), 409, "uid_taken");

@@ -85,16 +85,19 @@ describe("audit", () => {
     expect(none.body.data).toHaveLength(0);
 
     const admin = await operatorClient("admin");
+    const other = await operatorClient("admin");
     const viewer = await operatorClient("viewer");
     expect((await admin.get(`/api/v1/endpoints/${ep.body.id}/secret`)).status).toBe(200);
-    expect((await viewer.get(`/api/v1/endpoints/${ep.body.id}/secret`)).status).toBe(200);
+    expect((await other.get(`/api/v1/endpoints/${ep.body.id}/secret`)).status).toBe(200);
+    // A viewer is refused, and a refusal reveals nothing to record.
+    expect((await viewer.get(`/api/v1/endpoints/${ep.body.id}/secret`)).status).toBe(403);
 
     const seen = await viewer.get(`/api/v1/audit-events?target_id=${ep.body.id}&action=endpoint.secret_viewed`);
     expect(seen.status).toBe(200);
     expect(seen.body.data).toHaveLength(2);
     expect(seen.body.data[0]).toEqual({
       id: expect.stringMatching(/^aud/),
-      actor: { type: "operator", id: viewer.operator.id },
+      actor: { type: "operator", id: other.operator.id },
       action: "endpoint.secret_viewed",
       target_type: "endpoint",
       target_id: ep.body.id,

@@ -3,6 +3,7 @@ import { apiClient, type ApiResponse } from "./helpers/api";
 import { startReceiver, waitFor } from "./helpers/receiver";
 import { startTestWorker } from "./helpers/worker";
 import { getSql } from "../lib/db/client";
+import { withEnv } from "./helpers/env";
 import type { WorkerHandle } from "../worker/runtime";
 
 /**
@@ -212,6 +213,28 @@ describe("endpoint custom headers", () => {
       expect(got.headers["x-latin"]).toBe("café crème");
       expect(got.headers["x-tab"]).toBe("a\tb");
       expect(got.headers["x-symbols"]).toBe(headers["X-Symbols"]);
+    });
+  });
+});
+
+describe("IPv6 literals whose embedded IPv4 once made the URL check throw (500)", () => {
+  const urls = ["https://[::ffff:0:7f00:1]/", "https://[::ffff:0:808:808]/x", "https://[64:ff9b:1::a9fe:a9fe]/", "https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/"];
+
+  it.each(urls)("%s is judged at create, update and as an alert channel's URL, never a 500", async (url) => {
+    await withEnv({ ALLOW_PRIVATE_ENDPOINTS: "false" }, async () => {
+      const public_ = url.includes("808:808");
+      const created = await api.post("/api/v1/consumers/acme/endpoints", { url });
+      const patched = await api.patch(`/api/v1/endpoints/${endpointId}`, { url });
+      const channel = await api.post("/api/v1/alert-channels", { kind: "webhook", name: "c", config: { url } });
+      for (const res of [created, patched, channel]) {
+        if (public_) expect(res.status, res.text).toBeLessThan(300);
+        else expectProblem(res, 422, "endpoint_url_forbidden");
+      }
+      if (public_) {
+        await api.del(`/api/v1/endpoints/${created.body.id}`);
+        await api.del(`/api/v1/alert-channels/${channel.body.id}`);
+        await api.patch(`/api/v1/endpoints/${endpointId}`, { url: "https://hooks.acme.test/x" });
+      }
     });
   });
 });

@@ -1,3 +1,4 @@
+import { insertAuditEvent } from "../audit/insert-audit-event";
 import type { Ctx } from "../context";
 import { alertChannels } from "../db/schema";
 import { newId } from "../ids";
@@ -11,17 +12,28 @@ import { toAlertChannel, type CreateAlertChannelInput, type CreatedAlertChannel 
  */
 export async function createAlertChannel({ ctx, input }: { ctx: Ctx; input: CreateAlertChannelInput }): Promise<CreatedAlertChannel> {
   const config = checkChannelConfig(input.kind, input.config);
-  const [row] = await ctx.db
-    .insert(alertChannels)
-    .values({
-      id: newId("alertChannel"),
-      kind: input.kind,
-      name: input.name,
-      ...sealChannelConfig(config),
-      configMasked: maskChannelConfig(input.kind, config),
-      kinds: input.kinds?.length ? [...new Set(input.kinds)] : null,
-    })
-    .returning();
-  const channel = toAlertChannel(row!);
+  const row = await ctx.db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(alertChannels)
+      .values({
+        id: newId("alertChannel"),
+        kind: input.kind,
+        name: input.name,
+        ...sealChannelConfig(config),
+        configMasked: maskChannelConfig(input.kind, config),
+        kinds: input.kinds?.length ? [...new Set(input.kinds)] : null,
+      })
+      .returning();
+    // The config stays out: its URLs and tokens are credentials, its addresses personal data.
+    await insertAuditEvent(tx, {
+      actor: ctx.actor,
+      action: "alert_channel.created",
+      targetType: "alert_channel",
+      targetId: created!.id,
+      data: { kind: created!.kind, name: created!.name, kinds: created!.kinds },
+    });
+    return created!;
+  });
+  const channel = toAlertChannel(row);
   return "secret" in config && config.secret ? { ...channel, secret: config.secret } : channel;
 }

@@ -3,6 +3,7 @@ import { maskUrl } from "./channel-config";
 import { chatworkMessage } from "./channels/chatwork";
 import { alertEmail } from "./channels/email";
 import { slackMessage } from "./channels/slack";
+import { teamsMessage, teamsText } from "./channels/teams";
 import type { AlertFacts } from "./facts";
 import { describeAlert, foldedNote } from "./render";
 
@@ -38,6 +39,47 @@ describe("alert rendering", () => {
     expect(chatwork).not.toContain("[toall]");
     expect(chatwork.match(/\[\/info\]/g)).toHaveLength(1);
     expect(alertEmail(view, "x").html).not.toContain("<b>hi</b>");
+  });
+
+  it("keeps a customer's text from writing Markdown in a Teams card", () => {
+    const hostile = [
+      "**bold** __strong__ *em* _em_ ~~gone~~ `code`",
+      "[click me](https://evil.test/x) ![pixel](https://evil.test/p.png) <https://evil.test> [ref]: https://evil.test",
+      "<at>everyone</at> <b>hi</b> &amp; &#42; {{DATE(2017-02-14T06:08:39Z, SHORT)}} a | b \\*still text\\*",
+    ].join(" ");
+    const blocks = ["# Heading\n- item\n+ item\n* item\n1. first\n2) second\n> quote\n    code\n---", "\r\n1. starts a list", "- starts a list", "12) too"];
+    const view = describeAlert(
+      facts({
+        kind: "recovery.paused",
+        endpoint: { id: "ep_1", url: "https://hooks.acme.test/x?a=[b](c)", description: `${hostile} ${blocks[0]}`, state: "active" },
+        consumer: { id: "con_1", uid: "acme_1", name: blocks[1]! },
+        data: { recovery_id: "rcv_1", reason: blocks[2], last_error: hostile, last_status_code: 500, event_type: blocks[3] },
+      }),
+      "https://admin.test",
+    );
+    const card = teamsMessage(view).attachments[0]!.content;
+    const factSet = card.body.flatMap((b) => (b.facts as { title: string; value: string }[] | undefined) ?? []);
+    const texts = [...card.body.flatMap((b) => (typeof b.text === "string" ? [b.text] : [])), ...factSet.flatMap((f) => [f.title, f.value])];
+    expect(texts.join("\n")).toContain("Description");
+    // What a CommonMark reader still sees as markup once every backslash escape is taken out.
+    const bare = (text: string) => text.replace(/\\[!-/:-@[-`{-~]/g, "");
+    for (const text of texts) {
+      expect(bare(text), text).not.toMatch(/[*_~`[\]<>&{}#|!\\]/);
+      expect(text, text).not.toMatch(/[\r\n]/);
+      expect(text, text).not.toMatch(/^\s*([-+>]|\d+[.)]|\s{4})/);
+    }
+    // Inert, not lost: taking the escapes out gives the customer's text back (lines joined).
+    const unescape = (text: string) => text.replace(/\\([!-/:-@[-`{-~])/g, "$1");
+    const value = (label: string) => unescape(factSet.find((f) => f.title === label)!.value);
+    expect(value("Description")).toBe(`${hostile} ${blocks[0]!.replace(/\n/g, " ")}`);
+    expect(value("Consumer")).toBe("1. starts a list (acme_1)");
+    expect(value("Reason")).toBe("- starts a list");
+    expect(value("Event type")).toBe("12) too");
+    expect(value("Last result")).toBe(`HTTP 500 (${hostile})`);
+    // URLs and timestamps are left readable: only their markup characters are escaped.
+    expect(teamsText("https://hooks.acme.test/a-b/c.d?x=1:2")).toBe("https://hooks.acme.test/a-b/c.d?x=1:2");
+    expect(teamsText("2026-11-30T12:00:00.000Z")).toBe("2026-11-30T12:00:00.000Z");
+    expect(teamsText("ep_1")).toBe("ep\\_1");
   });
 
   it("masks URLs down to the origin and, for long paths, their last 4 characters", () => {

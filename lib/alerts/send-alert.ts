@@ -1,6 +1,7 @@
 import { RECOVERY_ALERT_KINDS, type AlertKind } from "./kinds";
 import type { Config } from "../config";
 import type { Sql } from "../db/client";
+import { isConnectionError } from "../db/errors";
 import { logger } from "../logger";
 import type { ChannelKind } from "./channel-config";
 import { openChannelConfig } from "./channel-config";
@@ -46,7 +47,13 @@ export async function sendAlert(sql: Sql, config: Config, alertId: string): Prom
     returning id, endpoint_id, channel_id, recipient, payload, attempts, created_at`;
   if (!alert) return "skipped";
   const facts = AlertFacts.parse(alert.payload);
-  const outcome = await tryOnce(sql, config, alert, facts);
+  const outcome = await tryOnce(sql, config, alert, facts).catch((error: unknown): SendOutcome => {
+    if (isConnectionError(error)) throw error;
+    // Rendering or sending threw on something a customer wrote: this alert's failed try, kept on
+    // its row, never a job that graphile retries blindly.
+    logger.error("an alert send failed inside Webhook Admin", { alertId: alert.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    return { ok: false, error: "internal error while sending (the worker's log has the cause)", message: null };
+  });
 
   if (outcome.ok) {
     await sql`update alerts set status = 'sent', error = null, message = ${outcome.message}, updated_at = now() where id = ${alert.id}`;

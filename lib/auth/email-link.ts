@@ -7,7 +7,7 @@ import { getDb } from "../db/client";
 import { SHARED_CLIENT, clientAddress } from "../http/client-address";
 import { LOCALE_COOKIE, pickLocale, type Locale } from "../i18n/locale";
 import { logger } from "../logger";
-import { countSignInAttempt, findOperator, findOperatorByEmail, storeSignInToken, consumeSignInToken } from "../operators";
+import { countLinkRequest, findOperator, findOperatorByEmail, storeSignInToken, consumeSignInToken } from "../operators";
 import { createTranslator } from "next-intl";
 import { TooManySignIns } from "./too-many-sign-ins";
 import en from "../../messages/en.json";
@@ -97,14 +97,15 @@ export function sendSignInLink(params: LinkRequest): Promise<void> {
 }
 
 /**
- * Counts the request against the sign-in limits, then mails the link — to an existing operator
- * only. Every address gets the same answer ("check your inbox") in the same time: the mail goes out
+ * Counts the request against the link's own limits (countLinkRequest: apart from passwords, so
+ * guessing passwords never stops the link), then mails the link — to an existing operator only.
+ * Every address gets the same answer ("check your inbox") in the same time: the mail goes out
  * after the answer, so neither the answer nor its timing tells whether the address is an operator.
  */
 async function mailSignInLink({ identifier, url, request }: LinkRequest): Promise<void> {
   const config = getConfig();
   const address = clientAddress(request, config.TRUST_PROXY);
-  const retryAfterSeconds = await countSignInAttempt(getDb(), { email: identifier, address: address === SHARED_CLIENT ? null : address });
+  const retryAfterSeconds = await countLinkRequest(getDb(), { email: identifier, address: address === SHARED_CLIENT ? null : address });
   if (retryAfterSeconds !== null) throw new TooManySignIns(retryAfterSeconds);
   const operator = await findOperatorByEmail(getDb(), identifier);
   if (!operator) return;

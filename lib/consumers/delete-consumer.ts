@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { insertAuditEvent } from "../audit/insert-audit-event";
 import type { Ctx } from "../context";
 import { consumers } from "../db/schema";
 import { transactionWithRetry } from "../db/retry";
@@ -14,5 +15,7 @@ export async function deleteConsumer({ ctx, ref }: { ctx: Ctx; ref: string }) {
     await tx.select({ id: consumers.id }).from(consumers).where(eq(consumers.id, current.id)).for("update");
     await lockEndpoints(tx, { consumerId: current.id }, "all");
     await tx.delete(consumers).where(eq(consumers.id, current.id));
+    // Only the fact: what the consumer held (names, addresses, payloads) is gone with it.
+    await insertAuditEvent(tx, { actor: ctx.actor, action: "consumer.deleted", targetType: "consumer", targetId: current.id, data: { uid: current.uid } });
   });
 }

@@ -41,7 +41,10 @@ export const endpointOperations: Operation[] = [
     params: CONSUMER,
     body: { schema: "CreateEndpointInput" },
     success: { status: 201, description: "The new endpoint.", schema: "Endpoint" },
-    errors: { 422: "`validation_failed`, or `endpoint_url_forbidden` for a URL the SSRF rules refuse." },
+    errors: {
+      409: "`endpoint_limit`: a portal session's consumer already has `PORTAL_MAX_ENDPOINTS` endpoints.",
+      422: "`validation_failed` (a portal session may not set `max_concurrency` above `ENDPOINT_MAX_CONCURRENCY`), or `endpoint_url_forbidden` for a URL the SSRF rules refuse.",
+    },
   },
   {
     method: "get",
@@ -106,6 +109,7 @@ export const endpointOperations: Operation[] = [
     path: "/endpoints/{id}/secret",
     operationId: "getEndpointSecret",
     summary: "Get an endpoint's signing secret",
+    description: "API keys, admins, and portal sessions with `view_secrets`; a viewer is refused 403.",
     tag: "Endpoints",
     params: ENDPOINT,
     success: { status: 200, description: "The current `whsec_…` secret.", schema: "EndpointSecret" },
@@ -137,7 +141,7 @@ export const endpointOperations: Operation[] = [
     operationId: "sendTestMessage",
     summary: "Send a test message to one endpoint",
     description:
-      "A real message, in the log like any other, delivered through the queue to this endpoint only (whatever event types it filters on). Without `payload`, the event type's `example`; without `event_type`, the endpoint's first event type or `webhook.test`.",
+      "A real message, in the log like any other, delivered through the queue to this endpoint only (whatever event types it filters on), signed like any other and marked with the header `webhook-test: true`. Without `payload`, the event type's `example`; without `event_type`, the endpoint's first event type or `webhook.test`. Each endpoint takes at most `ENDPOINT_TEST_SENDS_PER_MINUTE` (default 10) a minute; more are 429 with `Retry-After`.",
     tag: "Endpoints",
     params: ENDPOINT,
     body: { schema: "SendTestInput", required: false },

@@ -23,9 +23,10 @@ export class RateLimiter {
 type Bucket = { tokens: number; at: number };
 
 /**
- * Failed API-key authentications per client, per web process: a bucket of `perMinute` that only
- * failures take from and that refills over a minute. While it is empty the client is answered 429
- * unless its token is among the active credentials (lib/http/active-credentials.ts), so unknown
+ * Failed authentications per client (API keys, portal sessions, portal link tokens), per web
+ * process: a bucket of `perMinute` that only failures take from and that refills over a minute.
+ * While it is empty the client is answered 429 unless its token is among the active credentials
+ * (lib/http/active-credentials.ts; never for a link token, see clientRetryAfter), so unknown
  * `sk_…` tokens cannot cost a database query each without bound. A token that authenticated in
  * this process before passes regardless: a flood from a shared address (or from anywhere, when all
  * clients share one bucket) does not lock out the keys in use. Both maps are bounded; the oldest
@@ -49,15 +50,23 @@ export class FailedAuthLimiter {
   /** Seconds the client must wait before its token is looked up, or 0. */
   retryAfter(client: string, tokenHash: string, now = Date.now()): number {
     if (this.known.has(tokenHash)) return 0;
+    return this.clientRetryAfter(client, now);
+  }
+
+  /**
+   * The same wait with no token passing regardless: for one-time tokens (portal links), which are
+   * never "known" and have no active credentials to be among.
+   */
+  clientRetryAfter(client: string, now = Date.now()): number {
     const bucket = this.buckets.get(client);
     if (!bucket) return 0;
     const { tokens } = this.refilled(client, now);
     return tokens >= 1 ? 0 : Math.max(1, Math.ceil(((1 - tokens) * 60) / this.perMinute));
   }
 
-  failed(client: string, tokenHash: string, now = Date.now()): void {
+  failed(client: string, tokenHash?: string, now = Date.now()): void {
     // A revoked key stops passing at once, and its retries are limited like any unknown token's.
-    this.known.delete(tokenHash);
+    if (tokenHash !== undefined) this.known.delete(tokenHash);
     const bucket = this.refilled(client, now);
     bucket.tokens = Math.max(0, bucket.tokens - 1);
     remember(this.buckets, client, bucket, this.maxEntries);

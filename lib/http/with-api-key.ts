@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { authenticateApiKey } from "../api-keys";
 import { assertSameOrigin, hasSessionCookie, operatorFromSession } from "../auth/request-session";
-import { getConfig, type Config } from "../config";
+import { getConfig } from "../config";
 import { requireWrite, type Actor, type Ctx } from "../context";
 import { sha256Hex } from "../crypto/encryption";
 import { getDb } from "../db/client";
@@ -11,21 +11,16 @@ import { authenticatePortalSession } from "../portal/authenticate-portal-session
 import { portalCorsHeaders, withCors } from "../portal/cors";
 import { requirePortalAccess } from "../portal/policy";
 import { ActiveCredentials } from "./active-credentials";
+import { authFailures } from "./auth-failures";
 import { clientAddress } from "./client-address";
 import { errorResponse } from "./problem";
-import { FailedAuthLimiter, RateLimiter } from "./rate-limit";
+import { RateLimiter } from "./rate-limit";
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 export type ApiHandler = (args: { req: Request; params: Record<string, string>; ctx: Ctx }) => Promise<Response>;
 
 let limiter: RateLimiter | undefined;
-let failures: { config: Config; limiter: FailedAuthLimiter } | undefined;
 const active = new ActiveCredentials();
-
-function failureLimiter(config: Config): FailedAuthLimiter {
-  if (failures?.config !== config) failures = { config, limiter: new FailedAuthLimiter(config.API_AUTH_FAILURES_PER_MINUTE) };
-  return failures.limiter;
-}
 
 const READS = new Set(["GET", "HEAD"]);
 
@@ -64,7 +59,7 @@ export function withApiKey(handler: ApiHandler) {
         if (!token) throw new UnauthorizedError();
         const client = clientAddress(req, config.TRUST_PROXY);
         const tokenHash = sha256Hex(token);
-        const failed = failureLimiter(config);
+        const failed = authFailures(config);
         const blocked = failed.retryAfter(client, tokenHash);
         if (blocked > 0 && !(await active.has(db, tokenHash))) throw new RateLimitedError(blocked);
         const found: typeof actor | null = portal

@@ -3,5 +3,6 @@ export { createOperator } from "./create-operator";
 export { deleteOperator } from "./delete-operator";
 export { signInOperator, type SignInResult } from "./sign-in-operator";
 export { findOperator, listOperators } from "./queries";
-export { countSignInAttempt } from "./count-sign-in-attempt";
+export { countLinkRequest, countPasswordAttempt, passwordDelayMs } from "./count-sign-in-attempt";
+export { ConcurrencyGate, GateFullError } from "./concurrency-gate";
 export { findOperatorByEmail, storeSignInToken, consumeSignInToken } from "./sign-in-tokens";

@@ -1,5 +1,6 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual } from "node:crypto";
 import { promisify } from "node:util";
+import { ConcurrencyGate } from "./concurrency-gate";
 
 const scrypt = promisify(scryptCb) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
 
@@ -24,3 +25,12 @@ export function decoyHash(): Promise<string> {
   decoy ??= hashPassword(randomBytes(12).toString("base64url"));
   return decoy;
 }
+
+/**
+ * Sign-ins' password checks. scrypt runs on libuv's thread pool (4 threads unless
+ * UV_THREADPOOL_SIZE says otherwise), so more at once would only wait there, in front of DNS and
+ * file work; 32 in line absorb a burst of real sign-ins. Past that — a flood of sign-ins with new
+ * emails, which nothing bounds per client without TRUST_PROXY — a sign-in is told to retry
+ * instead of adding CPU work.
+ */
+export const passwordChecks = new ConcurrencyGate(4, 32);

@@ -1,8 +1,10 @@
 import { eq } from "drizzle-orm";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Executor } from "../db/client";
 import { operators } from "../db/schema";
-import { clearSignInAttempts, countSignInAttempt, normalizeSignInEmail } from "./count-sign-in-attempt";
-import { decoyHash, verifyPassword } from "./password";
+import { GateFullError } from "./concurrency-gate";
+import { clearSignInAttempts, countPasswordAttempt, normalizeSignInEmail } from "./count-sign-in-attempt";
+import { decoyHash, passwordChecks, verifyPassword } from "./password";
 import { toOperator, type Operator } from "./schemas";
 
 export type SignInResult =
@@ -11,20 +13,29 @@ export type SignInResult =
   | { ok: false; reason: "rate_limited"; retryAfterSeconds: number };
 
 /**
- * Checks an email and password, rate-limited per email and per client address (countSignInAttempt):
- * a locked email is refused even with the right password. A success clears that email's count.
+ * Checks an email and password (countPasswordAttempt): refused outright only when this client
+ * address is over its limits; past the email's own limit, delayed before the password is checked,
+ * the right one included. The check waits for a slot of passwordChecks — a full queue is answered
+ * "retry in a second", not with more CPU work. A success clears that email's count.
  */
 export async function signInOperator(
   db: Executor,
-  /** `address` null: the client's address is unknown (no trusted proxy), so only the per-email limit applies. */
+  /** `address` null: the client's address is unknown (no trusted proxy), so only the email-wide delay applies. */
   input: { email: string; password: string; address: string | null },
 ): Promise<SignInResult> {
   const email = normalizeSignInEmail(input.email);
-  const retryAfterSeconds = await countSignInAttempt(db, { email, address: input.address });
-  if (retryAfterSeconds !== null) return { ok: false, reason: "rate_limited", retryAfterSeconds };
+  const attempt = await countPasswordAttempt(db, { email, address: input.address });
+  if (attempt.retryAfterSeconds !== null) return { ok: false, reason: "rate_limited", retryAfterSeconds: attempt.retryAfterSeconds };
+  if (attempt.delayMs > 0) await sleep(attempt.delayMs);
 
   const [row] = await db.select().from(operators).where(eq(operators.email, email)).limit(1);
-  const valid = await verifyPassword(input.password, row?.passwordHash ?? (await decoyHash()));
+  let valid: boolean;
+  try {
+    valid = await passwordChecks.run(async () => verifyPassword(input.password, row?.passwordHash ?? (await decoyHash())));
+  } catch (error) {
+    if (error instanceof GateFullError) return { ok: false, reason: "rate_limited", retryAfterSeconds: 1 };
+    throw error;
+  }
   if (!row || !valid) return { ok: false, reason: "invalid" };
   await clearSignInAttempts(db, email);
   return { ok: true, operator: toOperator(row) };

@@ -24,7 +24,7 @@ export async function storeSignInToken(db: Executor, input: { email: string; tok
 /**
  * Uses a sign-in link's token: the row is deleted whatever its age, so a link works once. Returns
  * it when it was there (the caller checks its expiry); a use that signs in clears the email's
- * count of attempts, as a right password does.
+ * count of password attempts, as a right password does.
  */
 export async function consumeSignInToken(db: Executor, input: { email: string | undefined; tokenHash: string }) {
   const [row] = await db

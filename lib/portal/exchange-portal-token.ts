@@ -3,7 +3,8 @@ import { recordAuditEvent } from "../audit/record-audit-event";
 import { sha256Hex } from "../crypto/encryption";
 import { getSql } from "../db/client";
 import type { PortalCapability, PortalTheme } from "../db/schema/access";
-import { AppError } from "../errors";
+import { AppError, RateLimitedError } from "../errors";
+import { authFailures } from "../http/auth-failures";
 import { newId } from "../ids";
 import type { PortalSessionAnswer } from "./schemas";
 
@@ -14,11 +15,26 @@ export class InvalidPortalTokenError extends AppError {
 }
 
 /**
- * Trades a link's token for a session, once. The token is spent by one conditional UPDATE, so of two
- * exchanges racing on the same token exactly one gets a row back; the session is made in the same
- * transaction, so a spent token always has its session.
+ * Trades a link's token for a session, once, for `client` (clientAddress): the one unauthenticated
+ * way to make a session, so it is under the failed-authentication limit API keys are under (the
+ * same bucket per client), checked before any database work; every invalid token counts. The
+ * token is spent by one conditional UPDATE, so of two exchanges racing on the same token exactly
+ * one gets a row back; the session is made in the same transaction, so a spent token always has
+ * its session.
  */
-export async function exchangePortalToken(token: string): Promise<PortalSessionAnswer> {
+export async function exchangePortalToken(token: string, client: string): Promise<PortalSessionAnswer> {
+  const failures = authFailures();
+  const wait = failures.clientRetryAfter(client);
+  if (wait > 0) throw new RateLimitedError(wait);
+  try {
+    return await spend(token);
+  } catch (error) {
+    if (error instanceof InvalidPortalTokenError) failures.failed(client);
+    throw error;
+  }
+}
+
+async function spend(token: string): Promise<PortalSessionAnswer> {
   if (!token.startsWith("pt_") || token.length > 200) throw new InvalidPortalTokenError();
   const sql = getSql();
   return sql.begin(async (tx) => {

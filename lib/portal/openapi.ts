@@ -46,6 +46,7 @@ export const portalOperations: Operation[] = [
     public: true,
     body: { schema: "ExchangePortalTokenInput" },
     success: { status: 201, description: "`{session_token, consumer_id, capabilities, locale, theme, expires_at}`." },
+    errors: { 429: "`rate_limited`: this client's failed authentications are over `API_AUTH_FAILURES_PER_MINUTE`; nothing was looked up." },
   },
   {
     method: "delete",

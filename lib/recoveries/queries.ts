@@ -86,35 +86,82 @@ function csvField(value: unknown): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
+const CSV_PAGE = 1000;
+/** How long one export may take before it is cut off, however slowly its client reads. */
+export const CSV_EXPORT_DEADLINE_MS = 10 * 60_000;
+
 /**
- * Every item of a run as CSV, streamed from a database cursor: a 100,000-item report is never held
- * in memory. The scope check happens before the first byte.
+ * Every item of a run as CSV, a page at a time: a 100,000-item report is never held in memory, and
+ * no connection is held between pages. Each read runs one keyset query (the run's scope checked
+ * again) and hands its connection back, so clients that stop reading cannot take the pool from
+ * everyone else — a cursor would keep its connection until the last row was read. The scope check
+ * happens before the first byte; after `deadlineMs` the stream errors, whatever it was doing.
  */
-export async function recoveryItemsCsv(ctx: Ctx, id: string, query: ListItemsQuery): Promise<ReadableStream<Uint8Array>> {
+export async function recoveryItemsCsv(
+  ctx: Ctx,
+  id: string,
+  query: ListItemsQuery,
+  { deadlineMs = CSV_EXPORT_DEADLINE_MS }: { deadlineMs?: number } = {},
+): Promise<ReadableStream<Uint8Array>> {
   const run = await findRecoveryRow(ctx, id);
+  const scope = consumerScope(ctx);
   const sql = getSql();
   const encoder = new TextEncoder();
-  const outcome = query.outcome ? sql`and outcome = ${query.outcome}` : sql``;
-  const iterator = sql<Record<string, unknown>[]>`
-    select delivery_id, message_id, endpoint_id, outcome, skip_reason, attempt_id, status_code, error, updated_at
-    from recovery_items where recovery_id = ${run.id} ${outcome} order by seq`
-    .cursor(1000)
-    [Symbol.asyncIterator]();
-  let headerSent = false;
+  let last: number | null = null;
+  let inFlight: { cancel: () => unknown } | null = null;
+  let timer: NodeJS.Timeout | undefined;
+  let ended = false;
+  const end = () => {
+    ended = true;
+    clearTimeout(timer);
+    // A page still running gives its connection back now, not when it would have finished. A
+    // cancel request that fails changes nothing: the page ends on its own and is thrown away.
+    Promise.resolve(inFlight?.cancel()).catch(() => {});
+    inFlight = null;
+  };
   return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!headerSent) {
-        headerSent = true;
-        controller.enqueue(encoder.encode(`${ITEM_COLUMNS.join(",")}\r\n`));
-        return;
-      }
-      const next = await iterator.next();
-      if (next.done) return controller.close();
-      const lines = next.value.map((row) => ITEM_COLUMNS.map((c) => csvField(row[c])).join(",")).join("\r\n");
-      controller.enqueue(encoder.encode(`${lines}\r\n`));
+    start(controller) {
+      timer = setTimeout(() => {
+        if (ended) return;
+        end();
+        controller.error(new Error(`the export took longer than ${deadlineMs} ms and was cut off`));
+      }, deadlineMs);
+      // A stalled export must not keep the process alive.
+      timer.unref?.();
+      controller.enqueue(encoder.encode(`${ITEM_COLUMNS.join(",")}\r\n`));
     },
-    async cancel() {
-      await iterator.return?.();
+    async pull(controller) {
+      const page = sql<(Record<string, unknown> & { seq: number })[]>`
+        select i.seq, i.delivery_id, i.message_id, i.endpoint_id, i.outcome, i.skip_reason, i.attempt_id, i.status_code, i.error, i.updated_at
+        from recovery_items i join recoveries r on r.id = i.recovery_id
+        where i.recovery_id = ${run.id} ${scope ? sql`and r.consumer_id = ${scope}` : sql``}
+          ${last !== null ? sql`and i.seq > ${last}` : sql``} ${query.outcome ? sql`and i.outcome = ${query.outcome}` : sql``}
+        order by i.seq limit ${CSV_PAGE}`;
+      inFlight = page;
+      let rows: (Record<string, unknown> & { seq: number })[];
+      try {
+        rows = await page;
+      } catch (error) {
+        // Canceled by the deadline or the client: the stream has already ended.
+        if (ended) return;
+        end();
+        throw error;
+      } finally {
+        if (inFlight === page) inFlight = null;
+      }
+      if (ended) return;
+      if (rows.length > 0) {
+        last = rows[rows.length - 1]!.seq;
+        const lines = rows.map((row) => ITEM_COLUMNS.map((c) => csvField(row[c])).join(",")).join("\r\n");
+        controller.enqueue(encoder.encode(`${lines}\r\n`));
+      }
+      if (rows.length < CSV_PAGE) {
+        end();
+        controller.close();
+      }
+    },
+    cancel() {
+      end();
     },
   });
 }

@@ -15,7 +15,8 @@ beforeAll(async () => {
   for (const [email, role] of [["admin@example.com", "admin"], ["limited@example.com", "admin"]] as const) {
     await createOperator({ ctx: system, input: { email, password: PASSWORD, role } });
   }
-  app = await startBuiltApp({ LOGIN_MAX_FAILURES_PER_EMAIL: "3" });
+  // Behind a proxy (TRUST_PROXY): each context names its own address in X-Forwarded-For.
+  app = await startBuiltApp({ LOGIN_MAX_FAILURES_PER_EMAIL: "3", TRUST_PROXY: "true" });
   browser = await launchBrowser();
 }, 600_000);
 
@@ -69,16 +70,24 @@ describe("the operator dashboard in Chromium", () => {
     await context.close();
   });
 
-  it("locks an email after too many failed sign-ins, even with the right password", async () => {
-    const { context, page } = await newPage();
+  it("locks out the address that guessed an email's password, even with the right one, and not the owner elsewhere", async () => {
+    const attacker = await newPage();
+    await attacker.context.setExtraHTTPHeaders({ "x-forwarded-for": "203.0.113.66" });
     for (let i = 0; i < 3; i++) {
-      await signIn(page, "limited@example.com", `guess ${i}`);
-      await expect.poll(() => page.getByTestId("login-error").textContent()).toBe("Wrong email or password.");
+      await signIn(attacker.page, "limited@example.com", `guess ${i}`);
+      await expect.poll(() => attacker.page.getByTestId("login-error").textContent()).toBe("Wrong email or password.");
     }
-    await signIn(page, "limited@example.com");
-    await expect.poll(() => page.getByTestId("login-error").textContent()).toMatch(/^Too many failed sign-ins\. Try again in 15 minutes\.$/);
-    expect(new URL(page.url()).pathname).toBe("/login");
-    await context.close();
+    await signIn(attacker.page, "limited@example.com");
+    await expect.poll(() => attacker.page.getByTestId("login-error").textContent()).toMatch(/^Too many failed sign-ins\. Try again in 15 minutes\.$/);
+    expect(new URL(attacker.page.url()).pathname).toBe("/login");
+    await attacker.context.close();
+
+    const owner = await newPage();
+    await owner.context.setExtraHTTPHeaders({ "x-forwarded-for": "198.51.100.20" });
+    await signIn(owner.page, "limited@example.com");
+    await owner.page.waitForURL((url) => url.pathname === "/");
+    expect(await owner.page.getByTestId("signed-in-as").textContent()).toBe("limited@example.com");
+    await owner.context.close();
   });
 
   it("creates an API key shown once with a copy button, then revokes it", async () => {

@@ -246,9 +246,16 @@ describe("the customer portal in Chromium", () => {
     await context.close();
   });
 
-  it("saves the consumer's alert emails", async () => {
+  it("saves the consumer's alert emails with a link that manages endpoints, and says why not without", async () => {
+    const readOnly = await newPage();
+    await readOnly.page.goto(await mintLink("acme", { capabilities: [] }));
+    await readOnly.page.getByRole("link", { name: "Alert emails" }).click();
+    await readOnly.page.getByText("Your link lets you see these addresses but not change them.").waitFor();
+    expect(await readOnly.page.getByLabel("Alert emails").isDisabled()).toBe(true);
+    await readOnly.context.close();
+
     const { context, page } = await newPage();
-    await page.goto(await mintLink("acme", { capabilities: [] }));
+    await page.goto(await mintLink("acme", { capabilities: ["manage_endpoints"] }));
     await page.getByRole("link", { name: "Alert emails" }).click();
     await page.getByTestId("alert-emails-empty").waitFor();
     await page.getByLabel("Alert emails").fill("ops@acme.example\noncall@acme.example");

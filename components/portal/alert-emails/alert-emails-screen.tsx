@@ -6,14 +6,12 @@ import { ErrorMessage } from "../../shared/error-message";
 import { useConsumer } from "../../shared/queries/consumers";
 import { Skeleton } from "../../ui/skeleton";
 import { usePortalSession } from "../session-context";
-import { usePortalReasons } from "../endpoints/use-portal-reasons";
 
 /** Who on the customer's side hears when an endpoint fails, is disabled or recovers. A link that may manage endpoints may change it. */
 export function PortalAlertEmailsScreen() {
   const t = useTranslations("portalAlertEmails");
-  const { consumerId, theme } = usePortalSession();
+  const { consumerId, theme, can } = usePortalSession();
   const consumer = useConsumer(consumerId);
-  const reasons = usePortalReasons();
   return (
     <div className="max-w-2xl">
       <h1 className="text-xl font-semibold">{t("title")}</h1>
@@ -24,7 +22,7 @@ export function PortalAlertEmailsScreen() {
         <ErrorMessage error={consumer.error} retry={() => consumer.refetch()} />
       ) : (
         <>
-          <AlertEmailsCard consumer={consumer.data} reason={reasons.manage} />
+          <AlertEmailsCard consumer={consumer.data} reason={can("manage_endpoints") ? null : t("readOnly", { product: theme.name })} />
           {consumer.data.alert_emails.length === 0 ? (
             <p className="mt-3 text-sm text-muted-foreground" data-testid="alert-emails-empty">
               {t("empty")}

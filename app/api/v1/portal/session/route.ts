@@ -1,5 +1,7 @@
 import { otherMethods } from "@/lib/http/methods";
 import { randomUUID } from "node:crypto";
+import { getConfig } from "@/lib/config";
+import { clientAddress } from "@/lib/http/client-address";
 import { json, noContent, parseBody } from "@/lib/http/request";
 import { errorResponse } from "@/lib/http/problem";
 import { withApiKey } from "@/lib/http/with-api-key";
@@ -10,7 +12,8 @@ export async function POST(req: Request): Promise<Response> {
   const cors = portalCorsHeaders(req);
   try {
     const { token } = await parseBody(req, ExchangePortalTokenInput);
-    return withCors(json(await exchangePortalToken(token), 201, { "cache-control": "no-store" }), cors);
+    const client = clientAddress(req, getConfig().TRUST_PROXY);
+    return withCors(json(await exchangePortalToken(token, client), 201, { "cache-control": "no-store" }), cors);
   } catch (error) {
     return withCors(errorResponse(error, randomUUID()), cors);
   }
