@@ -1,6 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { getDb } from "../lib/db/client";
 import { createPortalLink } from "../lib/portal";
+import { PORTAL_CAPABILITIES } from "../lib/portal/capabilities";
 
 /**
  * The customer portal as a consumer sees it from a themed link: endpoints, one failing endpoint's
@@ -17,7 +18,7 @@ export async function shootPortal(
     const link = await createPortalLink({
       ctx,
       ref: "acme",
-      input: { locale, capabilities: ["manage_endpoints", "view_secrets", "resend", "recover"], theme: { name: "Acme Cloud", accent: "#0f766e", mode } },
+      input: { locale, capabilities: [...PORTAL_CAPABILITIES], theme: { name: "Acme Cloud", accent: "#0f766e", mode } },
     });
     const url = `${appUrl}/portal${new URL(link.url).hash}`;
     const context = await browser.newContext({

@@ -2,31 +2,45 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { HTTP_METHODS } from "../lib/http/methods";
+import { apiRoutes } from "./helpers/routes";
 
 /**
- * Every route file under app/api/v1 answers every method: the ones it implements, a problem+json
- * 405 with `Allow` for the rest (Next.js alone answers those with a bare 405), and OPTIONS. A new
- * route that forgets `otherMethods` fails here.
+ * The manifest, app/api/v1/routes.ts, against the route files themselves: it lists every one by its
+ * path (the one place that walks the folders; every other route test walks the manifest), each
+ * implemented method declares its access and its OpenAPI operation, and each route answers every
+ * method: its own, a problem+json 405 with `Allow` for the rest (Next.js alone answers those with a
+ * bare 405), and OPTIONS. A new route that forgets `otherMethods` or its manifest line fails here.
  */
 type Handler = (req: Request, context: unknown) => Promise<Response> | Response;
 
 const ROOT = path.resolve("app/api/v1");
 
-function routeFiles(dir: string): string[] {
+function routeFolders(dir: string, segments: string[] = []): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? routeFiles(path.join(dir, entry.name)) : entry.name === "route.ts" ? [path.join(dir, entry.name)] : [],
+    entry.isDirectory() ? routeFolders(path.join(dir, entry.name), [...segments, entry.name]) : entry.name === "route.ts" ? ["/" + segments.join("/")] : [],
   );
 }
 
-const files = routeFiles(ROOT);
+const routes = apiRoutes();
 
-it("finds the routes", () => {
-  expect(files.length).toBeGreaterThan(15);
+it("lists every route file under app/api/v1, by its path, and nothing else", () => {
+  expect(routes.length).toBeGreaterThan(15);
+  expect(routes.map((r) => r.folder).sort()).toEqual(routeFolders(ROOT).sort());
 });
 
-describe.each(files.map((file) => [path.relative(ROOT, path.dirname(file)) || "/", file]))("%s", (_route, file) => {
+it("has each implemented method declare who may call it and its OpenAPI operation", () => {
+  for (const route of routes) {
+    for (const { method, contract } of route.methods) {
+      expect(contract, `${method} ${route.path} is not declared with withApi or publicRoute`).toBeDefined();
+      // Only the catch-all for unknown paths has no operation to document.
+      if (!route.path.includes("*")) expect(contract!.doc, `${method} ${route.path} has no OpenAPI operation`).not.toBeNull();
+    }
+  }
+});
+
+describe.each(routes.map((route) => [route.path, route] as const))("%s", (_path, route) => {
   it("answers every method: its own, 405 problem+json with Allow, and OPTIONS", async () => {
-    const routeModule = (await import(file)) as Record<string, Handler | undefined>;
+    const routeModule = route.module as Record<string, Handler | undefined>;
     // Next.js answers HEAD from GET by itself; every other method must be exported.
     for (const method of HTTP_METHODS) {
       if (method === "HEAD" && routeModule.GET) continue;
@@ -40,7 +54,7 @@ describe.each(files.map((file) => [path.relative(ROOT, path.dirname(file)) || "/
       answers.set(method, await handler(new Request("http://localhost/api/v1/x", { method }), { params: Promise.resolve({}) }));
     }
     // The unknown-path route answers every method as its own (with a 404, given a key).
-    if (file.includes("[...")) return expect([...answers.values()].map((res) => res.status)).not.toContain(405);
+    if (route.path.includes("*")) return expect([...answers.values()].map((res) => res.status)).not.toContain(405);
     const implemented = [...answers].filter(([method, res]) => method !== "OPTIONS" && res.status !== 405).map(([method]) => method);
     expect(implemented.length).toBeGreaterThan(0);
     const allow = HTTP_METHODS.filter((m) => implemented.includes(m) || (m === "HEAD" && implemented.includes("GET")) || m === "OPTIONS").join(", ");

@@ -1,31 +1,18 @@
-import { readdirSync } from "node:fs";
-import path from "node:path";
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../lib/db/client";
 import { apiClient, call } from "./helpers/api";
 import { operatorClient } from "./helpers/session";
-import { isOtherMethod } from "../lib/http/methods";
+import { apiRoutes } from "./helpers/routes";
 
 /**
- * Table-driven over every route file under app/api/v1: each non-GET method, sent with a viewer's
+ * Table-driven over every route of app/api/v1/routes.ts: each non-GET method, sent with a viewer's
  * session, is 403 `forbidden` and changes no row anywhere; with an admin's session from a foreign
  * origin it is 403 `origin_mismatch`. A new route that skipped the shared wrapper fails here.
  */
-const V1 = path.resolve("app/api/v1");
 const METHODS = ["POST", "PUT", "PATCH", "DELETE"];
 // Routes that take no operator or API-key credential at all: the link's one-time token is the credential.
 const UNWRAPPED = new Set(["POST /portal/session"]);
-
-function routeFiles(dir = V1, segments: string[] = []): { segments: string[]; file: string }[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? routeFiles(path.join(dir, entry.name), [...segments, entry.name])
-      : entry.name === "route.ts"
-        ? [{ segments, file: path.join(dir, entry.name) }]
-        : [],
-  );
-}
 
 let ids: Record<string, string>;
 
@@ -103,12 +90,10 @@ async function makeObjects(uid: string, headers: Record<string, string> = {}): P
 beforeAll(async () => {
   ids = await makeObjects("acme");
   BODIES["POST /messages/[id]/resend"] = { endpoint_id: ids.endpoints };
-  for (const { segments, file } of routeFiles()) {
-    const mod = (await import(file)) as Record<string, unknown>;
-    const route = "/" + segments.join("/");
-    // Not the 405 stand-ins a route exports for the methods it lacks.
-    for (const method of METHODS.filter((m) => typeof mod[m] === "function" && !isOtherMethod(mod[m]) && !UNWRAPPED.has(`${m} ${route}`))) {
-      cases.push({ method, route, path: concretePath(segments), body: BODIES[`${method} ${route}`] ?? {} });
+  for (const { folder, methods } of apiRoutes()) {
+    const segments = folder.split("/").filter(Boolean);
+    for (const { method } of methods.filter((m) => METHODS.includes(m.method) && !UNWRAPPED.has(`${m.method} ${folder}`))) {
+      cases.push({ method, route: folder, path: concretePath(segments), body: BODIES[`${method} ${folder}`] ?? {} });
     }
   }
 });
@@ -163,10 +148,10 @@ describe("what a viewer reads", () => {
     const viewer = await operatorClient("viewer");
     const admin = await operatorClient("admin");
     const reads: string[] = [];
-    for (const { segments, file } of routeFiles()) {
-      const mod = (await import(file)) as Record<string, unknown>;
-      if (typeof mod.GET !== "function" || isOtherMethod(mod.GET) || segments.some((s) => s.startsWith("[..."))) continue;
-      const route = `GET /${segments.join("/")}`;
+    for (const { folder, methods } of apiRoutes()) {
+      const segments = folder.split("/").filter(Boolean);
+      if (!methods.some((m) => m.method === "GET") || folder.includes("[...")) continue;
+      const route = `GET ${folder}`;
       reads.push(route);
       const asViewer = await viewer.get(concretePath(segments));
       const asAdmin = await admin.get(concretePath(segments));
@@ -181,6 +166,9 @@ describe("what a viewer reads", () => {
       expect(/whsec_[A-Za-z0-9+/=]{16,}/.test(asViewer.text), `${route} shows a signing secret`).toBe(false);
     }
     expect(reads).toEqual(expect.arrayContaining([...ADMIN_ONLY_READS, "GET /endpoints/[id]"]));
+    // What the routes declare agrees: the admin-only reads, and no other.
+    const declared = apiRoutes().flatMap((r) => r.methods.filter((m) => m.method === "GET" && m.contract && "role" in m.contract && m.contract.role === "admin").map(() => `GET ${r.folder}`));
+    expect(declared.sort()).toEqual([...ADMIN_ONLY_READS].sort());
   });
 
   it("sees an endpoint's custom header names with their values masked; an admin sees the values", async () => {

@@ -2,8 +2,9 @@
 
 import { createContext, useContext } from "react";
 import type { Locale } from "@/lib/i18n/locale";
+import type { PortalCapability } from "@/lib/portal/capabilities";
 
-export type PortalCapability = "manage_endpoints" | "view_secrets" | "resend" | "recover";
+export type { PortalCapability };
 
 /** The look the portal wears: the link's theme over the PORTAL_* defaults. */
 export type PortalTheme = { name: string; logoUrl: string | null; accent: string | null; mode: "light" | "dark" | "auto" };

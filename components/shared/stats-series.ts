@@ -3,8 +3,9 @@
  * the series filled onto them, and where the time axis puts its ticks in the viewer's zone.
  */
 export type StatBucket = "minute" | "hour" | "day";
-export type StatsPoint = { t: string; attempts: number; succeeded: number; failed: number; p50_ms: number | null; p99_ms: number | null };
-export type StatsSeries = { bucket: StatBucket; since: string; until: string; data: StatsPoint[] };
+import type { StatsPoint } from "@/lib/stats/schemas";
+
+export type { StatsPoint, StatsSeries } from "@/lib/stats/schemas";
 
 /** One bucket of a filled series, with its start as epoch ms and its success rate (null without attempts). */
 export type ChartPoint = StatsPoint & { ms: number; rate: number | null };

@@ -1,7 +1,7 @@
-import { output, type Assert, type Operation, type Same } from "../openapi/operation";
-import { PageQuery } from "../pagination";
+import { output, type Assert, type Same } from "../openapi/operation";
+
 import type { listAuditEvents } from "./list-audit-events";
-import { AuditEventView, ListAuditEventsQuery } from "./schemas";
+import { AuditEventView } from "./schemas";
 
 // The documented answer must be the one the code produces: this fails to compile on drift.
 type _DocumentedAnswersMatch = [Assert<Same<AuditEventView, Awaited<ReturnType<typeof listAuditEvents>>["data"][number]>>];
@@ -13,17 +13,3 @@ export const auditTag = {
 } as const;
 
 export const auditSchemas = { AuditEvent: output(AuditEventView) };
-
-export const auditOperations: Operation[] = [
-  {
-    method: "get",
-    path: "/audit-events",
-    operationId: "listAuditEvents",
-    summary: "List audit events",
-    description: "Newest first. For API keys and operators; a portal session is refused.",
-    tag: "Audit",
-    query: PageQuery.extend(ListAuditEventsQuery.shape),
-    success: { status: 200, description: "A page of audit events.", schema: "AuditEvent", list: true },
-    errors: { 403: "`forbidden`: a portal session may not read the audit log." },
-  },
-];

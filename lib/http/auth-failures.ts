@@ -5,7 +5,7 @@ let current: { config: Config; limiter: FailedAuthLimiter } | undefined;
 
 /**
  * The one failed-authentication limiter of this process, shared by every way in without a session:
- * bearer API keys and portal sessions (with-api-key.ts) and portal link tokens (the exchange). One
+ * bearer API keys and portal sessions (api-route.ts) and portal link tokens (the exchange). One
  * instance, so guesses of either kind drain the same per-client bucket. Made anew when the
  * configuration is re-read (tests change API_AUTH_FAILURES_PER_MINUTE).
  */

@@ -1,67 +1,58 @@
-import { alertOperations, alertSchemas, alertTag } from "../alerts/openapi";
-import { apiKeyOperations, apiKeySchemas, apiKeyTag } from "../api-keys/openapi";
-import { auditOperations, auditSchemas, auditTag } from "../audit/openapi";
-import { attemptOperations, attemptSchemas, attemptTag } from "../attempts/openapi";
-import { consumerOperations, consumerSchemas, consumerTag } from "../consumers/openapi";
-import { endpointOperations, endpointSchemas, endpointTag } from "../endpoints/openapi";
-import { eventTypeOperations, eventTypeSchemas, eventTypeTag } from "../event-types/openapi";
-import { messageOperations, messageSchemas, messageTag } from "../messages/openapi";
-import { operatorOperations, operatorSchemas, operatorTag } from "../operators/openapi";
-import { portalOperations, portalSchemas, portalTag } from "../portal/openapi";
-import { recoveryOperations, recoverySchemas, recoveryTag } from "../recoveries/openapi";
-import { statsOperations, statsSchemas, statsTag } from "../stats/openapi";
-import { output, type ErrorStatus, type Operation, type SchemaEntry, type Tag } from "./operation";
+import { alertSchemas, alertTag } from "../alerts/openapi";
+import { apiKeySchemas, apiKeyTag } from "../api-keys/openapi";
+import { auditSchemas, auditTag } from "../audit/openapi";
+import { attemptSchemas, attemptTag } from "../attempts/openapi";
+import { consumerSchemas, consumerTag } from "../consumers/openapi";
+import { endpointSchemas, endpointTag } from "../endpoints/openapi";
+import { eventTypeSchemas, eventTypeTag } from "../event-types/openapi";
+import { messageSchemas, messageTag } from "../messages/openapi";
+import { operatorSchemas, operatorTag } from "../operators/openapi";
+import { portalSchemas, portalTag } from "../portal/openapi";
+import { recoverySchemas, recoveryTag } from "../recoveries/openapi";
+import { statsSchemas, statsTag } from "../stats/openapi";
+import { HTTP_METHODS } from "../http/methods";
+import { routeContract } from "../http/route-contract";
+import { output, type ErrorStatus, type Method, type Operation, type SchemaEntry, type Tag } from "./operation";
 import { ERROR_RESPONSES, operationObject, Problem, problemResponse, toJsonSchema } from "./render";
 
 export type { Operation } from "./operation";
 
 /**
- * The OpenAPI 3.1 document of /api/v1, generated from the zod schemas the routes parse with and
- * answer in. Each domain describes its own routes beside its schemas, in lib/<domain>/openapi.ts;
- * this file only puts them together. tests/openapi.test.ts fails when a route file under
- * app/api/v1 is missing from the document.
- *
- * To add a domain's routes: write lib/<domain>/openapi.ts exporting `<domain>Tag` ({name,
- * description}), `<domain>Schemas` (component name → input(zodSchema) or output(zodSchema)) and
- * `<domain>Operations` (Operation[], each with that tag, naming components by their names), with
- * the type assertions that tie its documented answers to the verbs' return types; then add one
- * line for it to DOMAINS below, in the order its tag should be listed.
+ * The OpenAPI 3.1 document of /api/v1, generated from the routes themselves: each route file
+ * declares its operation beside its handler (lib/http/api-route.ts), and app/api/v1/routes.ts lists
+ * every route file by its path. Each domain describes the schemas its routes name (components) and
+ * its tag in lib/<domain>/openapi.ts, with the type assertions that tie its documented answers to
+ * the verbs' return types; this file puts them together, in the order of DOMAINS below.
  */
-type Domain = { tag: Tag; schemas: Record<string, SchemaEntry>; operations: Operation[] };
-
-const meta: Domain = {
-  tag: { name: "Meta", description: "This document." },
-  schemas: {},
-  operations: [
-    {
-      method: "get",
-      path: "/openapi.json",
-      operationId: "getOpenApiDocument",
-      summary: "This OpenAPI document",
-      tag: "Meta",
-      public: true,
-      success: { status: 200, description: "The OpenAPI 3.1 document of /api/v1." },
-    },
-  ],
-};
+type Domain = { tag: Tag; schemas: Record<string, SchemaEntry> };
 
 const DOMAINS: Domain[] = [
-  { tag: consumerTag, schemas: consumerSchemas, operations: consumerOperations },
-  { tag: endpointTag, schemas: endpointSchemas, operations: endpointOperations },
-  { tag: eventTypeTag, schemas: eventTypeSchemas, operations: eventTypeOperations },
-  { tag: messageTag, schemas: messageSchemas, operations: messageOperations },
-  { tag: attemptTag, schemas: attemptSchemas, operations: attemptOperations },
-  { tag: alertTag, schemas: alertSchemas, operations: alertOperations },
-  { tag: recoveryTag, schemas: recoverySchemas, operations: recoveryOperations },
-  { tag: statsTag, schemas: statsSchemas, operations: statsOperations },
-  { tag: apiKeyTag, schemas: apiKeySchemas, operations: apiKeyOperations },
-  { tag: operatorTag, schemas: operatorSchemas, operations: operatorOperations },
-  { tag: auditTag, schemas: auditSchemas, operations: auditOperations },
-  { tag: portalTag, schemas: portalSchemas, operations: portalOperations },
-  meta,
+  { tag: consumerTag, schemas: consumerSchemas },
+  { tag: endpointTag, schemas: endpointSchemas },
+  { tag: eventTypeTag, schemas: eventTypeSchemas },
+  { tag: messageTag, schemas: messageSchemas },
+  { tag: attemptTag, schemas: attemptSchemas },
+  { tag: alertTag, schemas: alertSchemas },
+  { tag: recoveryTag, schemas: recoverySchemas },
+  { tag: statsTag, schemas: statsSchemas },
+  { tag: apiKeyTag, schemas: apiKeySchemas },
+  { tag: operatorTag, schemas: operatorSchemas },
+  { tag: auditTag, schemas: auditSchemas },
+  { tag: portalTag, schemas: portalSchemas },
+  { tag: { name: "Meta", description: "This document." }, schemas: {} },
 ];
 
-export function buildOpenApiDocument(): object {
+/** The operations the routes declare, with the method and path they are exported under. */
+export function routeOperations(routes: Record<string, Record<string, unknown>>): Operation[] {
+  return Object.entries(routes).flatMap(([path, module]) =>
+    HTTP_METHODS.flatMap((method) => {
+      const doc = routeContract(module[method])?.doc;
+      return doc ? [{ ...doc, method: method.toLowerCase() as Method, path }] : [];
+    }),
+  );
+}
+
+export function buildOpenApiDocument(routes: Record<string, Record<string, unknown>>): object {
   const schemas: Record<string, SchemaEntry> = { Problem: output(Problem) };
   for (const domain of DOMAINS) {
     for (const [name, entry] of Object.entries(domain.schemas)) {
@@ -72,7 +63,7 @@ export function buildOpenApiDocument(): object {
   const tags = new Set(DOMAINS.map((d) => d.tag.name));
   const paths: Record<string, Record<string, unknown>> = {};
   const ids = new Set<string>();
-  for (const op of DOMAINS.flatMap((d) => d.operations)) {
+  for (const op of routeOperations(routes)) {
     if (ids.has(op.operationId)) throw new Error(`openapi: duplicate operationId ${op.operationId}`);
     ids.add(op.operationId);
     if (!tags.has(op.tag)) throw new Error(`openapi: ${op.operationId} has the unknown tag ${op.tag}`);

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { requireAdmin, type Ctx } from "../context";
+import type { Ctx } from "../context";
 import type { Executor } from "../db/client";
 import { operators } from "../db/schema";
 import { keysetBefore, newestFirst } from "../db/keyset";
@@ -7,7 +7,6 @@ import { decodeCursor, toPage, type PageQuery } from "../pagination";
 import { toOperator } from "./schemas";
 
 export async function listOperators(ctx: Ctx, query: PageQuery) {
-  requireAdmin(ctx);
   const cursor = decodeCursor(query.cursor);
   const rows = await ctx.db
     .select()

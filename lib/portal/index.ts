@@ -3,5 +3,4 @@ export { createPortalLink } from "./create-portal-link";
 export { endConsumerPortalSessions, endPortalSession } from "./end-portal-sessions";
 export { exchangePortalToken, InvalidPortalTokenError } from "./exchange-portal-token";
 export { portalCorsHeaders, portalPreflight, withCors } from "./cors";
-export { PORTAL_POLICY, portalRule, requirePortalAccess, type PortalRule } from "./policy";
 export { CreatePortalLinkInput, ExchangePortalTokenInput, type PortalSessionAnswer } from "./schemas";

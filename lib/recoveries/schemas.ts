@@ -128,3 +128,7 @@ export const RecoveryItem = z.object({
   error: z.string().nullable(),
   updated_at: z.string(),
 });
+
+export type Recovery = z.infer<typeof Recovery>;
+export type RecoveryCounts = Recovery["counts"];
+export type RecoveryItem = z.infer<typeof RecoveryItem>;

@@ -37,3 +37,4 @@ export const StatsSeries = z.object({
   data: z.array(StatsBucket),
 });
 export type StatsSeries = z.infer<typeof StatsSeries>;
+export type StatsPoint = StatsSeries["data"][number];

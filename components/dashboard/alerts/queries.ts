@@ -6,30 +6,11 @@ import { api, type Page } from "../../shared/api";
 export const CHANNEL_KINDS = ["slack", "teams", "chatwork", "email", "webhook"] as const;
 export type ChannelKind = (typeof CHANNEL_KINDS)[number];
 
-export type AlertChannel = {
-  id: string;
-  kind: ChannelKind;
-  name: string;
-  config: Record<string, unknown>;
-  kinds: string[] | null;
-  created_at: string;
-  updated_at: string;
-  secret?: string;
-};
+import type { Alert } from "@/lib/alerts/schemas";
 
-export type Alert = {
-  id: string;
-  kind: string;
-  endpoint_id: string | null;
-  channel_id: string | null;
-  status: "sent" | "suppressed" | "failed";
-  folded: number;
-  created_at: string;
-  consumer_id: string | null;
-  recipient: string | null;
-  error: string | null;
-  attempts: number;
-};
+export type { Alert };
+/** A channel as listed, and as created (a webhook channel's `secret`, shown once). */
+export type AlertChannel = import("@/lib/alerts/schemas").AlertChannel & { secret?: string };
 
 export type AlertFilters = { kind?: string; endpoint_id?: string; since?: string };
 

@@ -3,7 +3,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, type Page } from "../../shared/api";
 
-export type ApiKey = { id: string; name: string; prefix: string; created_at: string; last_used_at: string | null };
+import type { ApiKey } from "@/lib/api-keys/schemas";
+
+export type { ApiKey };
 export type CreatedApiKey = ApiKey & { key: string };
 
 export const apiKeyKeys = { all: ["api-keys"] as const, list: () => [...apiKeyKeys.all, "list"] as const };

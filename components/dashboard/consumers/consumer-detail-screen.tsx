@@ -54,7 +54,7 @@ export function ConsumerDetailScreen({ consumerRef }: { consumerRef: string }) {
             </dd>
             <dt className="text-muted-foreground">{t("metadata")}</dt>
             <dd>
-              <code className="font-mono text-xs break-all">{Object.keys(c.metadata).length ? JSON.stringify(c.metadata) : "—"}</code>
+              <code className="font-mono text-xs break-all">{c.metadata && Object.keys(c.metadata).length ? JSON.stringify(c.metadata) : "—"}</code>
             </dd>
           </dl>
           <div className="mt-4 flex flex-wrap gap-4">

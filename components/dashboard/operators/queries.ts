@@ -3,7 +3,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, type Page } from "../../shared/api";
 
-export type Operator = { id: string; email: string; role: "admin" | "viewer"; created_at: string };
+import type { Operator } from "@/lib/operators/schemas";
+
+export type { Operator };
 
 export const operatorKeys = { all: ["operators"] as const, list: () => [...operatorKeys.all, "list"] as const };
 

@@ -5,17 +5,9 @@ import type { ApiCall, Page } from "../api";
 import { useApi } from "../api-context";
 import type { Attempt } from "../types";
 
-export type DeliverySummary = {
-  id: string;
-  endpoint_id: string;
-  status: "pending" | "succeeded" | "failed" | "canceled";
-  attempts: number;
-  next_attempt_at: string | null;
-  last_status_code: number | null;
-  last_error: string | null;
-  last_attempt_at: string | null;
-};
-export type MessageSummary = { id: string; consumer_id: string; event_type: string; event_id: string | null; created_at: string; deliveries: DeliverySummary[] };
+import type { MessageSummary } from "@/lib/messages/schemas";
+
+export type { DeliverySummary, MessageSummary } from "@/lib/messages/schemas";
 export type MessageDetail = MessageSummary & { payload: unknown };
 
 export const MESSAGE_FILTERS = ["consumer", "endpoint_id", "event_type", "status", "since", "until", "payload_contains"] as const;

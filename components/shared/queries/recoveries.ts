@@ -5,18 +5,10 @@ import type { ApiCall, Page } from "../api";
 import { useApi } from "../api-context";
 import { ACTIVE_RECOVERY_STATES, type Recovery } from "../types";
 
-export type RecoveryItem = {
-  delivery_id: string | null;
-  message_id: string;
-  endpoint_id: string;
-  outcome: "pending" | "queued" | "succeeded" | "failed" | "skipped";
-  skip_reason: string | null;
-  attempt_id: string | null;
-  status_code: number | null;
-  error: string | null;
-  updated_at: string;
-};
-export type DryRun = { expected: number; by_endpoint: { endpoint_id: string; expected: number }[]; already_in_recovery: number };
+import type { RecoveryItem } from "@/lib/recoveries/schemas";
+import type { DryRun } from "@/lib/recoveries/create-recovery";
+
+export type { DryRun, RecoveryItem };
 export type RecoverInput = {
   since: string;
   until?: string;

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { bigserial, check, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, ts } from "./columns";
 import { consumers } from "./consumers";
+import type { PortalCapability } from "../../portal/capabilities";
 
 /** API keys: only a SHA-256 of the key is kept; the key itself is shown once. */
 export const apiKeys = pgTable(
@@ -77,8 +78,7 @@ export const signInTokens = pgTable(
   (t) => [index("sign_in_tokens_expires_idx").on(t.expiresAt)],
 );
 
-export const PORTAL_CAPABILITIES = ["manage_endpoints", "view_secrets", "resend", "recover"] as const;
-export type PortalCapability = (typeof PORTAL_CAPABILITIES)[number];
+export { PORTAL_CAPABILITIES, type PortalCapability } from "../../portal/capabilities";
 export type PortalTheme = { name?: string; logo_url?: string; accent?: string; mode?: "light" | "dark" | "auto" };
 
 /** One-time magic-link tokens into the portal; only their hash is kept. What the session will get rides with it. */

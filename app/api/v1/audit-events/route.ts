@@ -2,9 +2,21 @@ import { listAuditEvents } from "@/lib/audit/list-audit-events";
 import { otherMethods } from "@/lib/http/methods";
 import { ListAuditEventsQuery } from "@/lib/audit/schemas";
 import { json, parseQuery } from "@/lib/http/request";
-import { withApiKey } from "@/lib/http/with-api-key";
+import { withApi } from "@/lib/http/api-route";
 import { PageQuery } from "@/lib/pagination";
 
-export const GET = withApiKey(async ({ req, ctx }) => json(await listAuditEvents(ctx, parseQuery(req, PageQuery.extend(ListAuditEventsQuery.shape)))));
+export const GET = withApi(async ({ req, ctx }) => json(await listAuditEvents(ctx, parseQuery(req, PageQuery.extend(ListAuditEventsQuery.shape)))), {
+  portal: false,
+  role: "read",
+  doc: {
+    operationId: "listAuditEvents",
+    summary: "List audit events",
+    description: "Newest first. For API keys and operators; a portal session is refused.",
+    tag: "Audit",
+    query: PageQuery.extend(ListAuditEventsQuery.shape),
+    success: { status: 200, description: "A page of audit events.", schema: "AuditEvent", list: true },
+    errors: { 403: "`forbidden`: a portal session may not read the audit log." },
+  },
+});
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -1,15 +1,34 @@
 import { CreateConsumerInput, ListConsumersQuery, createConsumer, listConsumers } from "@/lib/consumers";
 import { json, parseBody, parseQuery } from "@/lib/http/request";
-import { withApiKey } from "@/lib/http/with-api-key";
+import { withApi } from "@/lib/http/api-route";
 import { PageQuery } from "@/lib/pagination";
 import { otherMethods } from "@/lib/http/methods";
 
-export const POST = withApiKey(async ({ req, ctx }) =>
-  json(await createConsumer({ ctx, input: await parseBody(req, CreateConsumerInput) }), 201),
-);
+export const POST = withApi(async ({ req, ctx }) =>
+  json(await createConsumer({ ctx, input: await parseBody(req, CreateConsumerInput) }), 201), {
+  portal: false,
+  role: "write",
+  doc: {
+    operationId: "createConsumer",
+    summary: "Create a consumer",
+    tag: "Consumers",
+    body: { schema: "CreateConsumerInput" },
+    success: { status: 201, description: "The new consumer.", schema: "Consumer" },
+    errors: { 409: "`uid_taken`: a consumer with this uid exists." },
+  },
+});
 
-export const GET = withApiKey(async ({ req, ctx }) =>
-  json(await listConsumers(ctx, parseQuery(req, PageQuery.extend(ListConsumersQuery.shape)))),
-);
+export const GET = withApi(async ({ req, ctx }) =>
+  json(await listConsumers(ctx, parseQuery(req, PageQuery.extend(ListConsumersQuery.shape)))), {
+  portal: "scoped",
+  role: "read",
+  doc: {
+    operationId: "listConsumers",
+    summary: "List consumers",
+    tag: "Consumers",
+    query: PageQuery.extend(ListConsumersQuery.shape),
+    success: { status: 200, description: "A page of consumers, newest first.", schema: "Consumer", list: true },
+  },
+});
 
 export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET, POST });

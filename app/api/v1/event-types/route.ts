@@ -1,13 +1,33 @@
 import { CreateEventTypeInput, createEventType, listEventTypes } from "@/lib/event-types";
 import { json, parseBody, parseQuery } from "@/lib/http/request";
-import { withApiKey } from "@/lib/http/with-api-key";
+import { withApi } from "@/lib/http/api-route";
 import { PageQuery } from "@/lib/pagination";
 import { otherMethods } from "@/lib/http/methods";
 
-export const POST = withApiKey(async ({ req, ctx }) =>
-  json(await createEventType({ ctx, input: await parseBody(req, CreateEventTypeInput) }), 201),
-);
+export const POST = withApi(async ({ req, ctx }) =>
+  json(await createEventType({ ctx, input: await parseBody(req, CreateEventTypeInput) }), 201), {
+  portal: false,
+  role: "write",
+  doc: {
+    operationId: "createEventType",
+    summary: "Create an event type",
+    tag: "Event types",
+    body: { schema: "CreateEventTypeInput" },
+    success: { status: 201, description: "The new event type.", schema: "EventType" },
+    errors: { 409: "`event_type_exists`: an event type of this name exists." },
+  },
+});
 
-export const GET = withApiKey(async ({ req, ctx }) => json(await listEventTypes(ctx, parseQuery(req, PageQuery))));
+export const GET = withApi(async ({ req, ctx }) => json(await listEventTypes(ctx, parseQuery(req, PageQuery))), {
+  portal: "scoped",
+  role: "read",
+  doc: {
+    operationId: "listEventTypes",
+    summary: "List event types",
+    tag: "Event types",
+    query: PageQuery,
+    success: { status: 200, description: "A page of event types, newest first.", schema: "EventType", list: true },
+  },
+});
 
 export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET, POST });

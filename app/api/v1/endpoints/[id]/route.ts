@@ -1,18 +1,50 @@
 import { UpdateEndpointInput, deleteEndpoint, getEndpoint, updateEndpoint } from "@/lib/endpoints";
 import { ignoreBody, json, noContent, parseBody } from "@/lib/http/request";
-import { withApiKey } from "@/lib/http/with-api-key";
+import { withApi } from "@/lib/http/api-route";
 import { otherMethods } from "@/lib/http/methods";
+import { ENDPOINT } from "@/lib/openapi/params";
 
-export const GET = withApiKey(async ({ params, ctx }) => json(await getEndpoint(ctx, params.id!)));
+export const GET = withApi(async ({ params, ctx }) => json(await getEndpoint(ctx, params.id!)), {
+  portal: "scoped",
+  role: "read",
+  doc: {
+    operationId: "getEndpoint",
+    summary: "Get an endpoint",
+    tag: "Endpoints",
+    params: ENDPOINT,
+    success: { status: 200, description: "The endpoint.", schema: "Endpoint" },
+  },
+});
 
-export const PATCH = withApiKey(async ({ req, params, ctx }) =>
-  json(await updateEndpoint({ ctx, id: params.id!, input: await parseBody(req, UpdateEndpointInput) })),
-);
+export const PATCH = withApi(async ({ req, params, ctx }) =>
+  json(await updateEndpoint({ ctx, id: params.id!, input: await parseBody(req, UpdateEndpointInput) })), {
+  portal: "manage_endpoints",
+  role: "write",
+  doc: {
+    operationId: "updateEndpoint",
+    summary: "Update an endpoint",
+    tag: "Endpoints",
+    params: ENDPOINT,
+    body: { schema: "UpdateEndpointInput" },
+    success: { status: 200, description: "The updated endpoint.", schema: "Endpoint" },
+    errors: { 422: "`validation_failed`, or `endpoint_url_forbidden` for a URL the SSRF rules refuse." },
+  },
+});
 
-export const DELETE = withApiKey(async ({ req, params, ctx }) => {
+export const DELETE = withApi(async ({ req, params, ctx }) => {
   await ignoreBody(req);
   await deleteEndpoint({ ctx, id: params.id! });
   return noContent();
+}, {
+  portal: "manage_endpoints",
+  role: "write",
+  doc: {
+    operationId: "deleteEndpoint",
+    summary: "Delete an endpoint",
+    tag: "Endpoints",
+    params: ENDPOINT,
+    success: { status: 204, description: "Deleted." },
+  },
 });
 
 export const { POST, PUT, OPTIONS } = otherMethods({ GET, PATCH, DELETE });

@@ -1,8 +1,19 @@
 import { getRecovery } from "@/lib/recoveries";
 import { json } from "@/lib/http/request";
-import { withApiKey } from "@/lib/http/with-api-key";
+import { withApi } from "@/lib/http/api-route";
 import { otherMethods } from "@/lib/http/methods";
+import { RECOVERY } from "@/lib/openapi/params";
 
-export const GET = withApiKey(async ({ params, ctx }) => json(await getRecovery(ctx, params.id!)));
+export const GET = withApi(async ({ params, ctx }) => json(await getRecovery(ctx, params.id!)), {
+  portal: "scoped",
+  role: "read",
+  doc: {
+    operationId: "getRecovery",
+    summary: "Get a recovery and its counts",
+    tag: "Recoveries",
+    params: RECOVERY,
+    success: { status: 200, description: "The recovery.", schema: "Recovery" },
+  },
+});
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

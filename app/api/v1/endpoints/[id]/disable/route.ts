@@ -1,11 +1,22 @@
 import { disableEndpoint } from "@/lib/endpoints";
 import { ignoreBody, json } from "@/lib/http/request";
-import { withApiKey } from "@/lib/http/with-api-key";
+import { withApi } from "@/lib/http/api-route";
 import { otherMethods } from "@/lib/http/methods";
+import { ENDPOINT } from "@/lib/openapi/params";
 
-export const POST = withApiKey(async ({ req, params, ctx }) => {
+export const POST = withApi(async ({ req, params, ctx }) => {
   await ignoreBody(req);
   return json(await disableEndpoint({ ctx, id: params.id! }));
+}, {
+  portal: "manage_endpoints",
+  role: "write",
+  doc: {
+    operationId: "disableEndpoint",
+    summary: "Disable an endpoint",
+    tag: "Endpoints",
+    params: ENDPOINT,
+    success: { status: 200, description: "The endpoint.", schema: "Endpoint" },
+  },
 });
 
 export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

@@ -1,11 +1,26 @@
 import { CreateRecoveryInput, createRecovery } from "@/lib/recoveries";
 import { json, parseBody } from "@/lib/http/request";
-import { withApiKey } from "@/lib/http/with-api-key";
+import { withApi } from "@/lib/http/api-route";
 import { otherMethods } from "@/lib/http/methods";
+import { ENDPOINT } from "@/lib/openapi/params";
 
-export const POST = withApiKey(async ({ req, params, ctx }) => {
+export const POST = withApi(async ({ req, params, ctx }) => {
   const result = await createRecovery({ ctx, target: { endpoint: params.id! }, input: await parseBody(req, CreateRecoveryInput) });
   return "dryRun" in result ? json(result.dryRun) : json(result.recovery, 202);
+}, {
+  portal: "recover",
+  role: "write",
+  doc: {
+    operationId: "recoverEndpoint",
+    summary: "Recover an endpoint's failed deliveries",
+    description: "Freezes the scope into one item per delivery and starts the run (202). With `dry_run: true` it answers 200 with `RecoveryDryRun` — the exact count, per endpoint, and a sample — and writes nothing. Deliveries an active run holds are left out.",
+    tag: "Recoveries",
+    params: ENDPOINT,
+    body: { schema: "CreateRecoveryInput" },
+    success: { status: 202, description: "The run, planned.", schema: "Recovery" },
+    also: [{ status: 200, description: "The dry run's count; nothing written.", schema: "RecoveryDryRun" }],
+    errors: { 404: "`not_found`: no such endpoint.", 409: "`endpoint_not_active`: enable the endpoint first (a dry run still answers)." },
+  },
 });
 
 export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

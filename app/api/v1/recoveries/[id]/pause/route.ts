@@ -1,11 +1,23 @@
 import { pauseRecovery } from "@/lib/recoveries";
 import { ignoreBody, json } from "@/lib/http/request";
-import { withApiKey } from "@/lib/http/with-api-key";
+import { withApi } from "@/lib/http/api-route";
 import { otherMethods } from "@/lib/http/methods";
+import { RECOVERY } from "@/lib/openapi/params";
 
-export const POST = withApiKey(async ({ req, params, ctx }) => {
+export const POST = withApi(async ({ req, params, ctx }) => {
   await ignoreBody(req);
   return json(await pauseRecovery(ctx, params.id!));
+}, {
+  portal: "recover",
+  role: "write",
+  doc: {
+    operationId: "pauseRecovery",
+    summary: "Pause a recovery",
+    tag: "Recoveries",
+    params: RECOVERY,
+    success: { status: 200, description: "The recovery, paused.", schema: "Recovery" },
+    errors: { 409: "`invalid_state`: the recovery's state does not allow this move." },
+  },
 });
 
 export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

@@ -1,11 +1,24 @@
 import { RotateSecretInput, rotateEndpointSecret } from "@/lib/endpoints";
 import { json, parseOptionalBody } from "@/lib/http/request";
-import { withApiKey } from "@/lib/http/with-api-key";
+import { withApi } from "@/lib/http/api-route";
 import { otherMethods } from "@/lib/http/methods";
+import { ENDPOINT } from "@/lib/openapi/params";
 
-export const POST = withApiKey(async ({ req, params, ctx }) => {
+export const POST = withApi(async ({ req, params, ctx }) => {
   const { key } = await parseOptionalBody(req, RotateSecretInput);
   return json(await rotateEndpointSecret({ ctx, id: params.id!, key }), 200, { "cache-control": "no-store" });
+}, {
+  portal: "view_secrets",
+  role: "write",
+  doc: {
+    operationId: "rotateEndpointSecret",
+    summary: "Rotate an endpoint's signing secret",
+    description: "The previous secret keeps signing beside the new one for the rotation overlap (24 h by default).",
+    tag: "Endpoints",
+    params: ENDPOINT,
+    body: { schema: "RotateSecretInput", required: false, description: "Optional: without `key`, a secret is generated." },
+    success: { status: 200, description: "The new current secret.", schema: "EndpointSecret" },
+  },
 });
 
 export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

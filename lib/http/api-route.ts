@@ -2,22 +2,25 @@ import { randomUUID } from "node:crypto";
 import { authenticateApiKey } from "../api-keys";
 import { assertSameOrigin, hasSessionCookie, operatorFromSession } from "../auth/request-session";
 import { getConfig } from "../config";
-import { requireWrite, type Actor, type Ctx } from "../context";
+import type { Actor, Ctx } from "../context";
 import { sha256Hex } from "../crypto/encryption";
 import { getDb } from "../db/client";
-import { NotFoundError, RateLimitedError, UnauthorizedError } from "../errors";
+import { ForbiddenError, NotFoundError, RateLimitedError, UnauthorizedError } from "../errors";
 import { isStorableText } from "../schemas";
 import { authenticatePortalSession } from "../portal/authenticate-portal-session";
 import { portalCorsHeaders, withCors } from "../portal/cors";
-import { requirePortalAccess } from "../portal/policy";
 import { ActiveCredentials } from "./active-credentials";
 import { authFailures } from "./auth-failures";
 import { clientAddress } from "./client-address";
 import { errorResponse } from "./problem";
 import { RateLimiter } from "./rate-limit";
+import { declareRoute, type RouteAccess, type RouteDoc } from "./route-contract";
+
+export type { RouteAccess, RouteDoc } from "./route-contract";
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 export type ApiHandler = (args: { req: Request; params: Record<string, string>; ctx: Ctx }) => Promise<Response>;
+export type RouteHandler = (req: Request, route: RouteContext) => Promise<Response>;
 
 let limiter: RateLimiter | undefined;
 const active = new ActiveCredentials();
@@ -32,15 +35,29 @@ function closeIfBodyUnread(req: Request, response: Response): Response {
   return response;
 }
 
+/** Refuses the actor what the route's contract does not give it, before the handler runs. */
+function requireAccess(actor: Exclude<Actor, { type: "system" }>, access: RouteAccess, method: string): void {
+  if (actor.type === "portal") {
+    if (access.portal === false) throw new ForbiddenError("A portal session cannot use this route.");
+    if (access.portal !== "scoped" && !actor.capabilities.includes(access.portal)) {
+      throw new ForbiddenError(`This portal session lacks the \`${access.portal}\` capability.`);
+    }
+  } else if (actor.type === "operator" && actor.role !== "admin") {
+    // A change is never a read, whatever a route declares.
+    if (access.role === "admin") throw new ForbiddenError("Only an admin may use this route.");
+    if (access.role === "write" || !READS.has(method)) throw new ForbiddenError("Your operator role is viewer: it can read, but not change anything.");
+  }
+}
+
 /**
- * The REST API's one auth wrapper: a bearer API key or portal session (with a bound on failed
- * authentications per client: over it, only a token among the active credentials is looked up), or else an operator's
- * dashboard session cookie (same-origin changes only); a rate limit per credential; a viewer's
- * changes and a portal session's routes (lib/portal/policy.ts) refused before any handler runs;
- * errors as problem+json.
+ * The REST API's one wrapper, with the route's contract beside it: a bearer API key or portal
+ * session (with a bound on failed authentications per client: over it, only a token among the
+ * active credentials is looked up), or else an operator's dashboard session cookie (same-origin
+ * changes only); a rate limit per credential; what the actor may not do (`access`) refused before
+ * the handler runs; errors as problem+json.
  */
-export function withApiKey(handler: ApiHandler) {
-  return async (req: Request, route: RouteContext): Promise<Response> => {
+export function withApi(handler: ApiHandler, contract: RouteAccess & { doc: RouteDoc | null }): RouteHandler {
+  const wrapped: RouteHandler = async (req, route) => {
     const requestId = randomUUID();
     const header = req.headers.get("authorization") ?? "";
     const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
@@ -72,20 +89,18 @@ export function withApiKey(handler: ApiHandler) {
         }
         failed.succeeded(tokenHash);
         actor = found;
-        if (actor.type === "portal") requirePortalAccess(actor, req.method, new URL(req.url).pathname);
       }
+      requireAccess(actor, contract, req.method);
       limiter ??= new RateLimiter(config.API_RATE_LIMIT_PER_SECOND);
       const wait = limiter.take(actor.id);
       if (wait > 0) throw new RateLimitedError(wait);
-      const ctx: Ctx = { actor, db };
-      if (!READS.has(req.method)) requireWrite(ctx);
       const params = Object.fromEntries(
         Object.entries((await route?.params) ?? {}).map(([k, v]) => [k, Array.isArray(v) ? v.join("/") : (v ?? "")]),
       );
       // Ids, uids and names are storable text, so a path naming something else names nothing
       // (and would only fail in the database).
       if (!Object.values(params).every(isStorableText)) throw new NotFoundError("resource");
-      const response = await handler({ req, params, ctx });
+      const response = await handler({ req, params, ctx: { actor, db } });
       response.headers.set("x-request-id", requestId);
       return withCors(closeIfBodyUnread(req, response), cors);
     } catch (error) {
@@ -94,4 +109,10 @@ export function withApiKey(handler: ApiHandler) {
       return withCors(closeIfBodyUnread(req, errorResponse(answer, requestId)), cors);
     }
   };
+  return declareRoute(wrapped, contract);
+}
+
+/** A route that takes no credential of ours (this document; the portal link's one-time token is its own). */
+export function publicRoute<H extends (req: Request, route: RouteContext) => Response | Promise<Response>>(handler: H, doc: RouteDoc): H {
+  return declareRoute(handler, { public: true, doc: { ...doc, public: true } });
 }

@@ -1,0 +1,32 @@
+import type { Operation } from "../openapi/operation";
+import type { PortalCapability } from "../portal/capabilities";
+
+/** The route's OpenAPI operation: its method and path come from where it is exported (app/api/v1/routes.ts). */
+export type RouteDoc = Omit<Operation, "method" | "path">;
+
+/**
+ * Who may call a route, declared where it is exported:
+ * - `portal`: a customer's portal session may not (false), may within its consumer ("scoped": lib/
+ *   limits every query to it, another consumer's object is a 404), or may with that capability.
+ * - `role`: the operator role a dashboard session needs. "read": any operator; "write": a change,
+ *   which a viewer may not make; "admin": only an admin, even to read (secrets, the people who
+ *   run the product). API keys may call every route.
+ */
+export type RouteAccess = {
+  portal: false | "scoped" | PortalCapability;
+  role: "read" | "write" | "admin";
+};
+export type RouteContract = (RouteAccess & { doc: RouteDoc | null }) | { public: true; doc: RouteDoc };
+
+const contracts = new WeakMap<object, RouteContract>();
+
+/** The contract a route's exported handler was declared with, or undefined for a 405 stand-in. */
+export function routeContract(handler: unknown): RouteContract | undefined {
+  return typeof handler === "function" ? contracts.get(handler) : undefined;
+}
+
+/** Keeps a route handler's contract where the manifest's readers (the OpenAPI document, the route tests) find it. */
+export function declareRoute<H extends object>(handler: H, contract: RouteContract): H {
+  contracts.set(handler, contract);
+  return handler;
+}
