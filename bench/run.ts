@@ -3,6 +3,7 @@
  * PostgreSQL), then measures ingest, end-to-end delivery throughput and idle create→attempt
  * latency against a fast local receiver, and prints the figures. It never passes or fails on them.
  * Options: --messages 5000 --deliveries 20000 --endpoints 20 --endpoint-concurrency 100
+ *          --batch-messages 20000 (0 skips part a2) --batch-connections 10 --batch-payload-bytes 200
  *          --latency 200 --connections 32 --drain-window 35 --fsync-off --recovery-messages 5000
  *          (× 20 endpoints; 0 skips part e) --recovery-rate 1000 --rollup-pairs 3 (0 skips part f)
  *          --rollup-deliveries 20000 --log-messages 2000000 --log-attempts 10000000 (0 skips part g)
@@ -19,6 +20,7 @@ import { apiClient, type Api } from "./api";
 import { cpuShares, cpuSnapshot, formatShares } from "./cpu";
 import { BENCH_DIR, countAttempts, countPending, prepareDatabase, type BenchDatabase } from "./database";
 import { sendMessages, type IngestResult } from "./ingest";
+import { sendBatches, type BatchIngestResult } from "./batch-ingest";
 import { measureLatency } from "./latency";
 import { productEnv, startWeb, startWorker } from "./product";
 import { startReceiver, type Receiver } from "./receiver";
@@ -33,6 +35,9 @@ import { buildIfNeeded, ensureLogDir, markShuttingDown, stopAll } from "./system
 const { values } = parseArgs({
   options: {
     messages: { type: "string", default: "5000" },
+    "batch-messages": { type: "string", default: "20000" },
+    "batch-connections": { type: "string", default: "10" },
+    "batch-payload-bytes": { type: "string", default: "200" },
     deliveries: { type: "string", default: "20000" },
     endpoints: { type: "string", default: "20" },
     "endpoint-concurrency": { type: "string", default: "100" },
@@ -51,6 +56,9 @@ const { values } = parseArgs({
 const logOpt = logOptions(values);
 const opt = {
   messages: Number(values.messages),
+  batchMessages: Number(values["batch-messages"]),
+  batchConnections: Number(values["batch-connections"]),
+  batchPayloadBytes: Number(values["batch-payload-bytes"]),
   deliveries: Number(values.deliveries),
   endpoints: Number(values.endpoints),
   endpointConcurrency: Number(values["endpoint-concurrency"]),
@@ -122,6 +130,14 @@ function ingestLine(result: IngestResult): string {
   );
 }
 
+function batchLine(result: BatchIngestResult): string {
+  return (
+    `${rate(result.accepted, result.elapsedMs)} messages (${int(result.accepted)} in ${seconds(result.elapsedMs)}, ${int(result.calls)} calls); ` +
+    `per call p50 ${ms(result.latency.p50)}, p99 ${ms(result.latency.p99)}, max ${ms(result.latency.max)}` +
+    (result.firstError ? `; first error: ${result.firstError}` : "")
+  );
+}
+
 // From the first request at the receiver until every attempt row is written: the delivery rate
 // itself, without the worker process's start-up (loading, connecting) in front of it.
 const deliveringRate = (result: DeliveryResult) => rate(result.attempts, result.elapsedMs - result.firstArrivalMs);
@@ -178,6 +194,8 @@ async function main(): Promise<void> {
     await consumer(uid);
     e2eEndpoints.push((await endpoint(uid, `${receiver.url}/e2e/${i}`, opt.endpointConcurrency)).id);
   }
+  await consumer("bench-batch");
+  const batchEndpoint = await endpoint("bench-batch", `${receiver.url}/batch`);
   await consumer("bench-latency");
   await endpoint("bench-latency", `${receiver.url}/latency`);
   await consumer("bench-healthy");
@@ -204,6 +222,32 @@ async function main(): Promise<void> {
   say(`CPU (100% = one core): ${formatShares(ingestCpu)}`);
   say("Postgres active sessions (sampled every 100 ms):");
   for (const line of await waits()) say(`  ${line}`);
+
+  // a2. Batch ingest, worker still stopped: 100 messages a call. The endpoint is disabled after, so
+  // its deliveries are canceled rather than delivered by the phases below.
+  let batchIngest: BatchIngestResult | null = null;
+  if (opt.batchMessages > 0) {
+    const batchSetup = `${int(opt.batchMessages)} messages in batches of 100, ${opt.batchConnections} connections, ${opt.batchPayloadBytes}-byte payloads, 1 consumer with 1 endpoint, worker stopped`;
+    heading(`a2. Batch ingest: POST /api/v1/messages/batch (${batchSetup})`);
+    await sendBatches(api, { label: "warm-up", count: 2000, batchSize: 100, concurrency: opt.batchConnections, consumers: ["bench-batch"], payloadBytes: opt.batchPayloadBytes });
+    before = cpuSnapshot({ web: web.child.process.pid, postgres: db.postgresPid });
+    waits = sampleWaits(db.sql);
+    batchIngest = await sendBatches(api, {
+      label: "batch ingest",
+      count: opt.batchMessages,
+      batchSize: 100,
+      concurrency: opt.batchConnections,
+      consumers: ["bench-batch"],
+      payloadBytes: opt.batchPayloadBytes,
+      offset: 2000,
+    });
+    const batchCpu = cpuShares(before, cpuSnapshot({ web: web.child.process.pid, postgres: db.postgresPid }));
+    say(`Batch ingest: ${batchLine(batchIngest)}`);
+    say(`CPU (100% = one core): ${formatShares(batchCpu)}`);
+    say("Postgres active sessions (sampled every 100 ms):");
+    for (const line of await waits()) say(`  ${line}`);
+    await api.expect(200, "POST", `/api/v1/endpoints/${batchEndpoint.id}/disable`);
+  }
 
   // The queued ingest deliveries go through the worker for a while: one endpoint's backlog at the
   // default cap. Then the endpoint is disabled, so what is left is canceled and not delivered.
@@ -336,6 +380,15 @@ async function main(): Promise<void> {
         `${rate(drain.attempts, drain.elapsedMs)}`,
         `${int(drain.attempts)} of ${int(ingestQueued)} queued delivered in ${seconds(drain.elapsedMs)}, cap ${config.ENDPOINT_MAX_CONCURRENCY}`,
       ],
+      ...(batchIngest
+        ? [
+            [
+              "a2. batch ingest",
+              `${rate(batchIngest.accepted, batchIngest.elapsedMs)} messages, per call p50 ${ms(batchIngest.latency.p50)}, p99 ${ms(batchIngest.latency.p99)}`,
+              `${int(opt.batchMessages)} messages, batches of 100, ${opt.batchConnections} connections, ${opt.batchPayloadBytes}-byte payloads, worker stopped`,
+            ],
+          ]
+        : []),
       ["b. queueing", `${rate(insert.accepted, insert.elapsedMs)}, p50 ${ms(insert.latency.p50)}, p99 ${ms(insert.latency.p99)}`, `${int(opt.deliveries)} POSTs over ${opt.endpoints} consumers, worker stopped`],
       [
         "b. end-to-end delivery",

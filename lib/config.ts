@@ -65,6 +65,8 @@ const EnvSchema = z.object({
   SECRET_ROTATION_OVERLAP: duration("24h"),
   IDEMPOTENCY_TTL: duration("24h"),
   MAX_PAYLOAD_BYTES: integer(1_048_576, 1, 64 * 1_048_576),
+  /** The whole body of POST /messages/batch (up to 100 messages, each payload still at most MAX_PAYLOAD_BYTES). */
+  MAX_BATCH_BYTES: integer(5_242_880, 1, 1024 * 1_048_576),
   ALLOW_PRIVATE_ENDPOINTS: flag(false),
   ALLOW_HTTP_ENDPOINTS: flag(false),
   /** Comma-separated CIDRs let through the SSRF guard even when private, e.g. `10.20.0.0/16`. */
@@ -118,6 +120,12 @@ const EnvSchema = z.object({
   /** Set by `npm start` for the embedded demo only: serves the demo receivers under /api/demo/receiver. */
   WEBHOOK_ADMIN_DEMO: flag(false),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  /** Bearer token for the web app's GET /api/metrics; unset, that route is 404. */
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters (e.g. `openssl rand -hex 32`)").optional(),
+  /** Web and worker apply migrations when they start; false: they refuse to start while the schema is behind (run `npm run migrate`). */
+  MIGRATE_ON_START: flag(true),
+  /** After SIGTERM the web app answers /api/health/ready 503 this long while still serving, then closes. */
+  SHUTDOWN_DELAY: duration("5s"),
   /** Signs dashboard sessions; required by the web app with DATABASE_URL (the embedded demo keeps one). */
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters (e.g. `openssl rand -base64 32`)").optional(),
   OPERATOR_SESSION_TTL: duration("12h"),
@@ -161,6 +169,9 @@ const EnvSchema = z.object({
   PORTAL_LOGO_URL: themeLogoUrl.optional(),
   PORTAL_ACCENT: themeAccent.optional(),
 });
+
+/** Every variable the configuration reads: the tests unset them all before setting their own. */
+export const CONFIG_KEYS: readonly string[] = Object.keys(EnvSchema.shape);
 
 export type Config = Omit<z.infer<typeof EnvSchema>, "APP_URL" | "ENCRYPTION_KEY" | "ENCRYPTION_KEYS_PREVIOUS"> & {
   APP_URL: string;

@@ -26,7 +26,7 @@ export async function seedTraffic(): Promise<{ stop: () => Promise<void> }> {
   const ctx = { actor: { type: "system" as const }, db: getDb() };
   const worker = await startWorker(process.env.DATABASE_URL!, getConfig());
   // The consumer is seeded with the dashboard's sample (scripts/screenshots.ts), before this.
-  await createEndpoint({ ctx, consumerRef: "acme", input: { url: `${url}/webhooks`, description: "Billing" } });
+  await createEndpoint({ ctx, consumerRef: "acme", input: { url: `${url}/webhooks`, description: "Ledger sync" } });
   for (let i = 0; i < 24; i++) {
     const paid = i % 2 === 0;
     await createMessage({

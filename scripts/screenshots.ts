@@ -23,6 +23,7 @@ import { launchBrowser } from "../tests/helpers/browser";
 import { seedTraffic, shootLogs } from "./screenshots-logs";
 import { shootPortal } from "./screenshots-portal";
 import { shootPortalLogs } from "./screenshots-portal-logs";
+import { shootReceiving } from "./screenshots-receiving";
 import { startBuiltApp } from "../tests/helpers/built-app";
 
 const OUT = path.resolve("docs/screenshots");
@@ -202,6 +203,7 @@ async function main(): Promise<void> {
         await context.close();
       }
       await shootPortal(browser, app.url, locale, shoot);
+      await shootReceiving(browser, app.url, locale, shoot);
     }
     // The customer portal's Deliveries and Recover screens.
     await shootPortalLogs(browser, app.url, shoot);

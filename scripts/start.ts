@@ -3,16 +3,18 @@
  * set, migrations, on the embedded demo's first start a demo login, API key and consumer whose
  * traffic goes out once the app answers (with DATABASE_URL, the CLI commands that create a login
  * and key instead, and no demo), then the web app and the worker as child processes. `--dev` runs
- * both with reload; `--only web` starts the web app alone.
+ * both with reload; `--only web` starts the web app alone. With NODE_ENV=production it runs the
+ * build `npm run build` made and never builds; otherwise it builds first when a source changed.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { ConfigError, parseConfig } from "../lib/config";
 import { closeDb, getDb } from "../lib/db/client";
-import { migrateDatabase } from "../lib/db/migrate";
+import { migrateOnStart } from "../lib/db/migrate";
 import { DATA_DIR, resolveDatabase } from "../lib/runtime/database";
 import { buildIfNeeded } from "../lib/runtime/build-app";
+import { nextBuildState } from "../lib/runtime/build-state";
 import { hasCredentials, seedDemo } from "../lib/runtime/seed-demo";
 import { sendDemoTraffic } from "../lib/demo/send-demo-traffic";
 import { DEMO_CONSUMER, DEMO_MESSAGES } from "../lib/demo/catalog";
@@ -82,12 +84,17 @@ async function main(): Promise<void> {
       "Invalid configuration:\n  AUTH_SECRET: required with DATABASE_URL to sign dashboard sessions (e.g. `openssl rand -base64 32`)",
     );
   }
-  await migrateDatabase(database.url);
+  await migrateOnStart(database.url, config.MIGRATE_ON_START, mode === "web" ? "web app" : "web app and worker");
   const demo = database.embedded ? await seedDemo(getDb(), { appUrl: config.APP_URL }) : null;
   const noCredentials = !database.embedded && !(await hasCredentials(getDb()));
   await closeDb();
 
-  if (!values.dev) await buildIfNeeded({ say });
+  if (process.env.NODE_ENV === "production" && !values.dev) {
+    // A production host runs what `npm run build` made, as it is: never a compile on start.
+    if (!nextBuildState().builtBefore) throw new ConfigError("NODE_ENV=production and there is no build in .next/: run `npm run build` first (a production start never compiles).");
+  } else if (!values.dev) {
+    await buildIfNeeded({ say });
+  }
   // The demo's receivers exist only in the embedded demo, whatever the environment says.
   const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", WEBHOOK_ADMIN_DEMO: database.embedded ? "true" : "false" };
   const port = String(config.PORT);

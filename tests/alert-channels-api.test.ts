@@ -175,7 +175,7 @@ describe("alert channels in the audit log", () => {
     expect((await api.del(`/api/v1/alert-channels/${email.body.id}`)).status).toBe(204);
 
     const actor = (await eventsOf(webhook.body.id))[0].actor;
-    expect(actor).toEqual({ type: "api_key", id: expect.any(String) });
+    expect(actor).toEqual({ type: "api_key", id: expect.any(String), name: "test", deleted: false });
     expect(await eventsOf(webhook.body.id)).toEqual([
       expect.objectContaining({ action: "alert_channel.created", target_type: "alert_channel", data: { kind: "webhook", name: "audited hook", kinds: null } }),
       expect.objectContaining({ action: "alert_channel.updated", data: { fields: ["config.secret"] } }),

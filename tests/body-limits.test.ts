@@ -79,6 +79,7 @@ describe("a 1 GiB body", () => {
     ["PATCH", "consumers/[consumer]", () => ({ consumer: "acme" })],
     ["POST", "consumers", () => ({})],
     ["POST", "messages", () => ({})],
+    ["POST", "messages/batch", () => ({})],
     ["POST", "messages/[id]/resend", () => ({ id: messageId })],
     ["POST", "endpoints/[id]/recover", () => ({ id: endpointId })],
     ["POST", "recoveries/[id]/pause", () => ({ id: "rec_none" })],
@@ -94,8 +95,8 @@ describe("a 1 GiB body", () => {
     expect(res.headers.get("content-type")).toBe("application/problem+json");
     expect(body.code).toBe("payload_too_large");
     expect(res.headers.get("connection")).toBe("close");
-    // POST /messages takes the payload limit plus its envelope; every other route 64 KiB.
-    const limit = route === "messages" ? 1024 * 1024 + LIMIT : LIMIT;
+    // POST /messages takes the payload limit plus its envelope, POST /messages/batch MAX_BATCH_BYTES; every other route 64 KiB.
+    const limit = route === "messages" ? 1024 * 1024 + LIMIT : route === "messages/batch" ? 5 * 1024 * 1024 : LIMIT;
     expect(pulled).toBeLessThanOrEqual(limit + 2 * CHUNK);
     expect(await snapshot()).toEqual(before);
   });

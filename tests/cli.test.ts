@@ -1,5 +1,7 @@
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -8,7 +10,8 @@ import { keyIdOf } from "../lib/crypto/encryption";
 import { resetConfigForTests } from "../lib/config";
 import { getDb } from "../lib/db/client";
 import { endpointSecrets, operators } from "../lib/db/schema";
-import { call } from "./helpers/api";
+import { apiClient, call } from "./helpers/api";
+import { getSql } from "../lib/db/client";
 
 const run = promisify(execFile);
 const cli = (args: string[], env: Record<string, string> = {}) =>
@@ -61,5 +64,43 @@ describe("npm run cli", () => {
       process.env.ENCRYPTION_KEY = oldKey;
       resetConfigForTests();
     }
+  });
+
+  it("sends a JSON Lines file in batches of 100, reporting each failed line by number; a rerun sends nothing twice", async () => {
+    const api = await apiClient();
+    expect((await api.post("/api/v1/consumers", { uid: "backfill", name: "Backfill" })).status).toBe(201);
+    const lines = Array.from({ length: 240 }, (_, i) =>
+      JSON.stringify({ consumer: "backfill", event_type: "invoice.paid", payload: { i }, idempotency_key: `backfill-${i}` }),
+    );
+    lines.splice(150, 0, "", "{not json", JSON.stringify({ consumer: "nobody", event_type: "invoice.paid", payload: {} }));
+    lines.push(JSON.stringify({ consumer: "backfill", event_type: "bad type!", payload: {} }));
+    const file = path.join(await mkdtemp(path.join(tmpdir(), "send-batch-")), "backfill.jsonl");
+    await writeFile(file, lines.join("\n") + "\n");
+    const count = async () => (await getSql()<{ n: number }[]>`select count(*)::int as n from messages m join consumers c on c.id = m.consumer_id where c.uid = 'backfill'`)[0]!.n;
+
+    // Some lines failed: the exit status says so, after everything else was sent.
+    const first = await cli(["messages", "send-batch", file]).then(
+      () => expect.fail("exit status 0"),
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(first.code).toBe(1);
+    expect(first.stdout).toContain("100 lines sent: 100 accepted (0 replayed), 0 failed");
+    expect(first.stdout).toContain("200 lines sent: 198 accepted (0 replayed), 2 failed");
+    expect(first.stdout).toContain("Done: 243 lines, 240 accepted (0 of them replayed), 3 failed.");
+    expect(first.stderr).toContain("line 152: invalid_json");
+    expect(first.stderr).toMatch(/line 153: 404 not_found: No consumer "nobody"/);
+    expect(first.stderr).toMatch(/line 244: 422 validation_failed: .*event_type/);
+    expect(await count()).toBe(240);
+
+    const again = await cli(["messages", "send-batch", file]).catch((error: { code: number; stdout: string }) => error as { code: number; stdout: string });
+    expect(again.stdout).toContain("Done: 243 lines, 240 accepted (240 of them replayed), 3 failed.");
+    expect(await count()).toBe(240);
+
+    const clean = path.join(path.dirname(file), "clean.jsonl");
+    await writeFile(clean, JSON.stringify({ consumer: "backfill", event_type: "invoice.paid", payload: { last: true } }) + "\n");
+    const { stdout } = await cli(["messages", "send-batch", clean]);
+    expect(stdout).toContain("Done: 1 lines, 1 accepted (0 of them replayed), 0 failed.");
+    expect(await count()).toBe(241);
+    await expect(cli(["messages", "send-batch"])).rejects.toMatchObject({ code: 1 });
   });
 });

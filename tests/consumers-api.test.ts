@@ -72,12 +72,14 @@ describe("consumers", () => {
     expect(events).toEqual([
       {
         id: expect.any(String),
-        actor: { type: "api_key", id: expect.any(String) },
+        actor: { type: "api_key", id: expect.any(String), name: "test", deleted: false },
         action: "consumer.created",
         target_type: "consumer",
         target_id: created.body.id,
         data: { uid: "audited_consumer" },
         created_at: expect.any(String),
+        // Named as it is now: erased, it is its id alone.
+        target: { type: "consumer", id: created.body.id, name: null, detail: null, deleted: true },
       },
       expect.objectContaining({ action: "consumer.deleted", target_type: "consumer", target_id: created.body.id, data: { uid: "audited_consumer" } }),
     ]);

@@ -172,7 +172,13 @@ async function demoFirstLook(base: string, key: string, output: () => string) {
   const messages = await listAll(call, "/messages?consumer=acme");
   expect(messages).toHaveLength(300);
   // Every message reaches the healthy receiver; the flaky one's refusals are retried and succeed.
-  await waitFor(async () => (await call("GET", `/endpoints/${byReceiver.ok!.id}/stats`)).body.succeeded === 300, { timeout: 60_000, what: "the healthy endpoint's deliveries" });
+  await waitFor(async () => (await call("GET", `/endpoints/${byReceiver.ok!.id}/stats`)).body.succeeded === 300, { timeout: 60_000, what: "the healthy endpoint's deliveries" }).catch(
+    async (error: unknown) => {
+      // Why, in the receiver's words: its last attempt.
+      console.log("the healthy endpoint's last attempt:", JSON.stringify((await call("GET", `/attempts?endpoint_id=${byReceiver.ok!.id}&limit=1`)).body.data[0]));
+      throw error;
+    },
+  );
   const flakyFailures = await listAll(call, `/attempts?endpoint_id=${byReceiver.flaky!.id}&status=failure`);
   expect(flakyFailures.length).toBeGreaterThan(0);
   expect(flakyFailures.every((a) => a.status_code === 503)).toBe(true);

@@ -97,12 +97,13 @@ describe("audit", () => {
     expect(seen.body.data).toHaveLength(2);
     expect(seen.body.data[0]).toEqual({
       id: expect.stringMatching(/^aud/),
-      actor: { type: "operator", id: other.operator.id },
+      actor: { type: "operator", id: other.operator.id, name: other.operator.email, deleted: false },
       action: "endpoint.secret_viewed",
       target_type: "endpoint",
       target_id: ep.body.id,
       data: {},
       created_at: expect.any(String),
+      target: { type: "endpoint", id: ep.body.id, name: ep.body.url, detail: ep.body.url, deleted: false },
     });
     expect(JSON.stringify(seen.body)).not.toContain("whsec_");
     const byAdmin = await api.get(`/api/v1/audit-events?actor_type=operator&actor_id=${admin.operator.id}&target_id=${ep.body.id}`);

@@ -27,7 +27,8 @@ describe("messages", () => {
     for (const key of english) {
       const text = lookup(other, key);
       expect(text.trim(), `${locale}: ${key}`).not.toBe("");
-      const args = (s: string) => [...s.matchAll(/\{(\w+)/g)].map((m) => m[1]).sort();
+      // An argument is `{name}` or `{name, type…}`; a plural branch's text (`{No event…}`) is not one.
+      const args = (s: string) => [...s.matchAll(/\{(\w+)\s*[,}]/g)].map((m) => m[1]).sort();
       expect(new Set(args(text)), `${locale}: ${key}`).toEqual(new Set(args(lookup(en, key))));
     }
   });

@@ -42,6 +42,7 @@ const TABLE: Record<string, Entry> = {
     own: (a) => ({ path: `/consumers/${a.uid}/recover`, body: { since, dry_run: true } }),
     foreign: (b) => ({ path: `/consumers/${b.uid}/recover`, body: { since, dry_run: true } }),
   },
+  "GET /endpoints": { rule: "scoped", own: () => ({ path: "/endpoints?q=alpha" }), foreign: (b) => ({ path: `/endpoints?consumer=${b.uid}` }) },
   "GET /endpoints/[id]": { rule: "scoped", own: (a) => ({ path: `/endpoints/${a.endpoint}` }), foreign: (b) => ({ path: `/endpoints/${b.endpoint}` }) },
   "PATCH /endpoints/[id]": {
     rule: "manage_endpoints",
@@ -95,6 +96,10 @@ const TABLE: Record<string, Entry> = {
   "DELETE /consumers/[consumer]/portal-sessions": { rule: "forbidden", req: (a) => ({ path: `/consumers/${a.consumer}/portal-sessions` }) },
   "POST /event-types": { rule: "forbidden", req: () => ({ path: "/event-types", body: { name: "portal.made" } }) },
   "POST /messages": { rule: "forbidden", req: (a) => ({ path: "/messages", body: { consumer: a.uid, event_type: "invoice.paid", payload: {} } }) },
+  "POST /messages/batch": {
+    rule: "forbidden",
+    req: (a) => ({ path: "/messages/batch", body: { messages: [{ consumer: a.uid, event_type: "invoice.paid", payload: {} }] } }),
+  },
   "GET /api-keys": { rule: "forbidden", req: () => ({ path: "/api-keys" }) },
   "POST /api-keys": { rule: "forbidden", req: () => ({ path: "/api-keys", body: { name: "portal" } }) },
   "DELETE /api-keys/[id]": { rule: "forbidden", req: () => ({ path: `/api-keys/${others.apiKey}` }) },

@@ -35,7 +35,7 @@ describe("GET /api/health", () => {
     try {
       const { result: res, lines } = await captureLog(() => call("GET", "/api/health"));
       expect(res.status).toBe(503);
-      expect(res.body).toEqual({ status: "unavailable", database: { ok: false, latency_ms: expect.any(Number) } });
+      expect(res.body).toEqual({ status: "unavailable", version: expect.any(String), database: { ok: false, latency_ms: expect.any(Number) } });
       expect(res.text).not.toMatch(/wa_health_missing_db|does not exist/);
       expect(lines.some((l) => l.includes("wa_health_missing_db") && l.includes("does not exist"))).toBe(true);
     } finally {

@@ -39,6 +39,7 @@ const BODIES: Record<string, unknown> = {
   "PATCH /endpoints/[id]": { description: "viewer" },
   "POST /event-types": { name: "viewer.made" },
   "POST /messages": { consumer: "acme", event_type: "invoice.paid", payload: { a: 1 } },
+  "POST /messages/batch": { messages: [{ consumer: "acme", event_type: "invoice.paid", payload: { a: 1 }, idempotency_key: "viewer-batch" }] },
   "POST /messages/[id]/resend": {},
   "POST /alert-channels": { kind: "email", name: "v", config: { to: ["v@example.com"] } },
   "PATCH /alert-channels/[id]": { name: "viewer" },

@@ -5,8 +5,9 @@
 import { ConfigError, parseConfig } from "../lib/config";
 import { closeDb } from "../lib/db/client";
 import { installDatabaseCrashGuard } from "../lib/db/crash-guard";
-import { migrateDatabase } from "../lib/db/migrate";
+import { migrateOnStart } from "../lib/db/migrate";
 import { logger } from "../lib/logger";
+import { VERSION } from "../lib/version";
 import { startMetricsServer } from "./metrics";
 import { startWorker, withDatabaseRetry } from "./runtime";
 
@@ -18,18 +19,13 @@ async function main(): Promise<void> {
   const config = parseConfig(process.env);
   const url = process.env.DATABASE_URL;
   if (!url) throw new ConfigError("DATABASE_URL is required: npm run worker runs against an existing database (npm start runs everything)");
-  await withDatabaseRetry("migrate", () => migrateDatabase(url));
+  await withDatabaseRetry("migrate", () => migrateOnStart(url, config.MIGRATE_ON_START, "worker"));
   if (config.ALLOW_PRIVATE_ENDPOINTS) logger.warn("ALLOW_PRIVATE_ENDPOINTS=true: deliveries may reach loopback and private addresses");
   else if (config.ALLOWED_ENDPOINT_CIDRS.length) logger.info("SSRF guard allowlist", { cidrs: config.ALLOWED_ENDPOINT_CIDRS.map((c) => c.text) });
 
   const worker = await startWorker(url, config);
   const metrics = await startMetricsServer(config.WORKER_METRICS_PORT, config.WORKER_METRICS_HOST);
   const address = metrics?.address();
-  logger.info("worker started", {
-    pool: worker.poolId,
-    concurrency: config.WORKER_CONCURRENCY,
-    metrics: typeof address === "object" && address ? `http://${address.family === "IPv6" ? `[${address.address}]` : address.address}:${address.port}/metrics` : null,
-  });
 
   const stop = async (signal: string) => {
     logger.info("worker stopping: finishing in-flight attempts", { signal });
@@ -41,6 +37,13 @@ async function main(): Promise<void> {
   };
   process.once("SIGTERM", () => void stop("SIGTERM"));
   process.once("SIGINT", () => void stop("SIGINT"));
+  // Only now: whoever waits for this line may signal the process at once.
+  logger.info("worker started", {
+    version: VERSION,
+    pool: worker.poolId,
+    concurrency: config.WORKER_CONCURRENCY,
+    metrics: typeof address === "object" && address ? `http://${address.family === "IPv6" ? `[${address.address}]` : address.address}:${address.port}/metrics` : null,
+  });
   await worker.done;
 }
 

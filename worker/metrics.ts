@@ -1,46 +1,64 @@
 import { createServer, type Server } from "node:http";
+import { getSql } from "../lib/db/client";
+import { readQueueDepth } from "../lib/deliveries/read-queue-depth";
+import { countEndpointStates } from "../lib/endpoints/count-endpoint-states";
 import { logger } from "../lib/logger";
+import { refreshDatabaseGauges, workerRegistry } from "../lib/metrics/worker";
 import { workerState } from "./state";
 
-function render(): string {
-  const c = workerState.counters;
-  const p = workerState.pump?.counters ?? { batches: 0, succeeded: 0, failed: 0, resends: 0 };
-  const lines = [
-    "# HELP webhook_admin_attempts_total Delivery attempts made by this worker, by result.",
-    "# TYPE webhook_admin_attempts_total counter",
-    `webhook_admin_attempts_total{result="success"} ${p.succeeded}`,
-    `webhook_admin_attempts_total{result="failure"} ${p.failed}`,
-    "# HELP webhook_admin_delivery_batches_total Claimed delivery batches.",
-    "# TYPE webhook_admin_delivery_batches_total counter",
-    `webhook_admin_delivery_batches_total ${p.batches}`,
-    "# HELP webhook_admin_attempts_in_flight Delivery attempts this worker has open now.",
-    "# TYPE webhook_admin_attempts_in_flight gauge",
-    `webhook_admin_attempts_in_flight ${workerState.pump?.attemptsInFlight ?? 0}`,
-    "# HELP webhook_admin_resends_total Manual and recovery attempts made by this worker.",
-    "# TYPE webhook_admin_resends_total counter",
-    `webhook_admin_resends_total ${p.resends}`,
-    "# HELP webhook_admin_sweeps_total Maintenance sweeps run.",
-    "# TYPE webhook_admin_sweeps_total counter",
-    `webhook_admin_sweeps_total ${c.sweeps}`,
-    "# HELP webhook_admin_worker_uptime_seconds Seconds since this worker started.",
-    "# TYPE webhook_admin_worker_uptime_seconds gauge",
-    `webhook_admin_worker_uptime_seconds ${Math.round((Date.now() - workerState.startedAt) / 1000)}`,
-  ];
-  return lines.join("\n") + "\n";
+const DATABASE_TIMEOUT_MS = 3000;
+
+function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} timed out after ${DATABASE_TIMEOUT_MS} ms`)), DATABASE_TIMEOUT_MS).unref()),
+  ]);
+}
+
+async function renderMetrics(): Promise<string> {
+  const sql = getSql();
+  await withTimeout(
+    refreshDatabaseGauges({ queue: () => readQueueDepth(sql), states: () => countEndpointStates(sql) }),
+    "reading the queue and endpoint gauges",
+  ).catch((error: unknown) => logger.warn("metrics: the database gauges could not be read", { error: String(error) }));
+  return workerRegistry.metrics();
+}
+
+/** Liveness and readiness of a worker: running, not stopping, and its database answers. */
+async function health(): Promise<{ ok: boolean; body: Record<string, unknown> }> {
+  if (workerState.stopping) return { ok: false, body: { status: "stopping" } };
+  if (workerState.poolId === null) return { ok: false, body: { status: "starting" } };
+  const started = performance.now();
+  try {
+    await withTimeout(getSql()`select 1`.execute(), "select 1");
+    return { ok: true, body: { status: "ok", database: { ok: true, latency_ms: Math.round(performance.now() - started) } } };
+  } catch (error) {
+    const latency = Math.round(performance.now() - started);
+    logger.warn("worker health: the database is unavailable", { latency_ms: latency, error: String(error) });
+    return { ok: false, body: { status: "unavailable", database: { ok: false, latency_ms: latency } } };
+  }
 }
 
 /**
- * The worker's only HTTP: /metrics (Prometheus text) and /health, on WORKER_METRICS_HOST
- * (127.0.0.1 unless the operator opens it wider). Port 0 picks a free port.
+ * The worker's only HTTP: /metrics (Prometheus text, lib/metrics/worker.ts) and /health, on
+ * WORKER_METRICS_HOST (127.0.0.1 unless the operator opens it wider). Port 0 picks a free port.
  */
 export function startMetricsServer(port: number, host: string): Promise<Server | null> {
   return new Promise((resolve) => {
     const server = createServer((req, res) => {
-      if (req.url === "/metrics") {
-        res.writeHead(200, { "content-type": "text/plain; version=0.0.4" }).end(render());
-      } else if (req.url === "/health") {
-        const ok = !workerState.stopping && workerState.poolId !== null;
-        res.writeHead(ok ? 200 : 503, { "content-type": "application/json" }).end(JSON.stringify({ status: ok ? "ok" : "stopping" }));
+      const path = (req.url ?? "").split("?")[0];
+      if (req.method !== "GET" && req.method !== "HEAD") {
+        res.writeHead(405, { allow: "GET, HEAD" }).end();
+      } else if (path === "/metrics") {
+        renderMetrics().then(
+          (text) => res.writeHead(200, { "content-type": workerRegistry.contentType }).end(text),
+          (error: unknown) => {
+            logger.error("metrics: rendering failed", { error: String(error) });
+            res.writeHead(500).end();
+          },
+        );
+      } else if (path === "/health") {
+        void health().then(({ ok, body }) => res.writeHead(ok ? 200 : 503, { "content-type": "application/json" }).end(JSON.stringify(body)));
       } else {
         res.writeHead(404).end();
       }

@@ -7,6 +7,7 @@ import { DeliveryPump } from "../lib/deliveries/deliver-due";
 import { isConnectionError } from "../lib/db/errors";
 import { TASKS, wakeDeliveries } from "../lib/jobs";
 import { logger } from "../lib/logger";
+import { setAttemptsInFlightSource, setGraphilePool } from "../lib/metrics/worker";
 import { beatWorker, unregisterWorker } from "../lib/maintenance/workers";
 import { JobAlarm } from "./job-alarm";
 import { workerState } from "./state";
@@ -89,7 +90,9 @@ export async function startWorker(url: string, config: Config): Promise<WorkerHa
   workerState.stopping = false;
   const pump = new DeliveryPump(getSql(), config);
   workerState.pump = pump;
+  setAttemptsInFlightSource(() => pump.attemptsInFlight);
   const pgPool = new pg.Pool({ connectionString: url, max: config.WORKER_CONCURRENCY + 4 });
+  setGraphilePool(pgPool);
   pgPool.on("error", (error) => logger.warn("graphile pool client error", { error: String(error) }));
   pgPool.on("connect", (client) => client.on("error", (error) => logger.warn("graphile client error", { error: String(error) })));
 
@@ -103,7 +106,7 @@ export async function startWorker(url: string, config: Config): Promise<WorkerHa
   });
   let alarm: JobAlarm | undefined;
   events.on("job:error", ({ job, error }) => {
-    logger.error("job failed; graphile will retry it", { task: job.task_identifier, error: String(error) });
+    logger.error("job failed; graphile will retry it", { task: job.task_identifier, job_id: job.id, attempts: job.attempts, error: String(error) });
     // graphile writes the retry's time just after this event (the retry is seconds away): the
     // alarm looks once that is written.
     alarm?.soon(250);

@@ -11,10 +11,12 @@ import { usePortalSession } from "./session-context";
 
 /** The portal's screens; Deliveries and Recover are built on this shell by their own screens. */
 const NAV = [
-  { href: "/portal", key: "endpoints", active: (p: string) => p === "/portal" || p.startsWith("/portal/endpoints") },
+  { href: "/portal", key: "endpoints", active: (p: string) => p === "/portal" || (p.startsWith("/portal/endpoints") && !p.endsWith("/receiving")) },
   { href: "/portal/deliveries", key: "deliveries", active: (p: string) => p.startsWith("/portal/deliveries") },
   { href: "/portal/recover", key: "recover", active: (p: string) => p.startsWith("/portal/recover") },
   { href: "/portal/alert-emails", key: "alertEmails", active: (p: string) => p.startsWith("/portal/alert-emails") },
+  { href: "/portal/event-types", key: "eventTypes", active: (p: string) => p.startsWith("/portal/event-types") },
+  { href: "/portal/receiving", key: "receiving", active: (p: string) => p.startsWith("/portal/receiving") || /^\/portal\/endpoints\/[^/]+\/receiving/.test(p) },
 ] as const;
 
 export function PortalChrome({ children }: { children: React.ReactNode }) {
@@ -38,7 +40,8 @@ export function PortalChrome({ children }: { children: React.ReactNode }) {
               {theme.name}
             </span>
           </div>
-          <nav aria-label={t("navLabel")} className="order-last -mb-3 flex w-full gap-1 overflow-x-auto sm:order-none sm:mb-0 sm:w-auto sm:flex-1">
+          {/* Six screens: beside the name from lg up; narrower (an 800 px iframe) they take a row of their own, all in view. */}
+          <nav aria-label={t("navLabel")} className="order-last -mb-3 flex w-full gap-1 overflow-x-auto lg:order-none lg:mb-0 lg:w-auto lg:flex-1">
             {NAV.map((item) => {
               const active = item.active(pathname);
               return (
@@ -47,8 +50,8 @@ export function PortalChrome({ children }: { children: React.ReactNode }) {
                   href={item.href}
                   aria-current={active ? "page" : undefined}
                   className={cn(
-                    "border-b-2 px-3 py-2 text-sm font-medium whitespace-nowrap sm:rounded-md sm:border-b-0",
-                    active ? "border-primary text-foreground sm:bg-muted" : "border-transparent text-muted-foreground hover:text-foreground",
+                    "border-b-2 px-3 py-2 text-sm font-medium whitespace-nowrap lg:rounded-md lg:border-b-0",
+                    active ? "border-primary text-foreground lg:bg-muted" : "border-transparent text-muted-foreground hover:text-foreground",
                   )}
                 >
                   {t(`nav.${item.key}`)}

@@ -21,6 +21,10 @@ export type PortalDefaults = { name: string; logoUrl: string | null; accent: str
 
 const isLocale = (value: string | null | undefined): value is Locale => LOCALES.includes(value as Locale);
 
+// Session tokens the customer signed out of: a call still in flight then is answered 401 too, and
+// that is the sign-out, not an expiry, so it must not replace the sign-out's screen.
+const signedOut = new Set<string>();
+
 /**
  * The portal's root on the client: turns the link's token into a session (once), keeps it per tab,
  * ends it in words when the server says 401, and gives every screen below the session, its
@@ -117,7 +121,7 @@ export function PortalShell({
           return await api<T>(path, { ...init, token: token ?? undefined });
         } catch (error) {
           // Expired, revoked (the SaaS ended its sessions) or its consumer deleted: nothing more will work.
-          if (error instanceof ApiError && error.problem.status === 401) end("expired");
+          if (error instanceof ApiError && error.problem.status === 401 && !(token && signedOut.has(token))) end("expired");
           throw error;
         }
       },
@@ -125,6 +129,7 @@ export function PortalShell({
   );
 
   const signOut = useCallback(async () => {
+    if (token) signedOut.add(token);
     if (token) await api("/portal/session", { method: "DELETE", token }).catch(() => undefined);
     end("signed_out");
   }, [token, end]);

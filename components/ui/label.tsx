@@ -24,7 +24,9 @@ export function Field({
 }) {
   return (
     <div className="space-y-1.5">
-      <Label htmlFor={id}>{label}</Label>
+      <Label id={`${id}-label`} htmlFor={id}>
+        {label}
+      </Label>
       {children}
       {error ? (
         <p id={`${id}-error`} role="alert" className="text-xs text-danger">

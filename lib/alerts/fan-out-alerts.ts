@@ -59,7 +59,7 @@ export async function fanOutAlerts(sql: Sql, config: Config, raised: SendAlertsP
     const consumer = endpoint ?? (alert.consumer_id ? consumerById.get(alert.consumer_id) : undefined);
     // A recovery's alert still goes when its endpoint is gone; an endpoint's alert does not.
     if (!consumer || (!endpoint && !RECOVERY_ALERT_KINDS.includes(alert.kind))) {
-      logger.info("alert dropped: what it is about no longer exists", { kind: alert.kind, endpointId: alert.endpoint_id });
+      logger.info("alert dropped: what it is about no longer exists", { kind: alert.kind, endpoint_id: alert.endpoint_id });
       continue;
     }
     const base = {

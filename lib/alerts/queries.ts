@@ -1,10 +1,13 @@
-import { and, eq, gte, ne } from "drizzle-orm";
+import { and, eq, gte, inArray, ne } from "drizzle-orm";
 import type { Ctx } from "../context";
+import type { Executor } from "../db/client";
+import { consumerRefs } from "../consumers/queries";
+import { endpointRefs } from "../endpoints/queries";
 import { alertChannels, alerts } from "../db/schema";
 import { keysetBefore, newestFirst } from "../db/keyset";
 import { NotFoundError } from "../errors";
 import { decodeCursor, toPage, type PageQuery } from "../pagination";
-import { toAlert, toAlertChannel, type ListAlertsQuery } from "./schemas";
+import { toAlert, toAlertChannel, type AlertChannelRef, type ListAlertsQuery } from "./schemas";
 
 // Alert channels and the alert log are the operators' (API key or dashboard): a portal session
 // never reaches these verbs, so there is no consumer scope to apply.
@@ -47,5 +50,26 @@ export async function listAlerts(ctx: Ctx, query: PageQuery & ListAlertsQuery) {
     )
     .orderBy(...newestFirst(alerts.createdAt, alerts.id))
     .limit(query.limit + 1);
-  return toPage(rows, query.limit, toAlert);
+  // Names for the page's distinct endpoints, consumers and channels, each by primary key.
+  const page = rows.slice(0, query.limit);
+  const [endpoints, consumers, channels] = await Promise.all([
+    endpointRefs(ctx.db, page.map((a) => a.endpointId)),
+    consumerRefs(ctx.db, page.map((a) => a.consumerId)),
+    channelRefs(ctx.db, page.map((a) => a.channelId)),
+  ]);
+  return toPage(rows, query.limit, (row) =>
+    toAlert(row, {
+      endpoint: (row.endpointId && endpoints.get(row.endpointId)) || null,
+      consumer: (row.consumerId && consumers.get(row.consumerId)) || null,
+      channel: (row.channelId && channels.get(row.channelId)) || null,
+    }),
+  );
+}
+
+/** The alert channels among `ids` that exist, by id. */
+export async function channelRefs(db: Executor, ids: Iterable<string | null | undefined>): Promise<Map<string, AlertChannelRef>> {
+  const wanted = [...new Set([...ids].filter((id): id is string => !!id))];
+  if (wanted.length === 0) return new Map();
+  const rows = await db.select({ id: alertChannels.id, name: alertChannels.name, kind: alertChannels.kind }).from(alertChannels).where(inArray(alertChannels.id, wanted));
+  return new Map(rows.map((row) => [row.id, row]));
 }

@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { ConsumerRef } from "../consumers/schemas";
 import { ALERT_CHANNEL_KINDS, type alertChannels, type alerts } from "../db/schema";
+import { EndpointRef } from "../endpoints/schemas";
 import { CHANNEL_CONFIGS } from "./channel-config";
 import { ALERT_KINDS, TEST_ALERT_KIND } from "./kinds";
 import { IsoDate, Text } from "../schemas";
@@ -42,6 +44,10 @@ export const AlertChannel = z.object({
 });
 export type AlertChannel = z.infer<typeof AlertChannel>;
 
+/** A channel as the alert log names it. */
+export const AlertChannelRef = z.object({ id: z.string(), name: z.string(), kind: z.enum(ALERT_CHANNEL_KINDS) });
+export type AlertChannelRef = z.infer<typeof AlertChannelRef>;
+
 /** POST /alert-channels answers the channel; a webhook channel's signing secret is shown this once. */
 export const CreatedAlertChannel = AlertChannel.extend({
   secret: z.string().optional().describe("Webhook channels only: the `whsec_…` signing secret, shown once."),
@@ -83,10 +89,16 @@ export const Alert = z.object({
   /** What was sent: the request body, or an email's full text (also when SMTP is not configured). */
   message: z.string().nullable(),
   attempts: z.number(),
+  /** The endpoint, consumer and channel named; null when the alert has none, or once it was deleted. */
+  endpoint: EndpointRef.nullable(),
+  consumer: ConsumerRef.nullable(),
+  channel: AlertChannelRef.nullable(),
 });
 export type Alert = z.infer<typeof Alert>;
 
-export function toAlert(row: typeof alerts.$inferSelect): Alert {
+export type AlertRefs = { endpoint: EndpointRef | null; consumer: ConsumerRef | null; channel: AlertChannelRef | null };
+
+export function toAlert(row: typeof alerts.$inferSelect, refs: AlertRefs): Alert {
   return {
     id: row.id,
     kind: row.kind,
@@ -101,6 +113,7 @@ export function toAlert(row: typeof alerts.$inferSelect): Alert {
     error: row.error,
     message: row.message,
     attempts: row.attempts,
+    ...refs,
   };
 }
 

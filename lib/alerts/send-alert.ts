@@ -51,7 +51,7 @@ export async function sendAlert(sql: Sql, config: Config, alertId: string): Prom
     if (isConnectionError(error)) throw error;
     // Rendering or sending threw on something a customer wrote: this alert's failed try, kept on
     // its row, never a job that graphile retries blindly.
-    logger.error("an alert send failed inside Webhook Admin", { alertId: alert.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    logger.error("an alert send failed inside Webhook Admin", { alert_id: alert.id, endpoint_id: alert.endpoint_id, channel_id: alert.channel_id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
     return { ok: false, error: "internal error while sending (the worker's log has the cause)", message: null };
   });
 
@@ -74,7 +74,7 @@ export async function sendAlert(sql: Sql, config: Config, alertId: string): Prom
         });
       }
     });
-    logger.warn("alert failed", { alertId: alert.id, channelId: alert.channel_id, attempts: alert.attempts, error: outcome.error });
+    logger.warn("alert failed", { alert_id: alert.id, endpoint_id: alert.endpoint_id, channel_id: alert.channel_id, attempts: alert.attempts, error: outcome.error });
     return "failed";
   }
   await sql.begin(async (tx) => {

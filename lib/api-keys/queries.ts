@@ -1,5 +1,6 @@
-import { and, isNull } from "drizzle-orm";
+import { and, inArray, isNull } from "drizzle-orm";
 import type { Ctx } from "../context";
+import type { Executor } from "../db/client";
 import { apiKeys } from "../db/schema";
 import { keysetBefore, newestFirst } from "../db/keyset";
 import { decodeCursor, toPage, type PageQuery } from "../pagination";
@@ -15,4 +16,12 @@ export async function listApiKeys(ctx: Ctx, query: PageQuery) {
     .orderBy(...newestFirst(apiKeys.createdAt, apiKeys.id))
     .limit(query.limit + 1);
   return toPage(rows, query.limit, toApiKey);
+}
+
+/** The names and prefixes of the keys among `ids`, revoked ones too (a key row is never deleted), by id. */
+export async function apiKeyNames(db: Executor, ids: Iterable<string | null | undefined>): Promise<Map<string, { name: string; prefix: string }>> {
+  const wanted = [...new Set([...ids].filter((id): id is string => !!id))];
+  if (wanted.length === 0) return new Map();
+  const rows = await db.select({ id: apiKeys.id, name: apiKeys.name, prefix: apiKeys.prefix }).from(apiKeys).where(inArray(apiKeys.id, wanted));
+  return new Map(rows.map((row) => [row.id, { name: row.name, prefix: row.prefix }]));
 }

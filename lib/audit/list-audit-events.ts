@@ -4,19 +4,26 @@ import { auditEvents } from "../db/schema";
 import { keysetBefore, newestFirst } from "../db/keyset";
 import { ForbiddenError } from "../errors";
 import { decodeCursor, toPage, type PageQuery } from "../pagination";
+import { nameActors, type ActorName } from "./actor-names";
+import { nameTargets, type TargetName } from "./name-targets";
 import type { AuditEventView, ListAuditEventsQuery } from "./schemas";
 
 type Row = typeof auditEvents.$inferSelect;
 
-function toAuditEvent(row: Row): AuditEventView {
+// A portal session's events carry its consumer (see insert-audit-event.ts).
+const actorOf = (row: Row) => ({ type: row.actorType, id: row.actorId, consumerId: typeof row.data.consumer_id === "string" ? row.data.consumer_id : null });
+const targetOf = (row: Row) => ({ type: row.targetType, id: row.targetId, data: row.data });
+
+function toAuditEvent(row: Row, actor: ActorName, target: TargetName): AuditEventView {
   return {
     id: row.id,
-    actor: { type: row.actorType, id: row.actorId },
+    actor: { type: row.actorType, id: row.actorId, ...actor },
     action: row.action,
     target_type: row.targetType,
     target_id: row.targetId,
     data: row.data,
     created_at: row.createdAt.toISOString(),
+    target,
   };
 }
 
@@ -42,5 +49,7 @@ export async function listAuditEvents(ctx: Ctx, query: PageQuery & ListAuditEven
     )
     .orderBy(...newestFirst(auditEvents.createdAt, auditEvents.id))
     .limit(query.limit + 1);
-  return toPage(rows, query.limit, toAuditEvent);
+  const page = rows.slice(0, query.limit);
+  const [actors, targets] = await Promise.all([nameActors(ctx, page.map(actorOf)), nameTargets(ctx, page.map(targetOf))]);
+  return toPage(rows, query.limit, (row) => toAuditEvent(row, actors(actorOf(row)), targets(targetOf(row))));
 }

@@ -1,5 +1,5 @@
 export * from "./schemas";
-export { findConsumer, listConsumers } from "./queries";
+export { consumerRefs, findConsumer, listConsumers } from "./queries";
 export { createConsumer } from "./create-consumer";
 export { updateConsumer } from "./update-consumer";
 export { deleteConsumer } from "./delete-consumer";

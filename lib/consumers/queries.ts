@@ -1,10 +1,11 @@
-import { and, eq, ilike, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
 import { consumerScope, type Ctx } from "../context";
+import type { Executor } from "../db/client";
 import { consumers } from "../db/schema";
 import { NotFoundError } from "../errors";
 import { decodeCursor, toPage, type PageQuery } from "../pagination";
 import { keysetBefore, newestFirst } from "../db/keyset";
-import { consumerView } from "./schemas";
+import { consumerView, type ConsumerRef } from "./schemas";
 
 /** A consumer by `id` or by the SaaS's own `uid`, within the actor's scope. */
 export async function findConsumer(ctx: Ctx, ref: string) {
@@ -27,7 +28,7 @@ export async function listConsumers(ctx: Ctx, query: PageQuery & { q?: string })
     scope ? eq(consumers.id, scope) : undefined,
   ];
   if (query.q) {
-    const pattern = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = containsPattern(query.q);
     filters.push(or(ilike(consumers.name, pattern), ilike(consumers.uid, pattern)));
   }
   const rows = await ctx.db
@@ -37,4 +38,21 @@ export async function listConsumers(ctx: Ctx, query: PageQuery & { q?: string })
     .orderBy(...newestFirst(consumers.createdAt, consumers.id))
     .limit(query.limit + 1);
   return toPage(rows, query.limit, (row) => consumerView(ctx, row));
+}
+
+/**
+ * The consumers among `ids` that exist, by id: one lookup by primary key for the distinct ids of a
+ * page another list already read (and scoped), so a list names its consumers without a join that
+ * could change its plan. A deleted consumer is simply absent.
+ */
+export async function consumerRefs(db: Executor, ids: Iterable<string | null | undefined>): Promise<Map<string, ConsumerRef>> {
+  const wanted = [...new Set([...ids].filter((id): id is string => !!id))];
+  if (wanted.length === 0) return new Map();
+  const rows = await db.select({ id: consumers.id, uid: consumers.uid, name: consumers.name }).from(consumers).where(inArray(consumers.id, wanted));
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/** `%q%` for ILIKE, with the pattern characters the reader typed taken literally. */
+export function containsPattern(q: string): string {
+  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }

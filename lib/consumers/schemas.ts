@@ -39,6 +39,10 @@ export const Consumer = z.object({
 });
 export type Consumer = z.infer<typeof Consumer>;
 
+/** A consumer as another answer names it: what a person knows it by, beside its id. */
+export const ConsumerRef = z.object({ id: z.string(), uid: z.string(), name: z.string() });
+export type ConsumerRef = z.infer<typeof ConsumerRef>;
+
 export function toConsumer(row: typeof consumers.$inferSelect): Consumer {
   return {
     id: row.id,

@@ -1,25 +1,128 @@
+import { PgDialect, type PgSession } from "drizzle-orm/pg-core";
 import { drizzle } from "drizzle-orm/postgres-js";
-import { migrate } from "drizzle-orm/postgres-js/migrator";
+import { readMigrationFiles, type MigrationMeta } from "drizzle-orm/migrator";
 import { runMigrations } from "graphile-worker";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createSql } from "./client";
+import { ConfigError } from "../config";
+import { createSql, type Sql } from "./client";
+import { splitConcurrent, type ConcurrentStatement } from "./concurrent-statements";
 import { applySqlFunctions } from "./functions";
+import { readSchemaStatus } from "./schema-status";
 
 const MIGRATIONS = fileURLToPath(new URL("../../drizzle", import.meta.url));
 // Any fixed number: web and worker processes starting together take turns migrating.
 const MIGRATION_LOCK = 727_001;
+const LOCK_POLL_MS = 250;
 
-/** Brings the app schema (drizzle/), graphile-worker's own schema and our SQL functions up to date. Idempotent. */
-export async function migrateDatabase(url: string): Promise<void> {
+type Options = { migrationsFolder?: string };
+
+/**
+ * Takes the migration lock by polling pg_try_advisory_lock rather than waiting in
+ * pg_advisory_lock: a session blocked inside that call holds a snapshot, and CREATE INDEX
+ * CONCURRENTLY (run while the lock is held) waits for every older snapshot to end — the waiter
+ * and the index build would wait on each other until the deadlock detector killed one.
+ */
+async function lock(sql: Sql): Promise<void> {
+  for (;;) {
+    const [row] = await sql<{ ok: boolean }[]>`select pg_try_advisory_lock(${MIGRATION_LOCK}) as ok`;
+    if (row?.ok) return;
+    await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+  }
+}
+
+function readMigrations(folder: string): { transactional: MigrationMeta[]; concurrent: ConcurrentStatement[] } {
+  const transactional: MigrationMeta[] = [];
+  const concurrent: ConcurrentStatement[] = [];
+  for (const migration of readMigrationFiles({ migrationsFolder: folder })) {
+    const split = splitConcurrent(migration.sql);
+    // The hash stays the file's own: drizzle records it, and it must not depend on this split.
+    transactional.push({ ...migration, sql: split.transactional });
+    concurrent.push(...split.concurrent);
+  }
+  return { transactional, concurrent };
+}
+
+/** Index names of marked statements whose index is missing or INVALID (a CREATE), or still there (a DROP). */
+async function unfinishedConcurrent(sql: Sql, statements: ConcurrentStatement[]): Promise<ConcurrentStatement[]> {
+  const unfinished: ConcurrentStatement[] = [];
+  for (const statement of statements) {
+    const [row] = await sql<{ valid: boolean }[]>`
+      select i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid
+      join pg_namespace n on n.oid = c.relnamespace where n.nspname = ${statement.schema} and c.relname = ${statement.index}`;
+    if (statement.kind === "create_index" ? !row?.valid : row !== undefined) unfinished.push(statement);
+  }
+  return unfinished;
+}
+
+/**
+ * Runs marked statements outside any transaction, after drizzle's batch committed, in file order;
+ * on every migrate, so one cut off by a crash is finished by the next start. An index left INVALID
+ * by a failed build is dropped first (IF NOT EXISTS would otherwise keep it).
+ */
+async function runConcurrent(sql: Sql, statements: ConcurrentStatement[]): Promise<void> {
+  for (const statement of await unfinishedConcurrent(sql, statements)) {
+    if (statement.kind === "create_index") {
+      await sql.unsafe(`drop index concurrently if exists "${statement.schema.replace(/"/g, '""')}"."${statement.index.replace(/"/g, '""')}"`);
+    }
+    await sql.unsafe(statement.sql);
+  }
+}
+
+/**
+ * Brings the app schema (drizzle/), graphile-worker's own schema and our SQL functions up to date.
+ * Idempotent; processes starting together take turns (an advisory lock).
+ */
+export async function migrateDatabase(url: string, options: Options = {}): Promise<void> {
+  const folder = options.migrationsFolder ?? MIGRATIONS;
+  const { transactional, concurrent } = readMigrations(folder);
   const sql = createSql(url, { max: 1, name: "webhook-admin-migrate" });
   try {
-    // One connection (max: 1), so the session lock covers both migrators' work.
-    await sql`select pg_advisory_lock(${MIGRATION_LOCK})`;
-    await migrate(drizzle(sql), { migrationsFolder: MIGRATIONS });
-    await runMigrations({ connectionString: url });
-    await applySqlFunctions(sql);
+    // One connection (max: 1), so the session lock covers every step's work.
+    await lock(sql);
+    await new PgDialect().migrate(transactional, drizzle(sql)._.session as unknown as PgSession, { migrationsFolder: folder });
+    await runConcurrent(sql, concurrent);
+    if (!options.migrationsFolder) {
+      await runMigrations({ connectionString: url });
+      await applySqlFunctions(sql);
+    }
     await sql`select pg_advisory_unlock(${MIGRATION_LOCK})`;
   } finally {
     await sql.end({ timeout: 5 });
+  }
+}
+
+export class SchemaBehindError extends ConfigError {
+  override name = "SchemaBehindError";
+}
+
+/** What `npm run migrate` would still do: journal entries not applied, and marked index statements not finished. */
+export async function pendingMigrations(url: string, options: Options = {}): Promise<string[]> {
+  const folder = options.migrationsFolder ?? MIGRATIONS;
+  const { concurrent } = readMigrations(folder);
+  const journal = JSON.parse(readFileSync(path.join(folder, "meta", "_journal.json"), "utf8")) as { entries: { tag: string; when: number }[] };
+  const sql = createSql(url, { max: 1, name: "webhook-admin-migrate-check" });
+  try {
+    const { pending } = await readSchemaStatus(sql, journal.entries);
+    const unfinished = pending.length > 0 ? [] : await unfinishedConcurrent(sql, concurrent);
+    return [...pending, ...unfinished.map((s) => `${s.kind === "create_index" ? "create" : "drop"} index ${s.index} (concurrently)`)];
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
+/**
+ * On start: migrate (MIGRATE_ON_START, the default), or refuse to start while the schema is behind
+ * this code — for deployments that run `npm run migrate` as their own step.
+ */
+export async function migrateOnStart(url: string, migrate: boolean, who: string): Promise<void> {
+  if (migrate) return migrateDatabase(url);
+  const pending = await pendingMigrations(url);
+  if (pending.length > 0) {
+    throw new SchemaBehindError(
+      `The database schema is behind this release of the ${who}: ${pending.length} migration step(s) pending (${pending.join(", ")}).\n` +
+        "MIGRATE_ON_START=false: run `npm run migrate` against this DATABASE_URL first, then start it again.",
+    );
   }
 }

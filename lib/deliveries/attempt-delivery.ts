@@ -68,7 +68,7 @@ export async function attemptDelivery(input: {
       isolationKey: delivery.endpoint_id,
     });
   } catch (error) {
-    logger.error("a delivery attempt failed inside Webhook Admin", { delivery: delivery.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    logger.error("a delivery attempt failed inside Webhook Admin", { delivery_id: delivery.id, message_id: delivery.message_id, endpoint_id: delivery.endpoint_id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
     result = {
       statusCode: null,
       error: "internal_error",

@@ -8,6 +8,11 @@
 -- (1) and recovery items (2). They are scanned, and an endpoint's free slots and rate budget are
 -- handed out, in that order: live traffic first, a recovery last.
 --
+-- A recovery run's own rate holds here too, where its attempts leave: at most the run's rate
+-- (recoveries.current_rate, the feeder's ramp, rounded up) of its items in any one-second window —
+-- a sliding one, from the run's send log (recovery_sends), not a window per second of the clock,
+-- which would let a second's budget spent at its end meet the next second's spent at its start.
+--
 -- The lease is the queue row's next_attempt_at pushed to the lease's end, with p_token: if the
 -- worker dies, the row comes due again then, and a late outcome from the old holder no longer
 -- matches the token. Due rows are scanned with SKIP LOCKED so workers claim side by side; endpoint
@@ -43,6 +48,8 @@ DECLARE
   v_ids text[] := '{}';
   v_kinds smallint[] := '{}';
   v_endpoints text[] := '{}';
+  -- The recovery run of each scanned recovery item (null for the other kinds).
+  v_recs text[] := '{}';
   v_kind smallint;
   v_part record;
   v_done_ids text[];
@@ -73,14 +80,37 @@ DECLARE
   v_released text[] := '{}';
   v_releasing boolean;
   v_soon timestamptz;
+  -- Recovery runs: those among the scanned items, and those whose send state this claim holds,
+  -- with what each may still send by its one-second log (v_run_left) and by its bucket
+  -- (v_run_tokens), its rate, what this claim takes of it, and when its oldest logged send stops
+  -- counting.
+  -- A logged send counts for a second and a little more: it reaches the receiver some milliseconds
+  -- after the claim, not always by the same few, and the window must hold there too. (Without the
+  -- margin, a send released the moment an earlier one stops counting arrived, as often as not, a
+  -- few milliseconds less than a second after it.)
+  v_run_window interval := interval '1050 milliseconds';
+  v_runs text[];
+  v_run_ids text[] := '{}';
+  v_run_left integer[] := '{}';
+  v_run_tokens float8[] := '{}';
+  v_run_rate float8[] := '{}';
+  v_run_taken integer[] := '{}';
+  v_run_oldest timestamptz[] := '{}';
+  v_run_clock timestamptz;
+  v_run integer;
+  v_n integer;
+  v_pick integer[];
+  v_run_wait integer[];
+  v_run_wait_until timestamptz[];
 BEGIN
   FOREACH v_kind IN ARRAY ARRAY[0, 1, 2]::smallint[] LOOP
     EXIT WHEN cardinality(v_ids) >= v_window;
     SELECT coalesce(array_agg(d.delivery_id ORDER BY d.next_attempt_at, d.delivery_id), '{}') AS ids,
-           coalesce(array_agg(d.endpoint_id ORDER BY d.next_attempt_at, d.delivery_id), '{}') AS endpoints
+           coalesce(array_agg(d.endpoint_id ORDER BY d.next_attempt_at, d.delivery_id), '{}') AS endpoints,
+           coalesce(array_agg(d.recovery_id ORDER BY d.next_attempt_at, d.delivery_id), '{}') AS runs
     INTO v_part
     FROM (
-      SELECT q.delivery_id, q.endpoint_id, q.next_attempt_at FROM delivery_queue q
+      SELECT q.delivery_id, q.endpoint_id, q.next_attempt_at, q.recovery_id FROM delivery_queue q
       WHERE q.kind = v_kind AND q.next_attempt_at <= now()
       ORDER BY q.next_attempt_at
       LIMIT v_window - cardinality(v_ids)
@@ -95,12 +125,14 @@ BEGIN
         RETURNING q.delivery_id
       ) SELECT coalesce(array_agg(gone.delivery_id), '{}') INTO v_done_ids FROM gone;
       IF cardinality(v_done_ids) > 0 THEN
-        SELECT coalesce(array_agg(x.i ORDER BY x.n), '{}') AS ids, coalesce(array_agg(x.ep ORDER BY x.n), '{}') AS endpoints INTO v_part
-        FROM unnest(v_part.ids, v_part.endpoints) WITH ORDINALITY AS x(i, ep, n) WHERE x.i <> ALL (v_done_ids);
+        SELECT coalesce(array_agg(x.i ORDER BY x.n), '{}') AS ids, coalesce(array_agg(x.ep ORDER BY x.n), '{}') AS endpoints,
+               coalesce(array_agg(x.r ORDER BY x.n), '{}') AS runs INTO v_part
+        FROM unnest(v_part.ids, v_part.endpoints, v_part.runs) WITH ORDINALITY AS x(i, ep, r, n) WHERE x.i <> ALL (v_done_ids);
       END IF;
     END IF;
     v_ids := v_ids || v_part.ids;
     v_endpoints := v_endpoints || v_part.endpoints;
+    v_recs := v_recs || v_part.runs;
     v_kinds := v_kinds || array_fill(v_kind, ARRAY[cardinality(v_part.ids)]);
   END LOOP;
   IF cardinality(v_ids) = 0 THEN
@@ -112,6 +144,49 @@ BEGIN
   SELECT coalesce(array_agg(x.id), '{}') INTO v_locked
   FROM (SELECT en.id FROM endpoints en WHERE en.id = ANY (v_endpoints) ORDER BY en.id FOR UPDATE SKIP LOCKED) x;
   v_skipped := EXISTS (SELECT 1 FROM unnest(v_endpoints) AS ep WHERE ep <> ALL (v_locked));
+
+  -- The recovery runs' send state, likewise: a run whose row another claim holds right now sends
+  -- nothing in this claim (its items stay due). Locked first, then read, in a statement of its own
+  -- (a fresh snapshot: what the other claim committed just before counts). A run may send:
+  --   * by its log, its rate (rounded up) less what it sent in the last second (v_run_window), so
+  --     no one-second window ever holds more than its rate, however its sends bunch; and
+  --   * by its bucket, a quarter second's worth at once at most, refilled at its rate, so a backlog
+  --     (a circuit that was open, full slots) drains in small steps through the second instead of
+  --     a second's worth at once when a window opens.
+  SELECT coalesce(array_agg(DISTINCT r), '{}') INTO v_runs FROM unnest(v_recs) AS r WHERE r IS NOT NULL;
+  IF cardinality(v_runs) > 0 THEN
+    SELECT coalesce(array_agg(x.recovery_id), '{}') INTO v_run_ids
+    FROM (SELECT s.recovery_id FROM recovery_sends s WHERE s.recovery_id = ANY (v_runs) ORDER BY s.recovery_id FOR UPDATE SKIP LOCKED) x;
+    v_run_clock := clock_timestamp();
+    SELECT coalesce(array_agg(b.id ORDER BY b.id), '{}'),
+           coalesce(array_agg(ceil(b.rate)::integer - b.sent ORDER BY b.id), '{}'),
+           coalesce(array_agg(least(b.burst, coalesce(b.tokens + b.rate * extract(epoch FROM v_run_clock - b.tokens_at), b.burst)) ORDER BY b.id), '{}'),
+           coalesce(array_agg(b.rate ORDER BY b.id), '{}'),
+           coalesce(array_agg(b.oldest ORDER BY b.id), '{}')
+    INTO v_run_ids, v_run_left, v_run_tokens, v_run_rate, v_run_oldest
+    FROM (
+      SELECT r.id, r.rate, greatest(1, ceil(r.rate / 4)) AS burst, r.tokens, r.tokens_at, coalesce(l.sent, 0)::integer AS sent, l.oldest
+      FROM (
+        SELECT s.recovery_id AS id, s.tokens, s.tokens_at, s.sent_at, s.sent_count,
+               greatest(1, coalesce(rc.current_rate, (rc.options->>'rate_per_second')::float8)) AS rate
+        FROM recovery_sends s JOIN recoveries rc ON rc.id = s.recovery_id
+        WHERE s.recovery_id = ANY (v_run_ids)
+      ) r
+      CROSS JOIN LATERAL (
+        SELECT sum(e.cnt) AS sent, min(e.at) AS oldest FROM unnest(r.sent_at, r.sent_count) AS e(at, cnt)
+        WHERE e.at > v_run_clock - v_run_window
+      ) l
+    ) b;
+    v_run_taken := array_fill(0, ARRAY[cardinality(v_run_ids)]);
+    -- A run without a send row (the feeder writes one before it queues anything) is not held back here.
+    IF EXISTS (SELECT 1 FROM unnest(v_runs) AS r WHERE r <> ALL (v_run_ids)
+               AND NOT EXISTS (SELECT 1 FROM recovery_sends s WHERE s.recovery_id = r)) THEN
+      SELECT v_run_ids || array_agg(r), v_run_left || array_agg(p_limit), v_run_tokens || array_agg(p_limit::float8),
+             v_run_rate || array_agg(p_limit::float8), v_run_taken || array_agg(0), v_run_oldest || array_agg(NULL::timestamptz)
+      INTO v_run_ids, v_run_left, v_run_tokens, v_run_rate, v_run_taken, v_run_oldest
+      FROM unnest(v_runs) AS r WHERE r <> ALL (v_run_ids) AND NOT EXISTS (SELECT 1 FROM recovery_sends s WHERE s.recovery_id = r);
+    END IF;
+  END IF;
 
   -- Endpoints in the order of their first scanned row, so the batch limit is shared fairly.
   FOR e IN
@@ -157,12 +232,52 @@ BEGIN
       v_allowed := least(v_allowed, greatest(0, e.rate_limit_per_second - v_window_count));
     END IF;
     v_allowed := least(v_allowed, p_limit - cardinality(v_claim));
-    v_taken := least(v_allowed, cardinality(e.waiting));
-    v_claim := v_claim || e.waiting[1:v_taken];
+    -- In scanned order, within the slots and rate above; a recovery item also within its run's
+    -- rate: past it, it waits for its run (v_run_wait), and a run whose log another claim holds
+    -- keeps its items due.
+    v_pick := '{}';
+    v_rest := '{}';
+    v_run_wait := '{}';
+    v_run_wait_until := '{}';
+    FOREACH v_n IN ARRAY e.waiting LOOP
+      v_run := NULL;
+      IF v_kinds[v_n] = 2 AND v_recs[v_n] IS NOT NULL THEN
+        v_run := array_position(v_run_ids, v_recs[v_n]);
+        IF v_run IS NULL THEN
+          v_skipped := true;
+          CONTINUE;
+        END IF;
+        IF v_run_taken[v_run] >= v_run_left[v_run] OR v_run_tokens[v_run] - v_run_taken[v_run] < 1 THEN
+          -- Due again when the run may send one more: its oldest logged send stops counting, or its
+          -- bucket holds a whole item again (whichever comes later).
+          v_run_wait := v_run_wait || v_n;
+          v_run_wait_until := v_run_wait_until || greatest(
+            CASE WHEN v_run_taken[v_run] >= v_run_left[v_run] THEN coalesce(v_run_oldest[v_run], v_run_clock) + v_run_window END,
+            CASE WHEN v_run_tokens[v_run] - v_run_taken[v_run] < 1
+                 THEN v_run_clock + (1 - (v_run_tokens[v_run] - v_run_taken[v_run])) / v_run_rate[v_run] * interval '1 second' END);
+          CONTINUE;
+        END IF;
+      END IF;
+      IF cardinality(v_pick) < v_allowed THEN
+        v_pick := v_pick || v_n;
+        IF v_run IS NOT NULL THEN
+          v_run_taken[v_run] := v_run_taken[v_run] + 1;
+          v_run_oldest[v_run] := coalesce(v_run_oldest[v_run], v_run_clock);
+        END IF;
+      ELSE
+        v_rest := v_rest || v_n;
+      END IF;
+    END LOOP;
+    v_taken := cardinality(v_pick);
+    v_claim := v_claim || v_pick;
     IF v_half_open THEN
-      v_probes := v_probes || e.waiting[1:v_taken];
+      v_probes := v_probes || v_pick;
     END IF;
-    v_rest := e.waiting[v_taken + 1:];
+    IF cardinality(v_run_wait) > 0 THEN
+      v_park := v_park || v_run_wait;
+      v_park_until := v_park_until || v_run_wait_until;
+      v_park_for_slot := v_park_for_slot || array_fill(false, ARRAY[cardinality(v_run_wait)]);
+    END IF;
     IF e.rate_limit_per_second IS NOT NULL THEN
       v_window_count := v_window_count + v_taken;
     END IF;
@@ -195,6 +310,19 @@ BEGIN
        OR v_window_count <> e.rate_window_count THEN
       UPDATE endpoints SET circuit_open_until = v_circuit, rate_window_start = v_window_start, rate_window_count = v_window_count
       WHERE endpoints.id = e.id;
+    END IF;
+  END LOOP;
+
+  -- Each run's sends of this claim join its log (what no longer counts leaves it) and leave its bucket.
+  FOR v_run IN 1 .. cardinality(v_run_ids) LOOP
+    IF v_run_taken[v_run] > 0 THEN
+      UPDATE recovery_sends s
+      SET sent_at = array(SELECT e.at FROM unnest(s.sent_at, s.sent_count) WITH ORDINALITY AS e(at, cnt, i)
+                          WHERE e.at > v_run_clock - v_run_window ORDER BY e.i) || v_run_clock,
+          sent_count = array(SELECT e.cnt FROM unnest(s.sent_at, s.sent_count) WITH ORDINALITY AS e(at, cnt, i)
+                             WHERE e.at > v_run_clock - v_run_window ORDER BY e.i) || v_run_taken[v_run],
+          tokens = v_run_tokens[v_run] - v_run_taken[v_run], tokens_at = v_run_clock
+      WHERE s.recovery_id = v_run_ids[v_run];
     END IF;
   END LOOP;
 

@@ -6,6 +6,7 @@ import { OutcomeWriter } from "./outcome-writer";
 import { wakeDeliveries } from "../jobs";
 import type { HealthPolicy } from "./record-outcomes";
 import { logger } from "../logger";
+import { observeClaim, recordAttempt, recordAttemptStart } from "../metrics/worker";
 
 export function healthPolicy(config: Config): HealthPolicy {
   return {
@@ -97,7 +98,7 @@ export class DeliveryPump {
       this.release(limit);
       return false;
     }
-    const claim = await claimDueDeliveries(sql, { limit, leaseMs: leaseMs(config), defaultConcurrency: config.ENDPOINT_MAX_CONCURRENCY }).catch(
+    const claim = await observeClaim(claimDueDeliveries(sql, { limit, leaseMs: leaseMs(config), defaultConcurrency: config.ENDPOINT_MAX_CONCURRENCY })).catch(
       (error: unknown) => {
         this.release(limit);
         throw error;
@@ -111,12 +112,15 @@ export class DeliveryPump {
     const policy = egressPolicy(config);
     for (const delivery of deliveries) {
       if (delivery.kind !== 0) this.counters.resends += 1;
+      recordAttemptStart(delivery);
       void attemptDelivery({ delivery, secrets: delivery.secrets, trigger: triggerOf(delivery), config, policy })
         .then((outcome) => {
           this.counters[outcome.success ? "succeeded" : "failed"] += 1;
+          recordAttempt(outcome);
+          logger.debug("attempt", { message_id: outcome.messageId, delivery_id: outcome.deliveryId, endpoint_id: outcome.endpointId, trigger: outcome.trigger, status_code: outcome.statusCode, error: outcome.error, duration_ms: outcome.durationMs });
           return this.writer.write({ ...outcome, leaseToken: token });
         })
-        .catch((error: unknown) => logger.error("delivery attempt crashed; its lease brings it back", { delivery: delivery.id, error: String(error) }))
+        .catch((error: unknown) => logger.error("delivery attempt crashed; its lease brings it back", { delivery_id: delivery.id, message_id: delivery.message_id, endpoint_id: delivery.endpoint_id, error: String(error) }))
         .finally(() => this.release(1));
     }
     return more;

@@ -1,5 +1,5 @@
 export * from "./schemas";
-export { findEndpointRow, getEndpoint, listEndpoints } from "./queries";
+export { endpointRefs, findEndpointRow, getEndpoint, listEndpoints, searchEndpoints } from "./queries";
 export { createEndpoint } from "./create-endpoint";
 export { updateEndpoint } from "./update-endpoint";
 export { deleteEndpoint } from "./delete-endpoint";

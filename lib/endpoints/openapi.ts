@@ -1,23 +1,26 @@
 import type { z } from "zod";
-import { input, output, type Assert, type Same } from "../openapi/operation";
+import { input, output, type Assert, type Item, type Same } from "../openapi/operation";
 
 import { type endpointStats } from "./endpoint-stats";
 import type { getEndpointSecret } from "./get-endpoint-secret";
 import type { rotateEndpointSecret } from "./rotate-endpoint-secret";
 import { SendTestInput, TestQueued } from "./send-test-message";
-import { CreateEndpointInput, Endpoint, EndpointSecret, EndpointStats, RotateSecretInput, UpdateEndpointInput } from "./schemas";
+import type { searchEndpoints } from "./queries";
+import { CreateEndpointInput, Endpoint, EndpointSecret, EndpointStats, EndpointWithConsumer, RotateSecretInput, UpdateEndpointInput } from "./schemas";
 
 // This domain's part of the OpenAPI document, assembled by lib/openapi/document.ts.
 type _DocumentedAnswersMatch = [
   Assert<Same<z.infer<typeof EndpointStats>, Awaited<ReturnType<typeof endpointStats>>>>,
   Assert<Same<z.infer<typeof EndpointSecret>, Awaited<ReturnType<typeof getEndpointSecret>>>>,
   Assert<Same<z.infer<typeof EndpointSecret>, Awaited<ReturnType<typeof rotateEndpointSecret>>>>,
+  Assert<Same<z.infer<typeof EndpointWithConsumer>, Item<typeof searchEndpoints>>>,
 ];
 
 export const endpointTag = { name: "Endpoints", description: "Webhook URLs of a consumer, with their signing secrets and delivery state." } as const;
 
 export const endpointSchemas = {
   Endpoint: output(Endpoint),
+  EndpointWithConsumer: output(EndpointWithConsumer),
   CreateEndpointInput: input(CreateEndpointInput),
   UpdateEndpointInput: input(UpdateEndpointInput),
   SendTestInput: input(SendTestInput),

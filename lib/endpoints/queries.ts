@@ -1,13 +1,13 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, ilike, inArray, or, type SQL } from "drizzle-orm";
 import { getConfig } from "../config";
 import { maySeeSecrets, consumerScope, type Ctx } from "../context";
 import type { Executor } from "../db/client";
-import { endpoints } from "../db/schema";
+import { consumers, endpoints } from "../db/schema";
 import { keysetBefore, newestFirst } from "../db/keyset";
 import { NotFoundError } from "../errors";
 import { decodeCursor, toPage, type PageQuery } from "../pagination";
-import { findConsumer } from "../consumers/queries";
-import { toEndpoint } from "./schemas";
+import { consumerRefs, containsPattern, findConsumer } from "../consumers/queries";
+import { toEndpoint, type EndpointRef, type SearchEndpointsQuery } from "./schemas";
 
 /** An endpoint row within the actor's scope; another consumer's endpoint is simply not found. */
 export async function findEndpointRow(ctx: Ctx, id: string, db: Executor = ctx.db) {
@@ -37,4 +37,45 @@ export async function listEndpoints(ctx: Ctx, consumerRef: string, query: PageQu
   const concurrency = getConfig().ENDPOINT_MAX_CONCURRENCY;
   const reveal = maySeeSecrets(ctx);
   return toPage(rows, query.limit, (row) => toEndpoint(row, concurrency, reveal));
+}
+
+/**
+ * GET /endpoints: every consumer's endpoints, newest first (a portal session's own alone), for a
+ * picker that finds one by its URL, its description, or its consumer's name or uid; each names its
+ * consumer. Endpoints are few beside messages, so the search is a scan of the table.
+ */
+export async function searchEndpoints(ctx: Ctx, query: PageQuery & SearchEndpointsQuery) {
+  const scope = consumerScope(ctx);
+  const consumerId = query.consumer ? (await findConsumer(ctx, query.consumer)).id : scope;
+  const cursor = decodeCursor(query.cursor);
+  const filters: (SQL | undefined)[] = [
+    cursor ? keysetBefore(endpoints.createdAt, endpoints.id, cursor) : undefined,
+    consumerId ? eq(endpoints.consumerId, consumerId) : undefined,
+  ];
+  if (query.q) {
+    const pattern = containsPattern(query.q);
+    const named = ctx.db.select({ id: consumers.id }).from(consumers).where(or(ilike(consumers.name, pattern), ilike(consumers.uid, pattern)));
+    filters.push(or(ilike(endpoints.url, pattern), ilike(endpoints.description, pattern), inArray(endpoints.consumerId, named)));
+  }
+  const rows = await ctx.db
+    .select()
+    .from(endpoints)
+    .where(and(...filters))
+    .orderBy(...newestFirst(endpoints.createdAt, endpoints.id))
+    .limit(query.limit + 1);
+  const owners = await consumerRefs(ctx.db, rows.slice(0, query.limit).map((row) => row.consumerId));
+  const concurrency = getConfig().ENDPOINT_MAX_CONCURRENCY;
+  const reveal = maySeeSecrets(ctx);
+  return toPage(rows, query.limit, (row) => ({ ...toEndpoint(row, concurrency, reveal), consumer: owners.get(row.consumerId) ?? null }));
+}
+
+/**
+ * The endpoints among `ids` that exist, by id: one lookup by primary key for the distinct ids of a
+ * page another list already read (and scoped). A deleted endpoint is simply absent.
+ */
+export async function endpointRefs(db: Executor, ids: Iterable<string | null | undefined>): Promise<Map<string, EndpointRef>> {
+  const wanted = [...new Set([...ids].filter((id): id is string => !!id))];
+  if (wanted.length === 0) return new Map();
+  const rows = await db.select({ id: endpoints.id, url: endpoints.url, description: endpoints.description }).from(endpoints).where(inArray(endpoints.id, wanted));
+  return new Map(rows.map((row) => [row.id, row]));
 }

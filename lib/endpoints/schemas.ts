@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { endpoints } from "../db/schema";
 import { EventTypeName } from "../event-types/schemas";
 import { customHeaderProblems, maskHeaderValues } from "../webhooks/headers";
+import { ConsumerRef } from "../consumers/schemas";
 import { Text } from "../schemas";
 
 const Headers = z.record(z.string(), z.string()).superRefine((headers, ctx) => {
@@ -58,6 +59,21 @@ export const Endpoint = z.object({
   updated_at: z.string(),
 });
 export type Endpoint = z.infer<typeof Endpoint>;
+
+/** An endpoint as another answer names it: its URL and description (empty when it has none), beside its id. */
+export const EndpointRef = z.object({ id: z.string(), url: z.string(), description: z.string() });
+export type EndpointRef = z.infer<typeof EndpointRef>;
+
+/** GET /endpoints: an endpoint with the consumer it belongs to, named. */
+export const EndpointWithConsumer = Endpoint.extend({ consumer: ConsumerRef.nullable() });
+export type EndpointWithConsumer = z.infer<typeof EndpointWithConsumer>;
+
+/** GET /endpoints: every consumer's endpoints (a portal session's own), searched by URL, description, or their consumer's name or uid. */
+export const SearchEndpointsQuery = z.object({
+  q: Text.max(200).optional(),
+  consumer: Text.min(1).max(256).optional(),
+});
+export type SearchEndpointsQuery = z.infer<typeof SearchEndpointsQuery>;
 
 /** `revealHeaders`: the reader may see custom header values (maySeeSecrets); else their names only. */
 export function toEndpoint(row: typeof endpoints.$inferSelect, defaultConcurrency: number, revealHeaders: boolean): Endpoint {

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { getDb, type Executor } from "../db/client";
 import { logger } from "../logger";
+import { VERSION } from "../version";
 
 /** drizzle wraps the driver's error ("Failed query: …"); the cause is what says why. */
 function describe(error: unknown): string {
@@ -11,7 +12,7 @@ function describe(error: unknown): string {
   return messages.join(" ← ");
 }
 
-export type Health = { status: "ok" | "unavailable"; database: { ok: boolean; latency_ms: number } };
+export type Health = { status: "ok" | "unavailable"; version: string; database: { ok: boolean; latency_ms: number } };
 
 /**
  * The app is up if it can run a query; reports the database round trip. Anyone may ask, so the
@@ -25,10 +26,10 @@ export async function checkHealth(db: Executor = getDb()): Promise<Health> {
       db.execute(sql`select 1`),
       new Promise((_, reject) => setTimeout(() => reject(new Error("timed out after 3 s")), 3000).unref()),
     ]);
-    return { status: "ok", database: { ok: true, latency_ms: Math.round(performance.now() - started) } };
+    return { status: "ok", version: VERSION, database: { ok: true, latency_ms: Math.round(performance.now() - started) } };
   } catch (error) {
     const latency = Math.round(performance.now() - started);
     logger.warn("health check: the database is unavailable", { latency_ms: latency, error: describe(error) });
-    return { status: "unavailable", database: { ok: false, latency_ms: latency } };
+    return { status: "unavailable", version: VERSION, database: { ok: false, latency_ms: latency } };
   }
 }

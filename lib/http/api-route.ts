@@ -13,6 +13,7 @@ import { ActiveCredentials } from "./active-credentials";
 import { authFailures } from "./auth-failures";
 import { clientAddress } from "./client-address";
 import { errorResponse } from "./problem";
+import { recordAuthFailure, recordHttpRequest, routeTemplate } from "../metrics/web";
 import { RateLimiter } from "./rate-limit";
 import { declareRoute, type RouteAccess, type RouteDoc } from "./route-contract";
 
@@ -57,7 +58,7 @@ function requireAccess(actor: Exclude<Actor, { type: "system" }>, access: RouteA
  * the handler runs; errors as problem+json.
  */
 export function withApi(handler: ApiHandler, contract: RouteAccess & { doc: RouteDoc | null }): RouteHandler {
-  const wrapped: RouteHandler = async (req, route) => {
+  const answer: RouteHandler = async (req, route) => {
     const requestId = randomUUID();
     const header = req.headers.get("authorization") ?? "";
     const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
@@ -69,23 +70,23 @@ export function withApi(handler: ApiHandler, contract: RouteAccess & { doc: Rout
       let actor: Exclude<Actor, { type: "system" }>;
       if (!token && hasSessionCookie(req)) {
         const operator = await operatorFromSession(req, db);
-        if (!operator) throw new UnauthorizedError("The dashboard session has ended; sign in again.");
+        if (!operator) throw authFailure(new UnauthorizedError("The dashboard session has ended; sign in again."));
         if (!READS.has(req.method)) assertSameOrigin(req);
         actor = operator;
       } else {
-        if (!token) throw new UnauthorizedError();
+        if (!token) throw authFailure(new UnauthorizedError());
         const client = clientAddress(req, config.TRUST_PROXY);
         const tokenHash = sha256Hex(token);
         const failed = authFailures(config);
         const blocked = failed.retryAfter(client, tokenHash);
-        if (blocked > 0 && !(await active.has(db, tokenHash))) throw new RateLimitedError(blocked);
+        if (blocked > 0 && !(await active.has(db, tokenHash))) throw authFailure(new RateLimitedError(blocked));
         const found: typeof actor | null = portal
           ? await authenticatePortalSession(db, token)
           : await authenticateApiKey(db, token).then((key) => (key ? { type: "api_key", id: key.id } : null));
         if (!found) {
           failed.failed(client, tokenHash);
           active.forget(tokenHash);
-          throw new UnauthorizedError(portal ? "The portal session is unknown, ended or expired." : "The API key is unknown or revoked.");
+          throw authFailure(new UnauthorizedError(portal ? "The portal session is unknown, ended or expired." : "The API key is unknown or revoked."));
         }
         failed.succeeded(tokenHash);
         actor = found;
@@ -109,10 +110,30 @@ export function withApi(handler: ApiHandler, contract: RouteAccess & { doc: Rout
       return withCors(closeIfBodyUnread(req, errorResponse(answer, requestId)), cors);
     }
   };
-  return declareRoute(wrapped, contract);
+  return declareRoute(measured(answer), contract);
+}
+
+/** Counts a refused credential (webhook_admin_auth_failures_total) on its way to the client. */
+function authFailure<E extends Error>(error: E): E {
+  recordAuthFailure();
+  return error;
+}
+
+/** Every answer counted and timed by its route template (/api/v1/messages/[id]), never by its concrete path. */
+function measured(handler: RouteHandler): RouteHandler {
+  return async (req, route) => {
+    const started = performance.now();
+    const response = await handler(req, route);
+    const params = (await Promise.resolve(route?.params).catch(() => undefined)) ?? {};
+    recordHttpRequest({ route: routeTemplate(new URL(req.url).pathname, params), method: req.method, status: response.status, durationMs: performance.now() - started });
+    return response;
+  };
 }
 
 /** A route that takes no credential of ours (this document; the portal link's one-time token is its own). */
-export function publicRoute<H extends (req: Request, route: RouteContext) => Response | Promise<Response>>(handler: H, doc: RouteDoc): H {
-  return declareRoute(handler, { public: true, doc: { ...doc, public: true } });
+export function publicRoute(handler: (req: Request, route: RouteContext) => Response | Promise<Response>, doc: RouteDoc): RouteHandler {
+  return declareRoute(
+    measured(async (req, route) => handler(req, route)),
+    { public: true, doc: { ...doc, public: true } },
+  );
 }

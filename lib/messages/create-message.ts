@@ -4,12 +4,18 @@ import { sha256Hex } from "../crypto/encryption";
 import { getSql } from "../db/client";
 import { isForeignKeyViolation, isRetryableConflict } from "../db/errors";
 import { retryOnConflict } from "../db/retry";
-import { ConflictError, NotFoundError, PayloadTooLargeError } from "../errors";
+import { AppError, ConflictError, NotFoundError, PayloadTooLargeError } from "../errors";
 import { newId } from "../ids";
 import { notifyDue, wakeDeliveries } from "../jobs";
+import { recordMessagesIngested } from "../metrics/web";
 import type { CreateMessageInput, MessageAccepted } from "./schemas";
 
 export type CreateMessageResult = { message: MessageAccepted; replayed: boolean };
+
+/** One message to ingest, with the key that makes sending it again safe. */
+export type IngestItem = { input: CreateMessageInput; idempotencyKey?: string };
+/** Each item's outcome, in order: accepted (or replayed), or the error that refused it alone. */
+export type IngestResult = CreateMessageResult | { error: AppError };
 
 type Args = {
   ctx: Ctx;
@@ -24,86 +30,179 @@ type Args = {
  * attempt sends), one delivery per matching active endpoint, and the job that wakes a worker — so
  * a committed message is always delivered and a failed request leaves nothing behind.
  */
-export function createMessage(args: Args): Promise<CreateMessageResult> {
-  // An endpoint or the consumer deleted between the read of the targets and the insert fails the
-  // insert's foreign key: read them again (the consumer gone is then a 404).
+export async function createMessage(args: Args): Promise<CreateMessageResult> {
+  const outcome = (await ingestMessages({ ctx: args.ctx, items: [{ input: args.input, idempotencyKey: args.idempotencyKey }], onlyEndpointId: args.onlyEndpointId }))[0]!;
+  if ("error" in outcome) throw outcome.error;
+  const result = outcome;
+  if (!result.replayed) recordMessagesIngested(1);
+  return result;
+}
+
+type IngestArgs = { ctx: Ctx; items: IngestItem[]; onlyEndpointId?: string };
+
+/**
+ * Ingest of any number of messages (POST /messages is a batch of one, POST /messages/batch up to
+ * 100): the valid ones in one transaction with one wake-up; an invalid one (payload too large,
+ * consumer unknown, key used with another body) is refused alone and writes nothing.
+ */
+export function ingestMessages(args: IngestArgs): Promise<IngestResult[]> {
+  // An endpoint or a consumer deleted between the read of the targets and the insert fails the
+  // insert's foreign key: read them again (a consumer gone is then a 404).
   return retryOnConflict(() => ingest(args), (error) => isRetryableConflict(error) || isForeignKeyViolation(error));
 }
 
-async function ingest({ ctx, input, idempotencyKey, onlyEndpointId }: Args): Promise<CreateMessageResult> {
+/** An item that passed the checks made before the transaction, ready to be written. */
+type Ready = { index: number; key?: string; message: MessageAccepted; payload: string; endpointIds: string[]; requestHash: string };
+
+async function ingest({ ctx, items, onlyEndpointId }: IngestArgs): Promise<IngestResult[]> {
   const config = getConfig();
-  const payload = JSON.stringify(input.payload);
-  if (Buffer.byteLength(payload) > config.MAX_PAYLOAD_BYTES) throw new PayloadTooLargeError(config.MAX_PAYLOAD_BYTES);
+  const results: (IngestResult | undefined)[] = new Array(items.length);
+  const payloads = items.map((item) => JSON.stringify(item.input.payload));
+  const sized: number[] = [];
+  payloads.forEach((payload, i) => {
+    if (Buffer.byteLength(payload) > config.MAX_PAYLOAD_BYTES) results[i] = { error: new PayloadTooLargeError(config.MAX_PAYLOAD_BYTES) };
+    else sized.push(i);
+  });
+  if (sized.length === 0) return results as IngestResult[];
   const sql = getSql();
   const scope = consumerScope(ctx);
 
-  // The consumer and its matching endpoints in one round trip, before the transaction opens.
+  // Each item's consumer and matching endpoints in one round trip, before the transaction opens.
   // The time comes from the database's clock, as the claim's does: a web host running ahead would
   // otherwise make new work look due later than it is.
-  const targets = await sql<{ consumer_id: string; endpoint_id: string | null; now: Date }[]>`
-    select c.id as consumer_id, e.id as endpoint_id, now()
-    from (select id from consumers where (id = ${input.consumer} or uid = ${input.consumer})
-            ${scope ? sql`and id = ${scope}` : sql``}
-          order by id = ${input.consumer} desc limit 1) c
-    left join endpoints e on e.consumer_id = c.id and e.state = 'active'
-      and ${onlyEndpointId ? sql`e.id = ${onlyEndpointId}` : sql`(e.event_types is null or ${input.event_type} = any(e.event_types))`}
-    -- The deliveries' inserts take a key-share lock on each endpoint row in this order: id order,
-    -- as the worker's outcome writes lock endpoint rows, or the two could deadlock.
-    order by e.id`;
-  const consumerId = targets[0]?.consumer_id;
-  if (!consumerId) throw new NotFoundError("consumer", input.consumer);
-  const endpointIds = targets.flatMap((t) => (t.endpoint_id ? [t.endpoint_id] : []));
-
+  // A consumer is named by id or by uid, the id first. A VALUES list and two plain index lookups:
+  // for one message as cheap as the single-message query this replaced (an unnest of arrays, or a
+  // lateral subquery, measured 5–25 % slower per message).
+  const list = sized
+    .map((index, n) => sql`(${items[index]!.input.consumer}::text, ${items[index]!.input.event_type}::text, ${n + 1}::int)`)
+    .reduce((all, row) => sql`${all}, ${row}`);
+  const targets = await sql<{ ord: number; consumer_id: string | null; endpoint_id: string | null; now: Date }[]>`
+    select i.ord, coalesce(by_id.id, by_uid.id) as consumer_id, e.id as endpoint_id, now()
+    from (values ${list}) as i(consumer, event_type, ord)
+    left join consumers by_id on by_id.id = i.consumer ${scope ? sql`and by_id.id = ${scope}` : sql``}
+    left join consumers by_uid on by_uid.uid = i.consumer ${scope ? sql`and by_uid.id = ${scope}` : sql``}
+    left join endpoints e on e.consumer_id = coalesce(by_id.id, by_uid.id) and e.state = 'active'
+      and ${onlyEndpointId ? sql`e.id = ${onlyEndpointId}` : sql`(e.event_types is null or i.event_type = any(e.event_types))`}
+    order by i.ord, e.id`;
   const now = targets[0]!.now;
-  const message: MessageAccepted = {
-    id: newId("message", now.getTime()),
-    consumer_id: consumerId,
-    event_type: input.event_type,
-    event_id: input.event_id ?? null,
-    created_at: now.toISOString(),
-    deliveries: endpointIds.length,
-  };
+  const found = new Map<number, { consumerId: string | null; endpointIds: string[] }>();
+  for (const t of targets) {
+    const index = sized[t.ord - 1]!;
+    const entry = found.get(index) ?? { consumerId: t.consumer_id, endpointIds: [] };
+    if (t.endpoint_id) entry.endpointIds.push(t.endpoint_id);
+    found.set(index, entry);
+  }
+
+  const ready: Ready[] = [];
+  for (const index of sized) {
+    const { input, idempotencyKey } = items[index]!;
+    const { consumerId, endpointIds } = found.get(index)!;
+    if (!consumerId) {
+      results[index] = { error: new NotFoundError("consumer", input.consumer) };
+      continue;
+    }
+    const payload = payloads[index]!;
+    ready.push({
+      index,
+      key: idempotencyKey,
+      payload,
+      endpointIds,
+      requestHash: sha256Hex(JSON.stringify([consumerId, input.event_type, input.event_id ?? null, payload])),
+      message: {
+        id: newId("message", now.getTime()),
+        consumer_id: consumerId,
+        event_type: input.event_type,
+        event_id: input.event_id ?? null,
+        created_at: now.toISOString(),
+        deliveries: endpointIds.length,
+      },
+    });
+  }
+  if (ready.length === 0) return results as IngestResult[];
+
+  // A key given twice in one call: its first item claims it; a later one is answered as a call of
+  // its own right after it would be (a replay of the same request, a conflict for another).
+  const owners = new Map<string, Ready>();
+  const repeats: Ready[] = [];
+  for (const item of ready) {
+    if (item.key === undefined) continue;
+    if (owners.has(item.key)) repeats.push(item);
+    else owners.set(item.key, item);
+  }
+  const firsts = ready.filter((item) => item.key === undefined || owners.get(item.key) === item);
   const firstDelay = config.DELIVERY_SCHEDULE[0] ?? 0;
   const firstAttemptAt = new Date(now.getTime() + firstDelay);
-  const requestHash = sha256Hex(JSON.stringify([consumerId, input.event_type, input.event_id ?? null, payload]));
+  // What each key answers once this call commits: this call's message, or the one it was first used for.
+  const stored = new Map<string, { requestHash: string; message: MessageAccepted }>();
 
-  return sql.begin(async (tx) => {
-    if (idempotencyKey) {
-      // The insert takes the key's lock: a concurrent request with the same key waits here until
-      // this transaction ends, then replays its answer. An expired key is taken over.
-      const claimed = await tx`
+  await sql.begin(async (tx) => {
+    const writing = new Set(firsts);
+    const keyed = [...owners.values()].sort((a, b) => (a.key! < b.key! ? -1 : a.key! > b.key! ? 1 : 0));
+    if (keyed.length > 0) {
+      // The insert takes each key's lock, in key order (two calls with keys in common never
+      // deadlock): a concurrent request with the same key waits here until this transaction
+      // ends, then replays its answer. An expired key is taken over.
+      const claimed = await tx<{ key: string }[]>`
         insert into idempotency_keys (key, request_hash, message_id, response, created_at, expires_at)
-        values (${idempotencyKey}, ${requestHash}, ${message.id}, ${tx.json(message)}, ${now}::timestamptz,
-                ${new Date(now.getTime() + config.IDEMPOTENCY_TTL)}::timestamptz)
+        select k.key, k.request_hash, k.message_id, k.response, ${now}::timestamptz, ${new Date(now.getTime() + config.IDEMPOTENCY_TTL)}::timestamptz
+        from unnest(${keyed.map((k) => k.key!)}::text[], ${keyed.map((k) => k.requestHash)}::text[], ${keyed.map((k) => k.message.id)}::text[],
+                    ${keyed.map((k) => JSON.stringify(k.message))}::text[]::jsonb[]) with ordinality as k(key, request_hash, message_id, response, n)
+        order by k.n
         on conflict (key) do update set request_hash = excluded.request_hash, message_id = excluded.message_id,
           response = excluded.response, created_at = excluded.created_at, expires_at = excluded.expires_at
         where idempotency_keys.expires_at <= now()
         returning key`;
-      if (claimed.length === 0) {
-        const [existing] = await tx<{ request_hash: string; response: MessageAccepted }[]>`
-          select request_hash, response from idempotency_keys where key = ${idempotencyKey}`;
-        if (existing!.request_hash !== requestHash) {
-          throw new ConflictError("idempotency_conflict", "This Idempotency-Key was already used with a different request body.");
+      const taken = new Set(claimed.map((c) => c.key));
+      for (const item of keyed) if (taken.has(item.key!)) stored.set(item.key!, { requestHash: item.requestHash, message: item.message });
+      const held = keyed.filter((item) => !taken.has(item.key!));
+      if (held.length > 0) {
+        const existing = await tx<{ key: string; request_hash: string; response: MessageAccepted }[]>`
+          select key, request_hash, response from idempotency_keys where key = any(${held.map((k) => k.key!)}::text[])`;
+        for (const first of existing) stored.set(first.key, { requestHash: first.request_hash, message: first.response });
+        for (const item of held) {
+          writing.delete(item);
+          results[item.index] = answerFor(item, stored.get(item.key!)!);
         }
-        return { message: existing!.response, replayed: true };
       }
     }
+    const rows = firsts.filter((item) => writing.has(item));
+    if (rows.length === 0) return;
+    const isTest = Boolean(onlyEndpointId);
+    const columns = ["id", "consumer_id", "event_type", "event_id", "payload", "is_test", "created_at"] as const;
     const writes = [
-      tx`insert into messages (id, consumer_id, event_type, event_id, payload, is_test, created_at)
-         values (${message.id}, ${consumerId}, ${input.event_type}, ${message.event_id}, ${payload}, ${Boolean(onlyEndpointId)}, ${now}::timestamptz)`,
+      tx`insert into messages ${tx(
+        rows.map((r) => ({ ...r.message, payload: r.payload, is_test: isTest, created_at: now })),
+        ...columns,
+      )}`,
     ];
-    if (endpointIds.length > 0) {
+    // The deliveries' inserts take a key-share lock on each endpoint row in this order: id order,
+    // as the worker's outcome writes lock endpoint rows, or the two could deadlock.
+    const deliveries = rows
+      .flatMap((r) => r.endpointIds.map((endpointId) => ({ endpointId, messageId: r.message.id, consumerId: r.message.consumer_id })))
+      .sort((a, b) => (a.endpointId < b.endpointId ? -1 : a.endpointId > b.endpointId ? 1 : 0));
+    if (deliveries.length > 0) {
       writes.push(
         tx`with d as (
              insert into deliveries (id, message_id, endpoint_id, consumer_id, status, next_attempt_at, created_at, updated_at)
-             select unnest(${endpointIds.map(() => newId("delivery", now.getTime()))}::text[]), ${message.id},
-                    unnest(${endpointIds}::text[]), ${consumerId}, 'pending', ${firstAttemptAt}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
+             select unnest(${deliveries.map(() => newId("delivery", now.getTime()))}::text[]), unnest(${deliveries.map((d) => d.messageId)}::text[]),
+                    unnest(${deliveries.map((d) => d.endpointId)}::text[]), unnest(${deliveries.map((d) => d.consumerId)}::text[]),
+                    'pending', ${firstAttemptAt}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
              returning id, endpoint_id, next_attempt_at)
            insert into delivery_queue (delivery_id, endpoint_id, next_attempt_at) select id, endpoint_id, next_attempt_at from d`,
+        // One wake-up for the whole call, however many messages it holds.
         firstDelay <= 0 ? notifyDue(tx) : wakeDeliveries(tx, firstAttemptAt.getTime()),
       );
     }
     await Promise.all(writes);
-    return { message, replayed: false };
+    for (const row of rows) results[row.index] = { message: row.message, replayed: false };
   });
+
+  for (const item of repeats) results[item.index] = answerFor(item, stored.get(item.key!)!);
+  return results as IngestResult[];
+}
+
+/** A key already used: its first answer again for the same request, a conflict for another. */
+function answerFor(item: Ready, first: { requestHash: string; message: MessageAccepted }): IngestResult {
+  if (first.requestHash === item.requestHash) return { message: first.message, replayed: true };
+  return { error: new ConflictError("idempotency_conflict", "This Idempotency-Key was already used with a different request body.") };
 }

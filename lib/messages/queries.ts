@@ -4,7 +4,8 @@ import { deliveries, failedDeliveries, messages } from "../db/schema";
 import { keysetBefore, newestFirst } from "../db/keyset";
 import { NotFoundError } from "../errors";
 import { decodeCursor, toPage, type PageQuery } from "../pagination";
-import { findConsumer } from "../consumers/queries";
+import { consumerRefs, findConsumer } from "../consumers/queries";
+import { endpointRefs } from "../endpoints/queries";
 import { toDeliverySummary, type ListMessagesQuery } from "./schemas";
 
 const deliveryColumns = {
@@ -68,9 +69,12 @@ export async function listMessages(ctx: Ctx, query: PageQuery & ListMessagesQuer
   const deliveryRows = page.length
     ? await ctx.db.select(deliveryColumns).from(deliveries).where(inArray(deliveries.messageId, page.map((m) => m.id)))
     : [];
+  // Names for the page's distinct consumers and endpoints, by primary key: the walk above keeps its plan.
+  const [owners, targets] = await Promise.all([consumerRefs(ctx.db, page.map((m) => m.consumerId)), endpointRefs(ctx.db, deliveryRows.map((d) => d.endpointId))]);
   return toPage(rows, query.limit, (row) => ({
     ...toMessage(row),
-    deliveries: deliveryRows.filter((d) => d.messageId === row.id).map(toDeliverySummary),
+    deliveries: deliveryRows.filter((d) => d.messageId === row.id).map((d) => toDeliverySummary(d, targets.get(d.endpointId) ?? null)),
+    consumer: owners.get(row.consumerId) ?? null,
   }));
 }
 
@@ -116,5 +120,11 @@ export async function findMessageRow(ctx: Ctx, id: string) {
 export async function getMessage(ctx: Ctx, id: string) {
   const row = await findMessageRow(ctx, id);
   const deliveryRows = await ctx.db.select(deliveryColumns).from(deliveries).where(eq(deliveries.messageId, id));
-  return { ...toMessage(row), payload: JSON.parse(row.payload) as unknown, deliveries: deliveryRows.map(toDeliverySummary) };
+  const [owners, targets] = await Promise.all([consumerRefs(ctx.db, [row.consumerId]), endpointRefs(ctx.db, deliveryRows.map((d) => d.endpointId))]);
+  return {
+    ...toMessage(row),
+    payload: JSON.parse(row.payload) as unknown,
+    deliveries: deliveryRows.map((d) => toDeliverySummary(d, targets.get(d.endpointId) ?? null)),
+    consumer: owners.get(row.consumerId) ?? null,
+  };
 }

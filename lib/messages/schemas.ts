@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { ConsumerRef } from "../consumers/schemas";
+import { EndpointRef } from "../endpoints/schemas";
 import { EventTypeName } from "../event-types/schemas";
 import { DELIVERY_STATUSES } from "../db/schema";
 import { IsoDate, Text } from "../schemas";
@@ -60,6 +62,33 @@ export const MessageAccepted = z.object({
 });
 export type MessageAccepted = z.infer<typeof MessageAccepted>;
 
+/** POST /messages/batch takes 1 to this many messages. */
+export const MAX_BATCH_MESSAGES = 100;
+
+/** One message of POST /messages/batch: POST /messages's body, with the Idempotency-Key as a field. */
+export const BatchMessageInput = CreateMessageInput.extend({ idempotency_key: IdempotencyKey.optional() });
+export type BatchMessageInput = z.infer<typeof BatchMessageInput>;
+
+/** POST /messages/batch as documented: each item is validated on its own, so an invalid one fails alone. */
+export const CreateMessageBatchInput = z.strictObject({ messages: z.array(BatchMessageInput).min(1).max(MAX_BATCH_MESSAGES) });
+
+/** What the route reads before the items: a list of 1–100 of anything, each then checked by BatchMessageInput. */
+export const MessageBatchEnvelope = z.strictObject({ messages: z.array(z.unknown()).min(1).max(MAX_BATCH_MESSAGES) });
+
+/** One item's answer: accepted (as POST /messages answers it; `replayed` for a replayed key), or refused alone. */
+export const MessageBatchItemResult = z.union([
+  z.object({ status: z.literal(202), message: MessageAccepted, replayed: z.literal(true).optional() }),
+  z.object({
+    status: z.number().int(),
+    error: z.object({ code: z.string(), detail: z.string(), errors: z.array(z.object({ path: z.string(), message: z.string() })).optional() }),
+  }),
+]);
+export type MessageBatchItemResult = z.infer<typeof MessageBatchItemResult>;
+
+/** POST /messages/batch: one result per message, in the order they were sent. */
+export const MessageBatchResult = z.object({ data: z.array(MessageBatchItemResult) });
+export type MessageBatchResult = z.infer<typeof MessageBatchResult>;
+
 export const DeliverySummary = z.object({
   id: z.string(),
   endpoint_id: z.string(),
@@ -69,6 +98,8 @@ export const DeliverySummary = z.object({
   last_status_code: z.number().nullable(),
   last_error: z.string().nullable(),
   last_attempt_at: z.string().nullable(),
+  /** The endpoint named (null only if it was deleted as this was read). */
+  endpoint: EndpointRef.nullable(),
 });
 export type DeliverySummary = z.infer<typeof DeliverySummary>;
 
@@ -83,7 +114,7 @@ export type DeliveryRow = {
   lastAttemptAt: Date | null;
 };
 
-export function toDeliverySummary(row: DeliveryRow): DeliverySummary {
+export function toDeliverySummary(row: DeliveryRow, endpoint: EndpointRef | null): DeliverySummary {
   return {
     id: row.id,
     endpoint_id: row.endpointId,
@@ -93,6 +124,7 @@ export function toDeliverySummary(row: DeliveryRow): DeliverySummary {
     last_status_code: row.lastStatusCode,
     last_error: row.lastError,
     last_attempt_at: row.lastAttemptAt?.toISOString() ?? null,
+    endpoint,
   };
 }
 
@@ -104,6 +136,8 @@ export const MessageSummary = z.object({
   event_id: z.string().nullable(),
   created_at: z.string(),
   deliveries: z.array(DeliverySummary),
+  /** The consumer named (null only if it was deleted as this was read). */
+  consumer: ConsumerRef.nullable(),
 });
 export type MessageSummary = z.infer<typeof MessageSummary>;
 

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import type { Ctx } from "../context";
 import type { Executor } from "../db/client";
 import { operators } from "../db/schema";
@@ -21,4 +21,12 @@ export async function listOperators(ctx: Ctx, query: PageQuery) {
 export async function findOperator(db: Executor, id: string) {
   const [row] = await db.select().from(operators).where(eq(operators.id, id)).limit(1);
   return row ? toOperator(row) : null;
+}
+
+/** The emails of the operators among `ids` that still exist, by id (for the names other lists show). */
+export async function operatorEmails(db: Executor, ids: Iterable<string | null | undefined>): Promise<Map<string, string>> {
+  const wanted = [...new Set([...ids].filter((id): id is string => !!id))];
+  if (wanted.length === 0) return new Map();
+  const rows = await db.select({ id: operators.id, email: operators.email }).from(operators).where(inArray(operators.id, wanted));
+  return new Map(rows.map((row) => [row.id, row.email]));
 }

@@ -87,7 +87,9 @@ async function advanceRecovery(tx: SqlOrTx, id: string, policy: FeedPolicy): Pro
   const wanted = Math.max(0, Math.min(Math.floor(tokens), room, feedLimit));
   const fed = wanted > 0 ? await feedItems(tx, run, wanted) : { queued: 0, skipped: 0 };
   tokens -= fed.queued;
-  await tx`update recoveries set tokens = ${tokens}, tokens_at = ${new Date(now)}, updated_at = now() where id = ${id}`;
+  // The bucket paces the run on average; the claim holds it to `current_rate` in every second
+  // (lib/deliveries/claim-due-deliveries.sql), whatever the queue holds and however fast it drains.
+  await tx`update recoveries set tokens = ${tokens}, tokens_at = ${new Date(now)}, current_rate = ${rate}, updated_at = now() where id = ${id}`;
   if (fed.queued > 0) await notifyDue(tx);
 
   run = (await readRun(tx, id))!;
@@ -193,6 +195,9 @@ async function feedItems(tx: SqlOrTx, run: RecoveryRow, wanted: number): Promise
   if (queued + skipped > 0) {
     await tx`update recoveries set queued = queued + ${queued}, skipped = skipped + ${skipped} where id = ${run.id}`;
   }
+  // The run's send log, which the claim locks and never creates (it would wait on this run's row,
+  // which outcome writes lock); an existing one is left as it is, without waiting for a claim.
+  if (queued > 0) await tx`insert into recovery_sends (recovery_id) values (${run.id}) on conflict (recovery_id) do nothing`;
   return { queued, skipped };
 }
 

@@ -9,8 +9,8 @@ import { wakeRecoveries } from "../jobs";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { findConsumer } from "../consumers/queries";
 import { findEndpointRow } from "../endpoints/queries";
-import { readRun, type RecoveryRow } from "./queries";
-import { toRecovery, type CreateRecoveryInput, type RecoveryDryRun } from "./schemas";
+import { nameRecoveries, readRun, type RecoveryRow } from "./queries";
+import type { CreateRecoveryInput, RecoveryDryRun } from "./schemas";
 import { scopeCandidates, type ScopeTarget } from "./scope";
 
 export type RecoveryTarget = { endpoint: string } | { consumer: string };
@@ -62,7 +62,7 @@ export async function createRecovery({ ctx, target, input }: { ctx: Ctx; target:
       from (${scopeCandidates(tx, resolved, scope)}) c where not c.held`;
     return finishCreate(tx, ctx, run.id);
   });
-  return { recovery: toRecovery(row) };
+  return { recovery: (await nameRecoveries(ctx, [row]))(row) };
 }
 
 /** The run's row, before its items; taken under the consumer's creation lock. */

@@ -5,7 +5,9 @@ import { recoveries, recoveryItems } from "../db/schema";
 import { keysetBefore, newestFirst } from "../db/keyset";
 import { NotFoundError, ValidationError } from "../errors";
 import { decodeCursor, toPage, type PageQuery } from "../pagination";
-import { findConsumer } from "../consumers/queries";
+import { nameActors } from "../audit/actor-names";
+import { consumerRefs, findConsumer } from "../consumers/queries";
+import { endpointRefs } from "../endpoints/queries";
 import { ITEM_COLUMNS, toItem, toRecovery, type ListItemsQuery, type ListRecoveriesQuery } from "./schemas";
 
 export type RecoveryRow = typeof recoveries.$inferSelect;
@@ -23,7 +25,26 @@ export async function findRecoveryRow(ctx: Ctx, id: string): Promise<RecoveryRow
 }
 
 export async function getRecovery(ctx: Ctx, id: string) {
-  return toRecovery(await findRecoveryRow(ctx, id));
+  const row = await findRecoveryRow(ctx, id);
+  return (await nameRecoveries(ctx, [row]))(row);
+}
+
+/**
+ * Runs as the API answers them, with their consumer, endpoint and starter named: one lookup per
+ * kind for all of `rows` (read after the runs themselves, and after any transaction that moved them).
+ */
+export async function nameRecoveries(ctx: Ctx, rows: RecoveryRow[]) {
+  const [consumers, endpoints, actors] = await Promise.all([
+    consumerRefs(ctx.db, rows.map((r) => r.consumerId)),
+    endpointRefs(ctx.db, rows.map((r) => r.endpointId)),
+    nameActors(ctx, rows.map((r) => ({ type: r.createdByType, id: r.createdById, consumerId: r.consumerId }))),
+  ]);
+  return (row: RecoveryRow) =>
+    toRecovery(row, {
+      consumer: consumers.get(row.consumerId) ?? null,
+      endpoint: (row.endpointId && endpoints.get(row.endpointId)) || null,
+      createdBy: actors({ type: row.createdByType, id: row.createdById, consumerId: row.consumerId }).name,
+    });
 }
 
 export async function listRecoveries(ctx: Ctx, query: PageQuery & ListRecoveriesQuery) {
@@ -42,7 +63,7 @@ export async function listRecoveries(ctx: Ctx, query: PageQuery & ListRecoveries
     .where(and(...filters))
     .orderBy(...newestFirst(recoveries.createdAt, recoveries.id))
     .limit(query.limit + 1);
-  return toPage(rows, query.limit, toRecovery);
+  return toPage(rows, query.limit, await nameRecoveries(ctx, rows.slice(0, query.limit)));
 }
 
 // Items page in run order (oldest message first); the cursor is the last item's position.
@@ -75,7 +96,8 @@ export async function listRecoveryItems(ctx: Ctx, id: string, query: PageQuery &
     .limit(query.limit + 1);
   const data = rows.slice(0, query.limit);
   const last = data[data.length - 1];
-  return { data: data.map(toItem), next_cursor: rows.length > query.limit && last ? encodeItemCursor(last.seq) : null };
+  const endpoints = await endpointRefs(ctx.db, data.map((row) => row.endpointId));
+  return { data: data.map((row) => toItem(row, endpoints.get(row.endpointId) ?? null)), next_cursor: rows.length > query.limit && last ? encodeItemCursor(last.seq) : null };
 }
 
 function csvField(value: unknown): string {

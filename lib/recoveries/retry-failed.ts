@@ -3,8 +3,8 @@ import { getSql } from "../db/client";
 import { ACTIVE_RECOVERY_STATES } from "../db/schema";
 import { ConflictError } from "../errors";
 import { finishCreate, insertRun } from "./create-recovery";
-import { findRecoveryRow } from "./queries";
-import { toRecovery, type RetryFailedInput } from "./schemas";
+import { findRecoveryRow, nameRecoveries } from "./queries";
+import type { RetryFailedInput } from "./schemas";
 
 /**
  * A new run over a finished run's failed items, in their order: the same scope (marked `retry_of`),
@@ -36,5 +36,5 @@ export async function retryFailedItems({ ctx, id, input }: { ctx: Ctx; id: strin
           where o.message_id = i.message_id and o.endpoint_id = i.endpoint_id and r.state = any(${[...ACTIVE_RECOVERY_STATES]}))`;
     return finishCreate(tx, ctx, run.id);
   });
-  return toRecovery(row);
+  return (await nameRecoveries(ctx, [row]))(row);
 }

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { ConsumerRef } from "../consumers/schemas";
+import { EndpointRef } from "../endpoints/schemas";
 import { EventTypeName } from "../event-types/schemas";
 import { ITEM_OUTCOMES, RECOVERY_STATES, RECOVERY_STOP_REASONS, SKIP_REASONS, type recoveries, type recoveryItems } from "../db/schema";
 import { IsoDate, Text } from "../schemas";
@@ -43,8 +45,11 @@ export type ListItemsQuery = z.infer<typeof ListItemsQuery>;
 type RecoveryRow = typeof recoveries.$inferSelect;
 type ItemRow = typeof recoveryItems.$inferSelect;
 
+/** What a recovery's answer names beside its ids (./queries.ts nameRecoveries reads them). */
+export type RecoveryRefs = { consumer: ConsumerRef | null; endpoint: EndpointRef | null; createdBy: string | null };
+
 /** The API's shape of a recovery; the feeder's bookkeeping (tokens, recent results) stays inside. */
-export function toRecovery(row: RecoveryRow) {
+export function toRecovery(row: RecoveryRow, refs: RecoveryRefs) {
   return {
     id: row.id,
     consumer_id: row.consumerId,
@@ -54,14 +59,16 @@ export function toRecovery(row: RecoveryRow) {
     scope: row.scope,
     options: row.options,
     counts: { expected: row.expected, queued: row.queued, succeeded: row.succeeded, failed: row.failed, skipped: row.skipped },
-    created_by: { type: row.createdByType, id: row.createdById },
+    created_by: { type: row.createdByType, id: row.createdById, name: refs.createdBy },
     created_at: row.createdAt.toISOString(),
     started_at: row.startedAt?.toISOString() ?? null,
     finished_at: row.finishedAt?.toISOString() ?? null,
+    consumer: refs.consumer,
+    endpoint: refs.endpoint,
   };
 }
 
-export function toItem(row: ItemRow) {
+export function toItem(row: ItemRow, endpoint: EndpointRef | null) {
   return {
     delivery_id: row.deliveryId,
     message_id: row.messageId,
@@ -72,12 +79,18 @@ export function toItem(row: ItemRow) {
     status_code: row.statusCode,
     error: row.error,
     updated_at: row.updatedAt.toISOString(),
+    endpoint,
   };
 }
 export const ITEM_COLUMNS = ["delivery_id", "message_id", "endpoint_id", "outcome", "skip_reason", "attempt_id", "status_code", "error", "updated_at"] as const;
 
 // Answer schemas, for the OpenAPI document (lib/openapi checks they match what the code returns).
-const Actor = z.object({ type: z.enum(["api_key", "operator", "portal", "system"]), id: z.string().nullable() });
+const Actor = z.object({
+  type: z.enum(["api_key", "operator", "portal", "system"]),
+  id: z.string().nullable(),
+  /** An operator's email, an API key's name, a portal session's consumer's name; null for the system, once deleted, or (the SaaS's own people and keys) to a portal session. */
+  name: z.string().nullable(),
+});
 
 export const Recovery = z.object({
   id: z.string(),
@@ -99,6 +112,9 @@ export const Recovery = z.object({
   created_at: z.string(),
   started_at: z.string().nullable(),
   finished_at: z.string().nullable(),
+  /** The consumer and, for a one-endpoint run, the endpoint, named; null once deleted (and `endpoint` for a consumer-wide run). */
+  consumer: ConsumerRef.nullable(),
+  endpoint: EndpointRef.nullable(),
 });
 
 export const RecoveryDryRun = z.object({
@@ -127,6 +143,8 @@ export const RecoveryItem = z.object({
   status_code: z.number().nullable(),
   error: z.string().nullable(),
   updated_at: z.string(),
+  /** The endpoint named; null once it was deleted. */
+  endpoint: EndpointRef.nullable(),
 });
 
 export type Recovery = z.infer<typeof Recovery>;

@@ -3,8 +3,7 @@ import { getSql, type SqlOrTx } from "../db/client";
 import type { RecoveryState } from "../db/schema";
 import { ConflictError } from "../errors";
 import { recordAuditEvent } from "../audit/record-audit-event";
-import { findRecoveryRow, readRun, type RecoveryRow } from "./queries";
-import { toRecovery } from "./schemas";
+import { findRecoveryRow, nameRecoveries, readRun, type RecoveryRow } from "./queries";
 
 /**
  * A person's move of a run (pause, resume, cancel): within the actor's scope, under the run's row
@@ -26,7 +25,7 @@ export async function moveRecovery(
     await recordAuditEvent(tx, { actor: ctx.actor, action: `recovery.${move.done}`, targetType: "recovery", targetId: id, data: { from: run.state } });
     return (await readRun(tx, id))!;
   });
-  return toRecovery(row);
+  return (await nameRecoveries(ctx, [row]))(row);
 }
 
 /**

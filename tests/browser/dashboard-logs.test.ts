@@ -128,7 +128,11 @@ describe("the message log and recoveries in Chromium", () => {
     await page.goto("/recoveries");
     await page.getByText("No recovery yet").waitFor();
     await page.getByRole("link", { name: "New recovery" }).first().click();
-    await page.getByLabel("Consumer uid or id").fill("acme");
+    // The consumer is found by its name and chosen from the list.
+    await page.getByRole("button", { name: /^Consumer/ }).click();
+    await page.getByRole("combobox", { name: "Search by name or uid" }).fill("Acm");
+    await page.getByRole("option", { name: /Acme/ }).click();
+    await expect.poll(() => page.getByRole("button", { name: /^Consumer/ }).textContent()).toContain("Acme");
     expect(await page.getByRole("button", { name: /^Start recovery/ }).count()).toBe(0);
     await page.getByRole("button", { name: "Preview" }).click();
     // One failed delivery is left (the other was resent above): the count shows before the start button.

@@ -48,6 +48,12 @@ export async function startBuiltApp(env: Record<string, string> = {}) {
   return {
     url,
     output: () => output,
+    /** Sends a signal without waiting; `exited` resolves when the server has gone. */
+    signal: (signal: NodeJS.Signals) => {
+      stopping = true;
+      child.kill(signal);
+    },
+    exited: done,
     stop: async () => {
       stopping = true;
       if (!exited) child.kill("SIGTERM");

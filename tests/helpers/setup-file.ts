@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import postgres from "postgres";
 import { afterAll, inject } from "vitest";
+import { CONFIG_KEYS } from "../../lib/config";
 import { closeDb } from "../../lib/db/client";
 
 /**
@@ -17,16 +18,21 @@ await admin.unsafe(`create database ${database} template ${template}`);
 
 const url = new URL(serverUrl);
 url.pathname = `/${database}`;
-for (const key of Object.keys(process.env)) {
-  if (/^(DELIVERY_|ENDPOINT_|CIRCUIT_|ALERT_|SECRET_|IDEMPOTENCY_|MAX_PAYLOAD|ALLOW|WORKER_|RESPONSE_|API_RATE|RECOVERY_|LOGIN_|OPERATOR_SESSION)/.test(key)) delete process.env[key];
-}
+// Whatever the caller's shell holds (PORT=3200, TRUST_PROXY, SMTP_URL…), a test sees only what
+// it sets: every variable the configuration reads is unset first.
+for (const key of CONFIG_KEYS) delete process.env[key];
 Object.assign(process.env, {
   DATABASE_URL: url.toString(),
+  // The app's origin, http://localhost:$PORT, is the one the in-process API is called at
+  // (tests/helpers/session.ts APP_ORIGIN); processes a test starts get a port of their own.
+  PORT: "3000",
   ENCRYPTION_KEY: randomBytes(32).toString("hex"),
   AUTH_SECRET: randomBytes(32).toString("base64url"),
   ALLOW_PRIVATE_ENDPOINTS: "true",
   ALLOW_HTTP_ENDPOINTS: "true",
   WORKER_METRICS_PORT: "0",
+  // A built app stopped by a test closes at once (tests/readiness.test.ts sets its own delay).
+  SHUTDOWN_DELAY: "0",
   LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "error",
 });
 

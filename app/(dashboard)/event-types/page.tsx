@@ -6,6 +6,7 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("eventTypes"))("title") };
 }
 
-export default function EventTypesPage() {
-  return <EventTypesScreen />;
+export default async function EventTypesPage({ searchParams }: { searchParams: Promise<{ endpoint_id?: string | string[] }> }) {
+  const { endpoint_id: endpointId } = await searchParams;
+  return <EventTypesScreen endpointId={typeof endpointId === "string" && endpointId ? endpointId : null} />;
 }

@@ -21,10 +21,12 @@ import * as endpointsIdSecretRotate from "./endpoints/[id]/secret/rotate/route";
 import * as endpointsIdSecret from "./endpoints/[id]/secret/route";
 import * as endpointsIdStats from "./endpoints/[id]/stats/route";
 import * as endpointsIdTest from "./endpoints/[id]/test/route";
+import * as endpoints from "./endpoints/route";
 import * as eventTypes from "./event-types/route";
 import * as messagesIdAttempts from "./messages/[id]/attempts/route";
 import * as messagesIdResend from "./messages/[id]/resend/route";
 import * as messagesId from "./messages/[id]/route";
+import * as messagesBatch from "./messages/batch/route";
 import * as messages from "./messages/route";
 import * as openapiJson from "./openapi.json/route";
 import * as operatorsId from "./operators/[id]/route";
@@ -68,10 +70,12 @@ export const API_ROUTES: Record<string, Record<string, unknown>> = {
   "/endpoints/{id}/secret": endpointsIdSecret,
   "/endpoints/{id}/stats": endpointsIdStats,
   "/endpoints/{id}/test": endpointsIdTest,
+  "/endpoints": endpoints,
   "/event-types": eventTypes,
   "/messages/{id}/attempts": messagesIdAttempts,
   "/messages/{id}/resend": messagesIdResend,
   "/messages/{id}": messagesId,
+  "/messages/batch": messagesBatch,
   "/messages": messages,
   "/openapi.json": openapiJson,
   "/operators/{id}": operatorsId,

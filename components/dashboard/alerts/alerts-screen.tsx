@@ -2,18 +2,19 @@
 
 import { Bell, BellOff } from "lucide-react";
 import { ALERT_KINDS, TEST_ALERT_KIND } from "@/lib/alerts/kinds";
-import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { toast } from "sonner";
 import { ErrorMessage, useErrorText } from "../../shared/error-message";
+import { ConsumerName, DeletedName, EndpointName } from "../../shared/names";
+import { EndpointPicker } from "../../shared/pickers";
 import { RelativeTime } from "../../shared/relative-time";
 import { ConfirmDialog } from "../../ui/alert-dialog";
 import { Badge } from "../../ui/badge";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { EmptyState } from "../../ui/empty-state";
-import { Input, Select } from "../../ui/input";
+import { Select } from "../../ui/input";
 import { TableSkeleton } from "../../ui/skeleton";
 import { TBody, THead, Table, Td, Th, Tr } from "../../ui/table";
 import { useOperator } from "../operator-context";
@@ -142,16 +143,12 @@ export function AlertsScreen() {
             </option>
           ))}
         </Select>
-        <label className="sr-only" htmlFor="alert-endpoint-filter">
+        <label className="sr-only" id="alert-endpoint-filter-label" htmlFor="alert-endpoint-filter">
           {t("filterEndpoint")}
         </label>
-        <Input
-          id="alert-endpoint-filter"
-          className="max-w-56"
-          placeholder={t("filterEndpoint")}
-          defaultValue={filters.endpoint_id}
-          onBlur={(e) => setFilter("endpoint_id", e.target.value.trim())}
-        />
+        <div className="w-72 max-w-full">
+          <EndpointPicker id="alert-endpoint-filter" value={filters.endpoint_id ?? ""} allowAny onChange={(id) => setFilter("endpoint_id", id)} />
+        </div>
       </div>
       <Card>
         {log.isPending ? (
@@ -202,16 +199,31 @@ export function AlertTable({ alerts }: { alerts: Alert[] }) {
               {a.folded > 0 ? <span className="ml-1 text-xs text-muted-foreground">{t("folded", { count: a.folded })}</span> : null}
               {a.error ? <p className="mt-0.5 text-xs text-danger">{a.error}</p> : null}
             </Td>
-            <Td className="font-mono text-xs">
+            <Td className="max-w-xs text-sm">
+              {/* A consumer-wide recovery's alert is about its consumer. */}
               {a.endpoint_id ? (
-                <Link href={`/endpoints/${a.endpoint_id}`} className="text-primary underline-offset-2 hover:underline">
-                  {a.endpoint_id}
-                </Link>
+                <EndpointName id={a.endpoint_id} endpoint={a.endpoint} href={`/endpoints/${a.endpoint_id}`} />
+              ) : a.consumer_id ? (
+                <ConsumerName id={a.consumer_id} consumer={a.consumer} href={`/consumers/${encodeURIComponent(a.consumer_id)}`} />
               ) : (
                 "—"
               )}
             </Td>
-            <Td className="font-mono text-xs">{a.recipient ?? a.channel_id ?? "—"}</Td>
+            <Td className="text-xs">
+              {a.recipient ? (
+                <span className="font-mono">{a.recipient}</span>
+              ) : a.channel_id ? (
+                a.channel ? (
+                  <span title={a.channel_id}>
+                    {a.channel.name} <span className="text-muted-foreground">· {t(`channel.kinds.${a.channel.kind}`)}</span>
+                  </span>
+                ) : (
+                  <DeletedName id={a.channel_id} />
+                )
+              ) : (
+                "—"
+              )}
+            </Td>
           </Tr>
         ))}
       </TBody>

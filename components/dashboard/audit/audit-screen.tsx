@@ -2,10 +2,12 @@
 
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { History } from "lucide-react";
+import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { api, type Page } from "../../shared/api";
 import { ErrorMessage } from "../../shared/error-message";
+import { DeletedName, shortUrl } from "../../shared/names";
 import { RelativeTime } from "../../shared/relative-time";
 import { Badge } from "../../ui/badge";
 import { Button } from "../../ui/button";
@@ -16,15 +18,7 @@ import { TableSkeleton } from "../../ui/skeleton";
 import { TBody, THead, Table, Td, Th, Tr } from "../../ui/table";
 import { PageHeader } from "../../shared/page-header";
 
-type AuditEvent = {
-  id: string;
-  actor: { type: "api_key" | "operator" | "portal" | "system"; id: string | null };
-  action: string;
-  target_type: string;
-  target_id: string;
-  data: Record<string, unknown>;
-  created_at: string;
-};
+import type { AuditEventView as AuditEvent } from "@/lib/audit/schemas";
 
 const FILTERS = ["actor_type", "actor_id", "action", "target_id"] as const;
 const ACTOR_TYPES = ["api_key", "operator", "portal", "system"] as const;
@@ -120,11 +114,11 @@ export function AuditScreen() {
                     <RelativeTime value={e.created_at} />
                   </Td>
                   <Td>
-                    <Badge>{t(`actors.${e.actor.type}`)}</Badge> <code className="font-mono text-xs">{e.actor.id ?? ""}</code>
+                    <Actor event={e} />
                   </Td>
                   <Td className="font-mono text-xs">{e.action}</Td>
-                  <Td className="font-mono text-xs break-all">
-                    {e.target_type} {e.target_id}
+                  <Td className="max-w-xs">
+                    <Target event={e} />
                   </Td>
                   <Td className="max-w-xs font-mono text-xs break-all text-muted-foreground">{Object.keys(e.data).length ? JSON.stringify(e.data) : "—"}</Td>
                 </Tr>
@@ -141,5 +135,80 @@ export function AuditScreen() {
         </div>
       ) : null}
     </>
+  );
+}
+
+const LINK = "text-primary underline-offset-2 hover:underline";
+const consumerOf = (e: AuditEvent) => (typeof e.data.consumer_id === "string" ? e.data.consumer_id : null);
+
+/** Who did it: an operator by email, an API key by name, a portal session by its consumer; the id on hover. */
+function Actor({ event: e }: { event: AuditEvent }) {
+  const t = useTranslations("audit");
+  const { actor } = e;
+  const owner = consumerOf(e);
+  const href = actor.type === "operator" ? "/operators" : actor.type === "api_key" ? "/api-keys" : actor.type === "portal" && owner ? `/consumers/${encodeURIComponent(owner)}` : null;
+  return (
+    <span className="flex flex-col items-start gap-0.5">
+      <Badge>{t(`actors.${actor.type}`)}</Badge>
+      {actor.deleted && actor.id ? (
+        <DeletedName id={actor.id} />
+      ) : actor.name ? (
+        href ? (
+          <Link href={href} title={actor.id ?? undefined} className={`${LINK} text-sm break-words`}>
+            {actor.name}
+          </Link>
+        ) : (
+          <span title={actor.id ?? undefined} className="text-sm break-words">
+            {actor.name}
+          </span>
+        )
+      ) : actor.id ? (
+        <code className="font-mono text-xs break-all">{actor.id}</code>
+      ) : null}
+    </span>
+  );
+}
+
+/** What it was done to, by name and linked to its page; a deleted one as "deleted" with its id. */
+function Target({ event: e }: { event: AuditEvent }) {
+  const t = useTranslations("audit");
+  const { target } = e;
+  const kind = t.has(`targets.${target.type}`) ? t(`targets.${target.type}` as "targets.consumer") : target.type;
+  const owner = consumerOf(e);
+  const id = encodeURIComponent(target.id);
+  const href = {
+    consumer: `/consumers/${id}`,
+    endpoint: `/endpoints/${id}`,
+    operator: "/operators",
+    api_key: "/api-keys",
+    alert_channel: "/alerts",
+    recovery: `/recoveries/${id}`,
+    message: `/messages/${id}`,
+    portal_session: owner ? `/consumers/${encodeURIComponent(owner)}` : null,
+  }[target.type];
+  // An endpoint's URL beside its description is shortened; the whole URL is on hover.
+  const detail = target.type === "endpoint" && target.detail ? (target.detail === target.name ? null : shortUrl(target.detail)) : target.detail;
+  const name = target.type === "endpoint" && target.name === target.detail && target.name ? shortUrl(target.name) : target.name;
+  const title = [target.type === "endpoint" ? target.detail : null, target.id].filter(Boolean).join("\n");
+  return (
+    <span className="flex flex-col items-start gap-0.5">
+      <span className="text-xs text-muted-foreground">{kind}</span>
+      {target.deleted ? (
+        <DeletedName id={target.id} />
+      ) : (
+        <>
+          {href ? (
+            <Link href={href} title={title} className={`${LINK} text-sm break-words ${name ? "" : "font-mono text-xs"}`}>
+              {name ?? target.id}
+            </Link>
+          ) : (
+            <span title={title} className={`text-sm break-words ${name ? "" : "font-mono text-xs"}`}>
+              {name ?? target.id}
+            </span>
+          )}
+          {detail ? <span className={`text-xs break-words text-muted-foreground ${target.type === "recovery" ? "" : "font-mono"}`}>{detail}</span> : null}
+        </>
+      )}
+    </span>
   );
 }

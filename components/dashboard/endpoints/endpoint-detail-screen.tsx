@@ -14,12 +14,16 @@ import { useOperator } from "../operator-context";
 import { EndpointFormDialog } from "../../shared/endpoints/endpoint-form-dialog";
 import { EnableToggle } from "../../shared/endpoints/enable-toggle";
 import { useEndpoint } from "../../shared/queries/endpoints";
+import { useConsumer } from "../../shared/queries/consumers";
+import { ConsumerName } from "../../shared/names";
+import { ApiError } from "../../shared/api";
 import { SecretCard } from "../../shared/endpoints/secret-card";
 import { TestSendCard } from "../../shared/endpoints/test-send-card";
 
 export function EndpointDetailScreen({ id }: { id: string }) {
   const t = useTranslations("endpoints");
   const common = useTranslations("common");
+  const catalog = useTranslations("eventCatalog");
   const { role } = useOperator();
   const endpoint = useEndpoint(id);
   const now = useNow({ updateInterval: 15_000 });
@@ -66,9 +70,7 @@ export function EndpointDetailScreen({ id }: { id: string }) {
             </dd>
             <dt className="text-muted-foreground">{t("consumer")}</dt>
             <dd>
-              <Link className={`${link} break-all`} href={`/consumers/${e.consumer_id}`}>
-                {e.consumer_id}
-              </Link>
+              <EndpointConsumer id={e.consumer_id} />
             </dd>
             <dt className="text-muted-foreground">{t("streak")}</dt>
             <dd data-testid="failure-streak">
@@ -102,6 +104,9 @@ export function EndpointDetailScreen({ id }: { id: string }) {
             <Link className={link} href={`/recoveries?endpoint_id=${encodeURIComponent(e.id)}`}>
               {t("recover")}
             </Link>
+            <Link className={link} href={`/event-types?endpoint_id=${encodeURIComponent(e.id)}`}>
+              {catalog("openForEndpoint")}
+            </Link>
           </div>
         </Card>
         <SecretCard endpointId={e.id} revealReason={canWrite ? null : t("secret.viewerCannotReveal")} rotateReason={canWrite ? null : t("secret.viewerCannotReveal")} />
@@ -111,4 +116,20 @@ export function EndpointDetailScreen({ id }: { id: string }) {
       </div>
     </>
   );
+}
+
+/** The endpoint's consumer by name (one read, cached with the consumer's own page). */
+function EndpointConsumer({ id }: { id: string }) {
+  const consumer = useConsumer(id);
+  const href = `/consumers/${encodeURIComponent(id)}`;
+  if (consumer.isPending) return <span className="text-muted-foreground">…</span>;
+  // Not found is a consumer deleted meanwhile; any other failure still links to its page.
+  if (consumer.isError && !(consumer.error instanceof ApiError && consumer.error.problem.status === 404)) {
+    return (
+      <Link href={href} className="font-mono text-xs text-primary underline-offset-2 hover:underline">
+        {id}
+      </Link>
+    );
+  }
+  return <ConsumerName id={id} consumer={consumer.data} href={href} inline />;
 }

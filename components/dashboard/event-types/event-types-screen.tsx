@@ -1,11 +1,11 @@
 "use client";
 
-import { BookOpen, ChevronRight } from "lucide-react";
+import { BookOpen } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { ErrorMessage } from "../../shared/error-message";
-import { JsonBlock } from "../../shared/json-block";
+import { EventTypeCatalog } from "../../shared/event-types/event-type-catalog";
+import { SubscriptionNote } from "../../shared/event-types/subscription-note";
 import { RelativeTime } from "../../shared/relative-time";
-import { Badge } from "../../ui/badge";
 import { Card } from "../../ui/card";
 import { EmptyState } from "../../ui/empty-state";
 import { TableSkeleton } from "../../ui/skeleton";
@@ -13,40 +13,10 @@ import { useOperator } from "../operator-context";
 import { PageHeader } from "../../shared/page-header";
 import { CreateEventTypeDialog } from "./create-event-type-dialog";
 import { useEventTypes, type EventType } from "../../shared/queries/event-types";
+import { useEndpoint } from "../../shared/queries/endpoints";
 
-function EventTypeRow({ eventType }: { eventType: EventType }) {
-  const t = useTranslations("eventTypes");
-  const hasSchema = eventType.schema !== null;
-  const hasExample = eventType.example !== null && eventType.example !== undefined;
-  return (
-    <details className="group px-4 py-3 [&_summary::-webkit-details-marker]:hidden">
-      <summary className="flex cursor-pointer list-none items-center gap-3 rounded focus-visible:outline-2 focus-visible:outline-ring">
-        <ChevronRight aria-hidden className="h-4 w-4 shrink-0 text-muted-foreground transition group-open:rotate-90" />
-        <code className="font-mono text-sm font-medium">{eventType.name}</code>
-        <span className="min-w-0 flex-1 truncate text-sm text-muted-foreground">{eventType.description || t("noDescription")}</span>
-        <span className="hidden gap-1.5 sm:flex">
-          {hasSchema ? <Badge tone="primary">{t("schemaBadge")}</Badge> : null}
-          {hasExample ? <Badge tone="success">{t("exampleBadge")}</Badge> : null}
-        </span>
-        <span className="hidden text-xs text-muted-foreground md:inline">
-          <RelativeTime value={eventType.created_at} />
-        </span>
-      </summary>
-      <div className="mt-3 grid gap-4 pl-7 lg:grid-cols-2">
-        <div>
-          <h3 className="mb-1.5 text-xs font-medium text-muted-foreground">{t("schema")}</h3>
-          {hasSchema ? <JsonBlock value={eventType.schema} label={t("schema")} /> : <p className="text-sm text-muted-foreground">{t("noSchema")}</p>}
-        </div>
-        <div>
-          <h3 className="mb-1.5 text-xs font-medium text-muted-foreground">{t("example")}</h3>
-          {hasExample ? <JsonBlock value={eventType.example} label={t("example")} /> : <p className="text-sm text-muted-foreground">{t("noExample")}</p>}
-        </div>
-      </div>
-    </details>
-  );
-}
-
-export function EventTypesScreen() {
+/** The catalog; opened from an endpoint (`?endpoint_id=`), it marks the event types that endpoint gets. */
+export function EventTypesScreen({ endpointId }: { endpointId: string | null }) {
   const t = useTranslations("eventTypes");
   const common = useTranslations("common");
   const { role } = useOperator();
@@ -55,6 +25,7 @@ export function EventTypesScreen() {
   return (
     <>
       <PageHeader title={t("title")} description={t("description")} actions={canWrite ? <CreateEventTypeDialog /> : null} />
+      {endpointId ? <Marking endpointId={endpointId} /> : null}
       <Card>
         {eventTypes.isPending ? (
           <TableSkeleton label={common("loading")} />
@@ -63,13 +34,36 @@ export function EventTypesScreen() {
         ) : eventTypes.data.data.length === 0 ? (
           <EmptyState icon={BookOpen} title={t("emptyTitle")} description={t("emptyDescription")} action={canWrite ? <CreateEventTypeDialog /> : null} />
         ) : (
-          <div className="divide-y divide-border">
-            {eventTypes.data.data.map((eventType) => (
-              <EventTypeRow key={eventType.id} eventType={eventType} />
-            ))}
-          </div>
+          <Catalog endpointId={endpointId} eventTypes={eventTypes.data.data} />
         )}
       </Card>
     </>
   );
+}
+
+function Marking({ endpointId }: { endpointId: string }) {
+  const endpoint = useEndpoint(endpointId);
+  if (endpoint.isError)
+    return (
+      <div className="mb-4">
+        <ErrorMessage error={endpoint.error} retry={() => endpoint.refetch()} />
+      </div>
+    );
+  if (!endpoint.data) return null;
+  return <SubscriptionNote endpoint={endpoint.data} endpointHref={`/endpoints/${encodeURIComponent(endpointId)}`} catalogHref="/event-types" />;
+}
+
+const created = (eventType: EventType) => (
+  <span className="hidden text-xs text-muted-foreground md:inline">
+    <RelativeTime value={eventType.created_at} />
+  </span>
+);
+
+function Catalog({ endpointId, eventTypes }: { endpointId: string | null; eventTypes: EventType[] }) {
+  return endpointId ? <MarkedCatalog endpointId={endpointId} eventTypes={eventTypes} /> : <EventTypeCatalog eventTypes={eventTypes} extra={created} />;
+}
+
+function MarkedCatalog({ endpointId, eventTypes }: { endpointId: string; eventTypes: EventType[] }) {
+  const endpoint = useEndpoint(endpointId);
+  return <EventTypeCatalog eventTypes={eventTypes} subscribed={endpoint.data ? endpoint.data.event_types : undefined} extra={created} />;
 }

@@ -24,6 +24,7 @@ const deliveryHref = (messageId: string) => `/portal/deliveries/${encodeURICompo
 
 export function PortalEndpointDetailScreen({ id }: { id: string }) {
   const t = useTranslations("portalEndpoints");
+  const receiving = useTranslations("receiving");
   const { theme } = usePortalSession();
   const reasons = usePortalReasons();
   const endpoint = useEndpoint(id);
@@ -117,6 +118,12 @@ export function PortalEndpointDetailScreen({ id }: { id: string }) {
             </Link>
             <Link className={link} href={`/portal/recover?endpoint_id=${encodeURIComponent(e.id)}`}>
               {t("recover")}
+            </Link>
+            <Link className={link} href={`/portal/endpoints/${encodeURIComponent(e.id)}/receiving`}>
+              {receiving("endpointLink")}
+            </Link>
+            <Link className={link} href={`/portal/event-types?endpoint_id=${encodeURIComponent(e.id)}`}>
+              {receiving("eventTypesLink")}
             </Link>
           </div>
         </Card>

@@ -13,6 +13,7 @@ import { ApiError } from "../api";
 import { AttemptView } from "../attempt-view";
 import { ErrorMessage, useErrorText } from "../error-message";
 import { JsonBlock } from "../json-block";
+import { ConsumerName, EndpointName, endpointLabel } from "../names";
 import { PageHeader } from "../page-header";
 import { useMessage, useMessageAttempts, useResend } from "../queries/messages";
 import { RelativeTime } from "../relative-time";
@@ -28,12 +29,15 @@ export function MessageDetail({
   back,
   cannotResend,
   showConsumer,
+  endpointHref,
 }: {
   id: string;
   back: { href: string; label: string };
   /** Why this viewer may not resend; undefined when they may. */
   cannotResend?: string;
   showConsumer: boolean;
+  /** Where an endpoint's name links, where the viewer has its page. */
+  endpointHref?: (id: string) => string;
 }) {
   const t = useTranslations("messageLog.detail");
   const common = useTranslations("common");
@@ -90,10 +94,8 @@ export function MessageDetail({
           {showConsumer ? (
             <div>
               <dt className="text-xs text-muted-foreground">{t("consumer")}</dt>
-              <dd className="font-mono text-xs break-all">
-                <Link href={`/consumers/${encodeURIComponent(m.consumer_id)}`} className="text-primary hover:underline">
-                  {m.consumer_id}
-                </Link>
+              <dd className="text-sm">
+                <ConsumerName id={m.consumer_id} consumer={m.consumer} href={`/consumers/${encodeURIComponent(m.consumer_id)}`} />
               </dd>
             </div>
           ) : null}
@@ -119,10 +121,12 @@ export function MessageDetail({
         {m.deliveries.map((d) => {
           const own = attempts.data?.data.filter((a) => a.delivery_id === d.id) ?? [];
           return (
-            <Card key={d.id} className="p-4" aria-label={t("deliveryTo", { endpoint: d.endpoint_id })} data-testid="delivery">
+            <Card key={d.id} className="p-4" aria-label={t("deliveryTo", { endpoint: d.endpoint ? endpointLabel(d.endpoint) : d.endpoint_id })} data-testid="delivery">
               <div className="mb-3 flex flex-wrap items-center gap-3">
                 <DeliveryStatus status={d.status} />
-                <span className="font-mono text-xs">{d.endpoint_id}</span>
+                <span className="min-w-0 text-sm">
+                  <EndpointName id={d.endpoint_id} endpoint={d.endpoint} href={endpointHref?.(d.endpoint_id)} inline />
+                </span>
                 <span className="text-xs text-muted-foreground">{t("attemptCount", { count: d.attempts })}</span>
                 {d.next_attempt_at ? (
                   <span className="text-xs text-muted-foreground">

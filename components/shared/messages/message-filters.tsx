@@ -6,6 +6,7 @@ import { Button } from "../../ui/button";
 import { Input, Select } from "../../ui/input";
 import { Field } from "../../ui/label";
 import { isoToLocalInput as toLocalInput, localInputToIso as fromLocalInput } from "../local-datetime";
+import { ConsumerPicker, EndpointPicker } from "../pickers";
 import type { MessageFilter } from "../queries/messages";
 
 type Filters = Partial<Record<MessageFilter, string>>;
@@ -14,8 +15,9 @@ export type EndpointOption = { id: string; label: string };
 
 /**
  * The filter form: applied on submit, so typing does not fire a query per key. `fields` are the
- * filters this audience has (a customer's portal has no consumer to choose). With `endpoints`, the
- * endpoint is chosen from a list (the portal's few, by URL) instead of typed as an id.
+ * filters this audience has (a customer's portal has no consumer to choose). The consumer and the
+ * endpoint are found by name, uid or URL and held as their ids; with `endpoints`, the endpoint is
+ * chosen from that list instead (the portal's few, by URL).
  */
 export function MessageFilters({
   fields,
@@ -33,7 +35,7 @@ export function MessageFilters({
   const [jsonError, setJsonError] = useState<string | undefined>();
   const shown = (key: MessageFilter) => fields.includes(key);
   const bind = (key: MessageFilter) => ({ id: `filter-${key}`, value: draft[key] ?? "", onChange: (e: { target: { value: string } }) => setDraft({ ...draft, [key]: e.target.value }) });
-  const text = (key: "consumer" | "endpoint_id" | "event_type", label: string, placeholder: string) =>
+  const text = (key: "event_type", label: string, placeholder: string) =>
     shown(key) ? (
       <Field id={`filter-${key}`} label={label}>
         <Input {...bind(key)} placeholder={placeholder} />
@@ -67,7 +69,11 @@ export function MessageFilters({
         onApply({ ...next, since: fromLocalInput(next.since ?? ""), until: fromLocalInput(next.until ?? "") });
       }}
     >
-      {text("consumer", t("consumer"), t("consumerPlaceholder"))}
+      {shown("consumer") ? (
+        <Field id="filter-consumer" label={t("consumer")}>
+          <ConsumerPicker id="filter-consumer" value={draft.consumer ?? ""} allowAny onChange={(consumer) => setDraft({ ...draft, consumer, endpoint_id: consumer && consumer !== draft.consumer ? "" : draft.endpoint_id })} />
+        </Field>
+      ) : null}
       {endpoints && shown("endpoint_id") ? (
         <Field id="filter-endpoint_id" label={t("endpointUrl")}>
           <Select {...bind("endpoint_id")}>
@@ -81,9 +87,11 @@ export function MessageFilters({
             ))}
           </Select>
         </Field>
-      ) : (
-        text("endpoint_id", t("endpoint"), "ep_…")
-      )}
+      ) : shown("endpoint_id") ? (
+        <Field id="filter-endpoint_id" label={t("endpointUrl")}>
+          <EndpointPicker id="filter-endpoint_id" value={draft.endpoint_id ?? ""} consumer={draft.consumer || undefined} allowAny onChange={(endpoint_id) => setDraft({ ...draft, endpoint_id })} />
+        </Field>
+      ) : null}
       {text("event_type", t("eventType"), "invoice.paid")}
       {shown("status") ? (
         <Field id="filter-status" label={t("status")}>

@@ -9,6 +9,7 @@ import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { useApi } from "../api-context";
 import { LogTable } from "../log-table";
+import { ConsumerName, endpointLabel } from "../names";
 import { fetchMessages, messageKeys, type MessageFilter, type MessageSummary } from "../queries/messages";
 import { RelativeTime } from "../relative-time";
 import { toQuery, useUrlFilters } from "../use-url-filters";
@@ -51,7 +52,13 @@ export function MessageLog({
       },
       { header: t("columns.eventType"), accessorKey: "event_type", cell: ({ row }) => <code className="text-xs">{row.original.event_type}</code> },
       ...(showConsumer
-        ? [{ header: t("columns.consumer"), accessorKey: "consumer_id", cell: ({ row }) => <span className="font-mono text-xs">{row.original.consumer_id}</span> } satisfies ColumnDef<MessageSummary, unknown>]
+        ? [
+            {
+              header: t("columns.consumer"),
+              accessorKey: "consumer_id",
+              cell: ({ row }) => <ConsumerName id={row.original.consumer_id} consumer={row.original.consumer} href={`/consumers/${encodeURIComponent(row.original.consumer_id)}`} />,
+            } satisfies ColumnDef<MessageSummary, unknown>,
+          ]
         : []),
       {
         header: t("columns.deliveries"),
@@ -60,19 +67,20 @@ export function MessageLog({
           row.original.deliveries.length === 0 ? (
             <span className="text-xs text-muted-foreground">{t("noDeliveries")}</span>
           ) : (
-            <div className="flex flex-wrap gap-1">
-              {/* Which endpoint each badge is, on hover: by URL where the viewer has them, else by id. */}
+            <ul className="flex flex-col gap-1">
+              {/* Each endpoint by its description, else its URL shortened; the whole URL and the id on hover. */}
               {row.original.deliveries.map((d) => (
-                <span key={d.id} title={endpoints?.find((e) => e.id === d.endpoint_id)?.label ?? d.endpoint_id}>
+                <li key={d.id} className="flex min-w-0 items-center gap-1.5" title={d.endpoint ? `${d.endpoint.url}\n${d.endpoint_id}` : d.endpoint_id}>
                   <DeliveryStatus status={d.status} />
-                </span>
+                  <span className="max-w-64 truncate text-xs text-muted-foreground">{d.endpoint ? endpointLabel(d.endpoint) : d.endpoint_id}</span>
+                </li>
               ))}
-            </div>
+            </ul>
           ),
       },
       { header: t("columns.created"), accessorKey: "created_at", cell: ({ row }) => <RelativeTime value={row.original.created_at} /> },
     ],
-    [t, messageHref, showConsumer, endpoints],
+    [t, messageHref, showConsumer],
   );
   const clear = () => set(Object.fromEntries(fields.map((k) => [k, ""])));
   // Keyed by the URL's filters, so the form below is rebuilt when they change from outside (back button).

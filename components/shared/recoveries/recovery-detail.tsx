@@ -16,6 +16,7 @@ import { useApi } from "../api-context";
 import { DownloadButton } from "../download-button";
 import { ErrorMessage, useErrorText } from "../error-message";
 import { LogTable } from "../log-table";
+import { ConsumerName, EndpointName, endpointLabel } from "../names";
 import { PageHeader } from "../page-header";
 import { fetchItems, recoveryKeys, useRecovery, useRecoveryAction, type RecoveryItem } from "../queries/recoveries";
 import { RecoveryProgress } from "../recovery-progress";
@@ -39,6 +40,8 @@ export function RecoveryDetail({
   cannotChange,
   endpointName,
   consumerWide,
+  endpointHref,
+  showOwner,
 }: {
   id: string;
   back: { href: string; label: string };
@@ -47,12 +50,19 @@ export function RecoveryDetail({
   cannotChange?: string;
   /** An endpoint as the viewer knows it (a customer, by its URL); its id otherwise. */
   endpointName?: (id: string) => string | undefined;
-  /** What a run over the whole consumer is for, in words (the portal's "all my endpoints"); the consumer's id otherwise. */
+  /** What a run over the whole consumer is for, in words (the portal's "all my endpoints"); the consumer's name otherwise. */
   consumerWide?: string;
+  /** Where an endpoint's name links, where the viewer has its page. */
+  endpointHref?: (id: string) => string;
+  /** Show whose run it is and who started it (the dashboard; a customer knows). */
+  showOwner?: boolean;
 }) {
   const t = useTranslations("recoveryRuns.detail");
   const common = useTranslations("common");
   const statusName = useTranslations("recoveryRuns.create.statuses");
+  const names = useTranslations("names");
+  const actors = useTranslations("audit.actors");
+  const runs = useTranslations("recoveryRuns");
   const errorText = useErrorText();
   const router = useRouter();
   const recovery = useRecovery(id);
@@ -74,7 +84,9 @@ export function RecoveryDetail({
       {
         header: t("columns.endpoint"),
         accessorKey: "endpoint_id",
-        cell: ({ row }) => <span className="font-mono text-xs break-all">{endpointName?.(row.original.endpoint_id) ?? row.original.endpoint_id}</span>,
+        cell: ({ row }) => (
+          <EndpointName id={row.original.endpoint_id} endpoint={row.original.endpoint} name={endpointName?.(row.original.endpoint_id)} href={endpointHref?.(row.original.endpoint_id)} />
+        ),
       },
       {
         header: t("columns.outcome"),
@@ -93,7 +105,7 @@ export function RecoveryDetail({
       },
       { header: t("columns.updated"), accessorKey: "updated_at", cell: ({ row }) => <RelativeTime value={row.original.updated_at} /> },
     ],
-    [t, messageHref, endpointName],
+    [t, messageHref, endpointName, endpointHref],
   );
 
   if (recovery.isPending) return <Skeleton className="h-64 w-full" />;
@@ -115,6 +127,9 @@ export function RecoveryDetail({
         {t(`actions.${move}`)}
       </Button>
     ) : null;
+  const target = r.endpoint_id
+    ? (endpointName?.(r.endpoint_id) ?? (r.endpoint ? endpointLabel(r.endpoint) : `${names("deleted")} ${r.endpoint_id}`))
+    : (consumerWide ?? r.consumer?.name ?? `${names("deleted")} ${r.consumer_id}`);
   const csv = `/recoveries/${encodeURIComponent(r.id)}/items?${toQuery({ format: "csv", outcome: values.outcome })}`;
 
   return (
@@ -125,7 +140,7 @@ export function RecoveryDetail({
       </Link>
       <PageHeader
         title={t("title", { id: r.id })}
-        description={t("scope", { target: r.endpoint_id ? (endpointName?.(r.endpoint_id) ?? r.endpoint_id) : (consumerWide ?? r.consumer_id) })}
+        description={t("scope", { target })}
         actions={
           <>
             {button("pause", r.state === "planned" || r.state === "canary" || r.state === "running")}
@@ -152,6 +167,29 @@ export function RecoveryDetail({
       <Card className="mb-4 p-5">
         <RecoveryProgress recovery={r} />
         <dl className="mt-4 grid gap-x-6 gap-y-2 border-t border-border pt-4 text-sm sm:grid-cols-2 lg:grid-cols-4">
+          {showOwner ? (
+            <>
+              <div>
+                <dt className="text-xs text-muted-foreground">{t("consumer")}</dt>
+                <dd data-testid="recovery-consumer">
+                  <ConsumerName id={r.consumer_id} consumer={r.consumer} href={`/consumers/${encodeURIComponent(r.consumer_id)}`} />
+                </dd>
+              </div>
+              <div>
+                <dt className="text-xs text-muted-foreground">{t("endpoint")}</dt>
+                <dd data-testid="recovery-endpoint">
+                  {r.endpoint_id ? <EndpointName id={r.endpoint_id} endpoint={r.endpoint} href={endpointHref?.(r.endpoint_id)} /> : runs("allEndpoints")}
+                </dd>
+              </div>
+              <div className="sm:col-span-2">
+                <dt className="text-xs text-muted-foreground">{t("startedBy")}</dt>
+                <dd data-testid="recovery-started-by" title={r.created_by.id ?? undefined}>
+                  {r.created_by.name ?? (r.created_by.type === "system" ? actors("system") : `${names("deleted")} ${r.created_by.id ?? ""}`)}
+                  {r.created_by.name ? <span className="ml-1.5 text-xs text-muted-foreground">{actors(r.created_by.type)}</span> : null}
+                </dd>
+              </div>
+            </>
+          ) : null}
           <div>
             <dt className="text-xs text-muted-foreground">{t("window")}</dt>
             <dd>

@@ -9,6 +9,7 @@ import { Input, Select } from "../../ui/input";
 import { Field, Label } from "../../ui/label";
 import { useErrorText } from "../error-message";
 import { isoToLocalInput, localInputToIso } from "../local-datetime";
+import { ConsumerPicker, EndpointPicker } from "../pickers";
 import { useDryRun, useStartRecovery, type RecoverInput, type Target } from "../queries/recoveries";
 import type { Recovery } from "../types";
 import { SINCE_PRESETS, type SincePreset } from "./presets";
@@ -62,7 +63,7 @@ export function RecoveryForm({
   /** A target the viewer cannot change (the portal's consumer); without it the form asks. */
   target?: Target;
   initialTarget?: Target;
-  /** Targets to pick from by name (the portal's consumer and each of its endpoints), instead of typing an id. */
+  /** Targets to pick from by name (the portal's consumer and each of its endpoints), instead of searching for one. */
   choices?: { target: Target; label: string }[];
   /** Whether to offer rate, canary and stop ratio. */
   tuning: boolean;
@@ -97,7 +98,7 @@ export function RecoveryForm({
     dryRun.reset();
   };
   const target: Target = fixed ?? { kind: form.kind, id: form.id.trim() };
-  const bind = (key: "id" | "since" | "until" | "eventTypes" | "rate" | "canary" | "stopRatio") => ({ id: `recover-${key}`, value: form[key], onChange: (e: { target: { value: string } }) => change({ [key]: e.target.value }) });
+  const bind = (key: "since" | "until" | "eventTypes" | "rate" | "canary" | "stopRatio") => ({ id: `recover-${key}`, value: form[key], onChange: (e: { target: { value: string } }) => change({ [key]: e.target.value }) });
   const check = (key: "failed" | "canceled" | "neverAttempted") => ({ id: `recover-${key}`, type: "checkbox", checked: form[key], onChange: (e: { target: { checked: boolean } }) => change({ [key]: e.target.checked }), className: "h-4 w-4 accent-primary" });
 
   return (
@@ -131,14 +132,18 @@ export function RecoveryForm({
           <fieldset className="grid gap-4 sm:grid-cols-3">
             <legend className="mb-2 text-sm font-semibold">{t("what")}</legend>
             <Field id="recover-kind" label={t("targetKind")}>
-              <Select id="recover-kind" value={form.kind} onChange={(e) => change({ kind: e.target.value as Target["kind"] })}>
+              <Select id="recover-kind" value={form.kind} onChange={(e) => change({ kind: e.target.value as Target["kind"], id: "" })}>
                 <option value="consumer">{t("kinds.consumer")}</option>
                 <option value="endpoint">{t("kinds.endpoint")}</option>
               </Select>
             </Field>
             <div className="sm:col-span-2">
               <Field id="recover-id" label={form.kind === "consumer" ? t("consumer") : t("endpoint")}>
-                <Input {...bind("id")} required placeholder={form.kind === "consumer" ? "acme" : "ep_…"} />
+                {form.kind === "consumer" ? (
+                  <ConsumerPicker key="consumer" id="recover-id" value={form.id} onChange={(id) => change({ id })} />
+                ) : (
+                  <EndpointPicker key="endpoint" id="recover-id" value={form.id} onChange={(id) => change({ id })} />
+                )}
               </Field>
             </div>
           </fieldset>

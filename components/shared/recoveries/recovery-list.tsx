@@ -7,21 +7,31 @@ import { useTranslations } from "next-intl";
 import { useMemo } from "react";
 import { useApi } from "../api-context";
 import { LogTable } from "../log-table";
+import { ConsumerName, EndpointName } from "../names";
 import { fetchRecoveries, recoveryKeys } from "../queries/recoveries";
 import { RecoveryProgress } from "../recovery-progress";
 import { RelativeTime } from "../relative-time";
 import type { Recovery } from "../types";
 import { toQuery } from "../use-url-filters";
 
-/** Recovery runs, newest first, their progress live. The portal's list holds only its consumer's runs (the server scopes it). */
+/**
+ * Recovery runs, newest first, their progress live, each by what it resends for: its endpoint, or
+ * its consumer (the portal's "all my endpoints"). The portal's list holds only its consumer's runs
+ * (the server scopes it). `filters` are the API's (consumer, endpoint_id, state).
+ */
 export function RecoveryList({
   runHref,
   showConsumer,
   empty,
+  filters = {},
+  endpointHref,
 }: {
   runHref: (id: string) => string;
   showConsumer: boolean;
   empty: { title: string; description: React.ReactNode; action?: React.ReactNode };
+  filters?: Record<string, string>;
+  /** Where an endpoint's name links, where the viewer has its page. */
+  endpointHref?: (id: string) => string;
 }) {
   const call = useApi();
   const t = useTranslations("recoveryRuns");
@@ -39,7 +49,11 @@ export function RecoveryList({
       {
         header: t("columns.scope"),
         id: "scope",
-        cell: ({ row }) => <span className="font-mono text-xs">{row.original.endpoint_id ?? (showConsumer ? row.original.consumer_id : t("allEndpoints"))}</span>,
+        cell: ({ row }) => {
+          const r = row.original;
+          if (r.endpoint_id) return <EndpointName id={r.endpoint_id} endpoint={r.endpoint} href={endpointHref?.(r.endpoint_id)} />;
+          return showConsumer ? <ConsumerName id={r.consumer_id} consumer={r.consumer} href={`/consumers/${encodeURIComponent(r.consumer_id)}`} /> : <span className="text-xs">{t("allEndpoints")}</span>;
+        },
       },
       {
         header: t("columns.window"),
@@ -53,12 +67,12 @@ export function RecoveryList({
       { header: t("columns.progress"), id: "progress", meta: { className: "w-80" }, cell: ({ row }) => <RecoveryProgress recovery={row.original} compact /> },
       { header: t("columns.created"), accessorKey: "created_at", cell: ({ row }) => <RelativeTime value={row.original.created_at} /> },
     ],
-    [t, runHref, showConsumer],
+    [t, runHref, showConsumer, endpointHref],
   );
   return (
     <LogTable
-      queryKey={recoveryKeys.list({})}
-      fetchPage={(cursor) => fetchRecoveries(call, toQuery({ limit: "50", cursor: cursor ?? "" }))}
+      queryKey={recoveryKeys.list(filters)}
+      fetchPage={(cursor) => fetchRecoveries(call, toQuery(filters, { limit: "50", cursor: cursor ?? "" }))}
       columns={columns}
       rowLabel={(r) => r.id}
       refetchInterval={3_000}

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { doublePrecision, index, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { createdAt, ts, updatedAt } from "./columns";
 import { consumers } from "./consumers";
 
@@ -54,6 +54,11 @@ export const recoveries = pgTable(
     tokensAt: ts("tokens_at"),
     /** Where the rate's ramp starts (the end of the canary, or a resume). */
     rampStartedAt: ts("ramp_started_at"),
+    /**
+     * The ramp's rate as of the feeder's last tick: the claim sends at most this many of the run's
+     * items (rounded up) in any one second (recovery_sends). Null until the first tick.
+     */
+    currentRate: doublePrecision("current_rate"),
     createdByType: text("created_by_type").$type<"api_key" | "operator" | "portal" | "system">().notNull(),
     createdById: text("created_by_id"),
     createdAt: createdAt(),
@@ -67,6 +72,24 @@ export const recoveries = pgTable(
     index("recoveries_active_idx").on(t.state).where(sql`${t.state} in ('planned', 'canary', 'running', 'paused')`),
   ],
 );
+
+/**
+ * What the claim sent of a run lately, for its rate (lib/deliveries/claim-due-deliveries.sql): one
+ * entry per claim that took some of the run's items, `sent_count[i]` of them at `sent_at[i]`, kept
+ * for the second they count against the run's rate, and the bucket that spreads its sends through
+ * the second. A row of its own, locked by claims alone: the run's own row is locked by every outcome
+ * write, and a claim never waits.
+ */
+export const recoverySends = pgTable("recovery_sends", {
+  recoveryId: text("recovery_id")
+    .primaryKey()
+    .references(() => recoveries.id, { onDelete: "cascade" }),
+  sentAt: timestamp("sent_at", { withTimezone: true, mode: "date" }).array().notNull().default(sql`'{}'`),
+  sentCount: integer("sent_count").array().notNull().default(sql`'{}'`),
+  /** The claim's bucket: whole items the run may send at once, as of tokens_at (null: full). */
+  tokens: doublePrecision("tokens"),
+  tokensAt: timestamp("tokens_at", { withTimezone: true, mode: "date" }),
+});
 
 /**
  * One delivery of a run, frozen at creation, oldest message first (`seq`). A never-attempted

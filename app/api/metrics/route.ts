@@ -1,0 +1,17 @@
+import { getConfig } from "@/lib/config";
+import { metricsRequestAllowed } from "@/lib/metrics/metrics-token";
+import { renderWebMetrics } from "@/lib/metrics/web";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * Prometheus exposition of this web process (lib/metrics/web.ts). Not found — the same answer as
+ * any unknown path — unless METRICS_TOKEN is set and the request carries it as a bearer.
+ */
+export async function GET(request: Request) {
+  if (!metricsRequestAllowed(getConfig().METRICS_TOKEN, request.headers.get("authorization"))) {
+    return new Response("Not Found", { status: 404, headers: { "content-type": "text/plain", "cache-control": "no-store" } });
+  }
+  const { contentType, text } = await renderWebMetrics();
+  return new Response(text, { status: 200, headers: { "content-type": contentType, "cache-control": "no-store" } });
+}

@@ -1,0 +1,70 @@
+"use client";
+
+import { CheckCircle2, KeyRound } from "lucide-react";
+import { useTranslations } from "next-intl";
+import { SECRET_STAND_IN, type ReceivingSample } from "@/lib/receiving/sample-text";
+import { Card } from "../../ui/card";
+import { usePortalSession } from "../session-context";
+import { SampleTabs } from "./sample-tabs";
+
+/** The numbers the checklist quotes, from the server's configuration. */
+export type ReceivingPolicy = { timeoutSeconds: number; rotationHours: number };
+
+/**
+ * Where the samples' secret comes from: this endpoint's (read), still being read, not readable
+ * (the link lacks view_secrets, or the read failed), or no endpoint at all (the general guide).
+ */
+export type SampleSecret = { kind: "filled"; secret: string } | { kind: "loading" } | { kind: "hidden" } | { kind: "failed" } | { kind: "general" };
+
+export function VerifySection({ samples, secret }: { samples: ReceivingSample[]; secret: SampleSecret }) {
+  const t = useTranslations("receiving.code");
+  const { theme } = usePortalSession();
+  const placeholder = SECRET_STAND_IN;
+  const note =
+    secret.kind === "filled"
+      ? t("secretFilled")
+      : secret.kind === "loading"
+        ? t("secretLoading")
+        : secret.kind === "hidden"
+          ? t("secretHidden", { placeholder, product: theme.name })
+          : secret.kind === "failed"
+            ? t("secretFailed", { placeholder })
+            : t("secretGeneral", { placeholder });
+  return (
+    <Card className="p-4">
+      <h2 className="text-base font-semibold">{t("title")}</h2>
+      <p className="mt-1 text-sm text-muted-foreground">{t("description")}</p>
+      <p className="mt-3 flex items-start gap-2 rounded-md bg-muted p-2 text-xs" data-testid="secret-note" data-secret={secret.kind}>
+        <KeyRound aria-hidden className="mt-0.5 h-3.5 w-3.5 shrink-0" />
+        <span className="min-w-0 break-words">{note}</span>
+      </p>
+      <div className="mt-3">
+        <SampleTabs samples={samples} secret={secret.kind === "filled" ? secret.secret : null} />
+      </div>
+    </Card>
+  );
+}
+
+const CHECKLIST = ["rawBody", "dedupe", "answerFirst", "order", "timestamp", "rotation"] as const;
+
+/** What a careful receiver does, one or two sentences each. */
+export function ReceiverChecklist({ policy }: { policy: ReceivingPolicy }) {
+  const t = useTranslations("receiving.checklist");
+  const args = { seconds: policy.timeoutSeconds, hours: policy.rotationHours };
+  return (
+    <Card className="p-4">
+      <h2 className="text-base font-semibold">{t("title")}</h2>
+      <ul className="mt-3 space-y-3" data-testid="receiver-checklist">
+        {CHECKLIST.map((item) => (
+          <li key={item} className="flex gap-2 text-sm">
+            <CheckCircle2 aria-hidden className="mt-0.5 h-4 w-4 shrink-0 text-success" />
+            <div className="min-w-0">
+              <p className="font-medium">{t(`${item}.title`)}</p>
+              <p className="mt-0.5 break-words text-muted-foreground">{t(`${item}.body`, args)}</p>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}

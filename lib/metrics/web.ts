@@ -1,0 +1,116 @@
+/**
+ * The web process's metrics, all in one place, served by GET /api/metrics (METRICS_TOKEN). Held on
+ * globalThis: Next.js may evaluate this module once per route bundle, and every route must count
+ * into the same series.
+ */
+import { Counter, Histogram, type Registry } from "prom-client";
+import { createRegistry, METRIC_PREFIX } from "./registry";
+
+type WebMetrics = {
+  registry: Registry;
+  requests: Counter<"route" | "method" | "status">;
+  duration: Histogram<"route" | "method">;
+  ingested: Counter;
+  authFailures: Counter;
+};
+
+function create(): WebMetrics {
+  const registry = createRegistry();
+  const registers = [registry];
+  return {
+    registry,
+    requests: new Counter({
+      name: `${METRIC_PREFIX}http_requests_total`,
+      help: "REST API requests answered, by route template (/api/v1/messages/[id]), method and status.",
+      labelNames: ["route", "method", "status"] as const,
+      registers,
+    }),
+    duration: new Histogram({
+      name: `${METRIC_PREFIX}http_request_duration_seconds`,
+      help: "REST API request duration, from the wrapper's start to its answer, by route template and method.",
+      labelNames: ["route", "method"] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    }),
+    ingested: new Counter({
+      name: `${METRIC_PREFIX}messages_ingested_total`,
+      help: "Messages accepted by ingest (an idempotent replay is not counted again).",
+      registers,
+    }),
+    authFailures: new Counter({
+      name: `${METRIC_PREFIX}auth_failures_total`,
+      help: "Requests refused for a missing, unknown or revoked API key or portal session.",
+      registers,
+    }),
+  };
+}
+
+const holder = globalThis as unknown as { __webhookAdminWebMetrics?: WebMetrics };
+function metrics(): WebMetrics {
+  return (holder.__webhookAdminWebMetrics ??= create());
+}
+
+/**
+ * One answered API request. `route` is the route's template as its folder under app/ spells it
+ * (`/api/v1/consumers/[consumer]/endpoints`), never the request's path: a path would make a series
+ * per id.
+ */
+export function recordHttpRequest(input: { route: string; method: string; status: number; durationMs: number }): void {
+  const m = metrics();
+  const method = input.method.toUpperCase();
+  m.requests.labels(input.route, method, String(input.status)).inc();
+  m.duration.labels(input.route, method).observe(Math.max(0, input.durationMs) / 1000);
+}
+
+/**
+ * A request's route template from its path and the route's params, as the wrapper sees them:
+ * `/api/v1/messages/msg_01…/resend` with `{ id: "msg_01…" }` → `/api/v1/messages/[id]/resend`; a
+ * catch-all param (an array, or its segments joined by "/") takes the path's last segments →
+ * `/api/v1/[...path]`. Pass the params as the route received them (which names are catch-alls is
+ * known only from their values).
+ */
+export function routeTemplate(pathname: string, params: Record<string, string | string[] | undefined> = {}): string {
+  const segments = pathname.split("/").filter(Boolean);
+  const out = segments.map((segment) => {
+    try {
+      return decodeURIComponent(segment);
+    } catch {
+      return segment;
+    }
+  });
+  const named: string[] = new Array(out.length).fill("");
+  for (const [name, raw] of Object.entries(params)) {
+    // A catch-all's segments, as an array or joined with "/" (as withApi hands them to handlers).
+    const value = typeof raw === "string" && raw.includes("/") ? raw.split("/").filter(Boolean) : raw;
+    if (Array.isArray(value)) {
+      const start = out.length - value.length;
+      if (start >= 0) {
+        out.splice(start, value.length, `[...${name}]`);
+        named.splice(start, value.length, `[...${name}]`);
+      }
+    } else if (typeof value === "string") {
+      const index = out.lastIndexOf(value);
+      if (index >= 0 && !named[index]) {
+        out[index] = `[${name}]`;
+        named[index] = out[index];
+      }
+    }
+  }
+  return `/${out.join("/")}`;
+}
+
+/** One request refused for its credential (401 unauthorized, or 429 over the failed-auth limit). */
+export function recordAuthFailure(): void {
+  metrics().authFailures.inc();
+}
+
+/** `n` messages accepted by ingest. */
+export function recordMessagesIngested(n: number): void {
+  if (n > 0) metrics().ingested.inc(n);
+}
+
+/** The web process's exposition: its content type and text. */
+export async function renderWebMetrics(): Promise<{ contentType: string; text: string }> {
+  const { registry } = metrics();
+  return { contentType: registry.contentType, text: await registry.metrics() };
+}

@@ -1,0 +1,191 @@
+/**
+ * The worker process's metrics, all in one place: the delivery pump, alerts and the database-read
+ * gauges call the record functions here, and worker/metrics.ts serves `workerRegistry` at /metrics.
+ * The record functions sit on the hot path (thousands of attempts a second): counters and
+ * histograms only, no I/O.
+ */
+import { Counter, Gauge, Histogram } from "prom-client";
+import type { AttemptTrigger } from "../db/schema";
+import { createRegistry, METRIC_PREFIX } from "./registry";
+
+export const workerRegistry = createRegistry();
+const registers = [workerRegistry];
+const name = (suffix: string) => `${METRIC_PREFIX}${suffix}`;
+
+const attempts = new Counter({
+  name: name("attempts_total"),
+  help: "Delivery attempts this worker made, by result (success: a 2xx) and trigger (scheduled, probe, manual, recovery).",
+  labelNames: ["result", "trigger"] as const,
+  registers,
+});
+const attemptDuration = new Histogram({
+  name: name("attempt_duration_seconds"),
+  help: "One attempt's HTTP exchange, from connect to the end of the kept response body, by result.",
+  labelNames: ["result"] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 30],
+  registers,
+});
+const firstAttemptLag = new Histogram({
+  name: name("first_attempt_lag_seconds"),
+  help: "From a delivery's creation (the message's ingest, by the database's clock) to the start of its first attempt.",
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900],
+  registers,
+});
+const claimBatchSize = new Histogram({
+  name: name("claim_batch_size"),
+  help: "Deliveries one claim leased (0: nothing due that this worker could take).",
+  buckets: [0, 1, 2, 5, 10, 25, 50, 100, 250, 500, 1000],
+  registers,
+});
+const claimDuration = new Histogram({
+  name: name("claim_duration_seconds"),
+  help: "One claim's round trip (webhook_admin_claim_deliveries).",
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+  registers,
+});
+const alerts = new Counter({
+  name: name("alerts_total"),
+  help: "Alerts that ended, by outcome: sent, failed (its retry schedule used up) or suppressed (throttled).",
+  labelNames: ["outcome"] as const,
+  registers,
+});
+const sweeps = new Counter({ name: name("sweeps_total"), help: "Maintenance sweeps this worker ran.", registers });
+
+let inFlightSource: () => number = () => 0;
+new Gauge({
+  name: name("attempts_in_flight"),
+  help: "Delivery attempts this worker has open now (claimed, not yet written).",
+  registers,
+  collect() {
+    this.set(inFlightSource());
+  },
+});
+
+for (const result of ["success", "failure"]) {
+  attemptDuration.labels(result);
+  for (const trigger of ["scheduled", "probe", "manual", "recovery"]) attempts.labels(result, trigger);
+}
+for (const outcome of ["sent", "failed", "suppressed"]) alerts.labels(outcome);
+
+/** The pump's own count of open attempts, read at scrape time. */
+export function setAttemptsInFlightSource(read: () => number): void {
+  inFlightSource = read;
+}
+
+/** Times a claim and records how many deliveries it leased. Returns the claim's own promise result. */
+export async function observeClaim<T extends { deliveries: unknown[] }>(claim: Promise<T>): Promise<T> {
+  const end = claimDuration.startTimer();
+  const result = await claim;
+  end();
+  claimBatchSize.observe(result.deliveries.length);
+  return result;
+}
+
+/**
+ * A claimed delivery's attempt starts: its first scheduled one (queue kind 0) is how long it waited
+ * since creation — a resend or recovery of a never-attempted delivery days later is no ingest lag.
+ */
+export function recordAttemptStart(delivery: { attempts: number; created_at: Date; kind: number }): void {
+  if (delivery.attempts === 0 && delivery.kind === 0) firstAttemptLag.observe(Math.max(0, (Date.now() - delivery.created_at.getTime()) / 1000));
+}
+
+/** An attempt's outcome (what was written to `attempts`). */
+export function recordAttempt(outcome: { success: boolean; trigger: AttemptTrigger; durationMs: number }): void {
+  const result = outcome.success ? "success" : "failure";
+  attempts.labels(result, outcome.trigger).inc();
+  attemptDuration.labels(result).observe(outcome.durationMs / 1000);
+}
+
+/** send_alert's result for one alert row; "retrying" and "skipped" have not ended. */
+export function recordAlertSend(result: "sent" | "retrying" | "failed" | "skipped"): void {
+  if (result === "sent" || result === "failed") alerts.labels(result).inc();
+}
+
+export function recordAlertsSuppressed(n: number): void {
+  if (n > 0) alerts.labels("suppressed").inc(n);
+}
+
+export function recordSweep(): void {
+  sweeps.inc();
+}
+
+// What the database says, read when Prometheus scrapes (refreshDatabaseGauges): the same in every
+// worker, so sum nothing across instances — take max.
+const queueDeliveries = new Gauge({
+  name: name("queue_deliveries"),
+  help: "Rows in delivery_queue by kind (scheduled, manual, recovery) and state (due, parked, later, leased); each count walks at most 10000 index entries (at the bound: at least).",
+  labelNames: ["kind", "state"] as const,
+  registers,
+});
+const queueOldestDue = new Gauge({
+  name: name("queue_oldest_due_age_seconds"),
+  help: "How long the earliest due, unparked queue row of each kind has waited (0: nothing due).",
+  labelNames: ["kind"] as const,
+  registers,
+});
+const endpoints = new Gauge({ name: name("endpoints"), help: "Endpoints by state (active, disabled, auto_disabled).", labelNames: ["state"] as const, registers });
+const endpointsFailing = new Gauge({ name: name("endpoints_failing"), help: "Active endpoints with a failure streak.", registers });
+const circuitsOpen = new Gauge({ name: name("circuits_open"), help: "Active endpoints whose circuit is open now.", registers });
+const recoveriesActive = new Gauge({
+  name: name("recoveries_active"),
+  help: "Recovery runs not yet ended, by state (planned, canary, running, paused).",
+  labelNames: ["state"] as const,
+  registers,
+});
+const databaseUp = new Gauge({
+  name: name("database_up"),
+  help: "1 when this scrape's reads of the database answered, 0 when they failed (the database gauges are then absent).",
+  registers,
+});
+const databaseGauges = [queueDeliveries, queueOldestDue, endpoints, endpointsFailing, circuitsOpen, recoveriesActive];
+
+export type DatabaseGaugeReads = {
+  queue: () => Promise<{ kind: number; due: number; parked: number; later: number; leased: number; oldest_due_seconds: number }[]>;
+  states: () => Promise<{ endpoints: Record<string, number>; failing: number; circuits_open: number; recoveries: Record<string, number> }>;
+};
+
+const KIND_NAMES = ["scheduled", "manual", "recovery"];
+const ENDPOINT_STATE_NAMES = ["active", "disabled", "auto_disabled"];
+const RECOVERY_STATE_NAMES = ["planned", "canary", "running", "paused"];
+
+/** Reads the database's gauges (two statements) before a scrape renders; a failed read leaves them out, with database_up 0. */
+export async function refreshDatabaseGauges(reads: DatabaseGaugeReads): Promise<void> {
+  try {
+    const [queue, states] = await Promise.all([reads.queue(), reads.states()]);
+    for (const row of queue) {
+      const kind = KIND_NAMES[row.kind] ?? String(row.kind);
+      for (const state of ["due", "parked", "later", "leased"] as const) queueDeliveries.labels(kind, state).set(row[state]);
+      queueOldestDue.labels(kind).set(row.oldest_due_seconds);
+    }
+    for (const state of ENDPOINT_STATE_NAMES) endpoints.labels(state).set(states.endpoints[state] ?? 0);
+    endpointsFailing.set(states.failing);
+    circuitsOpen.set(states.circuits_open);
+    for (const state of RECOVERY_STATE_NAMES) recoveriesActive.labels(state).set(states.recoveries[state] ?? 0);
+    databaseUp.set(1);
+  } catch (error) {
+    for (const gauge of databaseGauges) gauge.reset();
+    databaseUp.set(0);
+    throw error;
+  }
+}
+
+type PoolLike = { totalCount: number; idleCount: number; waitingCount: number };
+let graphilePool: PoolLike | null = null;
+new Gauge({
+  name: name("graphile_pool_connections"),
+  help: "graphile-worker's pg pool in this worker: connections open (total), idle, in_use, and clients waiting for one (waiting).",
+  labelNames: ["state"] as const,
+  registers,
+  collect() {
+    if (!graphilePool) return;
+    this.labels("total").set(graphilePool.totalCount);
+    this.labels("idle").set(graphilePool.idleCount);
+    this.labels("in_use").set(graphilePool.totalCount - graphilePool.idleCount);
+    this.labels("waiting").set(graphilePool.waitingCount);
+  },
+});
+
+/** graphile-worker's pg pool, whose counts are read at scrape time (postgres.js's pools expose none). */
+export function setGraphilePool(pool: PoolLike): void {
+  graphilePool = pool;
+}
