@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../lib/db/client";
 import { createOperator } from "../../lib/operators";
 import { apiClient } from "../helpers/api";
-import { launchBrowser } from "../helpers/browser";
+import { clickUntilShown, launchBrowser } from "../helpers/browser";
 import { startBuiltApp } from "../helpers/built-app";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { startTestWorker } from "../helpers/worker";
@@ -129,7 +129,7 @@ describe("the message log and recoveries in Chromium", () => {
     await page.getByText("No recovery yet").waitFor();
     await page.getByRole("link", { name: "New recovery" }).first().click();
     // The consumer is found by its name and chosen from the list.
-    await page.getByRole("button", { name: /^Consumer/ }).click();
+    await clickUntilShown(page.getByRole("button", { name: /^Consumer/ }), page.getByRole("combobox", { name: "Search by name or uid" }));
     await page.getByRole("combobox", { name: "Search by name or uid" }).fill("Acm");
     await page.getByRole("option", { name: /Acme/ }).click();
     await expect.poll(() => page.getByRole("button", { name: /^Consumer/ }).textContent()).toContain("Acme");
@@ -153,7 +153,7 @@ describe("the message log and recoveries in Chromium", () => {
   it("shows the message log in Japanese", async () => {
     const { context, page } = await signedIn();
     await page.goto("/messages");
-    await page.getByRole("button", { name: "Language" }).click();
+    await clickUntilShown(page.getByRole("button", { name: "Language" }), page.getByRole("menuitemradio", { name: "日本語" }));
     await page.getByRole("menuitemradio", { name: "日本語" }).click();
     await page.getByRole("heading", { name: "メッセージ", level: 1 }).waitFor();
     await page.getByRole("button", { name: "絞り込む" }).waitFor();

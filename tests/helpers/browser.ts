@@ -1,4 +1,4 @@
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type Locator, type Page } from "playwright-core";
 
 /**
  * Debian's Chromium (apt-get install chromium; .ci/run installs it), headless, in a fresh profile
@@ -43,4 +43,22 @@ export function recordPage(page: Page): () => Promise<string> {
     const screen = page.isClosed() ? "(closed)" : await page.locator("body").innerText({ timeout: 2_000 }).catch((error: Error) => `(unreadable: ${error.message})`);
     return `${page.url()} at ${at()}\n${events.join("\n")}\non screen:\n${screen}`;
   };
+}
+
+/**
+ * Clicks `trigger` until `opened` shows. A click that lands before React has hydrated the page is
+ * lost (the server-rendered button has no handler yet), which a loaded machine makes likely.
+ */
+export async function clickUntilShown(trigger: Locator, opened: Locator, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await opened.isVisible()) return;
+    await trigger.click();
+    try {
+      await opened.waitFor({ timeout: 2_000 });
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+    }
+  }
 }
