@@ -12,7 +12,7 @@ describe("parseDuration", () => {
 });
 
 describe("parseConfig", () => {
-  it("applies DESIGN.md's defaults", () => {
+  it("applies the documented defaults (README's Configuration)", () => {
     const config = parseConfig({ ENCRYPTION_KEY: KEY });
     expect(config).toMatchObject({
       PORT: 3000,

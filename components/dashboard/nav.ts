@@ -1,6 +1,6 @@
 import { Bell, BookOpen, History, KeyRound, LayoutDashboard, Mail, RotateCcw, Users, UserCog } from "lucide-react";
 
-/** Every section DESIGN.md lists, in sidebar order. */
+/** Every section of the dashboard, in sidebar order. */
 export const NAV_GROUPS = [
   {
     key: "delivery",

@@ -73,7 +73,7 @@ export const ListAlertsQuery = z.object({
 });
 export type ListAlertsQuery = z.infer<typeof ListAlertsQuery>;
 
-/** One row of the alert log. `recipient`, `error`, `message` and `attempts` extend API.md's fields. */
+/** One row of the alert log. `recipient`, `error`, `message` and `attempts` extend the fields docs/api.md names. */
 export const Alert = z.object({
   id: z.string(),
   kind: z.string(),

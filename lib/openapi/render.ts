@@ -22,7 +22,7 @@ export function toJsonSchema(schema: z.ZodType, io: Io): JsonSchema {
   const json: JsonSchema = z.toJSONSchema(schema, {
     io,
     target: "draft-2020-12",
-    // Answers may gain fields (API.md): only request bodies refuse unknown properties.
+    // Answers may gain fields (docs/api.md): only request bodies refuse unknown properties.
     override: ({ jsonSchema }) => {
       if (io === "output" && jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
     },

@@ -1,6 +1,6 @@
 /**
  * What the embedded demo allows unless the environment says otherwise: plain http, and loopback
- * only (DESIGN.md) — never private, link-local or metadata addresses, so a demo started on a cloud
+ * only — never private, link-local or metadata addresses, so a demo started on a cloud
  * VM gives no API key a way into the metadata service. Its alert and auto-disable rules run on
  * minutes instead of an hour and five days, so a first look shows them at work. No load balancer
  * watches its readiness, so Ctrl-C stops the web app without the SIGTERM delay.
