@@ -12,7 +12,7 @@ describe("parseDuration", () => {
 });
 
 describe("parseConfig", () => {
-  it("applies the documented defaults (README's Configuration)", () => {
+  it("applies the documented defaults (docs/configuration.md)", () => {
     const config = parseConfig({ ENCRYPTION_KEY: KEY });
     expect(config).toMatchObject({
       PORT: 3000,

@@ -15,7 +15,7 @@ const problems = checkMigrations(files);
 if (problems.length > 0) {
   for (const p of problems) console.error(`${p.file}: ${p.message}\n    ${p.statement}`);
   console.error(
-    `\n${problems.length} unsafe migration statement(s). See "Upgrading" in README.md (expand/contract); ` +
+    `\n${problems.length} unsafe migration statement(s). See "Upgrading" in docs/operating.md (expand/contract); ` +
       'a statement reviewed as safe may carry a line "-- migration-safety: <why>".',
   );
   process.exit(1);

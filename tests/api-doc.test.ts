@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { API_ROUTES } from "../app/api/v1/routes";
@@ -83,15 +83,85 @@ describe("docs/api.md", () => {
   });
 });
 
-describe("README.md", () => {
-  it("links only files inside the repository", () => {
-    const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
-    const targets = [...readme.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((m) => m[1]!).filter((t) => !/^[a-z]+:/.test(t));
-    expect(targets).toContain("docs/api.md");
-    for (const target of targets) {
-      const resolved = path.resolve(ROOT, target);
-      expect(resolved.startsWith(ROOT + path.sep), `${target} is outside the repository`).toBe(true);
-      expect(existsSync(resolved), `${target} exists`).toBe(true);
+/**
+ * The README is the front door and docs/ holds the rest: every relative link in the README, the
+ * CHANGELOG and every page under docs/ must reach a file the repository has, and an anchor its
+ * page has (GitHub's heading ids). Links inside fenced code blocks are examples, not links.
+ */
+function markdownFiles(dir: string): string[] {
+  return readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const relative = path.join(dir, entry.name);
+    if (entry.isDirectory()) return markdownFiles(relative);
+    return entry.name.endsWith(".md") ? [relative] : [];
+  });
+}
+
+function withoutCodeBlocks(markdown: string): string[] {
+  let fenced = false;
+  return markdown.split("\n").filter((line) => {
+    if (/^\s*```/.test(line)) {
+      fenced = !fenced;
+      return false;
     }
+    return !fenced;
+  });
+}
+
+/** The ids GitHub gives a page's headings: lower case, punctuation dropped, spaces as hyphens, repeats numbered. */
+function headingIds(file: string): Set<string> {
+  const ids = new Set<string>();
+  for (const line of withoutCodeBlocks(readFileSync(file, "utf8"))) {
+    const heading = /^#{1,6} (.+?)\s*#*$/.exec(line)?.[1];
+    if (!heading) continue;
+    const id = heading.toLowerCase().replace(/[^\p{L}\p{M}\p{N} _-]/gu, "").replace(/ /g, "-");
+    let unique = id;
+    for (let n = 1; ids.has(unique); n++) unique = `${id}-${n}`;
+    ids.add(unique);
+  }
+  return ids;
+}
+
+/** Relative link targets of a Markdown file, as written (`docs/api.md#batches`, `#limits`). */
+function relativeLinks(file: string): string[] {
+  const text = withoutCodeBlocks(readFileSync(path.join(ROOT, file), "utf8")).join("\n");
+  return [...text.matchAll(/!?\[[^\]]*\]\(<?([^)\s>]+)>?(?:\s+"[^"]*")?\)/g)].map((m) => m[1]!).filter((t) => !/^[a-z][a-z0-9+.-]*:/i.test(t));
+}
+
+const documentation = () => ["README.md", "CHANGELOG.md", ...markdownFiles("docs")];
+
+describe("README.md and docs/", () => {
+  it("link only files inside the repository, and only headings their pages have", () => {
+    expect(relativeLinks("README.md").map((t) => t.split("#")[0])).toContain("docs/api.md");
+    const broken: string[] = [];
+    for (const file of documentation()) {
+      for (const link of relativeLinks(file)) {
+        const [target, anchor] = link.split("#") as [string, string | undefined];
+        const resolved = target ? path.resolve(ROOT, path.dirname(file), decodeURIComponent(target)) : path.join(ROOT, file);
+        if (!resolved.startsWith(ROOT + path.sep)) broken.push(`${file}: ${link} is outside the repository`);
+        else if (!existsSync(resolved)) broken.push(`${file}: ${link} does not exist`);
+        else if (anchor && resolved.endsWith(".md") && !headingIds(resolved).has(anchor)) broken.push(`${file}: ${link} names no heading`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it("reach every page of docs/ from the README in one hop, and every decision from docs/adr/README.md", () => {
+    const fromReadme = new Set(relativeLinks("README.md").map((t) => path.normalize(decodeURIComponent(t.split("#")[0]!))));
+    const pages = markdownFiles("docs").filter((file) => !file.startsWith(path.join("docs", "adr") + path.sep));
+    expect(pages.filter((page) => !fromReadme.has(page))).toEqual([]);
+    expect(fromReadme.has(path.join("docs", "adr", "README.md"))).toBe(true);
+    const index = new Set(relativeLinks("docs/adr/README.md").map((t) => path.join("docs", "adr", t.split("#")[0]!)));
+    const records = markdownFiles("docs/adr").filter((file) => path.basename(file) !== "README.md");
+    expect(records.length).toBeGreaterThan(20);
+    expect(records.filter((record) => !index.has(record))).toEqual([]);
+  });
+
+  it("keep each decision record as NNNN-title.md with its context, decision and consequences", () => {
+    const records = markdownFiles("docs/adr").filter((file) => path.basename(file) !== "README.md").sort();
+    records.forEach((record, i) => {
+      expect(path.basename(record), "numbered in order, from 0001").toMatch(new RegExp(`^${String(i + 1).padStart(4, "0")}-[a-z0-9-]+\\.md$`));
+      const headings = withoutCodeBlocks(readFileSync(path.join(ROOT, record), "utf8")).filter((line) => line.startsWith("## "));
+      expect(headings, record).toEqual(["## Context", "## Decision", "## Consequences"]);
+    });
   });
 });

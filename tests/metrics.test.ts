@@ -11,7 +11,7 @@ import { spawnWorker } from "./helpers/worker-process";
 /**
  * Both processes' Prometheus series, scraped for real: a worker process delivering to real
  * receivers and sending alerts, and the web app's GET /api/metrics. Each exposition goes through
- * promtool, and every series the README names must be in one of them.
+ * promtool, and every series docs/operating.md names must be in one of them.
  */
 process.env.DELIVERY_SCHEDULE = "0,100ms";
 process.env.ALERT_RETRY_SCHEDULE = "0";
@@ -62,13 +62,13 @@ function check(text: string) {
   expect(result.problems).toEqual([]);
 }
 
-/** Every `webhook_admin_…` name in the README's metrics section. */
-function readmeSeries(): string[] {
-  const readme = readFileSync("README.md", "utf8");
-  const start = readme.indexOf("### Metrics");
-  expect(start, "README.md has a ### Metrics section").toBeGreaterThan(0);
-  const rest = readme.slice(start + 1);
-  const section = rest.slice(0, rest.search(/\n##+ /));
+/** Every `webhook_admin_…` name in the metrics section of docs/operating.md. */
+function documentedSeries(): string[] {
+  const doc = readFileSync("docs/operating.md", "utf8");
+  const start = doc.indexOf("\n## Metrics\n");
+  expect(start, "docs/operating.md has a ## Metrics section").toBeGreaterThan(0);
+  const rest = doc.slice(start + 1);
+  const section = rest.slice(0, rest.search(/\n## /));
   return [...new Set([...section.matchAll(/`(webhook_admin_[a-z0-9_]+)/g)].map((m) => m[1]!))];
 }
 
@@ -189,12 +189,12 @@ describe("the web app's GET /api/metrics", () => {
   });
 });
 
-describe("the README's list of series", () => {
+describe("the list of series in docs/operating.md", () => {
   it("names only series that one of the two processes exposes", async () => {
     if (!promtool) console.warn("promtool is not installed (apt-get install prometheus): expositions were checked by this file's reader only");
     const worker = readExposition(await scrapeWorker()).families;
     const web = readExposition((await call("GET", "/api/metrics", { key: TOKEN })).text).families;
-    const named = readmeSeries();
+    const named = documentedSeries();
     expect(named.length).toBeGreaterThan(20);
     const missing = named.filter((series) => !worker.has(series) && !web.has(series));
     expect(missing).toEqual([]);

@@ -1,5 +1,5 @@
 /**
- * The retry policy (README's Delivery and endpoint health): schedule[n] is the delay before scheduled attempt n+1, counted from the
+ * The retry policy (docs/delivery.md): schedule[n] is the delay before scheduled attempt n+1, counted from the
  * previous attempt. No jitter: the schedule's gaps are already minutes to hours apart, and exact
  * times are what operators and customers read in the log.
  */
