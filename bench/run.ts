@@ -6,7 +6,8 @@
  *          --batch-messages 20000 (0 skips part a2) --batch-connections 10 --batch-payload-bytes 200
  *          --latency 200 --connections 32 --drain-window 35 --fsync-off --recovery-messages 5000
  *          (× 20 endpoints; 0 skips part e) --recovery-rate 1000 --rollup-pairs 3 (0 skips part f)
- *          --rollup-deliveries 20000 --log-messages 2000000 --log-attempts 10000000 (0 skips part g)
+ *          --rollup-deliveries 20000 --otel-pairs 2 (0 skips part f2) --otel-deliveries 20000
+ *          --log-messages 2000000 --log-attempts 10000000 (0 skips part g)
  *          --log-runs 50 --log-keep (keep part g's seeded database and reuse it) and the other --log-
  *          options of bench/log-queries.ts; product settings such as
  *          DELIVERY_BATCH_SIZE pass through from the environment. docs/benchmarks.md explains it all.
@@ -27,7 +28,8 @@ import { startReceiver, type Receiver } from "./receiver";
 import { awaitDeliveries, type DeliveryResult } from "./throughput";
 import { sampleWaits } from "./waits";
 import { runRecovery, seedFailures, type RunFigures } from "./recovery";
-import { measureRollupCost, summarizePairs, type RollupPair } from "./rollup-ab";
+import { measureDeliveryPairs, measureRollupCost, summarizePairs, type RollupPair } from "./rollup-ab";
+import { startOtlpSink } from "./otlp-sink";
 import { LOG_OPTIONS, logOptions, logTable, runLogQueries, type LogFigure } from "./log-queries";
 import { int, ms, rate, seconds, sleep, table } from "./stats";
 import { buildIfNeeded, ensureLogDir, markShuttingDown, stopAll } from "./system";
@@ -50,6 +52,8 @@ const { values } = parseArgs({
     "recovery-rate": { type: "string", default: "1000" },
     "rollup-pairs": { type: "string", default: "3" },
     "rollup-deliveries": { type: "string", default: "20000" },
+    "otel-pairs": { type: "string", default: "2" },
+    "otel-deliveries": { type: "string", default: "20000" },
     ...LOG_OPTIONS,
   },
 });
@@ -70,6 +74,8 @@ const opt = {
   recoveryRate: Number(values["recovery-rate"]),
   rollupPairs: Number(values["rollup-pairs"]),
   rollupDeliveries: Number(values["rollup-deliveries"]),
+  otelPairs: Number(values["otel-pairs"]),
+  otelDeliveries: Number(values["otel-deliveries"]),
   warmup: 200,
 };
 
@@ -151,6 +157,20 @@ function deliveryLine(result: DeliveryResult): string {
     (result.failedAttempts ? `; ${int(result.failedAttempts)} failed attempts` : "") +
     (result.duplicates ? `; ${int(result.duplicates)} duplicate requests` : "")
   );
+}
+
+/** The summary's rows for an on/off pair figure (parts f and f2); none when the part was skipped. */
+function pairRows(title: string, pairs: RollupPair[], [on, off]: [string, string], setup = ""): string[][] {
+  if (pairs.length === 0) return [];
+  const s = summarizePairs(pairs);
+  return [
+    [
+      title,
+      `${s.ratio.toFixed(3)} (${s.minRatio.toFixed(3)}–${s.maxRatio.toFixed(3)})`,
+      `median of ${pairs.length} pairs of part b's delivery rate (${int(s.on)}/s ${on}, ${int(s.off)}/s ${off}), in turn${setup}`,
+    ],
+    ["   CPU per attempt", `${s.cpuRatio.toFixed(3)} (${int(s.cpuOn)} µs ${on}, ${int(s.cpuOff)} µs ${off})`, "worker + PostgreSQL, on/off pair by pair, median"],
+  ];
 }
 
 async function main(): Promise<void> {
@@ -356,6 +376,38 @@ async function main(): Promise<void> {
     say(`CPU of worker + PostgreSQL per attempt: median ${int(s.cpuOn)} µs with, ${int(s.cpuOff)} µs without; on/off pair by pair: median ${s.cpuRatio.toFixed(3)}`);
   }
 
+  // f2. Tracing's cost: part b's delivery with the worker exporting OTLP/HTTP to a local sink, and
+  // with tracing off, in pairs as in part f. The messages carry ingest traceparents, as a traced web
+  // app writes them, so each attempt span has its link.
+  let otelPairs: RollupPair[] = [];
+  let otelExported = { requests: 0, bytes: 0, spans: 0 };
+  if (opt.otelPairs > 0) {
+    heading(`f2. Tracing: part b's delivery (${int(opt.otelDeliveries)} queued by SQL) with OpenTelemetry on (OTLP/HTTP to a local sink) and off, ${opt.otelPairs} pairs in turn`);
+    await Promise.all([worker, ...extra].map((w) => w.stop()));
+    const sink = await startOtlpSink();
+    try {
+      otelPairs = await measureDeliveryPairs(
+        { db, receiver, env, logDir },
+        {
+          label: "tracing",
+          pairs: opt.otelPairs,
+          deliveries: opt.otelDeliveries,
+          endpointIds: e2eEndpoints,
+          log: say,
+          on: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_SDK_DISABLED: undefined, OTEL_TRACES_EXPORTER: undefined },
+          off: { OTEL_SDK_DISABLED: "true" },
+          traceparents: true,
+        },
+      );
+      otelExported = sink.counts();
+    } finally {
+      await sink.close();
+    }
+    const s = summarizePairs(otelPairs);
+    say(`tracing on: median ${int(s.on)}/s; off: median ${int(s.off)}/s; on/off pair by pair: median ${s.ratio.toFixed(3)} (${s.minRatio.toFixed(3)}–${s.maxRatio.toFixed(3)})`);
+    say(`CPU of worker + PostgreSQL per attempt: median ${int(s.cpuOn)} µs on, ${int(s.cpuOff)} µs off; on/off ${s.cpuRatio.toFixed(3)}; exported ${int(otelExported.spans)} spans in ${int(otelExported.requests)} requests`);
+  }
+
   // g. The message log's and the overview's queries at scale, on a database of their own: the
   // product's processes are done, so they are stopped first and take no CPU from it.
   let logFigures: LogFigure[] = [];
@@ -409,19 +461,8 @@ async function main(): Promise<void> {
             ["   live through it, p99", `${ms(recovery.liveSame.createdToArrival.p99)} (without: ${ms(recovery.baselineSame.createdToArrival.p99)})`, "created → arrival, an endpoint the run is recovering"],
           ]
         : []),
-      ...(rollupPairs.length
-        ? (() => {
-            const s = summarizePairs(rollupPairs);
-            return [
-              [
-                "f. rollup on / off",
-                `${s.ratio.toFixed(3)} (${s.minRatio.toFixed(3)}–${s.maxRatio.toFixed(3)})`,
-                `median of ${rollupPairs.length} pairs of part b's delivery rate (${int(s.on)}/s with, ${int(s.off)}/s without), in turn`,
-              ],
-              ["   CPU per attempt", `${s.cpuRatio.toFixed(3)} (${int(s.cpuOn)} µs with, ${int(s.cpuOff)} µs without)`, "worker + PostgreSQL, on/off pair by pair, median"],
-            ];
-          })()
-        : []),
+      ...pairRows("f. rollup on / off", rollupPairs, ["with", "without"]),
+      ...pairRows("f2. tracing on / off", otelPairs, ["on", "off"], "; OTLP/HTTP JSON to a local sink"),
     ]),
   );
   if (logFigures.length) say(`\ng. Log queries at scale (p50, p95, max of each; goals on p95):\n${logTable(logFigures)}`);

@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import pino, { type DestinationStream, type Logger as PinoLogger } from "pino";
 import { redact, redactString } from "./logging/redact";
+import { requestScope } from "./logging/request-scope";
 
 type Level = "debug" | "info" | "warn" | "error";
 type Fields = Record<string, unknown>;
@@ -61,7 +62,10 @@ function wrap(target: PinoLogger): Logger {
   const write = (level: Level) => (message: string, fields?: Fields) => {
     if (ORDER[level] < threshold()) return;
     const msg = redactString(message);
-    if (fields) target[level](redact(fields) as Fields, msg);
+    // Every line written while a request is served names it (lib/logging/request-scope.ts).
+    const scope = requestScope();
+    const all = scope ? { req_id: scope.id, ...fields } : fields;
+    if (all) target[level](redact(all) as Fields, msg);
     else target[level](msg);
   };
   return {

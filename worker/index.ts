@@ -7,6 +7,7 @@ import { closeDb } from "../lib/db/client";
 import { installDatabaseCrashGuard } from "../lib/db/crash-guard";
 import { migrateOnStart } from "../lib/db/migrate";
 import { logger } from "../lib/logger";
+import { startTracing, stopTracing } from "../lib/telemetry/tracing";
 import { VERSION } from "../lib/version";
 import { startMetricsServer } from "./metrics";
 import { startWorker, withDatabaseRetry } from "./runtime";
@@ -19,6 +20,8 @@ async function main(): Promise<void> {
   const config = parseConfig(process.env);
   const url = process.env.DATABASE_URL;
   if (!url) throw new ConfigError("DATABASE_URL is required: npm run worker runs against an existing database (npm start runs everything)");
+  // Off unless OTEL_EXPORTER_OTLP_ENDPOINT is set; a collector that is down never stops the worker.
+  await startTracing("worker");
   await withDatabaseRetry("migrate", () => migrateOnStart(url, config.MIGRATE_ON_START, "worker"));
   if (config.ALLOW_PRIVATE_ENDPOINTS) logger.warn("ALLOW_PRIVATE_ENDPOINTS=true: deliveries may reach loopback and private addresses");
   else if (config.ALLOWED_ENDPOINT_CIDRS.length) logger.info("SSRF guard allowlist", { cidrs: config.ALLOWED_ENDPOINT_CIDRS.map((c) => c.text) });
@@ -32,6 +35,8 @@ async function main(): Promise<void> {
     await worker.stop();
     metrics?.close();
     await closeDb();
+    // The last attempts' and outcomes' spans.
+    await stopTracing();
     logger.info("worker stopped");
     process.exit(0);
   };

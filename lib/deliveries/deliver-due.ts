@@ -2,11 +2,13 @@ import type { Config } from "../config";
 import type { Sql } from "../db/client";
 import { attemptDelivery, egressPolicy } from "./attempt-delivery";
 import { claimDueDeliveries, triggerOf } from "./claim-due-deliveries";
+import { readIngestTraceparents } from "./ingest-traces";
 import { OutcomeWriter } from "./outcome-writer";
 import { wakeDeliveries } from "../jobs";
 import type { HealthPolicy } from "./record-outcomes";
 import { logger } from "../logger";
 import { observeClaim, recordAttempt, recordAttemptStart } from "../metrics/worker";
+import { attemptInSpan, claimInSpan } from "../telemetry/delivery-spans";
 
 export function healthPolicy(config: Config): HealthPolicy {
   return {
@@ -98,7 +100,12 @@ export class DeliveryPump {
       this.release(limit);
       return false;
     }
-    const claim = await observeClaim(claimDueDeliveries(sql, { limit, leaseMs: leaseMs(config), defaultConcurrency: config.ENDPOINT_MAX_CONCURRENCY })).catch(
+    const claim = await observeClaim(
+      claimInSpan(
+        () => claimDueDeliveries(sql, { limit, leaseMs: leaseMs(config), defaultConcurrency: config.ENDPOINT_MAX_CONCURRENCY }),
+        (messageIds) => readIngestTraceparents(sql, messageIds),
+      ),
+    ).catch(
       (error: unknown) => {
         this.release(limit);
         throw error;
@@ -113,7 +120,8 @@ export class DeliveryPump {
     for (const delivery of deliveries) {
       if (delivery.kind !== 0) this.counters.resends += 1;
       recordAttemptStart(delivery);
-      void attemptDelivery({ delivery, secrets: delivery.secrets, trigger: triggerOf(delivery), config, policy })
+      const trigger = triggerOf(delivery);
+      void attemptInSpan(claim.trace, delivery, trigger, () => attemptDelivery({ delivery, secrets: delivery.secrets, trigger, config, policy }))
         .then((outcome) => {
           this.counters[outcome.success ? "succeeded" : "failed"] += 1;
           recordAttempt(outcome);

@@ -4,6 +4,7 @@ import { isConnectionError, isRetryableConflict } from "../db/errors";
 import { alertFailingEndpoints } from "../endpoints/alert-failing";
 import { autoDisableFailingEndpoints } from "../endpoints/auto-disable";
 import { logger } from "../logger";
+import { outcomesInSpan } from "../telemetry/delivery-spans";
 import { recordOutcomes, type AttemptOutcome, type HealthPolicy } from "./record-outcomes";
 
 type Waiting = { outcome: AttemptOutcome; done: () => void };
@@ -68,7 +69,9 @@ export class OutcomeWriter {
     const giveUpAt = Date.now() + this.config.DELIVERY_TIMEOUT + 10_000;
     for (let attempt = 1; ; attempt++) {
       try {
-        const { unparked } = await recordOutcomes(this.sql, { outcomes, health: this.health, rollup: this.config.STATS_ROLLUP === "on" });
+        const { unparked } = await outcomesInSpan(outcomes, () =>
+          recordOutcomes(this.sql, { outcomes, health: this.health, rollup: this.config.STATS_ROLLUP === "on" }),
+        );
         if (unparked > 0) this.onUnparked();
         break;
       } catch (error) {

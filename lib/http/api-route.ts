@@ -13,7 +13,9 @@ import { ActiveCredentials } from "./active-credentials";
 import { authFailures } from "./auth-failures";
 import { clientAddress } from "./client-address";
 import { errorResponse } from "./problem";
-import { recordAuthFailure, recordHttpRequest, routeTemplate } from "../metrics/web";
+import { recordAuthFailure } from "../metrics/web";
+import { noteActor, requestScope } from "../logging/request-scope";
+import { served } from "./served";
 import { RateLimiter } from "./rate-limit";
 import { declareRoute, type RouteAccess, type RouteDoc } from "./route-contract";
 
@@ -55,11 +57,13 @@ function requireAccess(actor: Exclude<Actor, { type: "system" }>, access: RouteA
  * session (with a bound on failed authentications per client: over it, only a token among the
  * active credentials is looked up), or else an operator's dashboard session cookie (same-origin
  * changes only); a rate limit per credential; what the actor may not do (`access`) refused before
- * the handler runs; errors as problem+json.
+ * the handler runs; errors as problem+json. Outermost, served() (./served.ts) gives the request its
+ * id (X-Request-Id, `request_id`, `req_id` on its log lines), its access line, metrics and span.
  */
 export function withApi(handler: ApiHandler, contract: RouteAccess & { doc: RouteDoc | null }): RouteHandler {
   const answer: RouteHandler = async (req, route) => {
-    const requestId = randomUUID();
+    // The request's scope is served()'s, outermost (its id also in its log lines and access line).
+    const requestId = requestScope()?.id ?? randomUUID();
     const header = req.headers.get("authorization") ?? "";
     const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
     const portal = token?.startsWith("ps_") ?? false;
@@ -91,6 +95,7 @@ export function withApi(handler: ApiHandler, contract: RouteAccess & { doc: Rout
         failed.succeeded(tokenHash);
         actor = found;
       }
+      noteActor(actor.type);
       requireAccess(actor, contract, req.method);
       limiter ??= new RateLimiter(config.API_RATE_LIMIT_PER_SECOND);
       const wait = limiter.take(actor.id);
@@ -110,7 +115,7 @@ export function withApi(handler: ApiHandler, contract: RouteAccess & { doc: Rout
       return withCors(closeIfBodyUnread(req, errorResponse(answer, requestId)), cors);
     }
   };
-  return declareRoute(measured(answer), contract);
+  return declareRoute(served(answer), contract);
 }
 
 /** Counts a refused credential (webhook_admin_auth_failures_total) on its way to the client. */
@@ -119,21 +124,10 @@ function authFailure<E extends Error>(error: E): E {
   return error;
 }
 
-/** Every answer counted and timed by its route template (/api/v1/messages/[id]), never by its concrete path. */
-function measured(handler: RouteHandler): RouteHandler {
-  return async (req, route) => {
-    const started = performance.now();
-    const response = await handler(req, route);
-    const params = (await Promise.resolve(route?.params).catch(() => undefined)) ?? {};
-    recordHttpRequest({ route: routeTemplate(new URL(req.url).pathname, params), method: req.method, status: response.status, durationMs: performance.now() - started });
-    return response;
-  };
-}
-
 /** A route that takes no credential of ours (this document; the portal link's one-time token is its own). */
 export function publicRoute(handler: (req: Request, route: RouteContext) => Response | Promise<Response>, doc: RouteDoc): RouteHandler {
   return declareRoute(
-    measured(async (req, route) => handler(req, route)),
+    served(async (req, route) => handler(req, route)),
     { public: true, doc: { ...doc, public: true } },
   );
 }

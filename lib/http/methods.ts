@@ -1,6 +1,7 @@
 import { MethodNotAllowedError } from "../errors";
 import { portalPreflight } from "../portal/cors";
 import { errorResponse } from "./problem";
+import { served } from "./served";
 
 export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
@@ -31,10 +32,10 @@ export function otherMethods<T extends Partial<Record<HttpMethod, RouteHandler>>
   const handlers: Partial<Record<HttpMethod, RouteHandler>> = {
     // A CORS preflight from one of PORTAL_CORS_ORIGINS is answered here, not in proxy.ts: a proxy
     // matching /api would make Next.js buffer every request body before the route could refuse it.
-    OPTIONS: (req: Request) => portalPreflight(req) ?? new Response(null, { status: 204, headers: { allow } }),
+    OPTIONS: served((req: Request) => portalPreflight(req) ?? new Response(null, { status: 204, headers: { allow } })),
   };
   for (const method of HTTP_METHODS) {
-    if (!has(method)) handlers[method] = (req: Request) => errorResponse(new MethodNotAllowedError(req.method, allow));
+    if (!has(method)) handlers[method] = served((req: Request) => errorResponse(new MethodNotAllowedError(req.method, allow)));
   }
   for (const handler of Object.values(handlers)) generated.add(handler);
   return handlers as Omit<Record<HttpMethod, RouteHandler>, keyof T | Derived<T>>;

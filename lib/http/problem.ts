@@ -3,15 +3,21 @@ import { z } from "zod";
 import { AppError, ValidationError, type FieldError } from "../errors";
 import { isConnectionError, isRetryableConflict } from "../db/errors";
 import { logger } from "../logger";
+import { requestScope } from "../logging/request-scope";
+
+/** The id of the request being served (lib/http/served.ts), or a new one outside a request. */
+const currentRequestId = () => requestScope()?.id ?? randomUUID();
 
 export function zodFieldErrors(error: z.ZodError): FieldError[] {
   return error.issues.map((issue) => ({ path: issue.path.map(String).join(".") || "(root)", message: issue.message }));
 }
 
+/** A problem+json answer; `request_id` is the request's (its X-Request-Id), which the log names it by. */
 export function problem(
   status: number,
   body: { code: string; title: string; detail: string; errors?: FieldError[] },
   headers: Record<string, string> = {},
+  requestId: string = currentRequestId(),
 ): Response {
   return new Response(
     JSON.stringify({
@@ -21,6 +27,7 @@ export function problem(
       detail: body.detail,
       code: body.code,
       ...(body.errors ? { errors: body.errors } : {}),
+      request_id: requestId,
     }),
     { status, headers: { "content-type": "application/problem+json", ...headers } },
   );
@@ -31,7 +38,7 @@ export function problem(
  * problem; a lost database is a 503 the client may retry; anything else is a logged 500 that
  * shows the request id and nothing of the internals.
  */
-export function errorResponse(error: unknown, requestId: string = randomUUID()): Response {
+export function errorResponse(error: unknown, requestId: string = currentRequestId()): Response {
   const headers = { "x-request-id": requestId };
   if (error instanceof z.ZodError) error = new ValidationError("The request is invalid.", zodFieldErrors(error));
   if (error instanceof AppError) {
@@ -39,29 +46,33 @@ export function errorResponse(error: unknown, requestId: string = randomUUID()):
       error.status,
       { code: error.code, title: error.title, detail: error.message, errors: error.errors },
       { ...headers, ...error.headers },
+      requestId,
     );
   }
   if (isConnectionError(error)) {
-    logger.warn("database unreachable", { requestId, error: String(error) });
+    logger.warn("database unreachable", { req_id: requestId, error: String(error) });
     return problem(
       503,
       { code: "service_unavailable", title: "Service unavailable", detail: "The database is unreachable; retry shortly." },
       { ...headers, "retry-after": "5" },
+      requestId,
     );
   }
   if (isRetryableConflict(error)) {
     // Verbs retry these themselves; one that still met concurrent work after its retries may simply be sent again.
-    logger.warn("transaction conflict after retries", { requestId, error: String(error) });
+    logger.warn("transaction conflict after retries", { req_id: requestId, error: String(error) });
     return problem(
       503,
       { code: "service_unavailable", title: "Service unavailable", detail: "The change met concurrent work; retry shortly." },
       { ...headers, "retry-after": "1" },
+      requestId,
     );
   }
-  logger.error("unhandled error", { requestId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  logger.error("unhandled error", { req_id: requestId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   return problem(
     500,
     { code: "internal_error", title: "Internal error", detail: `Something went wrong; quote request id ${requestId}.` },
     headers,
+    requestId,
   );
 }

@@ -8,6 +8,7 @@ import { AppError, ConflictError, NotFoundError, PayloadTooLargeError } from "..
 import { newId } from "../ids";
 import { notifyDue, wakeDeliveries } from "../jobs";
 import { recordMessagesIngested } from "../metrics/web";
+import { activeTraceparent, inSpan } from "../telemetry/tracing";
 import type { CreateMessageInput, MessageAccepted } from "./schemas";
 
 export type CreateMessageResult = { message: MessageAccepted; replayed: boolean };
@@ -46,9 +47,14 @@ type IngestArgs = { ctx: Ctx; items: IngestItem[]; onlyEndpointId?: string };
  * consumer unknown, key used with another body) is refused alone and writes nothing.
  */
 export function ingestMessages(args: IngestArgs): Promise<IngestResult[]> {
-  // An endpoint or a consumer deleted between the read of the targets and the insert fails the
-  // insert's foreign key: read them again (a consumer gone is then a 404).
-  return retryOnConflict(() => ingest(args), (error) => isRetryableConflict(error) || isForeignKeyViolation(error));
+  // The `ingest` span (tracing on only), whose traceparent the messages keep for the attempts' links.
+  return inSpan("ingest", { attributes: { "webhook_admin.messages": args.items.length } }, async (span) => {
+    // An endpoint or a consumer deleted between the read of the targets and the insert fails the
+    // insert's foreign key: read them again (a consumer gone is then a 404).
+    const results = await retryOnConflict(() => ingest(args), (error) => isRetryableConflict(error) || isForeignKeyViolation(error));
+    span?.setAttribute("webhook_admin.deliveries", results.reduce((n, r) => n + ("message" in r && !r.replayed ? r.message.deliveries : 0), 0));
+    return results;
+  });
 }
 
 /** An item that passed the checks made before the transaction, ready to be written. */
@@ -134,6 +140,8 @@ async function ingest({ ctx, items, onlyEndpointId }: IngestArgs): Promise<Inges
   const firstAttemptAt = new Date(now.getTime() + firstDelay);
   // What each key answers once this call commits: this call's message, or the one it was first used for.
   const stored = new Map<string, { requestHash: string; message: MessageAccepted }>();
+  // Null, and no column written, unless this process traces.
+  const traceparent = activeTraceparent();
 
   await sql.begin(async (tx) => {
     const writing = new Set(firsts);
@@ -171,8 +179,9 @@ async function ingest({ ctx, items, onlyEndpointId }: IngestArgs): Promise<Inges
     const columns = ["id", "consumer_id", "event_type", "event_id", "payload", "is_test", "created_at"] as const;
     const writes = [
       tx`insert into messages ${tx(
-        rows.map((r) => ({ ...r.message, payload: r.payload, is_test: isTest, created_at: now })),
+        rows.map((r) => ({ ...r.message, payload: r.payload, is_test: isTest, created_at: now, traceparent })),
         ...columns,
+        ...(traceparent ? (["traceparent"] as const) : []),
       )}`,
     ];
     // The deliveries' inserts take a key-share lock on each endpoint row in this order: id order,

@@ -82,7 +82,8 @@ export function buildOpenApiDocument(routes: Record<string, Record<string, unkno
       version: "1",
       description:
         "Send webhooks to your consumers' endpoints. JSON in, JSON out; timestamps are ISO-8601 UTC strings. " +
-        "Errors are `application/problem+json` with a stable snake_case `code`. " +
+        "Errors are `application/problem+json` with a stable snake_case `code` and the request's `request_id`. " +
+        "Every answer carries `X-Request-Id`: the request's own when it sent an acceptable one (1–128 printable ASCII characters), else a new one. " +
         "Lists take `limit` and `cursor` and answer `{data, next_cursor}`, newest first.",
     },
     servers: [{ url: "/api/v1" }],

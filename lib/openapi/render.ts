@@ -14,6 +14,7 @@ export const Problem = z.object({
   detail: z.string(),
   code: z.string(),
   errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  request_id: z.string().describe("The request's id, as in its `X-Request-Id` answer header: the client's own `X-Request-Id` when acceptable, else one made by the server; the server's log lines for the request carry it as `req_id`."),
 });
 
 type _ProblemMatchesFieldError = Assert<Same<NonNullable<z.infer<typeof Problem>["errors"]>[number], FieldError>>;

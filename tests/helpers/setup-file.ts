@@ -21,6 +21,8 @@ url.pathname = `/${database}`;
 // Whatever the caller's shell holds (PORT=3200, TRUST_PROXY, SMTP_URL…), a test sees only what
 // it sets: every variable the configuration reads is unset first.
 for (const key of CONFIG_KEYS) delete process.env[key];
+// And OpenTelemetry's standard variables: tracing is on only where a test turns it on (tests/tracing.test.ts).
+for (const key of Object.keys(process.env)) if (key.startsWith("OTEL_")) delete process.env[key];
 Object.assign(process.env, {
   DATABASE_URL: url.toString(),
   // The app's origin, http://localhost:$PORT, is the one the in-process API is called at

@@ -3,13 +3,18 @@ import { getConfig } from "../../lib/config";
 import { getSql } from "../../lib/db/client";
 import { wakeRecoveries } from "../../lib/jobs";
 import { advanceRecoveries as advance } from "../../lib/recoveries/advance-recoveries";
+import { inSpan } from "../../lib/telemetry/tracing";
 import { workerState } from "../state";
 
 /** One tick of the recovery feeder; it schedules the next while a run is active. */
 export const advanceRecoveries: Task = async () => {
   const config = getConfig();
   const sql = getSql();
-  const { active, queued } = await advance(sql, { rampEveryMs: config.RECOVERY_RAMP_EVERY });
+  const { active, queued } = await inSpan("recovery.tick", {}, async (span) => {
+    const tick = await advance(sql, { rampEveryMs: config.RECOVERY_RAMP_EVERY });
+    span?.setAttributes({ "webhook_admin.recovery.active": tick.active, "webhook_admin.recovery.queued": tick.queued });
+    return tick;
+  });
   // What was queued here is claimed here at once; the NOTIFY brings in the other workers.
   if (queued > 0) workerState.pump?.wake();
   if (active) await wakeRecoveries(sql, config.RECOVERY_TICK);

@@ -1,9 +1,14 @@
 import { checkHealth } from "@/lib/health/check-health";
 import { json } from "@/lib/http/request";
+import { served } from "@/lib/http/served";
 
 export const dynamic = "force-dynamic";
 
-export async function GET() {
-  const health = await checkHealth();
-  return json(health, health.status === "ok" ? 200 : 503, { "cache-control": "no-store" });
-}
+// Polled by load balancers every few seconds: its access line is at debug.
+export const GET = served(
+  async () => {
+    const health = await checkHealth();
+    return json(health, health.status === "ok" ? 200 : 503, { "cache-control": "no-store" });
+  },
+  { api: false },
+);

@@ -17,6 +17,11 @@ export const messages = pgTable(
     payload: text("payload").notNull(),
     /** Sent by POST /endpoints/{id}/test: every attempt carries `webhook-test: true`. */
     isTest: boolean("is_test").notNull().default(false),
+    /**
+     * The ingest span's W3C traceparent while the web app traces (lib/telemetry), else null: the
+     * worker's attempt spans link to it.
+     */
+    traceparent: text("traceparent"),
     createdAt: createdAt(),
   },
   (t) => [

@@ -1,5 +1,4 @@
 import { otherMethods } from "@/lib/http/methods";
-import { randomUUID } from "node:crypto";
 import { getConfig } from "@/lib/config";
 import { clientAddress } from "@/lib/http/client-address";
 import { json, noContent, parseBody } from "@/lib/http/request";
@@ -16,7 +15,7 @@ export const POST = publicRoute(
       const client = clientAddress(req, getConfig().TRUST_PROXY);
       return withCors(json(await exchangePortalToken(token, client), 201, { "cache-control": "no-store" }), cors);
     } catch (error) {
-      return withCors(errorResponse(error, randomUUID()), cors);
+      return withCors(errorResponse(error), cors);
     }
   },
   {

@@ -1,0 +1,2 @@
+-- The ingest span's W3C traceparent (lib/telemetry), null unless the web app traces; nullable without a default, so adding it rewrites and scans nothing.
+ALTER TABLE "messages" ADD COLUMN "traceparent" text;
