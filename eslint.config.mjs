@@ -24,6 +24,17 @@ const CORE_FORBIDDEN = {
   patterns: [{ group: ["next/*", "react/*", "react-dom/*"], message: "lib/ and worker/ stay framework-free." }],
 };
 
+// Verbs get their database handle and config from `ctx` (lib/context.ts); only the process's edges
+// make one (lib/open-ctx.ts) from the pool and the environment.
+const VERB_FORBIDDEN = {
+  paths: CORE_FORBIDDEN.paths,
+  patterns: [
+    ...CORE_FORBIDDEN.patterns,
+    { group: ["**/config"], importNames: ["getConfig"], message: "A verb reads ctx.config; only edges (lib/open-ctx.ts) call getConfig()." },
+    { group: ["**/db/client"], importNames: ["getSql", "getDb"], message: "A verb uses ctx.db / ctx.sql; only edges (lib/open-ctx.ts) reach for the pool." },
+  ],
+};
+
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
@@ -56,6 +67,15 @@ export default defineConfig([
         "error",
         { selector: "ImportExpression[source.value=/^(next|react|react-dom)([/]|$)/]", message: "lib/ and worker/ must not import next/react." },
       ],
+    },
+  },
+  {
+    name: "layering/verbs-take-ctx",
+    files: ["lib/**/*.ts"],
+    // The edges: where a request, a sign-in or a probe arrives and a ctx is made.
+    ignores: ["lib/http/**", "lib/auth/**", "lib/open-ctx.ts", "lib/db/**", "lib/config.ts", "lib/portal/cors.ts", "lib/**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": ["error", VERB_FORBIDDEN],
     },
   },
   {

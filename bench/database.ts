@@ -1,9 +1,9 @@
-import { drizzle } from "drizzle-orm/postgres-js";
 import { existsSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { createApiKey } from "../lib/api-keys";
-import { createSql, schema, type Sql } from "../lib/db/client";
+import { createSql, type Sql } from "../lib/db/client";
+import { ctxOver } from "../lib/open-ctx";
 import { startEmbeddedPostgres } from "../lib/db/embedded";
 import { migrateDatabase } from "../lib/db/migrate";
 import { sleep } from "./stats";
@@ -92,7 +92,7 @@ export async function prepareDatabase(options: { fsync: boolean; log: (line: str
 
   await migrateDatabase(url);
   const drizzleSql = createSql(url, { max: 1, name: "webhook-admin-bench" });
-  const { key } = await createApiKey(drizzle(drizzleSql, { schema }), { name: "bench" });
+  const { key } = await createApiKey({ ctx: ctxOver(drizzleSql), input: { name: "bench" } });
   await drizzleSql.end();
 
   const sql = createSql(url, { max: 2, name: "webhook-admin-bench" });

@@ -11,14 +11,14 @@
  *          with the same options) --log-explain (print the plan of each query that misses)
  *          --log-only "payload,status=" (only the queries whose name contains one of these)
  */
-import { drizzle } from "drizzle-orm/postgres-js";
 import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import type { Ctx } from "../lib/context";
-import { createSql, schema, type Sql } from "../lib/db/client";
+import { getConfig } from "../lib/config";
+import { createSql, ormOver, type Sql } from "../lib/db/client";
 import { startEmbeddedPostgres } from "../lib/db/embedded";
 import { migrateDatabase } from "../lib/db/migrate";
 import { listAlerts } from "../lib/alerts/queries";
@@ -120,7 +120,7 @@ async function measure(sql: Sql, url: string, o: LogOptions, endMs: number, say:
   // With --log-explain, the statements a missing query's lib function sends are captured to be explained.
   let captured: { query: string; params: unknown[] }[] | null = null;
   const logger = { logQuery: (query: string, params: unknown[]) => captured?.push({ query, params }) };
-  const ctx: Ctx = { actor: { type: "system" }, db: drizzle(drizzleSql, { schema, logger }) };
+  const ctx: Ctx = { actor: { type: "system" }, sql: drizzleSql, db: ormOver(drizzleSql, { logger }), config: getConfig() };
   const HOUR = 3_600_000;
   const DAY = 24 * HOUR;
   const spanMs = o.days * DAY;

@@ -79,6 +79,7 @@ async function main() {
         responseBody: "",
         durationMs: 1 + (i % 7) + (i % 97 === 0 ? 250 : 0),
         requestHeaders: { "webhook-id": "x" },
+        url: "http://127.0.0.1/",
         finishedAt: new Date(),
         leaseToken: token,
         next: { status: failed ? "failed" : "succeeded", attemptAt: null },

@@ -7,9 +7,9 @@
  * Options: --consumers 20 --endpoints-per 10 --days 7 --pending 4000 --runs 50
  */
 import { parseArgs } from "node:util";
-import { drizzle } from "drizzle-orm/postgres-js";
 import { prepareDatabase } from "./database";
-import { createSql, schema } from "../lib/db/client";
+import { getConfig } from "../lib/config";
+import { createSql, ormOver } from "../lib/db/client";
 import type { Ctx } from "../lib/context";
 import { getStats } from "../lib/stats/queries";
 import { endpointStats } from "../lib/endpoints/endpoint-stats";
@@ -73,7 +73,7 @@ async function main() {
   );
 
   const drizzleSql = createSql(db.url, { max: 1, name: "stats-queries" });
-  const ctx: Ctx = { actor: { type: "system" }, db: drizzle(drizzleSql, { schema }) };
+  const ctx: Ctx = { actor: { type: "system" }, sql: drizzleSql, db: ormOver(drizzleSql), config: getConfig() };
   const now = Date.now();
   const ago = (ms: number) => new Date(now - ms);
   const HOUR = 3_600_000;

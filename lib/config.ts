@@ -17,6 +17,10 @@ const duration = (fallback: string) =>
       return ms;
     });
 
+/** A duration of at least a second: the retention settings (a shorter one is a mistake, not a policy). */
+const atLeastASecond = (fallback: string) =>
+  duration(fallback).refine((ms) => ms >= 1_000, { message: "must be at least 1s" });
+
 const integer = (fallback: number, min: number, max: number) =>
   z.coerce.number().int().min(min).max(max).default(fallback);
 
@@ -64,6 +68,8 @@ const EnvSchema = z.object({
   ALERT_RETRY_SCHEDULE: durations("0,10s,1m"),
   SECRET_ROTATION_OVERLAP: duration("24h"),
   IDEMPOTENCY_TTL: duration("24h"),
+  /** How long an event id stays taken where ingest asks event ids to be unique (the Svix API). */
+  EVENT_ID_TTL: duration("24h"),
   MAX_PAYLOAD_BYTES: integer(1_048_576, 1, 64 * 1_048_576),
   /** The whole body of POST /messages/batch (up to 100 messages, each payload still at most MAX_PAYLOAD_BYTES). */
   MAX_BATCH_BYTES: integer(5_242_880, 1, 1024 * 1_048_576),
@@ -115,6 +121,21 @@ const EnvSchema = z.object({
   RECOVERY_TICK: duration("250ms"),
   /** A recovery's rate starts at an eighth of its target and doubles this often. */
   RECOVERY_RAMP_EVERY: duration("10s"),
+  /**
+   * Messages older than this whose deliveries have all ended are removed by the sweep, with their
+   * deliveries, attempts and queue rows (lib/retention). At least 1s.
+   */
+  RETENTION_PERIOD: atLeastASecond("30d"),
+  /** How often one worker runs the sweep (dead workers, lost wake-ups, auto-disable, retention). */
+  SWEEP_INTERVAL: atLeastASecond("1m"),
+  /** Hourly rollup rows (GET /stats by the hour and day) are kept this long. */
+  STATS_RETENTION: atLeastASecond("400d"),
+  /** Minute rollup rows (GET /stats by the minute) are kept this long. */
+  STATS_MINUTE_RETENTION: atLeastASecond("8d"),
+  /** Audit events and the alert log are kept this long. */
+  AUDIT_RETENTION: atLeastASecond("400d"),
+  /** A consumer with at most this many messages is erased within DELETE /consumers/{consumer} (204); a larger one in the background (202). */
+  ERASURE_INLINE_MESSAGES: integer(10_000, 0, 1_000_000),
   /** A benchmarking switch: `off` leaves the stats rollup unwritten, to measure what it costs. */
   STATS_ROLLUP: z.enum(["on", "off"]).default("on"),
   /** Set by `npm start` for the embedded demo only: serves the demo receivers under /api/demo/receiver. */

@@ -1,4 +1,6 @@
-import type { Executor } from "./db/client";
+import type { Config } from "./config";
+import { ormOver, type Executor, type Sql, type SqlOrTx, type SqlTx } from "./db/client";
+import { retryOnConflict } from "./db/retry";
 import type { OperatorRole } from "./db/schema/access";
 import type { PortalCapability } from "./portal/capabilities";
 
@@ -10,7 +12,64 @@ export type Actor =
   | { type: "portal"; id: string; consumerId: string; capabilities: readonly PortalCapability[] }
   | { type: "system" };
 
-export type Ctx = { actor: Actor; db: Executor };
+/**
+ * What every verb is given: who acts, the one database handle (as drizzle in `db` and as
+ * postgres.js in `sql`: the same connection, so both write in one transaction) and the config.
+ * Built at the process's edges (lib/open-ctx.ts); verbs never reach for a pool or the environment.
+ */
+/** The product itself acting: the worker's rules, start-up, the CLI. */
+export const SYSTEM: Actor = { type: "system" };
+
+export type Ctx = {
+  actor: Actor;
+  db: Executor;
+  sql: SqlOrTx;
+  config: Config;
+  /** Set inside inTransaction: verbs called with this ctx join the caller's transaction. */
+  inTransaction?: true;
+};
+
+/**
+ * Runs `work` in one transaction and hands it a ctx bound to it. A ctx already in a transaction is
+ * joined, so a verb's writes become part of its caller's. A transaction this opens is run again on a
+ * deadlock or serialization failure (a joined one is the caller's to retry).
+ */
+export function inTransaction<T>(ctx: Ctx, work: (tx: Ctx) => Promise<T>): Promise<T> {
+  if (ctx.inTransaction) return work(ctx);
+  const pool = ctx.sql as Sql;
+  return retryOnConflict(() => pool.begin((sql) => work(inTransactionOn(ctx, sql))) as Promise<T>);
+}
+
+/**
+ * Runs `work` in a savepoint of the caller's transaction: its failure undoes its own writes only,
+ * and the caller goes on.
+ */
+export function inSavepoint<T>(ctx: Ctx, work: (tx: Ctx) => Promise<T>): Promise<T> {
+  if (!ctx.inTransaction) return inTransaction(ctx, work);
+  return (ctx.sql as SqlTx).savepoint((sql) => work(inTransactionOn(ctx, sql))) as Promise<T>;
+}
+
+/**
+ * The ctx bound to a transaction its caller opened with `sql.begin` (the worker's hot paths, which
+ * write raw SQL and open their own). Its drizzle view is made on first use only.
+ */
+export function inTransactionOn(ctx: Ctx, sql: SqlTx): Ctx {
+  let db: Executor | undefined;
+  return {
+    actor: ctx.actor,
+    sql,
+    config: ctx.config,
+    inTransaction: true,
+    get db() {
+      return (db ??= ormOver(sql));
+    },
+  };
+}
+
+/** The same handle and config, acting as someone else (the system, for work a change sets off). */
+export function actingAs(ctx: Ctx, actor: Actor): Ctx {
+  return { ...ctx, actor };
+}
 
 /** The consumer a query must be limited to, or null when the actor sees every consumer. */
 export function consumerScope(ctx: Ctx): string | null {

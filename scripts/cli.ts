@@ -1,13 +1,14 @@
 import { parseArgs } from "node:util";
 import { createApiKey, revokeApiKey } from "../lib/api-keys";
 import { AppError } from "../lib/errors";
-import { closeDb, getDb } from "../lib/db/client";
+import { closeDb } from "../lib/db/client";
 import { migrateDatabase } from "../lib/db/migrate";
 import { createOperator } from "../lib/operators/create-operator";
 import { resolveDatabase } from "../lib/runtime/database";
 import { reencryptSecrets } from "../lib/crypto/reencrypt";
 import { parseConfig } from "../lib/config";
 import { sendBatchFile } from "./send-batch-file";
+import { systemCtx } from "../lib/open-ctx";
 
 const USAGE = `Usage: npm run cli -- <command>
 
@@ -38,17 +39,17 @@ async function main(argv: string[]): Promise<string[]> {
   try {
     parseConfig(process.env);
     await migrateDatabase(database.url);
-    const db = getDb();
+    const ctx = systemCtx();
     switch (command) {
       case "api-key create": {
         if (!values.name) throw new UsageError("api-key create needs --name NAME");
-        const key = await createApiKey(db, { name: values.name });
+        const key = await createApiKey({ ctx, input: { name: values.name } });
         return [`Created API key ${key.id} (${key.name}). Store it now: it is not shown again.`, key.key];
       }
       case "api-key revoke": {
         const ref = positionals[2];
         if (!ref) throw new UsageError("api-key revoke needs the key's id or prefix");
-        const key = await revokeApiKey(db, { ref });
+        const key = await revokeApiKey({ ctx, input: { ref } });
         return [`Revoked API key ${key.id} (${key.name}).`];
       }
       case "operator create": {
@@ -56,18 +57,18 @@ async function main(argv: string[]): Promise<string[]> {
         const role = values.role ?? "admin";
         if (role !== "admin" && role !== "viewer") throw new UsageError("--role is admin or viewer");
         const input = { email: values.email, password: values.password, role: role as "admin" | "viewer" };
-        const operator = await createOperator({ ctx: { actor: { type: "system" }, db }, input });
+        const operator = await createOperator({ ctx, input });
         return [`Created operator ${operator.email} (${operator.id}, ${operator.role}).`];
       }
       case "messages send-batch": {
         const file = positionals[2];
         if (!file) throw new UsageError("messages send-batch needs a JSON Lines file");
-        const summary = await sendBatchFile({ ctx: { actor: { type: "system" }, db }, file, out: (line) => console.log(line), err: (line) => console.error(line) });
+        const summary = await sendBatchFile({ ctx, file, out: (line) => console.log(line), err: (line) => console.error(line) });
         if (summary.failed > 0) exitCode = 1;
         return [`Done: ${summary.lines} lines, ${summary.accepted} accepted (${summary.replayed} of them replayed), ${summary.failed} failed.`];
       }
       case "secrets reencrypt": {
-        const counts = await reencryptSecrets(db);
+        const counts = await reencryptSecrets(ctx);
         return [`Re-encrypted ${counts.endpointSecrets} endpoint secrets and ${counts.alertChannels} alert channels.`];
       }
       default:

@@ -4,11 +4,11 @@ import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { getConfig, resetConfigForTests } from "../lib/config";
-import { getDb } from "../lib/db/client";
 import { createEndpoint } from "../lib/endpoints";
 import { createMessage } from "../lib/messages";
 import { createRecovery } from "../lib/recoveries";
 import { startWorker } from "../worker/runtime";
+import { systemCtx } from "../lib/open-ctx";
 
 /** Sends a few dozen messages through the real worker to a receiver that fails every third one, and recovers them. */
 export async function seedTraffic(): Promise<{ stop: () => Promise<void> }> {
@@ -23,7 +23,7 @@ export async function seedTraffic(): Promise<{ stop: () => Promise<void> }> {
   });
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-  const ctx = { actor: { type: "system" as const }, db: getDb() };
+  const ctx = systemCtx();
   const worker = await startWorker(process.env.DATABASE_URL!, getConfig());
   // The consumer is seeded with the dashboard's sample (scripts/screenshots.ts), before this.
   await createEndpoint({ ctx, consumerRef: "acme", input: { url: `${url}/webhooks`, description: "Ledger sync" } });

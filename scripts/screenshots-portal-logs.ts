@@ -1,12 +1,12 @@
 /** The customer portal's Deliveries and Recover screens in `npm run screenshots`, over the sample traffic of screenshots-logs.ts. */
 import type { Browser, Page } from "playwright-core";
-import { getDb } from "../lib/db/client";
 import { createPortalLink } from "../lib/portal";
+import { systemCtx } from "../lib/open-ctx";
 
 type Shoot = (page: Page, name: string) => Promise<void>;
 
 async function openPortal(browser: Browser, appUrl: string, consumer: string, locale: "en" | "ja", mode: "light" | "dark"): Promise<Page> {
-  const { url } = await createPortalLink({ ctx: { actor: { type: "system" }, db: getDb() }, ref: consumer, input: { locale, theme: { name: "Acme Cloud", mode } } });
+  const { url } = await createPortalLink({ ctx: systemCtx(), ref: consumer, input: { locale, theme: { name: "Acme Cloud", mode } } });
   const context = await browser.newContext({
     baseURL: appUrl,
     viewport: { width: 1280, height: 800 },

@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
-import { getDb } from "../lib/db/client";
 import { createPortalLink } from "../lib/portal";
 import { PORTAL_CAPABILITIES } from "../lib/portal/capabilities";
+import { systemCtx } from "../lib/open-ctx";
 
 /**
  * The customer portal as a consumer sees it from a themed link: endpoints, one failing endpoint's
@@ -13,7 +13,7 @@ export async function shootPortal(
   locale: "en" | "ja",
   shoot: (page: Page, name: string) => Promise<void>,
 ): Promise<void> {
-  const ctx = { actor: { type: "system" as const }, db: getDb() };
+  const ctx = systemCtx();
   for (const mode of ["light", "dark"] as const) {
     const link = await createPortalLink({
       ctx,

@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
-import { getDb } from "../lib/db/client";
 import { createPortalLink } from "../lib/portal";
 import { PORTAL_CAPABILITIES } from "../lib/portal/capabilities";
+import { systemCtx } from "../lib/open-ctx";
 
 /**
  * The portal's event catalog (marked for the billing endpoint, invoice.paid open) and its
@@ -14,7 +14,7 @@ export async function shootReceiving(
   locale: "en" | "ja",
   shoot: (page: Page, name: string) => Promise<void>,
 ): Promise<void> {
-  const ctx = { actor: { type: "system" as const }, db: getDb() };
+  const ctx = systemCtx();
   const link = await createPortalLink({
     ctx,
     ref: "acme",

@@ -15,6 +15,7 @@ import { createApiKey } from "../lib/api-keys";
 import { createConsumer } from "../lib/consumers";
 import { createEndpoint, getEndpointSecret } from "../lib/endpoints";
 import { closeDb, getDb } from "../lib/db/client";
+import type { Ctx } from "../lib/context";
 import { startEmbeddedPostgres } from "../lib/db/embedded";
 import { migrateDatabase } from "../lib/db/migrate";
 import { createEventType } from "../lib/event-types";
@@ -25,12 +26,13 @@ import { shootPortal } from "./screenshots-portal";
 import { shootPortalLogs } from "./screenshots-portal-logs";
 import { shootReceiving } from "./screenshots-receiving";
 import { startBuiltApp } from "../tests/helpers/built-app";
+import { openCtx, systemCtx } from "../lib/open-ctx";
 
 const OUT = path.resolve("docs/screenshots");
 const PASSWORD = "screenshots only";
 
 /** A few consumers and endpoints in each health state, an alert channel, an audited secret reveal. */
-async function seedConsumers(ctx: { actor: { type: "system" }; db: ReturnType<typeof getDb> }): Promise<string> {
+async function seedConsumers(ctx: Ctx): Promise<string> {
   const db = ctx.db;
   for (const [uid, name] of [["acme", "Acme Corporation"], ["globex", "Globex"], ["initech", "Initech"], ["umbrella", "Umbrella Health"]]) {
     await createConsumer({ ctx, input: { uid: uid!, name: name!, alert_emails: [`ops@${uid}.example.com`] } });
@@ -43,7 +45,7 @@ async function seedConsumers(ctx: { actor: { type: "system" }; db: ReturnType<ty
   await createAlertChannel({ ctx, input: { kind: "email", name: "Ops mailbox", config: { to: ["ops@example.com"] }, kinds: ["endpoint.disabled", "endpoint.recovered"] } });
   const admin = await db.execute<{ id: string }>(sql`select id from operators where email = 'admin@example.com'`);
   const adminId = (admin as unknown as { id: string }[])[0]!.id;
-  await getEndpointSecret({ ctx: { actor: { type: "operator", id: adminId, role: "admin" }, db }, id: billing.id });
+  await getEndpointSecret({ ctx: openCtx({ type: "operator", id: adminId, role: "admin" }), id: billing.id });
   await seedHistory(db, { steady: billing.id, failing: crm.id });
   return billing.id;
 }
@@ -81,11 +83,11 @@ async function seedHistory(db: ReturnType<typeof getDb>, endpoints: { steady: st
 
 async function seed(): Promise<void> {
   const db = getDb();
-  const ctx = { actor: { type: "system" as const }, db };
+  const ctx = systemCtx();
   await createOperator({ ctx, input: { email: "admin@example.com", password: PASSWORD, role: "admin" } });
   await createOperator({ ctx, input: { email: "oncall@example.com", password: PASSWORD, role: "viewer" } });
   await createOperator({ ctx, input: { email: "support@example.com", password: PASSWORD, role: "viewer" } });
-  for (const name of ["backend-production", "billing-worker", "staging"]) await createApiKey(db, { name });
+  for (const name of ["backend-production", "billing-worker", "staging"]) await createApiKey({ ctx, input: { name } });
   await createEventType({
     ctx,
     input: {

@@ -10,7 +10,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { ConfigError, parseConfig } from "../lib/config";
-import { closeDb, getDb } from "../lib/db/client";
+import { closeDb } from "../lib/db/client";
 import { migrateOnStart } from "../lib/db/migrate";
 import { DATA_DIR, resolveDatabase } from "../lib/runtime/database";
 import { buildIfNeeded } from "../lib/runtime/build-app";
@@ -18,6 +18,7 @@ import { nextBuildState } from "../lib/runtime/build-state";
 import { hasCredentials, seedDemo } from "../lib/runtime/seed-demo";
 import { sendDemoTraffic } from "../lib/demo/send-demo-traffic";
 import { DEMO_CONSUMER, DEMO_MESSAGES } from "../lib/demo/catalog";
+import { systemCtx } from "../lib/open-ctx";
 
 const { values } = parseArgs({ options: { dev: { type: "boolean" }, only: { type: "string" } } });
 const bin = (name: string) => path.resolve("node_modules/.bin", name);
@@ -85,8 +86,8 @@ async function main(): Promise<void> {
     );
   }
   await migrateOnStart(database.url, config.MIGRATE_ON_START, mode === "web" ? "web app" : "web app and worker");
-  const demo = database.embedded ? await seedDemo(getDb(), { appUrl: config.APP_URL }) : null;
-  const noCredentials = !database.embedded && !(await hasCredentials(getDb()));
+  const demo = database.embedded ? await seedDemo(systemCtx(), { appUrl: config.APP_URL }) : null;
+  const noCredentials = !database.embedded && !(await hasCredentials(systemCtx()));
   await closeDb();
 
   if (process.env.NODE_ENV === "production" && !values.dev) {
@@ -136,7 +137,7 @@ async function demoTraffic(port: string): Promise<void> {
       if (res?.status === 200) break;
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
-    const sent = await sendDemoTraffic({ ctx: { actor: { type: "system" }, db: getDb() }, everyMs: 4000, signal: stopTraffic.signal });
+    const sent = await sendDemoTraffic({ ctx: systemCtx(), everyMs: 4000, signal: stopTraffic.signal });
     say(`Demo: ${sent} messages sent to ${DEMO_CONSUMER.name} — sign in to see them.`);
   } catch (error) {
     if (!stopping) say(`Demo: sending its messages stopped (${error instanceof Error ? error.message : String(error)}).`);

@@ -52,7 +52,7 @@ async function endpointFor(alertEmails: string[] = []) {
   return { id: ep.body.id as string, url: ep.body.url as string };
 }
 
-const raise = (alerts: RaisedAlert[]) => getSql().begin((tx) => raiseAlerts(tx, alerts));
+const raise = (alerts: RaisedAlert[]) => getSql().begin((tx) => raiseAlerts({ sql: tx }, alerts));
 const alertLog = async (query: string) => (await api.get(`/api/v1/alerts?${query}&limit=100`)).body.data as any[];
 /** The alert log of one endpoint at one target, oldest first (alerts of one fan-out share a millisecond: compare those as sets). */
 const logAt = async (endpointId: string, target: { channel?: string; recipient?: string }) =>

@@ -81,7 +81,7 @@ async function endpointFor(alertEmails: string[] = []) {
   return { id: ep.body.id as string, url: ep.body.url as string, uid, consumerId: consumer.body.id as string };
 }
 
-const raise = (alerts: RaisedAlert[]) => getSql().begin((tx) => raiseAlerts(tx, alerts));
+const raise = (alerts: RaisedAlert[]) => getSql().begin((tx) => raiseAlerts({ sql: tx }, alerts));
 const about = (endpointId: string) => (r: Received) => r.body.includes(endpointId);
 const alertLog = async (query: string) => (await api.get(`/api/v1/alerts?${query}`)).body.data as any[];
 const form = (r: Received) => new URLSearchParams(r.body).get("body")!;
@@ -382,7 +382,7 @@ describe("reliability", () => {
     const committed = await endpointFor();
     await getSql()
       .begin(async (tx) => {
-        await raiseAlerts(tx, [{ kind: "endpoint.disabled", endpointId: rolledBack.id, data: { reason: "never happened" } }]);
+        await raiseAlerts({ sql: tx }, [{ kind: "endpoint.disabled", endpointId: rolledBack.id, data: { reason: "never happened" } }]);
         throw new Error("roll back");
       })
       .catch(() => {});

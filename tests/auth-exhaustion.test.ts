@@ -7,6 +7,7 @@ import { passwordChecks } from "../lib/operators/password";
 import { apiClient, call } from "./helpers/api";
 import { withEnv } from "./helpers/env";
 import { linkToken } from "./helpers/portal";
+import { systemCtx } from "../lib/open-ctx";
 
 /** What an anonymous client can make the server spend: database work on guessed link tokens, scrypt on sign-ins. */
 
@@ -119,7 +120,7 @@ describe("ConcurrencyGate", () => {
 describe("sign-in password checks", () => {
   it("answer rate_limited past the queue of the password-check gate, and the owner signs in after the burst", async () => {
     const PASSWORD = "correct horse battery";
-    await createOperator({ ctx: { actor: { type: "system" }, db: getDb() }, input: { email: "owner@example.com", password: PASSWORD, role: "admin" } });
+    await createOperator({ ctx: systemCtx(), input: { email: "owner@example.com", password: PASSWORD, role: "admin" } });
     const { maxRunning, maxWaiting } = passwordChecks;
     // Every slot taken, as by checks already running. Held by the test rather than by real scrypt
     // work, so how many of the burst find the queue full does not depend on how fast scrypt is.
@@ -131,7 +132,7 @@ describe("sign-in password checks", () => {
     let refused = 0;
     const enoughRefused = deferred();
     const burst = Array.from({ length: maxWaiting + extra }, (_, i) =>
-      signInOperator(getDb(), { email: `flood${i}@example.com`, password: "guess", address: null }).then((result: SignInResult) => {
+      signInOperator(systemCtx(), { email: `flood${i}@example.com`, password: "guess", address: null }).then((result: SignInResult) => {
         answered += 1;
         if (!result.ok && result.reason === "rate_limited" && ++refused === extra) enoughRefused.resolve();
         return result;
@@ -146,7 +147,7 @@ describe("sign-in password checks", () => {
     expect(results.filter((r) => !r.ok && r.reason === "rate_limited")).toEqual(Array(extra).fill({ ok: false, reason: "rate_limited", retryAfterSeconds: 1 }));
     expect(results.filter((r) => !r.ok && r.reason === "invalid")).toHaveLength(maxWaiting);
 
-    expect(await signInOperator(getDb(), { email: "owner@example.com", password: PASSWORD, address: null })).toMatchObject({
+    expect(await signInOperator(systemCtx(), { email: "owner@example.com", password: PASSWORD, address: null })).toMatchObject({
       ok: true,
       operator: { email: "owner@example.com" },
     });

@@ -1,4 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { getConfig } from "../lib/config";
+import { decryptionKeys } from "../lib/endpoints/secrets";
 import { getSql, type Sql } from "../lib/db/client";
 import { claimDueDeliveries } from "../lib/deliveries/claim-due-deliveries";
 import { recordOutcomes, type AttemptOutcome } from "../lib/deliveries/record-outcomes";
@@ -41,7 +43,7 @@ async function endpointWith(due: number, settings: Record<string, unknown> = {})
 // Rows made due "now" are written as date_trunc('milliseconds', now()): next_attempt_at keeps
 // milliseconds and Postgres rounds, so a plain now() can be up to 0.5 ms ahead of the claim that
 // follows at once — not due yet.
-const claim = (limit = 100) => claimDueDeliveries(getSql(), { limit, leaseMs: LEASE_MS, defaultConcurrency: 10 });
+const claim = (limit = 100) => claimDueDeliveries(getSql(), { limit, leaseMs: LEASE_MS, defaultConcurrency: 10, keys: decryptionKeys(getConfig()) });
 
 async function queueOf(endpointId: string) {
   return getSql()<{ leased: boolean; parked: boolean; next_attempt_at: Date }[]>`
@@ -122,7 +124,7 @@ describe("claiming due deliveries", () => {
     // for both statements, so the claim sees this very second however slowly the machine runs.
     const { deliveries } = await getSql().begin(async (tx) => {
       await tx`update endpoints set rate_window_start = date_trunc('second', now()), rate_window_count = 2 where id = ${id}`;
-      return claimDueDeliveries(tx as unknown as Sql, { limit: 100, leaseMs: LEASE_MS, defaultConcurrency: 10 });
+      return claimDueDeliveries(tx as unknown as Sql, { limit: 100, leaseMs: LEASE_MS, defaultConcurrency: 10, keys: decryptionKeys(getConfig()) });
     });
     expect(deliveries).toHaveLength(3);
     const [endpoint] = await getSql()<{ rate_window_count: number; rate_window_start: Date }[]>`
@@ -143,7 +145,7 @@ describe("claiming due deliveries", () => {
     // claim began earlier and reached the endpoint's lock only after that one committed.
     const { deliveries } = await getSql().begin(async (tx) => {
       await tx`update endpoints set rate_window_start = date_trunc('second', now()) + interval '1 second', rate_window_count = 5 where id = ${id}`;
-      return claimDueDeliveries(tx as unknown as Sql, { limit: 100, leaseMs: LEASE_MS, defaultConcurrency: 10 });
+      return claimDueDeliveries(tx as unknown as Sql, { limit: 100, leaseMs: LEASE_MS, defaultConcurrency: 10, keys: decryptionKeys(getConfig()) });
     });
     expect(deliveries).toHaveLength(0);
     const [endpoint] = await getSql()<{ rate_window_count: number; rate_window_start: Date }[]>`
@@ -194,12 +196,12 @@ describe("claiming due deliveries", () => {
       errorDetail: null,
       responseBody: "",
       durationMs: 3,
-      requestHeaders: { "webhook-id": d.message_id },
+      requestHeaders: { "webhook-id": d.message_id }, url: d.url,
       finishedAt: new Date(),
       leaseToken: token,
       next: { status: "succeeded", attemptAt: null },
     };
-    const health = { failureThreshold: 5, openForMs: 30_000, defaultConcurrency: 10 };
+    const health = { failureThreshold: 5, openForMs: 30_000, defaultConcurrency: 10, keys: decryptionKeys(getConfig()) };
     await recordOutcomes(getSql(), { outcomes: [outcome], health });
     await recordOutcomes(getSql(), { outcomes: [outcome], health });
     const sql = getSql();
@@ -251,7 +253,7 @@ describe("claiming due deliveries", () => {
     const lease = first.deliveries[0]!;
     expect((await api.post("/api/v1/messages", { consumer: `claim${seq}`, event_type: "claim.test", payload: { i: 1 } })).status).toBe(202);
     // A claim that has parked the new delivery behind the lease, not yet committed.
-    const claiming = await holdTransaction((tx) => claimDueDeliveries(tx as unknown as Sql, { limit: 100, leaseMs: LEASE_MS, defaultConcurrency: 10 }));
+    const claiming = await holdTransaction((tx) => claimDueDeliveries(tx as unknown as Sql, { limit: 100, leaseMs: LEASE_MS, defaultConcurrency: 10, keys: decryptionKeys(getConfig()) }));
     expect(claiming.result.deliveries).toHaveLength(0);
     // The lease's outcome comes now: it must not free the slot unseen by that claim.
     const outcome = recordOutcomes(getSql(), {
@@ -260,7 +262,7 @@ describe("claiming due deliveries", () => {
         {
           attemptId: "att_during_claim", deliveryId: lease.id, messageId: lease.message_id, endpointId: id, consumerId: lease.consumer_id,
           attemptNumber: 1, trigger: "scheduled", success, statusCode: success ? 204 : 503, error: success ? null : "http_error", errorDetail: null,
-          responseBody: "", durationMs: 1, requestHeaders: {}, finishedAt: new Date(), leaseToken: first.token,
+          responseBody: "", durationMs: 1, requestHeaders: {}, url: "http://127.0.0.1/", finishedAt: new Date(), leaseToken: first.token,
           next: success ? { status: "succeeded", attemptAt: null } : { status: "pending", attemptAt: new Date(Date.now() + 60_000) },
         },
       ],
@@ -299,14 +301,14 @@ describe("claiming due deliveries", () => {
     expect(parked).toEqual([{ kind: 2, parked: true }]);
     await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at, parked) values (${a}, 0, ${id}, now(), true)`;
     const scheduled = first.deliveries.find((d) => d.kind === 0)!;
-    const health = { failureThreshold: 5, openForMs: 30_000, defaultConcurrency: 10 };
+    const health = { failureThreshold: 5, openForMs: 30_000, defaultConcurrency: 10, keys: decryptionKeys(getConfig()) };
     await recordOutcomes(getSql(), {
       health,
       outcomes: [
         {
           attemptId: "att_kinds_first", deliveryId: scheduled.id, messageId: scheduled.message_id, endpointId: id, consumerId: scheduled.consumer_id,
           attemptNumber: 1, trigger: "scheduled", success: true, statusCode: 204, error: null, errorDetail: null, responseBody: "", durationMs: 1,
-          requestHeaders: {}, finishedAt: new Date(), leaseToken: first.token, next: { status: "succeeded", attemptAt: null },
+          requestHeaders: {}, url: "http://127.0.0.1/", finishedAt: new Date(), leaseToken: first.token, next: { status: "succeeded", attemptAt: null },
         },
       ],
     });
@@ -350,7 +352,7 @@ describe("claiming due deliveries", () => {
         {
           attemptId: "att_kinds_recovery", deliveryId: c.id, messageId: c.message_id, endpointId: id, consumerId: c.consumer_id,
           attemptNumber: 1, trigger: "recovery", success: true, statusCode: 200, error: null, errorDetail: null, responseBody: "", durationMs: 1,
-          requestHeaders: {}, finishedAt: new Date(), leaseToken: token, next: null,
+          requestHeaders: {}, url: "http://127.0.0.1/", finishedAt: new Date(), leaseToken: token, next: null,
         },
       ],
     });
@@ -375,7 +377,7 @@ describe("claiming due deliveries", () => {
         {
           attemptId: "att_slot_kept", deliveryId: recovery.id, messageId: recovery.message_id, endpointId: id, consumerId: recovery.consumer_id,
           attemptNumber: 1, trigger: "recovery", success: true, statusCode: 200, error: null, errorDetail: null, responseBody: "", durationMs: 1,
-          requestHeaders: {}, finishedAt: new Date(), leaseToken: token, next: null,
+          requestHeaders: {}, url: "http://127.0.0.1/", finishedAt: new Date(), leaseToken: token, next: null,
         },
       ],
     });
@@ -389,7 +391,7 @@ describe("claiming due deliveries", () => {
         {
           attemptId: "att_slot_late", deliveryId: scheduled.id, messageId: scheduled.message_id, endpointId: id, consumerId: scheduled.consumer_id,
           attemptNumber: 1, trigger: "scheduled", success: false, statusCode: 500, error: null, errorDetail: null, responseBody: "", durationMs: 1,
-          requestHeaders: {}, finishedAt: new Date(), leaseToken: token, next: { status: "pending", attemptAt: new Date(Date.now() + 60_000) },
+          requestHeaders: {}, url: "http://127.0.0.1/", finishedAt: new Date(), leaseToken: token, next: { status: "pending", attemptAt: new Date(Date.now() + 60_000) },
         },
       ],
     });

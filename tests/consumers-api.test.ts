@@ -3,6 +3,7 @@ import { apiClient, call } from "./helpers/api";
 import { getDb } from "../lib/db/client";
 import { revokeApiKey } from "../lib/api-keys";
 import { consumers } from "../lib/db/schema";
+import { systemCtx } from "../lib/open-ctx";
 
 let api: Awaited<ReturnType<typeof apiClient>>;
 beforeAll(async () => {
@@ -22,7 +23,7 @@ describe("authentication", () => {
     problem(await call("GET", "/api/v1/consumers", { headers: { authorization: "Basic abc" } }), 401, "unauthorized");
     const other = await apiClient();
     expect((await other.get("/api/v1/consumers")).status).toBe(200);
-    await revokeApiKey(getDb(), { ref: other.key.slice(0, 10) });
+    await revokeApiKey({ ctx: systemCtx(), input: { ref: other.key.slice(0, 10) } });
     problem(await other.get("/api/v1/consumers"), 401, "unauthorized");
   });
 

@@ -7,6 +7,7 @@ import { flakyOutcome } from "../lib/demo/answer-receiver";
 import { hasCredentials, seedDemo } from "../lib/runtime/seed-demo";
 import { call } from "./helpers/api";
 import { withEnv } from "./helpers/env";
+import { systemCtx } from "../lib/open-ctx";
 
 /**
  * The embedded demo's seeding (the verbs the API uses, once) and its receivers (signature first,
@@ -37,18 +38,18 @@ function idWith(outcome: ReturnType<typeof flakyOutcome>): string {
 describe("the embedded demo", () => {
   it("keeps the login and key when APP_URL is one the demo may not send to, and seeds no consumer", async () => {
     await withEnv({ ALLOW_PRIVATE_ENDPOINTS: "false", ALLOWED_ENDPOINT_CIDRS: "127.0.0.0/8" }, async () => {
-      const seeded = await seedDemo(getDb(), { appUrl: "http://10.1.2.3:3000" });
+      const seeded = await seedDemo(systemCtx(), { appUrl: "http://10.1.2.3:3000" });
       expect(seeded).toMatchObject({ email: "admin@example.com", consumer: null, consumerError: expect.stringContaining("10.1.2.3") });
     });
-    expect(await hasCredentials(getDb())).toBe(true);
-    const { key } = await createApiKey(getDb(), { name: "look" });
+    expect(await hasCredentials(systemCtx())).toBe(true);
+    const { key } = await createApiKey({ ctx: systemCtx(), input: { name: "look" } });
     expect((await call("GET", "/api/v1/consumers/acme", { key })).status).toBe(404);
     await getDb().delete(apiKeys);
     await getDb().delete(operators);
   });
 
   it("seeds Acme Corp, its event types and three endpoints on the app's receivers, once", async () => {
-    const seeded = await seedDemo(getDb(), { appUrl: APP_URL });
+    const seeded = await seedDemo(systemCtx(), { appUrl: APP_URL });
     expect(seeded).toMatchObject({ email: "admin@example.com", apiKey: expect.stringMatching(/^sk_/), consumer: "acme", consumerError: null });
     const key = seeded!.apiKey;
     const endpoints = (await call("GET", "/api/v1/consumers/acme/endpoints", { key })).body.data as { url: string; event_types: string[] | null }[];
@@ -56,12 +57,12 @@ describe("the embedded demo", () => {
     const types = (await call("GET", "/api/v1/event-types", { key })).body.data as { name: string; description: string; example: unknown }[];
     expect(types.map((t) => t.name).sort()).toEqual(["invoice.paid", "subscription.canceled", "user.created"]);
     expect(types.every((t) => t.description && t.example)).toBe(true);
-    expect(await seedDemo(getDb(), { appUrl: APP_URL })).toBeNull();
+    expect(await seedDemo(systemCtx(), { appUrl: APP_URL })).toBeNull();
     expect((await call("GET", "/api/v1/consumers", { key })).body.data).toHaveLength(1);
   });
 
   it("serves receivers that verify the signature, then answer 200, 503 once, or 410", async () => {
-    const { key } = await createApiKey(getDb(), { name: "receivers" });
+    const { key } = await createApiKey({ ctx: systemCtx(), input: { name: "receivers" } });
     const endpoints = (await call("GET", "/api/v1/consumers/acme/endpoints", { key })).body.data as { id: string; url: string }[];
     const secretOf = async (name: string) =>
       (await call("GET", `/api/v1/endpoints/${endpoints.find((e) => e.url.endsWith(`/${name}`))!.id}/secret`, { key })).body.key as string;

@@ -7,9 +7,9 @@ import { Webhook } from "svix";
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import { createApiKey } from "../lib/api-keys";
-import { getDb } from "../lib/db/client";
 import { hasCredentials } from "../lib/runtime/seed-demo";
 import { startReceiver, waitFor } from "./helpers/receiver";
+import { systemCtx } from "../lib/open-ctx";
 
 /**
  * The README's promise, end to end: `npm start` (its script, scripts/start.ts) builds and runs the
@@ -280,8 +280,8 @@ describe("npm start", () => {
       // No credential in the process log, and none in the database either.
       expect(product.key).toBeUndefined();
       expect(product.output()).not.toMatch(/sk_[A-Za-z0-9_-]{20}|Operator login/);
-      expect(await hasCredentials(getDb())).toBe(false);
-      const { key } = await createApiKey(getDb(), { name: "e2e" });
+      expect(await hasCredentials(systemCtx())).toBe(false);
+      const { key } = await createApiKey({ ctx: systemCtx(), input: { name: "e2e" } });
       await walkThrough(product.base, key);
       // No demo with DATABASE_URL: no demo consumer, and its receivers are not served.
       expect((await client(product.base, key)("GET", "/consumers/acme")).status).toBe(404);

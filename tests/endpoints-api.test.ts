@@ -27,9 +27,13 @@ describe("endpoints", () => {
     expect(res.body).toEqual({
       id: expect.stringMatching(/^ep_/),
       consumer_id: expect.stringMatching(/^con_/),
+      uid: null,
       url: "https://hooks.acme.test/webhooks",
       description: "billing",
+      metadata: {},
       event_types: ["invoice.paid"],
+      channels: null,
+      svix_headers: false,
       headers: { "X-Acme": "1" },
       max_concurrency: 10,
       rate_limit_per_second: null,

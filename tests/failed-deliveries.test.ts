@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb, getSql } from "../lib/db/client";
+import { getSql } from "../lib/db/client";
 import { listMessages } from "../lib/messages";
 import { apiClient } from "./helpers/api";
 import { startReceiver, waitFor } from "./helpers/receiver";
 import { settled } from "./helpers/settled";
 import { startTestWorker } from "./helpers/worker";
+import { openCtx } from "../lib/open-ctx";
 
 // Two attempts, so a delivery fails quickly; no breaker or auto-disable in the way.
 process.env.DELIVERY_SCHEDULE = "0,50ms";
@@ -120,7 +121,7 @@ describe("status=failed", () => {
   });
 
   it("shows a portal session its own consumer's failures only", async () => {
-    const ctx = { db: getDb(), actor: { type: "portal" as const, id: "ps_test", consumerId: ids.globex, capabilities: [] } };
+    const ctx = openCtx({ type: "portal" as const, id: "ps_test", consumerId: ids.globex, capabilities: [] });
     const page = await listMessages(ctx, { status: "failed", limit: 50 });
     expect(page.data.map((m) => m.id)).toEqual([sent["globex-fails"]]);
     // Naming another consumer does not widen it.

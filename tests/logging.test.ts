@@ -102,7 +102,7 @@ describe("logs", () => {
     try {
       const sent = await api.post("/api/v1/messages", { consumer: "logged", event_type: "log.test", payload: { hello: "world" } });
       expect(sent.status).toBe(202);
-      await getSql().begin((tx) => raiseAlerts(tx, [{ kind: "endpoint.failing", endpointId: failing.body.id, data: {} }]));
+      await getSql().begin((tx) => raiseAlerts({ sql: tx }, [{ kind: "endpoint.failing", endpointId: failing.body.id, data: {} }]));
       // The email channel and the consumer's alert email fail on the closed SMTP port: two "alert failed" lines.
       await waitFor(() => (worker.output().match(/"msg":"alert failed"/g) ?? []).length >= 2 && services.received.length >= 3, {
         timeout: 30_000,

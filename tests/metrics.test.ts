@@ -82,7 +82,7 @@ describe("the worker's /metrics", () => {
     await api.post("/api/v1/alert-channels", { kind: "webhook", name: "broken", config: { url: `${failing.url}/alerts` } });
     for (let i = 0; i < 3; i++) expect((await api.post("/api/v1/messages", { consumer: "m1", event_type: "metrics.test", payload: { i } })).status).toBe(202);
     // Twice within ALERT_THROTTLE: the second is suppressed for both channels.
-    const raise = () => getSql().begin((tx) => raiseAlerts(tx, [{ kind: "endpoint.failing", endpointId: bad.body.id, data: {} }]));
+    const raise = () => getSql().begin((tx) => raiseAlerts({ sql: tx }, [{ kind: "endpoint.failing", endpointId: bad.body.id, data: {} }]));
     await raise();
     await waitFor(() => slack.received.length === 1, { timeout: 30_000, what: "the first alert" });
     await raise();

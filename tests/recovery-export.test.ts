@@ -1,11 +1,12 @@
 import { beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { getDb, getSql } from "../lib/db/client";
+import { getSql } from "../lib/db/client";
 import { newId } from "../lib/ids";
 import { recoveryItemsCsv } from "../lib/recoveries/queries";
 import { GET as exportItems } from "../app/api/v1/recoveries/[id]/items/route";
 import { apiClient, call } from "./helpers/api";
 import { holdTransaction } from "./helpers/held-transaction";
 import { waitFor } from "./helpers/receiver";
+import { openCtx } from "../lib/open-ctx";
 
 // The web process's default pool: ten connections on the raw client the export reads with.
 process.env.DATABASE_POOL_SIZE = "10";
@@ -76,7 +77,7 @@ describe("the recovery items CSV export", () => {
   });
 
   it("pages with the filter applied, and answers another consumer's portal session 404", async () => {
-    const ctx = { actor: { type: "api_key" as const, id: "key_test" }, db: getDb() };
+    const ctx = openCtx({ type: "api_key" as const, id: "key_test" });
     await getSql()`update recovery_items set outcome = 'failed', error = 'boom, "quoted"' where recovery_id = ${runId} and seq % 700 = 0`;
     try {
       const text = await new Response(await recoveryItemsCsv(ctx, runId, { outcome: "failed" })).text();
@@ -86,12 +87,12 @@ describe("the recovery items CSV export", () => {
     } finally {
       await getSql()`update recovery_items set outcome = 'succeeded', error = null where recovery_id = ${runId}`;
     }
-    const other = { actor: { type: "portal" as const, id: "pss_x", consumerId: "con_someone_else", capabilities: [] }, db: getDb() };
+    const other = openCtx({ type: "portal" as const, id: "pss_x", consumerId: "con_someone_else", capabilities: [] });
     await expect(recoveryItemsCsv(other, runId, {})).rejects.toMatchObject({ status: 404 });
   });
 
   it("cuts an export off at its deadline, even in the middle of a page, and gives that page's connection back", async () => {
-    const ctx = { actor: { type: "api_key" as const, id: "key_test" }, db: getDb() };
+    const ctx = openCtx({ type: "api_key" as const, id: "key_test" });
     // The page query waits on this lock until the deadline cancels it.
     const held = await holdTransaction((tx) => tx`lock table recovery_items in access exclusive mode`);
     onTestFinished(() => held.commit());

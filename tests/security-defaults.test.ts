@@ -2,10 +2,11 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../lib/api-keys";
 import { getConfig, resetConfigForTests } from "../lib/config";
-import { closeDb, getDb } from "../lib/db/client";
+import { closeDb } from "../lib/db/client";
 import { startMetricsServer } from "../worker/metrics";
 import { apiClient, call } from "./helpers/api";
 import { portalSession } from "./helpers/portal";
+import { systemCtx } from "../lib/open-ctx";
 
 /** What a stranger on the network can learn or cost: health answers, the worker's metrics, failed logins. */
 process.env.API_AUTH_FAILURES_PER_MINUTE = "5";
@@ -83,7 +84,7 @@ describe("failed API-key authentication", () => {
   });
 
   it("is bounded per client address: 429 with Retry-After before the key is looked up", async () => {
-    const { key: inUse } = await createApiKey(getDb(), { name: "in use" });
+    const { key: inUse } = await createApiKey({ ctx: systemCtx(), input: { name: "in use" } });
     const from = { "x-forwarded-for": "198.51.100.1, 203.0.113.7" };
     expect((await get(inUse, from)).status).toBe(200);
     for (let i = 0; i < 5; i++) expect((await get(unknown(), from)).status).toBe(401);
@@ -94,7 +95,7 @@ describe("failed API-key authentication", () => {
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     // A valid key this process has not seen yet (new, or after a restart) is among the active
     // credentials, so a flood of unknown tokens does not lock it out; a portal session neither.
-    const { key: fresh } = await createApiKey(getDb(), { name: "fresh" });
+    const { key: fresh } = await createApiKey({ ctx: systemCtx(), input: { name: "fresh" } });
     await expect.poll(async () => (await get(fresh, from)).status, { timeout: 15_000 }).toBe(200);
     const api = await apiClient();
     expect((await api.post("/api/v1/consumers", { uid: "blocked-client-co", name: "Blocked Co" })).status).toBe(201);
@@ -122,11 +123,11 @@ describe("failed API-key authentication", () => {
   });
 
   it("stops a revoked key that was in use like any unknown one", async () => {
-    const { key, id } = await createApiKey(getDb(), { name: "revoked" });
+    const { key, id } = await createApiKey({ ctx: systemCtx(), input: { name: "revoked" } });
     const from = { "x-forwarded-for": "203.0.113.50" };
     expect((await get(key, from)).status).toBe(200);
     const { revokeApiKey } = await import("../lib/api-keys");
-    await revokeApiKey(getDb(), { ref: id });
+    await revokeApiKey({ ctx: systemCtx(), input: { ref: id } });
     for (let i = 0; i < 5; i++) expect((await get(key, from)).status).toBe(401);
     // Over the limit, it may still be in the active credentials read before its revocation: that
     // costs it one more lookup (401), after which it is out of them.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { getDb } from "../lib/db/client";
 import { getStats } from "../lib/stats/queries";
 import { axisTicks, fillSeries, rangeWindow, totals, type StatsPoint } from "../components/shared/stats-series";
+import { systemCtx } from "../lib/open-ctx";
 
 const point = (t: string, attempts: number, failed: number, p50: number | null = 100): StatsPoint => ({
   t,
@@ -28,7 +28,7 @@ describe("the charts' series", () => {
   });
 
   it("lays the same grid as GET /stats for each range", async () => {
-    const ctx = { actor: { type: "system" as const }, db: getDb() };
+    const ctx = systemCtx();
     const now = Date.parse("2026-03-01T10:17:42.123Z");
     for (const range of ["hour", "day", "week"] as const) {
       const window = rangeWindow(range, now);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb, getSql } from "../lib/db/client";
+import { getSql } from "../lib/db/client";
 import type { Ctx } from "../lib/context";
 import { recordOutcomes, type AttemptOutcome } from "../lib/deliveries/record-outcomes";
 import { BUCKET_COUNT, bucketLow, bucketOf, bucketWidth } from "../lib/stats/histogram";
@@ -8,6 +8,7 @@ import { getStats } from "../lib/stats/queries";
 import { apiClient } from "./helpers/api";
 import { startReceiver, waitFor } from "./helpers/receiver";
 import { startTestWorker } from "./helpers/worker";
+import { openCtx } from "../lib/open-ctx";
 
 // Three attempts a delivery, quickly: failures retry, and some deliveries end failed.
 process.env.DELIVERY_SCHEDULE = "0,50ms,50ms";
@@ -179,6 +180,7 @@ describe("stats rollup", () => {
       responseBody: "",
       durationMs,
       requestHeaders: {},
+      url: "http://127.0.0.1/",
       finishedAt: new Date(Date.now() - minutesAgo * 60_000),
       next: null,
     });
@@ -272,7 +274,7 @@ describe("stats rollup", () => {
   });
 
   it("is scoped: a portal actor sees only its consumer, another consumer's endpoint is 404", async () => {
-    const portal: Ctx = { actor: { type: "portal", id: "ps_test", consumerId: ids.a, capabilities: [] }, db: getDb() };
+    const portal: Ctx = openCtx({ type: "portal", id: "ps_test", consumerId: ids.a, capabilities: [] });
     const since = new Date(Date.now() - 5 * 3_600_000);
     await expect(getStats(portal, { endpoint_id: ids.b1 })).rejects.toMatchObject({ status: 404, code: "not_found" });
     await expect(getStats(portal, { consumer: "stats-b" })).rejects.toMatchObject({ status: 404, code: "not_found" });

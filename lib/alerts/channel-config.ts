@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { getConfig } from "../config";
+import type { Config } from "../config";
 import { decrypt, encrypt } from "../crypto/encryption";
 import { decryptionKeys } from "../endpoints/secrets";
 import { EndpointUrlForbiddenError, ValidationError } from "../errors";
@@ -39,8 +39,8 @@ export type ChannelConfig = ChannelConfigs[ChannelKind];
 /** The URL-valued field of each kind, checked against the SSRF rules at create and update. */
 const URL_FIELD: Partial<Record<ChannelKind, string>> = { slack: "webhook_url", teams: "webhook_url", webhook: "url" };
 
-function assertChannelUrl(raw: string, path: string): string {
-  const check = checkEndpointUrl(raw, urlPolicy(getConfig()));
+function assertChannelUrl(raw: string, path: string, settings: Config): string {
+  const check = checkEndpointUrl(raw, urlPolicy(settings));
   if (check.ok) return check.url.toString();
   if (check.invalid) throw new ValidationError("The channel config is invalid.", [{ path, message: check.reason }]);
   throw new EndpointUrlForbiddenError(check.reason, path);
@@ -50,7 +50,7 @@ function assertChannelUrl(raw: string, path: string): string {
  * Validates a kind's config (already shaped by zod, or a merged PATCH), checks its URL under the
  * SSRF rules and fills in a webhook channel's generated secret. Throws 422 problems.
  */
-export function checkChannelConfig(kind: ChannelKind, raw: unknown): ChannelConfig {
+export function checkChannelConfig(kind: ChannelKind, raw: unknown, settings: Config): ChannelConfig {
   const parsed = CHANNEL_CONFIGS[kind].safeParse(raw);
   if (!parsed.success) {
     const errors = zodFieldErrors(parsed.error).map((e) => ({ ...e, path: e.path === "(root)" ? "config" : `config.${e.path}` }));
@@ -58,12 +58,12 @@ export function checkChannelConfig(kind: ChannelKind, raw: unknown): ChannelConf
   }
   const config = { ...parsed.data } as Record<string, unknown>;
   const urlField = URL_FIELD[kind];
-  if (urlField) config[urlField] = assertChannelUrl(config[urlField] as string, `config.${urlField}`);
+  if (urlField) config[urlField] = assertChannelUrl(config[urlField] as string, `config.${urlField}`, settings);
   if (kind === "webhook") {
     if (config.secret === undefined) config.secret = generateSecret();
     else if (!isValidSecret(config.secret as string)) {
       throw new ValidationError("The channel config is invalid.", [
-        { path: "config.secret", message: "must be whsec_ followed by base64 of 24 to 64 bytes" },
+        { path: "config.secret", message: "must be whsec_ followed by base64 of 24 to 75 bytes" },
       ]);
     }
   }
@@ -101,11 +101,11 @@ export function maskChannelConfig(kind: ChannelKind, config: ChannelConfig): Rec
   }
 }
 
-export function sealChannelConfig(config: ChannelConfig): { configCiphertext: string; keyId: string } {
-  const { ciphertext, keyId } = encrypt(JSON.stringify(config), getConfig().ENCRYPTION_KEY);
+export function sealChannelConfig(config: ChannelConfig, settings: Config): { configCiphertext: string; keyId: string } {
+  const { ciphertext, keyId } = encrypt(JSON.stringify(config), settings.ENCRYPTION_KEY);
   return { configCiphertext: ciphertext, keyId };
 }
 
-export function openChannelConfig(ciphertext: string): Record<string, unknown> {
-  return JSON.parse(decrypt(ciphertext, decryptionKeys())) as Record<string, unknown>;
+export function openChannelConfig(ciphertext: string, settings: Config): Record<string, unknown> {
+  return JSON.parse(decrypt(ciphertext, decryptionKeys(settings))) as Record<string, unknown>;
 }

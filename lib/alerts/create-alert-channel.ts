@@ -1,5 +1,5 @@
-import { insertAuditEvent } from "../audit/insert-audit-event";
-import type { Ctx } from "../context";
+import { recordAuditEvent } from "../audit/record-audit-event";
+import { inTransaction, type Ctx } from "../context";
 import { alertChannels } from "../db/schema";
 import { newId } from "../ids";
 import { checkChannelConfig, maskChannelConfig, sealChannelConfig } from "./channel-config";
@@ -11,21 +11,21 @@ import { toAlertChannel, type CreateAlertChannelInput, type CreatedAlertChannel 
  * unless given — is answered this once, like an API key.
  */
 export async function createAlertChannel({ ctx, input }: { ctx: Ctx; input: CreateAlertChannelInput }): Promise<CreatedAlertChannel> {
-  const config = checkChannelConfig(input.kind, input.config);
-  const row = await ctx.db.transaction(async (tx) => {
-    const [created] = await tx
+  const config = checkChannelConfig(input.kind, input.config, ctx.config);
+  const row = await inTransaction(ctx, async (tx) => {
+    const [created] = await tx.db
       .insert(alertChannels)
       .values({
         id: newId("alertChannel"),
         kind: input.kind,
         name: input.name,
-        ...sealChannelConfig(config),
+        ...sealChannelConfig(config, ctx.config),
         configMasked: maskChannelConfig(input.kind, config),
         kinds: input.kinds?.length ? [...new Set(input.kinds)] : null,
       })
       .returning();
     // The config stays out: its URLs and tokens are credentials, its addresses personal data.
-    await insertAuditEvent(tx, {
+    await recordAuditEvent(tx, {
       actor: ctx.actor,
       action: "alert_channel.created",
       targetType: "alert_channel",

@@ -1,6 +1,5 @@
 import { and, eq, gte, inArray, ne } from "drizzle-orm";
 import type { Ctx } from "../context";
-import type { Executor } from "../db/client";
 import { consumerRefs } from "../consumers/queries";
 import { endpointRefs } from "../endpoints/queries";
 import { alertChannels, alerts } from "../db/schema";
@@ -53,9 +52,9 @@ export async function listAlerts(ctx: Ctx, query: PageQuery & ListAlertsQuery) {
   // Names for the page's distinct endpoints, consumers and channels, each by primary key.
   const page = rows.slice(0, query.limit);
   const [endpoints, consumers, channels] = await Promise.all([
-    endpointRefs(ctx.db, page.map((a) => a.endpointId)),
-    consumerRefs(ctx.db, page.map((a) => a.consumerId)),
-    channelRefs(ctx.db, page.map((a) => a.channelId)),
+    endpointRefs(ctx, page.map((a) => a.endpointId)),
+    consumerRefs(ctx, page.map((a) => a.consumerId)),
+    channelRefs(ctx, page.map((a) => a.channelId)),
   ]);
   return toPage(rows, query.limit, (row) =>
     toAlert(row, {
@@ -67,7 +66,8 @@ export async function listAlerts(ctx: Ctx, query: PageQuery & ListAlertsQuery) {
 }
 
 /** The alert channels among `ids` that exist, by id. */
-export async function channelRefs(db: Executor, ids: Iterable<string | null | undefined>): Promise<Map<string, AlertChannelRef>> {
+export async function channelRefs(ctx: Ctx, ids: Iterable<string | null | undefined>): Promise<Map<string, AlertChannelRef>> {
+  const { db } = ctx;
   const wanted = [...new Set([...ids].filter((id): id is string => !!id))];
   if (wanted.length === 0) return new Map();
   const rows = await db.select({ id: alertChannels.id, name: alertChannels.name, kind: alertChannels.kind }).from(alertChannels).where(inArray(alertChannels.id, wanted));

@@ -1,6 +1,5 @@
 import type { JSONValue } from "postgres";
-import { sql as dsql } from "drizzle-orm";
-import type { Executor, SqlOrTx } from "../db/client";
+import type { Ctx } from "../context";
 import { TASKS } from "../jobs";
 import { z } from "zod";
 import { ALERT_KINDS, type AlertKind } from "./kinds";
@@ -34,16 +33,10 @@ export type SendAlertsPayload = z.infer<typeof SendAlertsPayload>;
  * `last_error`, `message_id`, `delivery_id`, `event_type`, `attempts` (any others are passed on
  * to the webhook channel as they are).
  */
-export function raiseAlerts(tx: SqlOrTx, alerts: RaisedAlert[]): Promise<unknown> {
-  if (alerts.length === 0) return Promise.resolve(null);
-  // max_attempts: the fan-out is one transaction, so a retry after a fault cannot send twice.
-  return tx`select graphile_worker.add_job(${TASKS.sendAlerts}, ${tx.json(sendAlertsPayload(alerts) as unknown as JSONValue)}::json, max_attempts := 10)`;
-}
-
-/** raiseAlerts inside a drizzle transaction (the API's writes, such as enabling an endpoint). */
-export async function raiseAlertsIn(db: Executor, alerts: RaisedAlert[]): Promise<void> {
+export async function raiseAlerts({ sql }: Pick<Ctx, "sql">, alerts: RaisedAlert[]): Promise<void> {
   if (alerts.length === 0) return;
-  await db.execute(dsql`select graphile_worker.add_job(${TASKS.sendAlerts}, ${JSON.stringify(sendAlertsPayload(alerts))}::json, max_attempts := 10)`);
+  // max_attempts: the fan-out is one transaction, so a retry after a fault cannot send twice.
+  await sql`select graphile_worker.add_job(${TASKS.sendAlerts}, ${sql.json(sendAlertsPayload(alerts) as unknown as JSONValue)}::json, max_attempts := 10)`;
 }
 
 function sendAlertsPayload(alerts: RaisedAlert[]): SendAlertsPayload {

@@ -27,7 +27,7 @@ async function tryOnce(sql: Sql, config: Config, alert: ClaimedAlert, facts: Ale
   if (!channel) return { ok: false, error: "the channel was deleted", message: null, final: true };
   let channelConfig: Record<string, unknown>;
   try {
-    channelConfig = openChannelConfig(channel.config_ciphertext);
+    channelConfig = openChannelConfig(channel.config_ciphertext, config);
   } catch {
     // A key missing from ENCRYPTION_KEY/ENCRYPTION_KEYS_PREVIOUS will not come back by retrying.
     return { ok: false, error: "the channel's config cannot be decrypted with the configured keys", message: null, final: true };

@@ -1,7 +1,6 @@
 import type { JSONValue } from "postgres";
 import { recordAuditEvent } from "../audit/record-audit-event";
-import type { Ctx } from "../context";
-import { getSql } from "../db/client";
+import { inTransaction, type Ctx } from "../context";
 import { newId } from "../ids";
 import type { AlertFacts } from "./facts";
 import { enqueueAlertSends, queueFor } from "./enqueue";
@@ -28,13 +27,14 @@ export async function testAlertChannel({ ctx, id }: { ctx: Ctx; id: string }): P
     audience: "operator",
     channel_name: channel.name,
   };
-  await getSql().begin(async (tx) => {
-    await tx`
+  await inTransaction(ctx, async (tx) => {
+    const sql = tx.sql;
+    await sql`
       insert into alerts (id, kind, channel_id, status, payload, created_at, updated_at)
-      values (${alertId}, ${TEST_ALERT_KIND}, ${channel.id}, 'pending', ${tx.json(facts as unknown as JSONValue)}, ${now}, ${now})`;
-    await enqueueAlertSends(tx, [{ alertId, queue: queueFor(channel.id) }]);
+      values (${alertId}, ${TEST_ALERT_KIND}, ${channel.id}, 'pending', ${sql.json(facts as unknown as JSONValue)}, ${now}, ${now})`;
+    await enqueueAlertSends(sql, [{ alertId, queue: queueFor(channel.id) }]);
     // Sending is an act on the channel's far side (a post in a shared room), so it is audited.
-    await recordAuditEvent(tx, { actor: ctx.actor, action: "alert_channel.tested", targetType: "alert_channel", targetId: channel.id, data: { alert_id: alertId } });
+    await recordAuditEvent(tx, { action: "alert_channel.tested", targetType: "alert_channel", targetId: channel.id, data: { alert_id: alertId } });
   });
   return { id: alertId, kind: TEST_ALERT_KIND, channel_id: channel.id, created_at: now.toISOString() };
 }

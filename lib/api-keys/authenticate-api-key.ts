@@ -1,12 +1,13 @@
+import type { Ctx } from "../context";
 import { and, eq, isNull, lt, or } from "drizzle-orm";
-import type { Executor } from "../db/client";
 import { apiKeys } from "../db/schema";
 import { sha256Hex } from "../crypto/encryption";
 
 const TOUCH_EVERY_MS = 60_000;
 
 /** The active key for a bearer token, or null. last_used_at is refreshed at most once a minute. */
-export async function authenticateApiKey(db: Executor, token: string): Promise<{ id: string; name: string } | null> {
+export async function authenticateApiKey(ctx: Ctx, token: string): Promise<{ id: string; name: string } | null> {
+  const { db } = ctx;
   if (!token.startsWith("sk_") || token.length > 200) return null;
   const [row] = await db
     .select({ id: apiKeys.id, name: apiKeys.name, lastUsedAt: apiKeys.lastUsedAt })

@@ -1,6 +1,5 @@
 import { and, inArray, isNull } from "drizzle-orm";
 import type { Ctx } from "../context";
-import type { Executor } from "../db/client";
 import { apiKeys } from "../db/schema";
 import { keysetBefore, newestFirst } from "../db/keyset";
 import { decodeCursor, toPage, type PageQuery } from "../pagination";
@@ -19,7 +18,8 @@ export async function listApiKeys(ctx: Ctx, query: PageQuery) {
 }
 
 /** The names and prefixes of the keys among `ids`, revoked ones too (a key row is never deleted), by id. */
-export async function apiKeyNames(db: Executor, ids: Iterable<string | null | undefined>): Promise<Map<string, { name: string; prefix: string }>> {
+export async function apiKeyNames(ctx: Ctx, ids: Iterable<string | null | undefined>): Promise<Map<string, { name: string; prefix: string }>> {
+  const { db } = ctx;
   const wanted = [...new Set([...ids].filter((id): id is string => !!id))];
   if (wanted.length === 0) return new Map();
   const rows = await db.select({ id: apiKeys.id, name: apiKeys.name, prefix: apiKeys.prefix }).from(apiKeys).where(inArray(apiKeys.id, wanted));

@@ -32,6 +32,7 @@ export function toAttempt(row: typeof attempts.$inferSelect) {
     error: row.error,
     error_detail: row.errorDetail,
     response_body: row.responseBody,
+    url: row.url,
     duration_ms: row.durationMs,
     request_headers: row.requestHeaders,
     created_at: row.createdAt.toISOString(),

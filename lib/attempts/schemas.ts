@@ -15,6 +15,8 @@ export const Attempt = z.object({
   error_detail: z.string().nullable(),
   response_body: z.string().nullable(),
   duration_ms: z.number(),
+  /** The URL it was sent to; null for attempts logged before URLs were kept. */
+  url: z.string().nullable(),
   request_headers: z.record(z.string(), z.string()),
   created_at: z.string(),
 });

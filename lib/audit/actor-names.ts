@@ -20,9 +20,9 @@ export async function nameActors(ctx: Ctx, actors: RecordedActor[]): Promise<(ac
   const insider = ctx.actor.type !== "portal";
   const ids = (type: RecordedActor["type"]) => actors.filter((a) => a.type === type).map((a) => a.id);
   const [operators, keys, consumers] = await Promise.all([
-    insider ? operatorEmails(ctx.db, ids("operator")) : new Map<string, string>(),
-    insider ? apiKeyNames(ctx.db, ids("api_key")) : new Map<string, { name: string }>(),
-    consumerRefs(ctx.db, actors.filter((a) => a.type === "portal").map((a) => a.consumerId)),
+    insider ? operatorEmails(ctx, ids("operator")) : new Map<string, string>(),
+    insider ? apiKeyNames(ctx, ids("api_key")) : new Map<string, { name: string }>(),
+    consumerRefs(ctx, actors.filter((a) => a.type === "portal").map((a) => a.consumerId)),
   ]);
   return (actor) => {
     if (actor.type === "system" || !actor.id) return NONE;

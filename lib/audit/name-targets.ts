@@ -28,11 +28,11 @@ export async function nameTargets(ctx: Ctx, targets: RecordedTarget[]): Promise<
     ? await ctx.db.select({ id: recoveries.id, consumerId: recoveries.consumerId, endpointId: recoveries.endpointId }).from(recoveries).where(inArray(recoveries.id, [...new Set(ids("recovery"))]))
     : [];
   const [consumers, endpoints, operators, keys, channels] = await Promise.all([
-    consumerRefs(ctx.db, [...ids("consumer"), ...runs.map((r) => r.consumerId), ...targets.filter((t) => t.type === "portal_session").map((t) => consumerOf(t.data))]),
-    endpointRefs(ctx.db, [...ids("endpoint"), ...runs.map((r) => r.endpointId)]),
-    operatorEmails(ctx.db, ids("operator")),
-    apiKeyNames(ctx.db, ids("api_key")),
-    channelRefs(ctx.db, ids("alert_channel")),
+    consumerRefs(ctx, [...ids("consumer"), ...runs.map((r) => r.consumerId), ...targets.filter((t) => t.type === "portal_session").map((t) => consumerOf(t.data))]),
+    endpointRefs(ctx, [...ids("endpoint"), ...runs.map((r) => r.endpointId)]),
+    operatorEmails(ctx, ids("operator")),
+    apiKeyNames(ctx, ids("api_key")),
+    channelRefs(ctx, ids("alert_channel")),
   ]);
   const runsById = new Map(runs.map((r) => [r.id, r]));
   const endpointName = (id: string | null) => {

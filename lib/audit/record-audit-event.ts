@@ -1,15 +1,18 @@
-import type { Actor } from "../context";
-import type { SqlOrTx } from "../db/client";
+import type { Actor, Ctx } from "../context";
 import { newId } from "../ids";
 
-export type AuditEvent = { actor: Actor; action: string; targetType: string; targetId: string; data?: Record<string, unknown> };
+/** `actor` defaults to the ctx's: set it when the system acts on someone's behalf (a paused run). */
+export type AuditEvent = { actor?: Actor; action: string; targetType: string; targetId: string; data?: Record<string, unknown> };
 
-/** Who did what, written in the transaction of the change itself, so one never exists without the other. */
-export function recordAuditEvent(tx: SqlOrTx, event: AuditEvent) {
-  const { actor } = event;
+/**
+ * Who did what, written with the ctx's handle: in the transaction of the change itself when the
+ * verb has one, so one never exists without the other.
+ */
+export async function recordAuditEvent(ctx: Pick<Ctx, "sql" | "actor">, event: AuditEvent): Promise<void> {
+  const actor = event.actor ?? ctx.actor;
   const data = actor.type === "portal" ? { consumer_id: actor.consumerId, ...event.data } : (event.data ?? {});
-  return tx`
+  await ctx.sql`
     insert into audit_events (id, actor_type, actor_id, action, target_type, target_id, data)
     values (${newId("audit")}, ${actor.type}, ${actor.type === "system" ? null : actor.id}, ${event.action}, ${event.targetType},
-            ${event.targetId}, ${tx.json(data as never)})`;
+            ${event.targetId}, ${ctx.sql.json(data as never)})`;
 }

@@ -3,7 +3,6 @@ import type { Adapter, AdapterUser } from "next-auth/adapters";
 import Nodemailer from "next-auth/providers/nodemailer";
 import { escHtml, mailerFor } from "../alerts/channels/email";
 import { getConfig } from "../config";
-import { getDb } from "../db/client";
 import { SHARED_CLIENT, clientAddress } from "../http/client-address";
 import { LOCALE_COOKIE, pickLocale, type Locale } from "../i18n/locale";
 import { logger } from "../logger";
@@ -12,6 +11,7 @@ import { createTranslator } from "next-intl";
 import { TooManySignIns } from "./too-many-sign-ins";
 import en from "../../messages/en.json";
 import ja from "../../messages/ja.json";
+import { systemCtx } from "../open-ctx";
 
 /** The provider's id: links go to /api/auth/callback/email. */
 export const EMAIL_PROVIDER = "email";
@@ -31,16 +31,16 @@ const asUser = (operator: { id: string; email: string }): AdapterUser => ({ id: 
 function operatorAdapter(): Adapter {
   return {
     async getUserByEmail(email) {
-      const operator = await findOperatorByEmail(getDb(), email);
+      const operator = await findOperatorByEmail(systemCtx(), email);
       return operator ? asUser(operator) : null;
     },
     async getUser(id) {
-      const operator = await findOperator(getDb(), id);
+      const operator = await findOperator(systemCtx(), id);
       return operator ? asUser(operator) : null;
     },
     // Auth.js marks the address verified; an operator's address is known already, so nothing is kept.
     async updateUser(user) {
-      const operator = await findOperator(getDb(), user.id);
+      const operator = await findOperator(systemCtx(), user.id);
       if (!operator) throw new Error("the operator no longer exists");
       return asUser(operator);
     },
@@ -48,11 +48,11 @@ function operatorAdapter(): Adapter {
       throw new Error("sign-in links are for existing operators only");
     },
     async createVerificationToken(token) {
-      await storeSignInToken(getDb(), { email: token.identifier, tokenHash: token.token, expiresAt: token.expires });
+      await storeSignInToken(systemCtx(), { email: token.identifier, tokenHash: token.token, expiresAt: token.expires });
       return token;
     },
     async useVerificationToken({ identifier, token }) {
-      const used = await consumeSignInToken(getDb(), { email: identifier, tokenHash: token });
+      const used = await consumeSignInToken(systemCtx(), { email: identifier, tokenHash: token });
       return used ? { identifier: used.email, token, expires: used.expiresAt } : null;
     },
   };
@@ -105,9 +105,9 @@ export function sendSignInLink(params: LinkRequest): Promise<void> {
 async function mailSignInLink({ identifier, url, request }: LinkRequest): Promise<void> {
   const config = getConfig();
   const address = clientAddress(request, config.TRUST_PROXY);
-  const retryAfterSeconds = await countLinkRequest(getDb(), { email: identifier, address: address === SHARED_CLIENT ? null : address });
+  const retryAfterSeconds = await countLinkRequest(systemCtx(), { email: identifier, address: address === SHARED_CLIENT ? null : address });
   if (retryAfterSeconds !== null) throw new TooManySignIns(retryAfterSeconds);
-  const operator = await findOperatorByEmail(getDb(), identifier);
+  const operator = await findOperatorByEmail(systemCtx(), identifier);
   if (!operator) return;
   // Auth.js builds the link, and the page it returns to, from the request's URL; the mail carries
   // APP_URL's, whatever Host said (the redirect callback below lets the return go there).
@@ -150,7 +150,7 @@ export function emailLinkConfig(): Pick<NextAuthConfig, "adapter" | "providers" 
       // signs in only an operator who still exists.
       async signIn({ user, account, email }) {
         if (account?.provider !== EMAIL_PROVIDER || email?.verificationRequest) return true;
-        return Boolean(user.id && (await findOperator(getDb(), user.id)));
+        return Boolean(user.id && (await findOperator(systemCtx(), user.id)));
       },
     },
   };

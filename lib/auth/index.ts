@@ -2,12 +2,12 @@ import NextAuth from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { z } from "zod";
 import { getConfig } from "../config";
-import { getDb } from "../db/client";
 import { SHARED_CLIENT, clientAddress } from "../http/client-address";
 import { signInOperator } from "../operators";
 import { baseAuthConfig } from "./config";
 import { emailLinkConfig } from "./email-link";
 import { TooManySignIns } from "./too-many-sign-ins";
+import { systemCtx } from "../open-ctx";
 
 export { TooManySignIns };
 
@@ -29,7 +29,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
           const parsed = SignInFields.safeParse(credentials);
           if (!parsed.success) return null;
           const address = clientAddress(request, getConfig().TRUST_PROXY);
-          const result = await signInOperator(getDb(), { ...parsed.data, address: address === SHARED_CLIENT ? null : address });
+          const result = await signInOperator(systemCtx(), { ...parsed.data, address: address === SHARED_CLIENT ? null : address });
           if (result.ok) return { id: result.operator.id, email: result.operator.email };
           if (result.reason === "rate_limited") throw new TooManySignIns(result.retryAfterSeconds);
           return null;

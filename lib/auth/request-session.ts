@@ -1,7 +1,7 @@
+import type { Ctx } from "../context";
 import { getToken } from "next-auth/jwt";
 import { getConfig } from "../config";
 import type { Actor } from "../context";
-import type { Executor } from "../db/client";
 import { ForbiddenError } from "../errors";
 import { findOperator } from "../operators";
 import { authSecret, secureCookies, sessionCookieName } from "./settings";
@@ -27,10 +27,10 @@ export async function sessionOperatorId(req: Request): Promise<string | null> {
  * The operator a session cookie names, read fresh from the database — so a removed operator is
  * signed out and a changed role applies on the next request — or null when there is none.
  */
-export async function operatorFromSession(req: Request, db: Executor): Promise<Extract<Actor, { type: "operator" }> | null> {
+export async function operatorFromSession(req: Request, ctx: Ctx): Promise<Extract<Actor, { type: "operator" }> | null> {
   const id = await sessionOperatorId(req);
   if (!id) return null;
-  const operator = await findOperator(db, id);
+  const operator = await findOperator(ctx, id);
   return operator ? { type: "operator", id: operator.id, role: operator.role } : null;
 }
 

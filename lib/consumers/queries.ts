@@ -1,20 +1,19 @@
 import { and, eq, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
 import { consumerScope, type Ctx } from "../context";
-import type { Executor } from "../db/client";
 import { consumers } from "../db/schema";
 import { NotFoundError } from "../errors";
 import { decodeCursor, toPage, type PageQuery } from "../pagination";
 import { keysetBefore, newestFirst } from "../db/keyset";
 import { consumerView, type ConsumerRef } from "./schemas";
 
-/** A consumer by `id` or by the SaaS's own `uid`, within the actor's scope. */
+/** A consumer by `id`, by the SaaS's own `uid` or by the Svix id it was imported with (`app_…`), within the actor's scope. */
 export async function findConsumer(ctx: Ctx, ref: string) {
   const scope = consumerScope(ctx);
   const [row] = await ctx.db
     .select()
     .from(consumers)
-    .where(and(or(eq(consumers.id, ref), eq(consumers.uid, ref)), scope ? eq(consumers.id, scope) : undefined))
-    .orderBy(sql`${consumers.id} = ${ref} desc`)
+    .where(and(or(eq(consumers.id, ref), eq(consumers.uid, ref), eq(consumers.svixId, ref)), scope ? eq(consumers.id, scope) : undefined))
+    .orderBy(sql`${consumers.id} = ${ref} desc`, sql`${consumers.uid} = ${ref} desc`)
     .limit(1);
   if (!row) throw new NotFoundError("consumer", ref);
   return row;
@@ -45,7 +44,8 @@ export async function listConsumers(ctx: Ctx, query: PageQuery & { q?: string })
  * page another list already read (and scoped), so a list names its consumers without a join that
  * could change its plan. A deleted consumer is simply absent.
  */
-export async function consumerRefs(db: Executor, ids: Iterable<string | null | undefined>): Promise<Map<string, ConsumerRef>> {
+export async function consumerRefs(ctx: Ctx, ids: Iterable<string | null | undefined>): Promise<Map<string, ConsumerRef>> {
+  const { db } = ctx;
   const wanted = [...new Set([...ids].filter((id): id is string => !!id))];
   if (wanted.length === 0) return new Map();
   const rows = await db.select({ id: consumers.id, uid: consumers.uid, name: consumers.name }).from(consumers).where(inArray(consumers.id, wanted));

@@ -18,12 +18,20 @@ export const CreateConsumerInput = z.strictObject({
 });
 export type CreateConsumerInput = z.infer<typeof CreateConsumerInput>;
 
+/**
+ * What createConsumer takes: our API's input, or the Svix API's (lib/svix), whose application may
+ * have no uid (the consumer is then known by its id), an imported Svix id and a `throttleRate`.
+ */
+export type NewConsumer = Omit<CreateConsumerInput, "uid"> & { uid?: string; svix_id?: string | null; throttle_rate?: number | null };
+
 export const UpdateConsumerInput = z.strictObject({
   name: Text.trim().min(1).max(256).optional(),
   metadata: Metadata.optional(),
   alert_emails: z.array(z.email()).max(20).optional(),
 });
 export type UpdateConsumerInput = z.infer<typeof UpdateConsumerInput>;
+/** What updateConsumer takes: our API's input, or the Svix API's, which may change the uid (null: none, known by its id) and `throttleRate`. */
+export type ConsumerChanges = UpdateConsumerInput & { uid?: string | null; throttle_rate?: number | null };
 
 export const ListConsumersQuery = z.object({ q: Text.max(200).optional() });
 

@@ -1,6 +1,5 @@
 import { eq, ne } from "drizzle-orm";
-import { getConfig } from "../config";
-import type { DB } from "../db/client";
+import { inTransaction, type Ctx } from "../context";
 import { alertChannels, endpointSecrets } from "../db/schema";
 import { decrypt, encrypt, keyIdOf } from "./encryption";
 
@@ -8,11 +7,11 @@ import { decrypt, encrypt, keyIdOf } from "./encryption";
  * Re-encrypts every secret not yet under the current ENCRYPTION_KEY, after which the previous keys
  * (ENCRYPTION_KEYS_PREVIOUS) can be dropped from the configuration.
  */
-export async function reencryptSecrets(db: DB): Promise<{ endpointSecrets: number; alertChannels: number }> {
-  const config = getConfig();
+export async function reencryptSecrets(ctx: Ctx): Promise<{ endpointSecrets: number; alertChannels: number }> {
+  const { config } = ctx;
   const keys = [config.ENCRYPTION_KEY, ...config.ENCRYPTION_KEYS_PREVIOUS];
   const current = keyIdOf(config.ENCRYPTION_KEY);
-  return db.transaction(async (tx) => {
+  return inTransaction(ctx, async ({ db: tx }) => {
     const secrets = await tx.select().from(endpointSecrets).where(ne(endpointSecrets.keyId, current)).for("update");
     for (const row of secrets) {
       const next = encrypt(decrypt(row.ciphertext, keys), config.ENCRYPTION_KEY);

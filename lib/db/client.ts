@@ -1,27 +1,30 @@
 import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import type { PgTransaction } from "drizzle-orm/pg-core";
 import type { PostgresJsQueryResultHKT } from "drizzle-orm/postgres-js";
-import type { ExtractTablesWithRelations } from "drizzle-orm";
+import type { ExtractTablesWithRelations, Logger } from "drizzle-orm";
 import postgres from "postgres";
 import * as schema from "./schema";
 
 export type Sql = postgres.Sql;
 /** The pool or a transaction of the raw client: helpers that issue one statement take either. */
 export type SqlOrTx = postgres.Sql | postgres.TransactionSql;
+export type SqlTx = postgres.TransactionSql;
 export type DB = PostgresJsDatabase<typeof schema>;
 export type Tx = PgTransaction<PostgresJsQueryResultHKT, typeof schema, ExtractTablesWithRelations<typeof schema>>;
 /** Query helpers take either the pool or a transaction, so they compose inside one. */
 export type Executor = DB | Tx;
 
-// Two pools: drizzle rewires its client's date serializers and parsers to pass strings through, so
-// the raw postgres.js client used by the hot paths must not be the one drizzle wraps.
-type Clients = { url: string; sql: Sql; db: DB; drizzleSql: Sql };
+type Clients = { url: string; sql: Sql; db: DB };
 
 // Next.js dev reloads modules; keep one pool per process across reloads.
 const holder = globalThis as unknown as { __webhookAdminDb?: Clients };
 
+// jsonb and json parameters: a string is JSON text already (what drizzle sends), anything else is
+// serialized here (what `sql.json(value)` sends). postgres.js alone would encode drizzle's text twice.
+const jsonParameter = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
+
 export function createSql(url: string, options: { max?: number; name?: string } = {}): Sql {
-  return postgres(url, {
+  const sql = postgres(url, {
     max: options.max ?? 10,
     onnotice: () => {},
     // A dead server is noticed quickly and the pool reconnects on the next query.
@@ -30,6 +33,20 @@ export function createSql(url: string, options: { max?: number; name?: string } 
     max_lifetime: 60 * 30,
     connection: { application_name: options.name ?? "webhook-admin" },
   });
+  sql.options.serializers[114] = jsonParameter;
+  sql.options.serializers[3802] = jsonParameter;
+  return sql;
+}
+
+/**
+ * drizzle over a postgres.js pool or transaction, sharing its connection. drizzle rewrites its
+ * client's date parsers and serializers at construction, to pass strings through; it is handed a
+ * look-alike with options of its own to rewrite (it reads them nowhere else), so the raw SQL of the
+ * hot paths keeps reading `Date`s on the same connection (drizzle's own columns read either).
+ */
+export function ormOver(sql: SqlOrTx, options: { logger?: Logger } = {}): DB {
+  const lookAlike = Object.create(sql, { options: { value: { parsers: {}, serializers: {} } } }) as Sql;
+  return drizzle(lookAlike, { schema, logger: options.logger });
 }
 
 function databaseUrl(): string {
@@ -41,19 +58,21 @@ function databaseUrl(): string {
 function clients(): Clients {
   const url = databaseUrl();
   if (!holder.__webhookAdminDb || holder.__webhookAdminDb.url !== url) {
-    const max = Number(process.env.DATABASE_POOL_SIZE ?? 10);
-    const drizzleSql = createSql(url, { max });
-    holder.__webhookAdminDb = { url, sql: createSql(url, { max }), drizzleSql, db: drizzle(drizzleSql, { schema }) };
+    const sql = createSql(url, { max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+    holder.__webhookAdminDb = { url, sql, db: ormOver(sql) };
   }
   return holder.__webhookAdminDb;
 }
 
-/** The process-wide drizzle database on DATABASE_URL. */
+/**
+ * The process-wide pool on DATABASE_URL, as drizzle. Only the process's edges (route wrappers,
+ * worker tasks, scripts) reach for it, to build a ctx (lib/open-ctx.ts); verbs use `ctx.db`.
+ */
 export function getDb(): DB {
   return clients().db;
 }
 
-/** The process-wide postgres.js client, for the hot paths written in SQL. */
+/** The same pool, as postgres.js, for the hot paths written in SQL. Edges only, as getDb. */
 export function getSql(): Sql {
   return clients().sql;
 }
@@ -61,7 +80,7 @@ export function getSql(): Sql {
 export async function closeDb(): Promise<void> {
   const current = holder.__webhookAdminDb;
   holder.__webhookAdminDb = undefined;
-  await Promise.all([current?.sql.end({ timeout: 5 }), current?.drizzleSql.end({ timeout: 5 })]);
+  await current?.sql.end({ timeout: 5 });
 }
 
 export { schema };

@@ -34,6 +34,8 @@ export type DeliveryTarget = {
   is_test: boolean;
   url: string;
   headers: Record<string, string>;
+  /** Also send the signature as `svix-id`, `svix-timestamp`, `svix-signature` (receivers written for Svix). */
+  svix_headers: boolean;
 };
 
 /**
@@ -57,7 +59,7 @@ export async function attemptDelivery(input: {
   // attempt's failure, recorded and retried like any other — never an exception that leaves the
   // delivery leased with no outcome, to be claimed (and thrown on) again.
   try {
-    headers = webhookHeaders({ messageId: delivery.message_id, body: delivery.payload, secrets: input.secrets ?? [], custom: delivery.headers, test: delivery.is_test });
+    headers = webhookHeaders({ messageId: delivery.message_id, body: delivery.payload, secrets: input.secrets ?? [], custom: delivery.headers, test: delivery.is_test, svix: delivery.svix_headers });
     result = input.secrets === null ? SECRET_UNAVAILABLE : await postWebhook({
       url: delivery.url,
       headers,
@@ -108,6 +110,7 @@ export async function attemptDelivery(input: {
     responseBody: result.responseBody,
     durationMs: result.durationMs,
     requestHeaders: loggedRequestHeaders(headers, delivery.headers),
+    url: delivery.url,
     finishedAt,
     next,
   };

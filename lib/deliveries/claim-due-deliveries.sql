@@ -34,7 +34,7 @@ CREATE OR REPLACE FUNCTION webhook_admin_claim_deliveries(
   p_lease_wake_at timestamptz
 ) RETURNS TABLE (
   id text, kind smallint, message_id text, endpoint_id text, consumer_id text, attempts integer, scheduled_attempts integer,
-  created_at timestamptz, payload text, is_test boolean, url text, headers jsonb, ciphertexts text[], probe boolean, more boolean
+  created_at timestamptz, payload text, is_test boolean, url text, headers jsonb, svix_headers boolean, ciphertexts text[], probe boolean, more boolean
 )
 -- Bitmap scans never mark index entries of dead rows, so the leased counts would visit every lease
 -- ever taken until vacuum; plain index scans skip them after the first visit.
@@ -366,13 +366,14 @@ BEGIN
     RETURN QUERY
       WITH en AS MATERIALIZED (
         -- Secrets read once per endpoint, not once per delivery.
-        SELECT en.id, en.url, en.headers, webhook_admin_signing_secrets(en.id) AS ciphertexts
+        SELECT en.id, en.url, en.headers, en.svix_headers, webhook_admin_signing_secrets(en.id) AS ciphertexts
         FROM endpoints en WHERE en.id = ANY (v_locked)
       )
       SELECT d.id, v_kinds[c.n], d.message_id, d.endpoint_id, d.consumer_id, d.attempts, d.scheduled_attempts, d.created_at::timestamptz,
              m.payload, m.is_test,
              (SELECT en.url FROM en WHERE en.id = d.endpoint_id),
              (SELECT en.headers FROM en WHERE en.id = d.endpoint_id),
+             (SELECT en.svix_headers FROM en WHERE en.id = d.endpoint_id),
              (SELECT en.ciphertexts FROM en WHERE en.id = d.endpoint_id),
              c.n = ANY (v_probes), v_more
       FROM unnest(v_claim) AS c(n)

@@ -29,7 +29,8 @@ type ClaimedRow = Omit<ClaimedDelivery, "secrets"> & { ciphertexts: string[]; mo
  */
 export async function claimDueDeliveries(
   sql: Sql,
-  input: { limit: number; leaseMs: number; defaultConcurrency: number },
+  /** `keys`: what decrypts the endpoints' secrets (decryptionKeys). */
+  input: { limit: number; leaseMs: number; defaultConcurrency: number; keys: Buffer[] },
 ): Promise<{ token: string; deliveries: ClaimedDelivery[]; more: boolean }> {
   const token = randomUUID();
   const leaseWake = leaseWakeDue(Date.now() + input.leaseMs);
@@ -38,6 +39,6 @@ export async function claimDueDeliveries(
                                                  ${token}, ${leaseWake}::timestamptz)`;
   // The function adds the lease's wake-up only when it claims something.
   if (leaseWake && rows.length > 0) leaseWakeAdded(leaseWake);
-  const deliveries = rows.map(({ ciphertexts, more: _, ...d }) => ({ ...d, secrets: decryptSecrets(ciphertexts) }));
+  const deliveries = rows.map(({ ciphertexts, more: _, ...d }) => ({ ...d, secrets: decryptSecrets(ciphertexts, input.keys) }));
   return { token, deliveries, more: rows[0]?.more ?? false };
 }

@@ -1,4 +1,5 @@
 import type { Config } from "../config";
+import { decryptionKeys } from "../endpoints/secrets";
 import type { Sql } from "../db/client";
 import { attemptDelivery, egressPolicy } from "./attempt-delivery";
 import { claimDueDeliveries, triggerOf } from "./claim-due-deliveries";
@@ -102,7 +103,7 @@ export class DeliveryPump {
     }
     const claim = await observeClaim(
       claimInSpan(
-        () => claimDueDeliveries(sql, { limit, leaseMs: leaseMs(config), defaultConcurrency: config.ENDPOINT_MAX_CONCURRENCY }),
+        () => claimDueDeliveries(sql, { limit, leaseMs: leaseMs(config), defaultConcurrency: config.ENDPOINT_MAX_CONCURRENCY, keys: decryptionKeys(config) }),
         (messageIds) => readIngestTraceparents(sql, messageIds),
       ),
     ).catch(

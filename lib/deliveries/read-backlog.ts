@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { getDb, type Executor } from "../db/client";
+import type { Ctx } from "../context";
 import { QUEUE_KINDS } from "../db/schema/messages";
 
 /** Past this many, the overview says "more than": counting a backlog of millions row by row would cost what it measures. */
@@ -19,7 +19,7 @@ export type Backlog = {
  * cap's worth of one kind's entries, the oldest due is the first entry of each kind (1.5–8 ms
  * with a million rows queued). Operators only: it counts every consumer's work.
  */
-export async function readBacklog(db: Executor = getDb()): Promise<Backlog> {
+export async function readBacklog({ db }: Ctx): Promise<Backlog> {
   const kinds = Object.values(QUEUE_KINDS);
   const rows = await db.execute<{ pending: number; oldest: string | null }>(sql`
     select

@@ -23,6 +23,8 @@ export type AttemptOutcome = {
   responseBody: string;
   durationMs: number;
   requestHeaders: Record<string, string>;
+  /** Where it was sent: the endpoint's URL at the time. */
+  url: string;
   finishedAt: Date;
   /** The claim's lease on the queue row; an outcome moves the delivery only while this still holds. */
   leaseToken?: string;
@@ -99,10 +101,11 @@ export async function recordOutcomes(
         ${col((o) => o.trigger)}::text[], ${asTextArray(col((o) => o.success))}::text[]::bool[], ${asTextArray(col((o) => o.statusCode))}::text[]::int[],
         ${col((o) => o.error) as string[]}::text[], ${col((o) => o.errorDetail) as string[]}::text[],
         ${col((o) => o.responseBody)}::text[], ${asTextArray(col((o) => o.durationMs))}::text[]::int[],
-        ${asTextArray(col((o) => JSON.stringify(o.requestHeaders)))}::text[]::jsonb[], ${asTextArray(col((o) => o.finishedAt))}::text[]::timestamptz[])`;
+        ${asTextArray(col((o) => JSON.stringify(o.requestHeaders)))}::text[]::jsonb[], ${asTextArray(col((o) => o.finishedAt))}::text[]::timestamptz[],
+        ${col((o) => o.url)}::text[])`;
     const insertAttempts = tx`
       insert into attempts (id, delivery_id, message_id, endpoint_id, consumer_id, attempt_number, trigger, success,
-                            status_code, error, error_detail, response_body, duration_ms, request_headers, created_at)
+                            status_code, error, error_detail, response_body, duration_ms, request_headers, created_at, url)
       ${rows}
       on conflict (id) do nothing`;
     const queries: Promise<unknown>[] = [input.rollup === false ? insertAttempts : withStatsRollup(tx, insertAttempts)];
@@ -211,7 +214,7 @@ export async function recordOutcomes(
     if (retryWake) queries.push(retryWake);
     await Promise.all(queries);
     // Alerts commit with the change that raised them, or not at all.
-    await raiseAlerts(tx, [
+    await raiseAlerts({ sql: tx }, [
       ...(await exhausted)
         .filter((d) => d.exhausted)
         .map((d) => ({

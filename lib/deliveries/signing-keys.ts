@@ -1,16 +1,15 @@
 import { decrypt } from "../crypto/encryption";
 import type { SqlOrTx } from "../db/client";
-import { decryptionKeys } from "../endpoints/secrets";
 
 // Ciphertext → plaintext. A ciphertext is immutable, so caching it can never serve a stale secret;
 // which secrets are active is still read from the database for every claim.
 const cache = new Map<string, string>();
 const CACHE_LIMIT = 10_000;
 
-function decryptCached(ciphertext: string): string {
+function decryptCached(ciphertext: string, keys: Buffer[]): string {
   let secret = cache.get(ciphertext);
   if (secret === undefined) {
-    secret = decrypt(ciphertext, decryptionKeys());
+    secret = decrypt(ciphertext, keys);
     if (cache.size >= CACHE_LIMIT) cache.clear();
     cache.set(ciphertext, secret);
   }
@@ -26,9 +25,9 @@ export function activeSecretCiphertexts(tx: SqlOrTx) {
 }
 
 /** null when a secret cannot be decrypted with the configured keys (one dropped too early). */
-export function decryptSecrets(ciphertexts: string[]): string[] | null {
+export function decryptSecrets(ciphertexts: string[], keys: Buffer[]): string[] | null {
   try {
-    return ciphertexts.map(decryptCached);
+    return ciphertexts.map((ciphertext) => decryptCached(ciphertext, keys));
   } catch {
     return null;
   }

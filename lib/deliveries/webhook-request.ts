@@ -15,16 +15,20 @@ export function webhookHeaders(input: {
   custom: Record<string, string>;
   /** A test send: `webhook-test: true`, so a receiver can tell it from real traffic (it is signed like any other). */
   test?: boolean;
+  /** The same three values under Svix's names too, for receivers that read `svix-*` by name. */
+  svix?: boolean;
   now?: number;
 }): Record<string, string> {
-  const timestamp = Math.floor((input.now ?? Date.now()) / 1000);
+  const timestamp = String(Math.floor((input.now ?? Date.now()) / 1000));
+  const signature = signatureHeader(input.secrets.map(secretKeyBytes), input.messageId, Number(timestamp), input.body);
   return {
     ...input.custom,
     "content-type": "application/json",
     "user-agent": USER_AGENT,
     "webhook-id": input.messageId,
-    "webhook-timestamp": String(timestamp),
-    "webhook-signature": signatureHeader(input.secrets.map(secretKeyBytes), input.messageId, timestamp, input.body),
+    "webhook-timestamp": timestamp,
+    "webhook-signature": signature,
+    ...(input.svix ? { "svix-id": input.messageId, "svix-timestamp": timestamp, "svix-signature": signature } : {}),
     ...(input.test ? { "webhook-test": "true" } : {}),
   };
 }

@@ -1,8 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
+import type { Ctx } from "../context";
 import { setTimeout as sleep } from "node:timers/promises";
 import { like } from "drizzle-orm";
-import { getConfig } from "../config";
-import { getDb } from "../db/client";
 import { endpoints } from "../db/schema";
 import { currentSecret } from "../endpoints/secrets";
 import { AppError, NotFoundError } from "../errors";
@@ -53,8 +52,8 @@ function signedByAny(secrets: string[], id: string, timestamp: number, body: str
  * should: the Standard Webhooks signature under the secret of an endpoint pointing here (401
  * otherwise), then `ok` always 200, `flaky` as flakyOutcome says, `retired` 410 Gone.
  */
-export async function answerDemoReceiver({ name, headers, body }: { name: string; headers: Headers; body: string }): Promise<ReceiverAnswer> {
-  if (!getConfig().WEBHOOK_ADMIN_DEMO || !(DEMO_RECEIVERS as readonly string[]).includes(name)) throw new NotFoundError("demo receiver", name);
+export async function answerDemoReceiver({ ctx, input: { name, headers, body } }: { ctx: Ctx; input: { name: string; headers: Headers; body: string } }): Promise<ReceiverAnswer> {
+  if (!ctx.config.WEBHOOK_ADMIN_DEMO || !(DEMO_RECEIVERS as readonly string[]).includes(name)) throw new NotFoundError("demo receiver", name);
   const receiver = name as DemoReceiver;
   const id = headers.get("webhook-id") ?? "";
   const timestamp = headers.get("webhook-timestamp") ?? "";
@@ -63,16 +62,15 @@ export async function answerDemoReceiver({ name, headers, body }: { name: string
   const refuse = (detail: string) => new DemoReceiverError(401, "invalid_signature", "Invalid signature", detail);
   if (!id || !/^\d+$/.test(timestamp) || !signature) throw refuse("webhook-id, webhook-timestamp and webhook-signature are required.");
   if (Math.abs(Date.now() / 1000 - seconds) > TIMESTAMP_TOLERANCE_S) throw refuse("webhook-timestamp is more than 5 minutes away.");
-  const db = getDb();
-  const pointingHere = await db
+  const pointingHere = await ctx.db
     .select({ id: endpoints.id })
     .from(endpoints)
     .where(like(endpoints.url, `%${DEMO_RECEIVER_PATH}${receiver}`));
-  const secrets = await Promise.all(pointingHere.map((endpoint) => currentSecret(db, endpoint.id)));
+  const secrets = await Promise.all(pointingHere.map((endpoint) => currentSecret(ctx, endpoint.id)));
   if (!signedByAny(secrets, id, seconds, body, signature)) throw refuse("No signature matches the secret of an endpoint pointing at this receiver.");
 
   if (receiver === "retired") {
-    throw new DemoReceiverError(410, "gone", "Gone", `This hook was retired; Acme now receives at ${getConfig().APP_URL}${DEMO_RECEIVER_PATH}ok.`);
+    throw new DemoReceiverError(410, "gone", "Gone", `This hook was retired; Acme now receives at ${ctx.config.APP_URL}${DEMO_RECEIVER_PATH}ok.`);
   }
   if (receiver === "flaky") {
     const outcome = flakyOutcome(id);

@@ -25,7 +25,7 @@ export async function alertFailingEndpoints(sql: Sql, input: { failingAfterMs: n
         (select a.status_code from attempts a where a.endpoint_id = e.id order by a.created_at desc nulls last limit 1) as status_code,
         (select a.error from attempts a where a.endpoint_id = e.id order by a.created_at desc nulls last limit 1) as error`;
     await raiseAlerts(
-      tx,
+      { sql: tx },
       rows.map((r) => ({
         kind: "endpoint.failing",
         endpointId: r.id,

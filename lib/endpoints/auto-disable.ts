@@ -43,7 +43,7 @@ export async function autoDisableFailingEndpoints(
       select unnest(${ids.map(() => newId("audit"))}::text[]), 'system', 'endpoint.auto_disabled', 'endpoint',
              unnest(${ids}::text[]), ${tx.json({ reason })}::jsonb`;
     await raiseAlerts(
-      tx,
+      { sql: tx },
       disabled.map((d) => ({ kind: "endpoint.disabled", endpointId: d.id, data: { reason, failing_since: d.failing_since.toISOString() } })),
     );
     return ids;

@@ -1,6 +1,5 @@
-import { insertAuditEvent } from "../audit/insert-audit-event";
-import { getConfig } from "../config";
-import { maySeeSecrets, type Ctx } from "../context";
+import { recordAuditEvent } from "../audit/record-audit-event";
+import { inTransaction, maySeeSecrets, type Ctx } from "../context";
 import { eq } from "drizzle-orm";
 import { consumers, endpoints } from "../db/schema";
 import { newId } from "../ids";
@@ -8,27 +7,36 @@ import { findConsumer } from "../consumers/queries";
 import { assertEndpointUrl } from "./check-url";
 import { checkPortalEndpointCount, checkPortalEndpointFields } from "./portal-limits";
 import { checkSecret, storeSecret } from "./secrets";
+import { uidTaken } from "./uid";
 import { toEndpoint, type CreateEndpointInput } from "./schemas";
 
-export async function createEndpoint({ ctx, consumerRef, input }: { ctx: Ctx; consumerRef: string; input: CreateEndpointInput }) {
-  const url = assertEndpointUrl(input.url);
+/**
+ * `svixId`: the endpoint's id in a Svix deployment it is imported from, kept as an alias the API
+ * takes wherever it takes the id.
+ */
+export async function createEndpoint({ ctx, consumerRef, input, svixId }: { ctx: Ctx; consumerRef: string; input: CreateEndpointInput; svixId?: string }) {
+  const url = assertEndpointUrl(input.url, ctx.config);
   const secret = checkSecret(input.secret);
-  const config = getConfig();
-  checkPortalEndpointFields(ctx, input, config);
+  checkPortalEndpointFields(ctx, input);
   const consumer = await findConsumer(ctx, consumerRef);
-  const row = await ctx.db.transaction(async (tx) => {
+  const row = await uidTaken(input.uid, () => inTransaction(ctx, async (tx) => {
     if (ctx.actor.type === "portal") {
       // Two creates racing for the last place take turns on the consumer's row.
-      await tx.select({ id: consumers.id }).from(consumers).where(eq(consumers.id, consumer.id)).for("update");
-      await checkPortalEndpointCount(ctx, tx, consumer.id, config);
+      await tx.db.select({ id: consumers.id }).from(consumers).where(eq(consumers.id, consumer.id)).for("update");
+      await checkPortalEndpointCount(tx, consumer.id);
     }
-    const [created] = await tx
+    const [created] = await tx.db
       .insert(endpoints)
       .values({
         id: newId("endpoint"),
         consumerId: consumer.id,
         url,
+        uid: input.uid ?? null,
         description: input.description ?? "",
+        metadata: input.metadata ?? {},
+        channels: input.channels?.length ? [...new Set(input.channels)] : null,
+        svixId: svixId ?? null,
+        svixHeaders: input.svix_headers ?? false,
         eventTypes: input.event_types?.length ? [...new Set(input.event_types)] : null,
         headers: input.headers ?? {},
         maxConcurrency: input.max_concurrency ?? null,
@@ -38,8 +46,8 @@ export async function createEndpoint({ ctx, consumerRef, input }: { ctx: Ctx; co
       })
       .returning();
     await storeSecret(tx, created!.id, secret);
-    await insertAuditEvent(tx, { actor: ctx.actor, action: "endpoint.created", targetType: "endpoint", targetId: created!.id, data: { url } });
+    await recordAuditEvent(tx, { action: "endpoint.created", targetType: "endpoint", targetId: created!.id, data: { url } });
     return created!;
-  });
-  return toEndpoint(row, config.ENDPOINT_MAX_CONCURRENCY, maySeeSecrets(ctx));
+  }));
+  return toEndpoint(row, ctx.config.ENDPOINT_MAX_CONCURRENCY, maySeeSecrets(ctx));
 }

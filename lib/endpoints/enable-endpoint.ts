@@ -1,16 +1,14 @@
-import { insertAuditEvent } from "../audit/insert-audit-event";
-import { getConfig } from "../config";
-import { maySeeSecrets, type Ctx } from "../context";
-import { transactionWithRetry } from "../db/retry";
+import { recordAuditEvent } from "../audit/record-audit-event";
+import { inTransaction, maySeeSecrets, type Ctx } from "../context";
 import { findEndpointRow } from "./queries";
 import { toEndpoint } from "./schemas";
 import { setEndpointState } from "./set-endpoint-state";
 
-export async function enableEndpoint({ ctx, id }: { ctx: Ctx; id: string }) {
-  await findEndpointRow(ctx, id);
-  const row = await transactionWithRetry(ctx.db, async (tx) => {
-    await insertAuditEvent(tx, { actor: ctx.actor, action: "endpoint.enabled", targetType: "endpoint", targetId: id });
+export async function enableEndpoint({ ctx, id: ref }: { ctx: Ctx; id: string }) {
+  const { id } = await findEndpointRow(ctx, ref);
+  const row = await inTransaction(ctx, async (tx) => {
+    await recordAuditEvent(tx, { action: "endpoint.enabled", targetType: "endpoint", targetId: id });
     return setEndpointState(tx, id, { state: "active" });
   });
-  return toEndpoint(row, getConfig().ENDPOINT_MAX_CONCURRENCY, maySeeSecrets(ctx));
+  return toEndpoint(row, ctx.config.ENDPOINT_MAX_CONCURRENCY, maySeeSecrets(ctx));
 }

@@ -13,9 +13,9 @@ export const EndpointStatsQuery = z.object({
  * read from the stats rollup, never counted over attempts: `since` counts from the start of its
  * minute, and p50/p99 are exact to their histogram bucket (within 3.2 %).
  */
-export async function endpointStats(ctx: Ctx, id: string, query: z.infer<typeof EndpointStatsQuery>) {
-  await findEndpointRow(ctx, id);
-  const totals = await readEndpointTotals(ctx.db, id, query.since ?? new Date(Date.now() - 86_400_000));
+export async function endpointStats(ctx: Ctx, ref: string, query: z.infer<typeof EndpointStatsQuery>) {
+  const { id } = await findEndpointRow(ctx, ref);
+  const totals = await readEndpointTotals(ctx, id, query.since ?? new Date(Date.now() - 86_400_000));
   return {
     since: totals.since.toISOString(),
     attempts: totals.attempts,

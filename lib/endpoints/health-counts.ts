@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Ctx } from "../context";
-import { getDb } from "../db/client";
 import type { Operator } from "../operators";
+import { openCtx } from "../open-ctx";
 
 export type EndpointHealthCounts = { failing: number; circuit_open: number; auto_disabled: number };
 
@@ -18,5 +18,5 @@ export async function endpointHealthCounts(ctx: Ctx): Promise<EndpointHealthCoun
 
 /** For the overview page, which renders on the server as the signed-in operator. */
 export function endpointHealthCountsFor(operator: Operator): Promise<EndpointHealthCounts> {
-  return endpointHealthCounts({ actor: { type: "operator", id: operator.id, role: operator.role }, db: getDb() });
+  return endpointHealthCounts(openCtx({ type: "operator", id: operator.id, role: operator.role }));
 }

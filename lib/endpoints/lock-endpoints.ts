@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { Executor } from "../db/client";
+import type { Ctx } from "../context";
 
 /**
  * Locks what a state change or deletion of endpoints touches, in the order the worker's claims
@@ -7,7 +7,7 @@ import type { Executor } from "../db/client";
  * so a change racing a worker's outcomes waits for them instead of deadlocking. `deliveries`:
  * "queued" for the ones still in the queue (disabling cancels those), "all" when they all go.
  */
-export async function lockEndpoints(db: Executor, which: { endpointId: string } | { consumerId: string }, deliveries: "queued" | "all") {
+export async function lockEndpoints({ db }: Ctx, which: { endpointId: string } | { consumerId: string }, deliveries: "queued" | "all") {
   const endpointIds: SQL =
     "endpointId" in which ? sql`select ${which.endpointId}::text` : sql`select id from endpoints where consumer_id = ${which.consumerId}`;
   await db.execute(sql`select 1 from delivery_queue where endpoint_id in (${endpointIds}) order by delivery_id, kind for update`);

@@ -1,7 +1,5 @@
 import { count, eq } from "drizzle-orm";
-import type { Config } from "../config";
 import type { Ctx } from "../context";
-import type { Executor } from "../db/client";
 import { endpoints } from "../db/schema";
 import { ConflictError, ValidationError } from "../errors";
 
@@ -10,8 +8,9 @@ import { ConflictError, ValidationError } from "../errors";
  * ENDPOINT_MAX_CONCURRENCY (each slot is a worker connection the SaaS pays for). The SaaS's own
  * code (API keys) and operators may go higher.
  */
-export function checkPortalEndpointFields(ctx: Ctx, input: { max_concurrency?: number | null }, config: Config): void {
+export function checkPortalEndpointFields(ctx: Ctx, input: { max_concurrency?: number | null }): void {
   if (ctx.actor.type !== "portal") return;
+  const { config } = ctx;
   if (input.max_concurrency != null && input.max_concurrency > config.ENDPOINT_MAX_CONCURRENCY) {
     throw new ValidationError("The endpoint's settings are not allowed.", [
       { path: "max_concurrency", message: `at most ${config.ENDPOINT_MAX_CONCURRENCY} through the portal` },
@@ -20,9 +19,10 @@ export function checkPortalEndpointFields(ctx: Ctx, input: { max_concurrency?: n
 }
 
 /** A portal session adds endpoints only while its consumer has fewer than PORTAL_MAX_ENDPOINTS. */
-export async function checkPortalEndpointCount(ctx: Ctx, db: Executor, consumerId: string, config: Config): Promise<void> {
+export async function checkPortalEndpointCount(ctx: Ctx, consumerId: string): Promise<void> {
   if (ctx.actor.type !== "portal") return;
-  const [row] = await db.select({ n: count() }).from(endpoints).where(eq(endpoints.consumerId, consumerId));
+  const { config } = ctx;
+  const [row] = await ctx.db.select({ n: count() }).from(endpoints).where(eq(endpoints.consumerId, consumerId));
   if ((row?.n ?? 0) >= config.PORTAL_MAX_ENDPOINTS) {
     throw new ConflictError("endpoint_limit", `This account has ${config.PORTAL_MAX_ENDPOINTS} endpoints, the most the portal can add; delete one first.`);
   }

@@ -1,7 +1,5 @@
-import { and, eq, ilike, inArray, or, type SQL } from "drizzle-orm";
-import { getConfig } from "../config";
+import { and, eq, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
 import { maySeeSecrets, consumerScope, type Ctx } from "../context";
-import type { Executor } from "../db/client";
 import { consumers, endpoints } from "../db/schema";
 import { keysetBefore, newestFirst } from "../db/keyset";
 import { NotFoundError } from "../errors";
@@ -9,20 +7,29 @@ import { decodeCursor, toPage, type PageQuery } from "../pagination";
 import { consumerRefs, containsPattern, findConsumer } from "../consumers/queries";
 import { toEndpoint, type EndpointRef, type SearchEndpointsQuery } from "./schemas";
 
-/** An endpoint row within the actor's scope; another consumer's endpoint is simply not found. */
-export async function findEndpointRow(ctx: Ctx, id: string, db: Executor = ctx.db) {
+/**
+ * An endpoint row within the actor's scope; another consumer's endpoint is simply not found. `ref`
+ * is its id or the id it was imported with from Svix; within a consumer (`consumerId`), its uid too.
+ */
+export async function findEndpointRow(ctx: Ctx, ref: string, { consumerId }: { consumerId?: string } = {}) {
   const scope = consumerScope(ctx);
-  const [row] = await db
+  const named = or(
+    eq(endpoints.id, ref),
+    eq(endpoints.svixId, ref),
+    consumerId ? and(eq(endpoints.consumerId, consumerId), eq(endpoints.uid, ref)) : undefined,
+  );
+  const [row] = await ctx.db
     .select()
     .from(endpoints)
-    .where(and(eq(endpoints.id, id), scope ? eq(endpoints.consumerId, scope) : undefined))
+    .where(and(named, scope ? eq(endpoints.consumerId, scope) : undefined, consumerId ? eq(endpoints.consumerId, consumerId) : undefined))
+    .orderBy(sql`${endpoints.id} = ${ref} desc`)
     .limit(1);
-  if (!row) throw new NotFoundError("endpoint", id);
+  if (!row) throw new NotFoundError("endpoint", ref);
   return row;
 }
 
 export async function getEndpoint(ctx: Ctx, id: string) {
-  return toEndpoint(await findEndpointRow(ctx, id), getConfig().ENDPOINT_MAX_CONCURRENCY, maySeeSecrets(ctx));
+  return toEndpoint(await findEndpointRow(ctx, id), ctx.config.ENDPOINT_MAX_CONCURRENCY, maySeeSecrets(ctx));
 }
 
 export async function listEndpoints(ctx: Ctx, consumerRef: string, query: PageQuery) {
@@ -34,7 +41,7 @@ export async function listEndpoints(ctx: Ctx, consumerRef: string, query: PageQu
     .where(and(eq(endpoints.consumerId, consumer.id), cursor ? keysetBefore(endpoints.createdAt, endpoints.id, cursor) : undefined))
     .orderBy(...newestFirst(endpoints.createdAt, endpoints.id))
     .limit(query.limit + 1);
-  const concurrency = getConfig().ENDPOINT_MAX_CONCURRENCY;
+  const concurrency = ctx.config.ENDPOINT_MAX_CONCURRENCY;
   const reveal = maySeeSecrets(ctx);
   return toPage(rows, query.limit, (row) => toEndpoint(row, concurrency, reveal));
 }
@@ -63,8 +70,8 @@ export async function searchEndpoints(ctx: Ctx, query: PageQuery & SearchEndpoin
     .where(and(...filters))
     .orderBy(...newestFirst(endpoints.createdAt, endpoints.id))
     .limit(query.limit + 1);
-  const owners = await consumerRefs(ctx.db, rows.slice(0, query.limit).map((row) => row.consumerId));
-  const concurrency = getConfig().ENDPOINT_MAX_CONCURRENCY;
+  const owners = await consumerRefs(ctx, rows.slice(0, query.limit).map((row) => row.consumerId));
+  const concurrency = ctx.config.ENDPOINT_MAX_CONCURRENCY;
   const reveal = maySeeSecrets(ctx);
   return toPage(rows, query.limit, (row) => ({ ...toEndpoint(row, concurrency, reveal), consumer: owners.get(row.consumerId) ?? null }));
 }
@@ -73,7 +80,8 @@ export async function searchEndpoints(ctx: Ctx, query: PageQuery & SearchEndpoin
  * The endpoints among `ids` that exist, by id: one lookup by primary key for the distinct ids of a
  * page another list already read (and scoped). A deleted endpoint is simply absent.
  */
-export async function endpointRefs(db: Executor, ids: Iterable<string | null | undefined>): Promise<Map<string, EndpointRef>> {
+export async function endpointRefs(ctx: Ctx, ids: Iterable<string | null | undefined>): Promise<Map<string, EndpointRef>> {
+  const { db } = ctx;
   const wanted = [...new Set([...ids].filter((id): id is string => !!id))];
   if (wanted.length === 0) return new Map();
   const rows = await db.select({ id: endpoints.id, url: endpoints.url, description: endpoints.description }).from(endpoints).where(inArray(endpoints.id, wanted));

@@ -1,25 +1,26 @@
-import { insertAuditEvent } from "../audit/insert-audit-event";
+import { recordAuditEvent } from "../audit/record-audit-event";
 import { and, eq, isNull } from "drizzle-orm";
-import { getConfig } from "../config";
-import type { Ctx } from "../context";
+import { inTransaction, type Ctx } from "../context";
 import { endpointSecrets } from "../db/schema";
 import { findEndpointRow } from "./queries";
 import { checkSecret, storeSecret } from "./secrets";
 
 /**
- * A new current secret; the previous one keeps signing beside it for SECRET_ROTATION_OVERLAP so
- * receivers can switch without dropping a delivery. Earlier rotated keys keep their own expiry.
+ * A new current secret; the previous one keeps signing beside it for `graceSeconds` (default
+ * SECRET_ROTATION_OVERLAP) so receivers can switch without dropping a delivery; 0 retires it at
+ * once. Earlier rotated keys keep their own expiry.
  */
-export async function rotateEndpointSecret({ ctx, id, key }: { ctx: Ctx; id: string; key?: string }) {
+export async function rotateEndpointSecret({ ctx, id: ref, key, graceSeconds }: { ctx: Ctx; id: string; key?: string; graceSeconds?: number }) {
   const secret = checkSecret(key);
-  await ctx.db.transaction(async (tx) => {
-    await findEndpointRow(ctx, id, tx);
-    await tx
+  const graceMs = graceSeconds !== undefined ? graceSeconds * 1000 : ctx.config.SECRET_ROTATION_OVERLAP;
+  await inTransaction(ctx, async (tx) => {
+    const { id } = await findEndpointRow(tx, ref);
+    await tx.db
       .update(endpointSecrets)
-      .set({ expiresAt: new Date(Date.now() + getConfig().SECRET_ROTATION_OVERLAP) })
+      .set({ expiresAt: new Date(Date.now() + graceMs) })
       .where(and(eq(endpointSecrets.endpointId, id), isNull(endpointSecrets.expiresAt)));
     await storeSecret(tx, id, secret);
-    await insertAuditEvent(tx, { actor: ctx.actor, action: "endpoint.secret_rotated", targetType: "endpoint", targetId: id });
+    await recordAuditEvent(tx, { action: "endpoint.secret_rotated", targetType: "endpoint", targetId: id });
   });
   return { key: secret };
 }

@@ -11,8 +11,21 @@ const Headers = z.record(z.string(), z.string()).superRefine((headers, ctx) => {
   }
 });
 
+/** A caller's own name for a thing (an endpoint's uid, a channel): the characters Svix allows too. */
+export const Name = z.string().min(1).max(256).regex(/^[a-zA-Z0-9\-_.:]+$/, "letters, digits, '-', '_', '.' and ':' only");
+
+/** Labels, string to string: bounded, as every stored caller text. */
+export const Labels = z
+  .record(Text.max(256), Text.max(2000))
+  .refine((labels) => Object.keys(labels).length <= 50, "at most 50 keys");
+
 const fields = {
   url: Text.min(1).max(2048),
+  // Not `ep_…`: ids and uids share the path, and an id must always mean the endpoint it names.
+  uid: Name.refine((uid) => !uid.startsWith("ep_"), "must not start with ep_").nullable(),
+  metadata: Labels,
+  channels: z.array(Name.max(128)).min(1).max(10).nullable(),
+  svix_headers: z.boolean(),
   description: Text.max(2000),
   event_types: z.array(EventTypeName).max(500).nullable(),
   headers: Headers,
@@ -24,6 +37,10 @@ const fields = {
 
 export const CreateEndpointInput = z.strictObject({
   url: fields.url,
+  uid: fields.uid.optional(),
+  metadata: fields.metadata.optional(),
+  channels: fields.channels.optional(),
+  svix_headers: fields.svix_headers.optional(),
   description: fields.description.optional(),
   event_types: fields.event_types.optional(),
   headers: fields.headers.optional(),
@@ -37,14 +54,24 @@ export type CreateEndpointInput = z.infer<typeof CreateEndpointInput>;
 export const UpdateEndpointInput = CreateEndpointInput.omit({ secret: true }).partial();
 export type UpdateEndpointInput = z.infer<typeof UpdateEndpointInput>;
 
-export const RotateSecretInput = z.strictObject({ key: z.string().optional() });
+export const RotateSecretInput = z.strictObject({
+  key: z.string().optional(),
+  /** How long the previous secret keeps signing beside the new one; SECRET_ROTATION_OVERLAP when absent. */
+  grace_seconds: z.number().int().min(0).max(604_800).optional(),
+});
 
 export const Endpoint = z.object({
   id: z.string(),
   consumer_id: z.string(),
+  uid: z.string().nullable(),
   url: z.string(),
   description: z.string(),
+  metadata: z.record(z.string(), z.string()),
   event_types: z.array(z.string()).nullable(),
+  /** null: every message; else only messages carrying one of these channels. */
+  channels: z.array(z.string()).nullable(),
+  /** Signed with `svix-*` headers too. */
+  svix_headers: z.boolean(),
   headers: z.record(z.string(), z.string()),
   max_concurrency: z.number(),
   rate_limit_per_second: z.number().nullable(),
@@ -80,9 +107,13 @@ export function toEndpoint(row: typeof endpoints.$inferSelect, defaultConcurrenc
   return {
     id: row.id,
     consumer_id: row.consumerId,
+    uid: row.uid,
     url: row.url,
     description: row.description,
+    metadata: row.metadata,
     event_types: row.eventTypes,
+    channels: row.channels,
+    svix_headers: row.svixHeaders,
     headers: revealHeaders ? row.headers : maskHeaderValues(row.headers),
     max_concurrency: row.maxConcurrency ?? defaultConcurrency,
     rate_limit_per_second: row.rateLimitPerSecond,

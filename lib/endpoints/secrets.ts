@@ -1,40 +1,48 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
-import { getConfig } from "../config";
+import type { Config } from "../config";
+import type { Ctx } from "../context";
 import { decrypt, encrypt } from "../crypto/encryption";
-import type { Executor } from "../db/client";
 import { endpointSecrets } from "../db/schema";
 import { newId } from "../ids";
 import { ValidationError } from "../errors";
 import { generateSecret, isValidSecret } from "../webhooks/sign";
 
 /** Every key the configuration can decrypt with: the current one first, then retired ones. */
-export function decryptionKeys(): Buffer[] {
-  const config = getConfig();
+export function decryptionKeys(config: Config): Buffer[] {
   return [config.ENCRYPTION_KEY, ...config.ENCRYPTION_KEYS_PREVIOUS];
 }
 
-export function checkSecret(secret: string | undefined): string {
-  if (secret === undefined) return generateSecret();
+/**
+ * A secret to store: generated when none is given; else a `whsec_` secret, or the bare base64 Svix
+ * also takes (an imported one), which gets the prefix. Svix's asymmetric keys (`whsk_`, `whpk_`)
+ * sign with Ed25519, which this product does not: refused in words.
+ */
+export function checkSecret(given: string | undefined): string {
+  if (given === undefined) return generateSecret();
+  if (/^wh(sk|pk)1?_/.test(given)) {
+    throw new ValidationError("The secret is invalid.", [{ path: "key", message: "asymmetric (Ed25519) secrets are not supported; use a whsec_ secret" }]);
+  }
+  const secret = /^[A-Za-z0-9+/=]{32,100}$/.test(given) ? `whsec_${given}` : given;
   if (!isValidSecret(secret)) {
     throw new ValidationError("The secret is invalid.", [
-      { path: "key", message: "must be whsec_ followed by base64 of 24 to 64 bytes" },
+      { path: "key", message: "must be whsec_ followed by base64 of 24 to 75 bytes" },
     ]);
   }
   return secret;
 }
 
-export async function storeSecret(db: Executor, endpointId: string, secret: string): Promise<void> {
-  const { ciphertext, keyId } = encrypt(secret, getConfig().ENCRYPTION_KEY);
-  await db.insert(endpointSecrets).values({ id: newId("endpointSecret"), endpointId, ciphertext, keyId });
+export async function storeSecret(ctx: Ctx, endpointId: string, secret: string): Promise<void> {
+  const { ciphertext, keyId } = encrypt(secret, ctx.config.ENCRYPTION_KEY);
+  await ctx.db.insert(endpointSecrets).values({ id: newId("endpointSecret"), endpointId, ciphertext, keyId });
 }
 
-export async function currentSecret(db: Executor, endpointId: string): Promise<string> {
-  const [row] = await db
+export async function currentSecret(ctx: Ctx, endpointId: string): Promise<string> {
+  const [row] = await ctx.db
     .select({ ciphertext: endpointSecrets.ciphertext })
     .from(endpointSecrets)
     .where(and(eq(endpointSecrets.endpointId, endpointId), isNull(endpointSecrets.expiresAt)))
     .orderBy(desc(endpointSecrets.createdAt))
     .limit(1);
   if (!row) throw new Error(`Endpoint ${endpointId} has no current secret`);
-  return decrypt(row.ciphertext, decryptionKeys());
+  return decrypt(row.ciphertext, decryptionKeys(ctx.config));
 }

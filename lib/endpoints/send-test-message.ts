@@ -1,5 +1,4 @@
 import { eq, sql } from "drizzle-orm";
-import { getConfig } from "../config";
 import { z } from "zod";
 import type { Ctx } from "../context";
 import { eventTypes } from "../db/schema";
@@ -27,7 +26,7 @@ export const TEST_EVENT_TYPE = "webhook.test";
  * (their index), so the bound holds across web processes.
  */
 async function limitTestSends(ctx: Ctx, endpointId: string): Promise<void> {
-  const perMinute = getConfig().ENDPOINT_TEST_SENDS_PER_MINUTE;
+  const perMinute = ctx.config.ENDPOINT_TEST_SENDS_PER_MINUTE;
   const [recent] = await ctx.db.execute<{ n: number; oldest: string | null }>(sql`
     select count(*)::int as n, min(d.created_at)::text as oldest
     from deliveries d join messages m on m.id = d.message_id

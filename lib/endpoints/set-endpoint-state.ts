@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
-import type { Executor } from "../db/client";
+import type { Ctx } from "../context";
 import { endpoints, type EndpointState } from "../db/schema";
-import { raiseAlertsIn } from "../alerts/raise-alert";
+import { raiseAlerts } from "../alerts/raise-alert";
 import { NotFoundError } from "../errors";
 import { lockEndpoints } from "./lock-endpoints";
 
@@ -12,14 +12,15 @@ import { lockEndpoints } from "./lock-endpoints";
  * in its transaction: it takes the locks in the order the worker's outcome writes take them.
  */
 export async function setEndpointState(
-  db: Executor,
+  ctx: Ctx,
   id: string,
   change: { state: "active" } | { state: Exclude<EndpointState, "active">; reason: string },
 ) {
+  const { db } = ctx;
   const now = new Date();
   // Disabling cancels the queued deliveries: their queue and delivery rows are locked before the
   // endpoint's. Enabling touches the endpoint row alone.
-  if (change.state !== "active") await lockEndpoints(db, { endpointId: id }, "queued");
+  if (change.state !== "active") await lockEndpoints(ctx, { endpointId: id }, "queued");
   // Locked, so an auto-disable committing meanwhile cannot be overwritten unannounced.
   const [before] = await db
     .select({ state: endpoints.state, reason: endpoints.disabledReason })
@@ -53,7 +54,7 @@ export async function setEndpointState(
     await db.execute(sql`select webhook_admin_cancel_pending(array[${id}]::text[], ${`endpoint_${change.state}`})`);
   }
   if (change.state === "active" && before.state !== "active") {
-    await raiseAlertsIn(db, [{ kind: "endpoint.enabled", endpointId: id, data: { previous_state: before.state, reason: before.reason } }]);
+    await raiseAlerts(ctx, [{ kind: "endpoint.enabled", endpointId: id, data: { previous_state: before.state, reason: before.reason } }]);
   }
   return row!;
 }

@@ -1,9 +1,7 @@
-import { insertAuditEvent } from "../audit/insert-audit-event";
+import { recordAuditEvent } from "../audit/record-audit-event";
 import { eq } from "drizzle-orm";
-import { getConfig } from "../config";
-import { maySeeSecrets, type Ctx } from "../context";
+import { inTransaction, maySeeSecrets, type Ctx } from "../context";
 import { endpoints } from "../db/schema";
-import { transactionWithRetry } from "../db/retry";
 import { NotFoundError } from "../errors";
 import { assertEndpointUrl } from "./check-url";
 import { findEndpointRow } from "./queries";
@@ -11,23 +9,28 @@ import { toEndpoint, type UpdateEndpointInput } from "./schemas";
 import { setEndpointState } from "./set-endpoint-state";
 import { checkPortalEndpointFields } from "./portal-limits";
 import { unmaskHeaderValues } from "../webhooks/headers";
+import { uidTaken } from "./uid";
 
-export async function updateEndpoint({ ctx, id, input }: { ctx: Ctx; id: string; input: UpdateEndpointInput }) {
-  const url = input.url !== undefined ? assertEndpointUrl(input.url) : undefined;
-  const config = getConfig();
-  checkPortalEndpointFields(ctx, input, config);
-  const stored = await findEndpointRow(ctx, id);
+export async function updateEndpoint({ ctx, id: ref, input }: { ctx: Ctx; id: string; input: UpdateEndpointInput }) {
+  const url = input.url !== undefined ? assertEndpointUrl(input.url, ctx.config) : undefined;
+  checkPortalEndpointFields(ctx, input);
+  const stored = await findEndpointRow(ctx, ref);
+  const { id } = stored;
   // A reader who saw the values masked sends them back masked: those keep what is stored.
   const headers = input.headers !== undefined ? unmaskHeaderValues(input.headers, stored.headers) : undefined;
-  const row = await transactionWithRetry(ctx.db, async (tx) => {
+  const row = await uidTaken(input.uid, () => inTransaction(ctx, async (tx) => {
     // A change of state first: it locks queue and delivery rows before the endpoint's own.
     if (input.disabled !== undefined) {
       await setEndpointState(tx, id, input.disabled ? { state: "disabled", reason: "disabled by request" } : { state: "active" });
     }
-    const [updated] = await tx
+    const [updated] = await tx.db
       .update(endpoints)
       .set({
         ...(url !== undefined ? { url } : {}),
+        ...(input.uid !== undefined ? { uid: input.uid } : {}),
+        ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
+        ...(input.channels !== undefined ? { channels: input.channels?.length ? [...new Set(input.channels)] : null } : {}),
+        ...(input.svix_headers !== undefined ? { svixHeaders: input.svix_headers } : {}),
         ...(input.description !== undefined ? { description: input.description } : {}),
         ...(input.event_types !== undefined ? { eventTypes: input.event_types?.length ? [...new Set(input.event_types)] : null } : {}),
         ...(headers !== undefined ? { headers } : {}),
@@ -38,8 +41,8 @@ export async function updateEndpoint({ ctx, id, input }: { ctx: Ctx; id: string;
       .where(eq(endpoints.id, id))
       .returning();
     if (!updated) throw new NotFoundError("endpoint", id);
-    await insertAuditEvent(tx, { actor: ctx.actor, action: "endpoint.updated", targetType: "endpoint", targetId: id, data: { fields: Object.keys(input) } });
+    await recordAuditEvent(tx, { action: "endpoint.updated", targetType: "endpoint", targetId: id, data: { fields: Object.keys(input) } });
     return updated;
-  });
-  return toEndpoint(row, config.ENDPOINT_MAX_CONCURRENCY, maySeeSecrets(ctx));
+  }));
+  return toEndpoint(row, ctx.config.ENDPOINT_MAX_CONCURRENCY, maySeeSecrets(ctx));
 }

@@ -1,3 +1,4 @@
 export * from "./schemas";
 export { createEventType } from "./create-event-type";
-export { listEventTypes } from "./queries";
+export { deleteEventType, updateEventType } from "./update-event-type";
+export { findEventType, listEventTypes } from "./queries";

@@ -17,12 +17,23 @@ export const CreateEventTypeInput = z.strictObject({
 });
 export type CreateEventTypeInput = z.infer<typeof CreateEventTypeInput>;
 
+/** What the verbs take beyond our API's input: the Svix API's archive, deprecation and group (lib/svix). */
+export type EventTypeFlags = { archived?: boolean; deprecated?: boolean; group_name?: string | null };
+export type NewEventType = CreateEventTypeInput & EventTypeFlags;
+/** A change to an event type: the fields given; `schema: null` and `group_name: null` unset. */
+export type EventTypeChanges = Partial<Omit<CreateEventTypeInput, "name">> & EventTypeFlags;
+
 export const EventType = z.object({
   id: z.string(),
   name: z.string(),
   description: z.string(),
   schema: z.record(z.string(), z.unknown()).nullable(),
   example: z.unknown(),
+  /** Hidden from catalogs (archived through the Svix API); messages of it are still delivered. */
+  archived: z.boolean(),
+  deprecated: z.boolean(),
+  /** A heading to group it under in catalogs, or null. */
+  group_name: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -35,6 +46,9 @@ export function toEventType(row: typeof eventTypes.$inferSelect): EventType {
     description: row.description,
     schema: row.schema ?? null,
     example: row.example ?? null,
+    archived: row.archived,
+    deprecated: row.deprecated,
+    group_name: row.groupName,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { getDb, type Executor } from "../db/client";
+import type { Ctx } from "../context";
 import { logger } from "../logger";
 import { VERSION } from "../version";
 
@@ -19,7 +19,7 @@ export type Health = { status: "ok" | "unavailable"; version: string; database: 
  * answer says only `unavailable`: the driver's error (host names, user names, server messages)
  * goes to the log.
  */
-export async function checkHealth(db: Executor = getDb()): Promise<Health> {
+export async function checkHealth({ db }: Ctx): Promise<Health> {
   const started = performance.now();
   try {
     await Promise.race([

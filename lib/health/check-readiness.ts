@@ -1,4 +1,4 @@
-import { getSql } from "../db/client";
+import type { Ctx } from "../context";
 import { readSchemaStatus } from "../db/schema-status";
 import { logger } from "../logger";
 import { isShuttingDown } from "../runtime/lifecycle";
@@ -15,11 +15,11 @@ const TIMEOUT_MS = 3000;
  * every migration this code was built with. Anyone may ask, so the answer names a reason and no
  * details; the details go to the log.
  */
-export async function checkReadiness(): Promise<Readiness> {
+export async function checkReadiness({ sql }: Ctx): Promise<Readiness> {
   if (isShuttingDown()) return { status: "not_ready", reason: "shutting_down", version: VERSION };
   try {
     const status = await Promise.race([
-      readSchemaStatus(getSql()),
+      readSchemaStatus(sql),
       new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`timed out after ${TIMEOUT_MS} ms`)), TIMEOUT_MS).unref()),
     ]);
     if (status.pending.length > 0) {

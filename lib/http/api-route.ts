@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
+import { openCtx, systemCtx } from "../open-ctx";
 import { authenticateApiKey } from "../api-keys";
 import { assertSameOrigin, hasSessionCookie, operatorFromSession } from "../auth/request-session";
-import { getConfig } from "../config";
 import type { Actor, Ctx } from "../context";
 import { sha256Hex } from "../crypto/encryption";
-import { getDb } from "../db/client";
 import { ForbiddenError, NotFoundError, RateLimitedError, UnauthorizedError } from "../errors";
 import { isStorableText } from "../schemas";
 import { authenticatePortalSession } from "../portal/authenticate-portal-session";
@@ -24,6 +23,7 @@ export type { RouteAccess, RouteDoc } from "./route-contract";
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 export type ApiHandler = (args: { req: Request; params: Record<string, string>; ctx: Ctx }) => Promise<Response>;
 export type RouteHandler = (req: Request, route: RouteContext) => Promise<Response>;
+export type ErrorRenderer = (error: unknown, requestId: string) => Response | Promise<Response>;
 
 let limiter: RateLimiter | undefined;
 const active = new ActiveCredentials();
@@ -60,7 +60,13 @@ function requireAccess(actor: Exclude<Actor, { type: "system" }>, access: RouteA
  * the handler runs; errors as problem+json. Outermost, served() (./served.ts) gives the request its
  * id (X-Request-Id, `request_id`, `req_id` on its log lines), its access line, metrics and span.
  */
-export function withApi(handler: ApiHandler, contract: RouteAccess & { doc: RouteDoc | null }): RouteHandler {
+export function withApi(
+  handler: ApiHandler,
+  contract: RouteAccess & { doc: RouteDoc | null },
+  /** How errors are answered: problem+json, or another surface's shape (the Svix API's, lib/svix). */
+  options: { errors?: ErrorRenderer } = {},
+): RouteHandler {
+  const render = options.errors ?? errorResponse;
   const answer: RouteHandler = async (req, route) => {
     // The request's scope is served()'s, outermost (its id also in its log lines and access line).
     const requestId = requestScope()?.id ?? randomUUID();
@@ -69,11 +75,12 @@ export function withApi(handler: ApiHandler, contract: RouteAccess & { doc: Rout
     const portal = token?.startsWith("ps_") ?? false;
     const cors = portal ? portalCorsHeaders(req) : {};
     try {
-      const config = getConfig();
-      const db = getDb();
+      // Who is asking is looked up by the system; the handler then acts as them.
+      const system = systemCtx();
+      const { config, db } = system;
       let actor: Exclude<Actor, { type: "system" }>;
       if (!token && hasSessionCookie(req)) {
-        const operator = await operatorFromSession(req, db);
+        const operator = await operatorFromSession(req, system);
         if (!operator) throw authFailure(new UnauthorizedError("The dashboard session has ended; sign in again."));
         if (!READS.has(req.method)) assertSameOrigin(req);
         actor = operator;
@@ -85,8 +92,8 @@ export function withApi(handler: ApiHandler, contract: RouteAccess & { doc: Rout
         const blocked = failed.retryAfter(client, tokenHash);
         if (blocked > 0 && !(await active.has(db, tokenHash))) throw authFailure(new RateLimitedError(blocked));
         const found: typeof actor | null = portal
-          ? await authenticatePortalSession(db, token)
-          : await authenticateApiKey(db, token).then((key) => (key ? { type: "api_key", id: key.id } : null));
+          ? await authenticatePortalSession(system, token)
+          : await authenticateApiKey(system, token).then((key) => (key ? { type: "api_key", id: key.id } : null));
         if (!found) {
           failed.failed(client, tokenHash);
           active.forget(tokenHash);
@@ -106,13 +113,13 @@ export function withApi(handler: ApiHandler, contract: RouteAccess & { doc: Rout
       // Ids, uids and names are storable text, so a path naming something else names nothing
       // (and would only fail in the database).
       if (!Object.values(params).every(isStorableText)) throw new NotFoundError("resource");
-      const response = await handler({ req, params, ctx: { actor, db } });
+      const response = await handler({ req, params, ctx: openCtx(actor) });
       response.headers.set("x-request-id", requestId);
       return withCors(closeIfBodyUnread(req, response), cors);
     } catch (error) {
       // To a customer, another consumer's object and a missing one read the same, naming nothing.
       const answer = portal && error instanceof NotFoundError ? new NotFoundError(error.what) : error;
-      return withCors(closeIfBodyUnread(req, errorResponse(answer, requestId)), cors);
+      return withCors(closeIfBodyUnread(req, await render(answer, requestId)), cors);
     }
   };
   return declareRoute(served(answer), contract);

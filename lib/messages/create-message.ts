@@ -1,7 +1,6 @@
-import { getConfig } from "../config";
-import { consumerScope, type Ctx } from "../context";
+import { inTransaction, consumerScope, type Ctx } from "../context";
 import { sha256Hex } from "../crypto/encryption";
-import { getSql } from "../db/client";
+import type { SqlOrTx } from "../db/client";
 import { isForeignKeyViolation, isRetryableConflict } from "../db/errors";
 import { retryOnConflict } from "../db/retry";
 import { AppError, ConflictError, NotFoundError, PayloadTooLargeError } from "../errors";
@@ -24,6 +23,8 @@ type Args = {
   idempotencyKey?: string;
   /** A test send: this one endpoint gets it, whatever event types it filters on, marked as a test. */
   onlyEndpointId?: string;
+  /** Refuse an `event_id` the consumer used within EVENT_ID_TTL (409 `event_id_taken`): the Svix API's rule. */
+  uniqueEventId?: boolean;
 };
 
 /**
@@ -32,14 +33,21 @@ type Args = {
  * a committed message is always delivered and a failed request leaves nothing behind.
  */
 export async function createMessage(args: Args): Promise<CreateMessageResult> {
-  const outcome = (await ingestMessages({ ctx: args.ctx, items: [{ input: args.input, idempotencyKey: args.idempotencyKey }], onlyEndpointId: args.onlyEndpointId }))[0]!;
+  const outcome = (
+    await ingestMessages({
+      ctx: args.ctx,
+      items: [{ input: args.input, idempotencyKey: args.idempotencyKey }],
+      onlyEndpointId: args.onlyEndpointId,
+      uniqueEventId: args.uniqueEventId,
+    })
+  )[0]!;
   if ("error" in outcome) throw outcome.error;
   const result = outcome;
   if (!result.replayed) recordMessagesIngested(1);
   return result;
 }
 
-type IngestArgs = { ctx: Ctx; items: IngestItem[]; onlyEndpointId?: string };
+type IngestArgs = { ctx: Ctx; items: IngestItem[]; onlyEndpointId?: string; uniqueEventId?: boolean };
 
 /**
  * Ingest of any number of messages (POST /messages is a batch of one, POST /messages/batch up to
@@ -58,10 +66,19 @@ export function ingestMessages(args: IngestArgs): Promise<IngestResult[]> {
 }
 
 /** An item that passed the checks made before the transaction, ready to be written. */
-type Ready = { index: number; key?: string; message: MessageAccepted; payload: string; endpointIds: string[]; requestHash: string };
+type Ready = {
+  index: number;
+  key?: string;
+  message: MessageAccepted;
+  payload: string;
+  channels: string[] | null;
+  tags: string[] | null;
+  endpointIds: string[];
+  requestHash: string;
+};
 
-async function ingest({ ctx, items, onlyEndpointId }: IngestArgs): Promise<IngestResult[]> {
-  const config = getConfig();
+async function ingest({ ctx, items, onlyEndpointId, uniqueEventId }: IngestArgs): Promise<IngestResult[]> {
+  const { config } = ctx;
   const results: (IngestResult | undefined)[] = new Array(items.length);
   const payloads = items.map((item) => JSON.stringify(item.input.payload));
   const sized: number[] = [];
@@ -70,7 +87,7 @@ async function ingest({ ctx, items, onlyEndpointId }: IngestArgs): Promise<Inges
     else sized.push(i);
   });
   if (sized.length === 0) return results as IngestResult[];
-  const sql = getSql();
+  const { sql } = ctx;
   const scope = consumerScope(ctx);
 
   // Each item's consumer and matching endpoints in one round trip, before the transaction opens.
@@ -80,15 +97,18 @@ async function ingest({ ctx, items, onlyEndpointId }: IngestArgs): Promise<Inges
   // for one message as cheap as the single-message query this replaced (an unnest of arrays, or a
   // lateral subquery, measured 5–25 % slower per message).
   const list = sized
-    .map((index, n) => sql`(${items[index]!.input.consumer}::text, ${items[index]!.input.event_type}::text, ${n + 1}::int)`)
+    .map((index, n) => {
+      const { consumer, event_type, channels } = items[index]!.input;
+      return sql`(${consumer}::text, ${event_type}::text, ${channels ?? null}::text[], ${n + 1}::int)`;
+    })
     .reduce((all, row) => sql`${all}, ${row}`);
   const targets = await sql<{ ord: number; consumer_id: string | null; endpoint_id: string | null; now: Date }[]>`
     select i.ord, coalesce(by_id.id, by_uid.id) as consumer_id, e.id as endpoint_id, now()
-    from (values ${list}) as i(consumer, event_type, ord)
+    from (values ${list}) as i(consumer, event_type, channels, ord)
     left join consumers by_id on by_id.id = i.consumer ${scope ? sql`and by_id.id = ${scope}` : sql``}
     left join consumers by_uid on by_uid.uid = i.consumer ${scope ? sql`and by_uid.id = ${scope}` : sql``}
     left join endpoints e on e.consumer_id = coalesce(by_id.id, by_uid.id) and e.state = 'active'
-      and ${onlyEndpointId ? sql`e.id = ${onlyEndpointId}` : sql`(e.event_types is null or i.event_type = any(e.event_types))`}
+      and ${onlyEndpointId ? sql`e.id = ${onlyEndpointId}` : sql`(e.event_types is null or i.event_type = any(e.event_types)) and (e.channels is null or e.channels && i.channels)`}
     order by i.ord, e.id`;
   const now = targets[0]!.now;
   const found = new Map<number, { consumerId: string | null; endpointIds: string[] }>();
@@ -108,12 +128,17 @@ async function ingest({ ctx, items, onlyEndpointId }: IngestArgs): Promise<Inges
       continue;
     }
     const payload = payloads[index]!;
+    const channels = input.channels ? [...new Set(input.channels)] : null;
+    const tags = input.tags ? [...new Set(input.tags)] : null;
     ready.push({
       index,
       key: idempotencyKey,
       payload,
+      channels,
+      tags,
       endpointIds,
-      requestHash: sha256Hex(JSON.stringify([consumerId, input.event_type, input.event_id ?? null, payload])),
+      // Channels and tags count only when given, so a key first used before they existed still replays.
+      requestHash: sha256Hex(JSON.stringify([consumerId, input.event_type, input.event_id ?? null, payload, ...(channels || tags ? [channels, tags] : [])])),
       message: {
         id: newId("message", now.getTime()),
         consumer_id: consumerId,
@@ -143,7 +168,7 @@ async function ingest({ ctx, items, onlyEndpointId }: IngestArgs): Promise<Inges
   // Null, and no column written, unless this process traces.
   const traceparent = activeTraceparent();
 
-  await sql.begin(async (tx) => {
+  await inTransaction(ctx, async ({ sql: tx }) => {
     const writing = new Set(firsts);
     const keyed = [...owners.values()].sort((a, b) => (a.key! < b.key! ? -1 : a.key! > b.key! ? 1 : 0));
     if (keyed.length > 0) {
@@ -173,15 +198,24 @@ async function ingest({ ctx, items, onlyEndpointId }: IngestArgs): Promise<Inges
         }
       }
     }
-    const rows = firsts.filter((item) => writing.has(item));
+    let rows = firsts.filter((item) => writing.has(item));
+    if (uniqueEventId) {
+      const refused = await claimEventIds(tx, rows, new Date(now.getTime() + config.EVENT_ID_TTL));
+      for (const item of refused) {
+        results[item.index] = { error: new ConflictError("event_id_taken", `A message with event_id "${item.message.event_id}" exists for this consumer.`) };
+      }
+      rows = rows.filter((item) => !refused.has(item));
+    }
     if (rows.length === 0) return;
     const isTest = Boolean(onlyEndpointId);
     const columns = ["id", "consumer_id", "event_type", "event_id", "payload", "is_test", "created_at"] as const;
+    const labelled = rows.some((r) => r.channels || r.tags);
     const writes = [
       tx`insert into messages ${tx(
-        rows.map((r) => ({ ...r.message, payload: r.payload, is_test: isTest, created_at: now, traceparent })),
+        rows.map((r) => ({ ...r.message, payload: r.payload, is_test: isTest, created_at: now, traceparent, channels: r.channels, tags: r.tags })),
         ...columns,
         ...(traceparent ? (["traceparent"] as const) : []),
+        ...(labelled ? (["channels", "tags"] as const) : []),
       )}`,
     ];
     // The deliveries' inserts take a key-share lock on each endpoint row in this order: id order,
@@ -208,6 +242,36 @@ async function ingest({ ctx, items, onlyEndpointId }: IngestArgs): Promise<Inges
 
   for (const item of repeats) results[item.index] = answerFor(item, stored.get(item.key!)!);
   return results as IngestResult[];
+}
+
+/**
+ * Takes each message's event id for its consumer until `expiresAt` (a row of message_event_ids, whose
+ * key makes two calls racing for one id take turns); an id held and not yet expired, or given twice
+ * in this call, refuses the message. Returns the refused.
+ */
+async function claimEventIds(tx: SqlOrTx, rows: Ready[], expiresAt: Date): Promise<Set<Ready>> {
+  const refused = new Set<Ready>();
+  const firsts = new Map<string, Ready>();
+  for (const row of rows) {
+    if (row.message.event_id === null) continue;
+    const key = JSON.stringify([row.message.consumer_id, row.message.event_id]);
+    if (firsts.has(key)) refused.add(row);
+    else firsts.set(key, row);
+  }
+  if (firsts.size === 0) return refused;
+  const claiming = [...firsts.values()];
+  const claimed = await tx<{ message_id: string }[]>`
+    insert into message_event_ids (consumer_id, event_id, message_id, expires_at)
+    select c, e, m, ${expiresAt}::timestamptz
+    from unnest(${claiming.map((r) => r.message.consumer_id)}::text[], ${claiming.map((r) => r.message.event_id!)}::text[],
+                ${claiming.map((r) => r.message.id)}::text[]) as k(c, e, m)
+    order by c, e
+    on conflict (consumer_id, event_id) do update set message_id = excluded.message_id, expires_at = excluded.expires_at
+    where message_event_ids.expires_at <= now()
+    returning message_id`;
+  const taken = new Set(claimed.map((c) => c.message_id));
+  for (const row of claiming) if (!taken.has(row.message.id)) refused.add(row);
+  return refused;
 }
 
 /** A key already used: its first answer again for the same request, a conflict for another. */

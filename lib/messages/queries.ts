@@ -26,6 +26,8 @@ function toMessage(row: typeof messages.$inferSelect) {
     consumer_id: row.consumerId,
     event_type: row.eventType,
     event_id: row.eventId,
+    channels: row.channels,
+    tags: row.tags,
     created_at: row.createdAt.toISOString(),
   };
 }
@@ -43,6 +45,8 @@ export async function listMessages(ctx: Ctx, query: PageQuery & ListMessagesQuer
   ];
   const content = [
     query.event_type ? eq(messages.eventType, query.event_type) : undefined,
+    query.channel ? sql`${messages.channels} @> array[${query.channel}]::text[]` : undefined,
+    query.tag ? sql`${messages.tags} @> array[${query.tag}]::text[]` : undefined,
     // payload is text holding the exact bytes sent, so containment needs the cast.
     query.payload_contains ? sql`webhook_admin_payload_jsonb(${messages.payload}) @> ${query.payload_contains}::jsonb` : undefined,
   ];
@@ -70,7 +74,7 @@ export async function listMessages(ctx: Ctx, query: PageQuery & ListMessagesQuer
     ? await ctx.db.select(deliveryColumns).from(deliveries).where(inArray(deliveries.messageId, page.map((m) => m.id)))
     : [];
   // Names for the page's distinct consumers and endpoints, by primary key: the walk above keeps its plan.
-  const [owners, targets] = await Promise.all([consumerRefs(ctx.db, page.map((m) => m.consumerId)), endpointRefs(ctx.db, deliveryRows.map((d) => d.endpointId))]);
+  const [owners, targets] = await Promise.all([consumerRefs(ctx, page.map((m) => m.consumerId)), endpointRefs(ctx, deliveryRows.map((d) => d.endpointId))]);
   return toPage(rows, query.limit, (row) => ({
     ...toMessage(row),
     deliveries: deliveryRows.filter((d) => d.messageId === row.id).map((d) => toDeliverySummary(d, targets.get(d.endpointId) ?? null)),
@@ -105,14 +109,23 @@ async function failedMessages(
     .limit(query.limit + 1);
 }
 
-export async function findMessageRow(ctx: Ctx, id: string) {
+/**
+ * A message within the actor's scope, by id; within a consumer (`consumerId`), by its event id too
+ * (the newest with it).
+ */
+export async function findMessageRow(ctx: Ctx, ref: string, { consumerId }: { consumerId?: string } = {}) {
   const scope = consumerScope(ctx);
-  const [row] = await ctx.db
-    .select()
-    .from(messages)
-    .where(and(eq(messages.id, id), scope ? eq(messages.consumerId, scope) : undefined))
-    .limit(1);
-  if (!row) throw new NotFoundError("message", id);
+  const limits = [scope ? eq(messages.consumerId, scope) : undefined, consumerId ? eq(messages.consumerId, consumerId) : undefined];
+  const [byId] = await ctx.db.select().from(messages).where(and(eq(messages.id, ref), ...limits)).limit(1);
+  const [row] = byId || !consumerId
+    ? [byId]
+    : await ctx.db
+        .select()
+        .from(messages)
+        .where(and(eq(messages.eventId, ref), ...limits))
+        .orderBy(...newestFirst(messages.createdAt, messages.id))
+        .limit(1);
+  if (!row) throw new NotFoundError("message", ref);
   return row;
 }
 
@@ -120,7 +133,7 @@ export async function findMessageRow(ctx: Ctx, id: string) {
 export async function getMessage(ctx: Ctx, id: string) {
   const row = await findMessageRow(ctx, id);
   const deliveryRows = await ctx.db.select(deliveryColumns).from(deliveries).where(eq(deliveries.messageId, id));
-  const [owners, targets] = await Promise.all([consumerRefs(ctx.db, [row.consumerId]), endpointRefs(ctx.db, deliveryRows.map((d) => d.endpointId))]);
+  const [owners, targets] = await Promise.all([consumerRefs(ctx, [row.consumerId]), endpointRefs(ctx, deliveryRows.map((d) => d.endpointId))]);
   return {
     ...toMessage(row),
     payload: JSON.parse(row.payload) as unknown,

@@ -1,6 +1,5 @@
 import { recordAuditEvent } from "../audit/record-audit-event";
-import type { Ctx } from "../context";
-import { getSql } from "../db/client";
+import { inTransaction, type Ctx } from "../context";
 import { ConflictError, NotFoundError } from "../errors";
 import { newId } from "../ids";
 import { notifyDue } from "../jobs";
@@ -21,8 +20,9 @@ export async function resendMessage({ ctx, messageId, endpointId }: { ctx: Ctx; 
   if (endpoint.state !== "active") {
     throw new ConflictError("endpoint_not_active", `The endpoint is ${endpoint.state.replace("_", " ")}; enable it before resending to it.`);
   }
-  const deliveryId = await getSql().begin(async (tx) => {
-    const [row] = await tx<{ id: string }[]>`
+  const deliveryId = await inTransaction(ctx, async (tx) => {
+    const sql = tx.sql;
+    const [row] = await sql<{ id: string }[]>`
       with made as (
         insert into deliveries (id, message_id, endpoint_id, consumer_id, status)
         values (${newId("delivery")}, ${message.id}, ${endpoint.id}, ${message.consumerId}, 'failed')
@@ -31,12 +31,12 @@ export async function resendMessage({ ctx, messageId, endpointId }: { ctx: Ctx; 
       )
       select id from made union all select id from deliveries where message_id = ${message.id} and endpoint_id = ${endpoint.id}
       limit 1`;
-    await tx`
+    await sql`
       insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at)
       values (${row!.id}, 1, ${endpoint.id}, date_trunc('milliseconds', now()))
       on conflict (delivery_id, kind) do nothing`;
-    await recordAuditEvent(tx, { actor: ctx.actor, action: "message.resent", targetType: "message", targetId: message.id, data: { endpoint_id: endpoint.id } });
-    await notifyDue(tx);
+    await recordAuditEvent(tx, { action: "message.resent", targetType: "message", targetId: message.id, data: { endpoint_id: endpoint.id } });
+    await notifyDue(sql);
     return row!.id;
   });
   return { delivery_id: deliveryId, message_id: message.id, endpoint_id: endpoint.id, trigger: "manual" as const, status: "queued" as const };

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ConsumerRef } from "../consumers/schemas";
-import { EndpointRef } from "../endpoints/schemas";
+import { EndpointRef, Name } from "../endpoints/schemas";
 import { EventTypeName } from "../event-types/schemas";
 import { DELIVERY_STATUSES } from "../db/schema";
 import { IsoDate, Text } from "../schemas";
@@ -10,6 +10,10 @@ export const CreateMessageInput = z.strictObject({
   event_type: EventTypeName,
   payload: z.record(z.string(), z.unknown()),
   event_id: Text.min(1).max(256).optional(),
+  /** Only endpoints without channels, or with one of these, get it. */
+  channels: z.array(Name.max(128)).min(1).max(10).optional(),
+  /** Labels to find it by (GET /messages?tag=…). */
+  tags: z.array(Name.max(128)).min(1).max(10).optional(),
 });
 export type CreateMessageInput = z.infer<typeof CreateMessageInput>;
 
@@ -47,6 +51,10 @@ export const ListMessagesQuery = z.object({
   since: IsoDate.optional(),
   until: IsoDate.optional(),
   payload_contains: PayloadContains.optional(),
+  /** Messages carrying this channel. */
+  channel: Name.max(128).optional(),
+  /** Messages carrying this tag. */
+  tag: Name.max(128).optional(),
 });
 export type ListMessagesQuery = z.infer<typeof ListMessagesQuery>;
 
@@ -134,6 +142,8 @@ export const MessageSummary = z.object({
   consumer_id: z.string(),
   event_type: z.string(),
   event_id: z.string().nullable(),
+  channels: z.array(z.string()).nullable(),
+  tags: z.array(z.string()).nullable(),
   created_at: z.string(),
   deliveries: z.array(DeliverySummary),
   /** The consumer named (null only if it was deleted as this was read). */

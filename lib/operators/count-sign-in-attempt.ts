@@ -1,6 +1,5 @@
+import type { Ctx } from "../context";
 import { and, count, eq, gte, lt, or, sql } from "drizzle-orm";
-import { getConfig } from "../config";
-import type { Executor } from "../db/client";
 import { loginFailures } from "../db/schema";
 
 /** The email as sign-in compares it: trimmed, lower-case, bounded. */
@@ -28,8 +27,8 @@ type Input = { email: string; address: string | null };
  * snapshot), per client address: those for its email from each address, and all from its own
  * address. Recorded before counting, so parallel tries cannot all slip under a limit.
  */
-async function record(db: Executor, kind: Kind, input: Input) {
-  const config = getConfig();
+async function record(ctx: Ctx, kind: Kind, input: Input) {
+  const { config, db } = ctx;
   const email = normalizeSignInEmail(input.email);
   const address = input.address?.slice(0, 100) ?? null;
   const windowStart = new Date(Date.now() - config.LOGIN_FAILURE_WINDOW);
@@ -65,10 +64,10 @@ async function record(db: Executor, kind: Kind, input: Input) {
 }
 
 /** Seconds until the buckets over their limit are free again: once their oldest counted attempt leaves the window. Null when none is over. */
-function retryAfter(oldestOver: (number | null)[]): number | null {
+function retryAfter(oldestOver: (number | null)[], windowMs: number): number | null {
   const oldest = oldestOver.filter((at): at is number => at !== null);
   if (oldest.length === 0) return null;
-  const freeAt = Math.max(...oldest) + getConfig().LOGIN_FAILURE_WINDOW;
+  const freeAt = Math.max(...oldest) + windowMs;
   return Math.max(1, Math.ceil((freeAt - Date.now()) / 1000));
 }
 
@@ -83,13 +82,13 @@ export type PasswordAttempt = { retryAfterSeconds: number } | { retryAfterSecond
  * only a delay past the same per-email limit (passwordDelayMs). A success clears the email's count
  * (clearSignInAttempts).
  */
-export async function countPasswordAttempt(db: Executor, input: Input): Promise<PasswordAttempt> {
-  const config = getConfig();
-  const counts = await record(db, "password", input);
+export async function countPasswordAttempt(ctx: Ctx, input: Input): Promise<PasswordAttempt> {
+  const { config } = ctx;
+  const counts = await record(ctx, "password", input);
   const retryAfterSeconds = retryAfter([
     counts.byPair > config.LOGIN_MAX_FAILURES_PER_EMAIL ? counts.pairOldest : null,
     counts.byAddress > config.LOGIN_MAX_FAILURES_PER_ADDRESS ? counts.addressOldest : null,
-  ]);
+  ], config.LOGIN_FAILURE_WINDOW);
   if (retryAfterSeconds !== null) return { retryAfterSeconds };
   return { retryAfterSeconds: null, delayMs: passwordDelayMs(counts.byEmailCapped, config.LOGIN_MAX_FAILURES_PER_EMAIL) };
 }
@@ -100,19 +99,20 @@ export async function countPasswordAttempt(db: Executor, input: Input): Promise<
  * being flooded with mail) and LOGIN_MAX_FAILURES_PER_ADDRESS per trusted address. Null when within
  * them; else when to retry.
  */
-export async function countLinkRequest(db: Executor, input: Input): Promise<number | null> {
-  const config = getConfig();
-  const counts = await record(db, "link", input);
+export async function countLinkRequest(ctx: Ctx, input: Input): Promise<number | null> {
+  const { config } = ctx;
+  const counts = await record(ctx, "link", input);
   return retryAfter([
     counts.byEmail > config.LOGIN_MAX_FAILURES_PER_EMAIL ? counts.emailOldest : null,
     counts.byAddress > config.LOGIN_MAX_FAILURES_PER_ADDRESS ? counts.addressOldest : null,
-  ]);
+  ], config.LOGIN_FAILURE_WINDOW);
 }
 
 /**
  * After a sign-in succeeded (a password or a link): a typo now and then never adds up to a delay.
  * Link requests stay counted: signing in does not make more mail welcome.
  */
-export async function clearSignInAttempts(db: Executor, email: string): Promise<void> {
+export async function clearSignInAttempts(ctx: Ctx, email: string): Promise<void> {
+  const { db } = ctx;
   await db.delete(loginFailures).where(and(eq(loginFailures.email, normalizeSignInEmail(email)), eq(loginFailures.kind, "password")));
 }

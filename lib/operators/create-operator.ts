@@ -1,5 +1,5 @@
-import { insertAuditEvent } from "../audit/insert-audit-event";
-import type { Ctx } from "../context";
+import { recordAuditEvent } from "../audit/record-audit-event";
+import { inTransaction, type Ctx } from "../context";
 import { operators } from "../db/schema";
 import { isUniqueViolation } from "../db/errors";
 import { ConflictError, ValidationError } from "../errors";
@@ -19,9 +19,9 @@ export async function createOperator({ ctx, input }: { ctx: Ctx; input: CreateOp
   const { email, password, role } = parsed.data;
   try {
     const passwordHash = await hashPassword(password);
-    const row = await ctx.db.transaction(async (tx) => {
-      const [created] = await tx.insert(operators).values({ id: newId("operator"), email, role, passwordHash }).returning();
-      await insertAuditEvent(tx, { actor: ctx.actor, action: "operator.created", targetType: "operator", targetId: created!.id, data: { email, role } });
+    const row = await inTransaction(ctx, async (tx) => {
+      const [created] = await tx.db.insert(operators).values({ id: newId("operator"), email, role, passwordHash }).returning();
+      await recordAuditEvent(tx, { action: "operator.created", targetType: "operator", targetId: created!.id, data: { email, role } });
       return created!;
     });
     return toOperator(row);

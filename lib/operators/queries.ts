@@ -1,6 +1,5 @@
 import { eq, inArray } from "drizzle-orm";
 import type { Ctx } from "../context";
-import type { Executor } from "../db/client";
 import { operators } from "../db/schema";
 import { keysetBefore, newestFirst } from "../db/keyset";
 import { decodeCursor, toPage, type PageQuery } from "../pagination";
@@ -18,13 +17,15 @@ export async function listOperators(ctx: Ctx, query: PageQuery) {
 }
 
 /** The operator a session names, read fresh on every request: a removed operator or a changed role takes effect at once. */
-export async function findOperator(db: Executor, id: string) {
+export async function findOperator(ctx: Ctx, id: string) {
+  const { db } = ctx;
   const [row] = await db.select().from(operators).where(eq(operators.id, id)).limit(1);
   return row ? toOperator(row) : null;
 }
 
 /** The emails of the operators among `ids` that still exist, by id (for the names other lists show). */
-export async function operatorEmails(db: Executor, ids: Iterable<string | null | undefined>): Promise<Map<string, string>> {
+export async function operatorEmails(ctx: Ctx, ids: Iterable<string | null | undefined>): Promise<Map<string, string>> {
+  const { db } = ctx;
   const wanted = [...new Set([...ids].filter((id): id is string => !!id))];
   if (wanted.length === 0) return new Map();
   const rows = await db.select({ id: operators.id, email: operators.email }).from(operators).where(inArray(operators.id, wanted));

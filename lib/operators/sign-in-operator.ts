@@ -1,6 +1,6 @@
+import type { Ctx } from "../context";
 import { eq } from "drizzle-orm";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Executor } from "../db/client";
 import { operators } from "../db/schema";
 import { GateFullError } from "./concurrency-gate";
 import { clearSignInAttempts, countPasswordAttempt, normalizeSignInEmail } from "./count-sign-in-attempt";
@@ -19,12 +19,13 @@ export type SignInResult =
  * "retry in a second", not with more CPU work. A success clears that email's count.
  */
 export async function signInOperator(
-  db: Executor,
+  ctx: Ctx,
   /** `address` null: the client's address is unknown (no trusted proxy), so only the email-wide delay applies. */
   input: { email: string; password: string; address: string | null },
 ): Promise<SignInResult> {
+  const { db } = ctx;
   const email = normalizeSignInEmail(input.email);
-  const attempt = await countPasswordAttempt(db, { email, address: input.address });
+  const attempt = await countPasswordAttempt(ctx, { email, address: input.address });
   if (attempt.retryAfterSeconds !== null) return { ok: false, reason: "rate_limited", retryAfterSeconds: attempt.retryAfterSeconds };
   if (attempt.delayMs > 0) await sleep(attempt.delayMs);
 
@@ -37,6 +38,6 @@ export async function signInOperator(
     throw error;
   }
   if (!row || !valid) return { ok: false, reason: "invalid" };
-  await clearSignInAttempts(db, email);
+  await clearSignInAttempts(ctx, email);
   return { ok: true, operator: toOperator(row) };
 }

@@ -1,10 +1,11 @@
+import type { Ctx } from "../context";
 import { and, eq, lt } from "drizzle-orm";
-import type { Executor } from "../db/client";
 import { operators, signInTokens } from "../db/schema";
 import { clearSignInAttempts, normalizeSignInEmail } from "./count-sign-in-attempt";
 import { toOperator, type Operator } from "./schemas";
 
-export async function findOperatorByEmail(db: Executor, email: string): Promise<Operator | null> {
+export async function findOperatorByEmail(ctx: Ctx, email: string): Promise<Operator | null> {
+  const { db } = ctx;
   const [row] = await db.select().from(operators).where(eq(operators.email, normalizeSignInEmail(email))).limit(1);
   return row ? toOperator(row) : null;
 }
@@ -14,9 +15,10 @@ export async function findOperatorByEmail(db: Executor, email: string): Promise<
  * existing operator, so asking for a link for any other address leaves nothing behind. Expired
  * ones are pruned as new ones arrive.
  */
-export async function storeSignInToken(db: Executor, input: { email: string; tokenHash: string; expiresAt: Date }): Promise<boolean> {
+export async function storeSignInToken(ctx: Ctx, input: { email: string; tokenHash: string; expiresAt: Date }): Promise<boolean> {
+  const { db } = ctx;
   await db.delete(signInTokens).where(lt(signInTokens.expiresAt, new Date()));
-  if (!(await findOperatorByEmail(db, input.email))) return false;
+  if (!(await findOperatorByEmail(ctx, input.email))) return false;
   await db.insert(signInTokens).values({ tokenHash: input.tokenHash, email: normalizeSignInEmail(input.email), expiresAt: input.expiresAt });
   return true;
 }
@@ -26,12 +28,13 @@ export async function storeSignInToken(db: Executor, input: { email: string; tok
  * it when it was there (the caller checks its expiry); a use that signs in clears the email's
  * count of password attempts, as a right password does.
  */
-export async function consumeSignInToken(db: Executor, input: { email: string | undefined; tokenHash: string }) {
+export async function consumeSignInToken(ctx: Ctx, input: { email: string | undefined; tokenHash: string }) {
+  const { db } = ctx;
   const [row] = await db
     .delete(signInTokens)
     .where(and(eq(signInTokens.tokenHash, input.tokenHash), input.email ? eq(signInTokens.email, normalizeSignInEmail(input.email)) : undefined))
     .returning();
   if (!row) return null;
-  if (row.expiresAt.getTime() > Date.now()) await clearSignInAttempts(db, row.email);
+  if (row.expiresAt.getTime() > Date.now()) await clearSignInAttempts(ctx, row.email);
   return { email: row.email, expiresAt: row.expiresAt };
 }

@@ -1,7 +1,7 @@
+import type { Ctx } from "../context";
 import { and, eq, gt } from "drizzle-orm";
 import type { Actor } from "../context";
 import { sha256Hex } from "../crypto/encryption";
-import type { Executor } from "../db/client";
 import { portalSessions } from "../db/schema";
 
 export type PortalActor = Extract<Actor, { type: "portal" }>;
@@ -10,7 +10,8 @@ export type PortalActor = Extract<Actor, { type: "portal" }>;
  * The live session for a `ps_` bearer, or null. A revoked session's row is gone, and a deleted
  * consumer's sessions went with it (ON DELETE CASCADE), so both are simply unknown: 401.
  */
-export async function authenticatePortalSession(db: Executor, token: string): Promise<PortalActor | null> {
+export async function authenticatePortalSession(ctx: Ctx, token: string): Promise<PortalActor | null> {
+  const { db } = ctx;
   if (!token.startsWith("ps_") || token.length > 200) return null;
   const [row] = await db
     .select({ id: portalSessions.id, consumerId: portalSessions.consumerId, capabilities: portalSessions.capabilities })

@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { insertAuditEvent } from "../audit/insert-audit-event";
-import { getConfig } from "../config";
-import type { Ctx } from "../context";
+import { recordAuditEvent } from "../audit/record-audit-event";
+import { inTransaction, type Ctx } from "../context";
 import { sha256Hex } from "../crypto/encryption";
 import { portalTokens } from "../db/schema";
 import { findConsumer } from "../consumers/queries";
@@ -13,14 +12,14 @@ import { normalizeCapabilities, type CreatePortalLinkInput } from "./schemas";
  * to a server or put in a Referer; only its SHA-256 is stored.
  */
 export async function createPortalLink({ ctx, ref, input }: { ctx: Ctx; ref: string; input: CreatePortalLinkInput }) {
-  const config = getConfig();
+  const { config } = ctx;
   const consumer = await findConsumer(ctx, ref);
   const token = `pt_${randomBytes(32).toString("base64url")}`;
   const expiresAt = new Date(Date.now() + (input.ttl_seconds !== undefined ? input.ttl_seconds * 1000 : config.PORTAL_LINK_TTL));
   const capabilities = normalizeCapabilities(input.capabilities);
-  await ctx.db.transaction(async (tx) => {
+  await inTransaction(ctx, async (tx) => {
     const id = newId("portalToken");
-    await tx.insert(portalTokens).values({
+    await tx.db.insert(portalTokens).values({
       id,
       consumerId: consumer.id,
       tokenHash: sha256Hex(token),
@@ -30,8 +29,7 @@ export async function createPortalLink({ ctx, ref, input }: { ctx: Ctx; ref: str
       sessionTtlSeconds: input.session_ttl_seconds ?? Math.round(config.PORTAL_SESSION_TTL / 1000),
       expiresAt,
     });
-    await insertAuditEvent(tx, {
-      actor: ctx.actor,
+    await recordAuditEvent(tx, {
       action: "portal_link.created",
       targetType: "consumer",
       targetId: consumer.id,

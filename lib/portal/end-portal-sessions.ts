@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
-import { insertAuditEvent } from "../audit/insert-audit-event";
+import { recordAuditEvent } from "../audit/record-audit-event";
 import { UnauthorizedError } from "../errors";
-import type { Ctx } from "../context";
+import { inTransaction, type Ctx } from "../context";
 import { portalSessions } from "../db/schema";
 import { findConsumer } from "../consumers/queries";
 
@@ -9,18 +9,18 @@ import { findConsumer } from "../consumers/queries";
 export async function endPortalSession(ctx: Ctx): Promise<void> {
   const { actor } = ctx;
   if (actor.type !== "portal") throw new UnauthorizedError("Only a portal session can end itself: send its ps_ token.");
-  await ctx.db.transaction(async (tx) => {
-    await tx.delete(portalSessions).where(eq(portalSessions.id, actor.id));
-    await insertAuditEvent(tx, { actor, action: "portal_session.ended", targetType: "portal_session", targetId: actor.id });
+  await inTransaction(ctx, async (tx) => {
+    await tx.db.delete(portalSessions).where(eq(portalSessions.id, actor.id));
+    await recordAuditEvent(tx, { actor, action: "portal_session.ended", targetType: "portal_session", targetId: actor.id });
   });
 }
 
 /** Ends every portal session of a consumer, e.g. when the customer's access is withdrawn. */
 export async function endConsumerPortalSessions({ ctx, ref }: { ctx: Ctx; ref: string }): Promise<void> {
   const consumer = await findConsumer(ctx, ref);
-  await ctx.db.transaction(async (tx) => {
-    const ended = await tx.delete(portalSessions).where(eq(portalSessions.consumerId, consumer.id)).returning({ id: portalSessions.id });
-    await insertAuditEvent(tx, {
+  await inTransaction(ctx, async (tx) => {
+    const ended = await tx.db.delete(portalSessions).where(eq(portalSessions.consumerId, consumer.id)).returning({ id: portalSessions.id });
+    await recordAuditEvent(tx, {
       actor: ctx.actor,
       action: "portal_sessions.ended",
       targetType: "consumer",

@@ -1,12 +1,10 @@
-import { randomBytes } from "node:crypto";
-import { recordAuditEvent } from "../audit/record-audit-event";
 import { sha256Hex } from "../crypto/encryption";
-import { getSql } from "../db/client";
+import { inTransaction, type Ctx } from "../context";
 import type { PortalCapability, PortalTheme } from "../db/schema/access";
 import { AppError, RateLimitedError } from "../errors";
 import { authFailures } from "../http/auth-failures";
-import { newId } from "../ids";
 import type { PortalSessionAnswer } from "./schemas";
+import { startPortalSession } from "./start-portal-session";
 
 export class InvalidPortalTokenError extends AppError {
   constructor() {
@@ -22,48 +20,30 @@ export class InvalidPortalTokenError extends AppError {
  * one gets a row back; the session is made in the same transaction, so a spent token always has
  * its session.
  */
-export async function exchangePortalToken(token: string, client: string): Promise<PortalSessionAnswer> {
-  const failures = authFailures();
+export async function exchangePortalToken({ ctx, input: { token, client } }: { ctx: Ctx; input: { token: string; client: string } }): Promise<PortalSessionAnswer> {
+  const failures = authFailures(ctx.config);
   const wait = failures.clientRetryAfter(client);
   if (wait > 0) throw new RateLimitedError(wait);
   try {
-    return await spend(token);
+    return await spend(ctx, token);
   } catch (error) {
     if (error instanceof InvalidPortalTokenError) failures.failed(client);
     throw error;
   }
 }
 
-async function spend(token: string): Promise<PortalSessionAnswer> {
+async function spend(ctx: Ctx, token: string): Promise<PortalSessionAnswer> {
   if (!token.startsWith("pt_") || token.length > 200) throw new InvalidPortalTokenError();
-  const sql = getSql();
-  return sql.begin(async (tx) => {
-    const [link] = await tx<{ consumer_id: string; capabilities: PortalCapability[]; locale: string | null; theme: PortalTheme; session_ttl_seconds: number }[]>`
+  return inTransaction(ctx, async (tx) => {
+    const [link] = await tx.sql<{ consumer_id: string; capabilities: PortalCapability[]; locale: string | null; theme: PortalTheme; session_ttl_seconds: number }[]>`
       update portal_tokens set used_at = now()
       where token_hash = ${sha256Hex(token)} and used_at is null and expires_at > now()
       returning consumer_id, capabilities, locale, theme, session_ttl_seconds`;
     if (!link) throw new InvalidPortalTokenError();
-    const sessionToken = `ps_${randomBytes(32).toString("base64url")}`;
-    const id = newId("portalSession");
-    const [session] = await tx<{ expires_at: Date }[]>`
-      insert into portal_sessions (id, consumer_id, token_hash, capabilities, locale, theme, expires_at)
-      values (${id}, ${link.consumer_id}, ${sha256Hex(sessionToken)}, ${link.capabilities}, ${link.locale}, ${tx.json(link.theme as never)},
-              now() + make_interval(secs => ${link.session_ttl_seconds}))
-      returning expires_at`;
-    await recordAuditEvent(tx, {
-      actor: { type: "portal", id, consumerId: link.consumer_id, capabilities: link.capabilities },
-      action: "portal_session.started",
-      targetType: "portal_session",
-      targetId: id,
-      data: { capabilities: link.capabilities },
-    });
-    return {
-      session_token: sessionToken,
-      consumer_id: link.consumer_id,
-      capabilities: link.capabilities,
-      locale: link.locale,
-      theme: link.theme,
-      expires_at: new Date(session!.expires_at).toISOString(),
-    };
+    return startPortalSession(
+      tx,
+      { consumerId: link.consumer_id, capabilities: link.capabilities, locale: link.locale, theme: link.theme, ttlSeconds: link.session_ttl_seconds },
+      "itself",
+    );
   });
 }

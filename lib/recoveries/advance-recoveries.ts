@@ -1,4 +1,5 @@
 import type { Sql, SqlOrTx } from "../db/client";
+import { SYSTEM } from "../context";
 import type { SkipReason } from "../db/schema";
 import { newId } from "../ids";
 import { TASKS, notifyDue } from "../jobs";
@@ -95,8 +96,7 @@ async function advanceRecovery(tx: SqlOrTx, id: string, policy: FeedPolicy): Pro
   run = (await readRun(tx, id))!;
   if (run.succeeded + run.failed + run.skipped >= run.expected && run.queued === 0) {
     await tx`update recoveries set state = 'completed', finished_at = now(), updated_at = now() where id = ${id}`;
-    await recordAuditEvent(tx, {
-      actor: { type: "system" },
+    await recordAuditEvent({ sql: tx, actor: SYSTEM }, {
       action: "recovery.completed",
       targetType: "recovery",
       targetId: id,

@@ -1,7 +1,6 @@
 import type { z } from "zod";
-import { getConfig } from "../config";
-import type { Ctx } from "../context";
-import { getSql, type SqlOrTx } from "../db/client";
+import { inTransaction, type Ctx } from "../context";
+import { type SqlOrTx } from "../db/client";
 import type { RecoveryOptions, RecoveryScope } from "../db/schema";
 import { ConflictError } from "../errors";
 import { newId } from "../ids";
@@ -28,7 +27,7 @@ const SAMPLE_SIZE = 20;
  * cannot both take the same delivery.
  */
 export async function createRecovery({ ctx, target, input }: { ctx: Ctx; target: RecoveryTarget; input: CreateRecoveryInput }) {
-  const sql = getSql();
+  const { sql } = ctx;
   const resolved = await resolveTarget(ctx, sql, target);
   // The database's clock, as every other time of the product.
   const [clock] = await sql<{ now: Date }[]>`select now()`;
@@ -45,32 +44,32 @@ export async function createRecovery({ ctx, target, input }: { ctx: Ctx; target:
     throw new ConflictError("endpoint_not_active", `The endpoint is ${resolved.state.replace("_", " ")}; enable it before recovering to it.`);
   }
   const options: RecoveryOptions = {
-    rate_per_second: input.rate_per_second ?? getConfig().RECOVERY_DEFAULT_RATE,
+    rate_per_second: input.rate_per_second ?? ctx.config.RECOVERY_DEFAULT_RATE,
     canary: input.canary ?? DEFAULT_CANARY,
     stop_if_failure_ratio: input.stop_if_failure_ratio ?? DEFAULT_STOP_RATIO,
   };
-  const row = await sql.begin(async (tx) => {
-    const run = await insertRun(tx, ctx, {
+  const row = await inTransaction(ctx, async (tx) => {
+    const run = await insertRun(tx, {
       consumerId: resolved.consumerId,
       endpointId: "endpoint" in target ? resolved.endpointIds[0]! : null,
       scope,
       options,
     });
-    await tx`
+    await tx.sql`
       insert into recovery_items (recovery_id, seq, message_id, endpoint_id, delivery_id)
       select ${run.id}, row_number() over (order by c.created_at, c.message_id, c.endpoint_id), c.message_id, c.endpoint_id, c.delivery_id
-      from (${scopeCandidates(tx, resolved, scope)}) c where not c.held`;
-    return finishCreate(tx, ctx, run.id);
+      from (${scopeCandidates(tx.sql, resolved, scope)}) c where not c.held`;
+    return finishCreate(tx, run.id);
   });
   return { recovery: (await nameRecoveries(ctx, [row]))(row) };
 }
 
 /** The run's row, before its items; taken under the consumer's creation lock. */
 export async function insertRun(
-  tx: SqlOrTx,
   ctx: Ctx,
   run: { consumerId: string; endpointId: string | null; scope: RecoveryScope; options: RecoveryOptions },
 ): Promise<{ id: string }> {
+  const { sql: tx } = ctx;
   await tx`select pg_advisory_xact_lock(hashtext(${`recovery:${run.consumerId}`}))`;
   const id = newId("recovery");
   const { actor } = ctx;
@@ -82,10 +81,11 @@ export async function insertRun(
 }
 
 /** Counts the frozen items, records who started the run, and wakes the feeder. */
-export async function finishCreate(tx: SqlOrTx, ctx: Ctx, id: string): Promise<RecoveryRow> {
+export async function finishCreate(ctx: Ctx, id: string): Promise<RecoveryRow> {
+  const { sql: tx } = ctx;
   await tx`update recoveries set expected = (select count(*) from recovery_items where recovery_id = ${id}) where id = ${id}`;
   const row = (await readRun(tx, id))!;
-  await recordAuditEvent(tx, { actor: ctx.actor, action: "recovery.started", targetType: "recovery", targetId: id, data: { expected: row.expected } });
+  await recordAuditEvent(ctx, { action: "recovery.started", targetType: "recovery", targetId: id, data: { expected: row.expected } });
   await wakeRecoveries(tx);
   return row;
 }

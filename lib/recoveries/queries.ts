@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, type SQL } from "drizzle-orm";
 import { consumerScope, type Ctx } from "../context";
-import { getSql, type SqlOrTx } from "../db/client";
+import { type SqlOrTx } from "../db/client";
 import { recoveries, recoveryItems } from "../db/schema";
 import { keysetBefore, newestFirst } from "../db/keyset";
 import { NotFoundError, ValidationError } from "../errors";
@@ -35,8 +35,8 @@ export async function getRecovery(ctx: Ctx, id: string) {
  */
 export async function nameRecoveries(ctx: Ctx, rows: RecoveryRow[]) {
   const [consumers, endpoints, actors] = await Promise.all([
-    consumerRefs(ctx.db, rows.map((r) => r.consumerId)),
-    endpointRefs(ctx.db, rows.map((r) => r.endpointId)),
+    consumerRefs(ctx, rows.map((r) => r.consumerId)),
+    endpointRefs(ctx, rows.map((r) => r.endpointId)),
     nameActors(ctx, rows.map((r) => ({ type: r.createdByType, id: r.createdById, consumerId: r.consumerId }))),
   ]);
   return (row: RecoveryRow) =>
@@ -96,7 +96,7 @@ export async function listRecoveryItems(ctx: Ctx, id: string, query: PageQuery &
     .limit(query.limit + 1);
   const data = rows.slice(0, query.limit);
   const last = data[data.length - 1];
-  const endpoints = await endpointRefs(ctx.db, data.map((row) => row.endpointId));
+  const endpoints = await endpointRefs(ctx, data.map((row) => row.endpointId));
   return { data: data.map((row) => toItem(row, endpoints.get(row.endpointId) ?? null)), next_cursor: rows.length > query.limit && last ? encodeItemCursor(last.seq) : null };
 }
 
@@ -127,7 +127,7 @@ export async function recoveryItemsCsv(
 ): Promise<ReadableStream<Uint8Array>> {
   const run = await findRecoveryRow(ctx, id);
   const scope = consumerScope(ctx);
-  const sql = getSql();
+  const { sql } = ctx;
   const encoder = new TextEncoder();
   let last: number | null = null;
   let inFlight: { cancel: () => unknown } | null = null;

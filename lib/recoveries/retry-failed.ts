@@ -1,5 +1,4 @@
-import type { Ctx } from "../context";
-import { getSql } from "../db/client";
+import { inTransaction, type Ctx } from "../context";
 import { ACTIVE_RECOVERY_STATES } from "../db/schema";
 import { ConflictError } from "../errors";
 import { finishCreate, insertRun } from "./create-recovery";
@@ -15,8 +14,8 @@ export async function retryFailedItems({ ctx, id, input }: { ctx: Ctx; id: strin
   if (ACTIVE_RECOVERY_STATES.includes(source.state)) {
     throw new ConflictError("invalid_state", `The recovery is ${source.state}; its failed items can be retried once it is completed or canceled.`);
   }
-  const row = await getSql().begin(async (tx) => {
-    const run = await insertRun(tx, ctx, {
+  const row = await inTransaction(ctx, async (tx) => {
+    const run = await insertRun(tx, {
       consumerId: source.consumerId,
       endpointId: source.endpointId,
       scope: { ...source.scope, retry_of: source.id },
@@ -26,7 +25,7 @@ export async function retryFailedItems({ ctx, id, input }: { ctx: Ctx; id: strin
         canary: input.canary ?? source.options.canary,
       },
     });
-    await tx`
+    await tx.sql`
       insert into recovery_items (recovery_id, seq, message_id, endpoint_id, delivery_id)
       select ${run.id}, row_number() over (order by i.seq), i.message_id, i.endpoint_id, i.delivery_id
       from recovery_items i
@@ -34,7 +33,7 @@ export async function retryFailedItems({ ctx, id, input }: { ctx: Ctx; id: strin
         and not exists (
           select 1 from recovery_items o join recoveries r on r.id = o.recovery_id
           where o.message_id = i.message_id and o.endpoint_id = i.endpoint_id and r.state = any(${[...ACTIVE_RECOVERY_STATES]}))`;
-    return finishCreate(tx, ctx, run.id);
+    return finishCreate(tx, run.id);
   });
   return (await nameRecoveries(ctx, [row]))(row);
 }

@@ -1,3 +1,4 @@
+import { SYSTEM } from "../context";
 import type { SqlOrTx } from "../db/client";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { pullBackQueued } from "./transition";
@@ -27,7 +28,7 @@ export function tripsStopRule(run: StopRuleInput): boolean {
 export async function stopRecovery(tx: SqlOrTx, id: string, reason: "canary_failed" | "failure_ratio", facts: Record<string, unknown>): Promise<void> {
   await tx`update recoveries set state = 'paused', stop_reason = ${reason}, updated_at = now() where id = ${id}`;
   await pullBackQueued(tx, id);
-  await recordAuditEvent(tx, { actor: { type: "system" }, action: "recovery.paused", targetType: "recovery", targetId: id, data: { stop_reason: reason, ...facts } });
+  await recordAuditEvent({ sql: tx, actor: SYSTEM }, { action: "recovery.paused", targetType: "recovery", targetId: id, data: { stop_reason: reason, ...facts } });
   await raiseRecoveryAlert(tx, id, "recovery.paused", { stop_reason: reason });
 }
 
@@ -37,5 +38,5 @@ export async function raiseRecoveryAlert(tx: SqlOrTx, id: string, kind: "recover
     select consumer_id, endpoint_id, state, expected, succeeded, failed, skipped from recoveries where id = ${id}`;
   if (!run) return;
   const { consumer_id, endpoint_id, ...counts } = run;
-  await raiseAlerts(tx, [{ kind, endpointId: endpoint_id, consumerId: consumer_id, data: { recovery_id: id, ...counts, ...data } }]);
+  await raiseAlerts({ sql: tx }, [{ kind, endpointId: endpoint_id, consumerId: consumer_id, data: { recovery_id: id, ...counts, ...data } }]);
 }

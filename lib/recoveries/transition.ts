@@ -1,5 +1,5 @@
-import type { Ctx } from "../context";
-import { getSql, type SqlOrTx } from "../db/client";
+import { inTransaction, type Ctx } from "../context";
+import { type SqlOrTx } from "../db/client";
 import type { RecoveryState } from "../db/schema";
 import { ConflictError } from "../errors";
 import { recordAuditEvent } from "../audit/record-audit-event";
@@ -16,14 +16,15 @@ export async function moveRecovery(
   move: { done: "paused" | "resumed" | "canceled"; from: readonly RecoveryState[]; apply: (tx: SqlOrTx, run: RecoveryRow) => Promise<unknown> },
 ) {
   await findRecoveryRow(ctx, id);
-  const row = await getSql().begin(async (tx) => {
-    const run = (await readRun(tx, id, "for update"))!;
+  const row = await inTransaction(ctx, async (tx) => {
+    const sql = tx.sql;
+    const run = (await readRun(sql, id, "for update"))!;
     if (!move.from.includes(run.state)) {
       throw new ConflictError("invalid_state", `The recovery is ${run.state}; it can be ${move.done} only when ${move.from.join(" or ")}.`);
     }
-    await move.apply(tx, run);
-    await recordAuditEvent(tx, { actor: ctx.actor, action: `recovery.${move.done}`, targetType: "recovery", targetId: id, data: { from: run.state } });
-    return (await readRun(tx, id))!;
+    await move.apply(sql, run);
+    await recordAuditEvent(tx, { action: `recovery.${move.done}`, targetType: "recovery", targetId: id, data: { from: run.state } });
+    return (await readRun(sql, id))!;
   });
   return (await nameRecoveries(ctx, [row]))(row);
 }

@@ -76,7 +76,8 @@ async function resolveScope(ctx: Ctx, query: StatsQuery): Promise<StatsScope> {
  * next hour boundary, whole hours from there (the current one included), and what is appended
  * and not yet folded. `since` counts from the start of its minute.
  */
-export async function readEndpointTotals(db: Executor, endpointId: string, since: Date) {
+export async function readEndpointTotals(ctx: Ctx, endpointId: string, since: Date) {
+  const { db } = ctx;
   const from = new Date(Math.floor(since.getTime() / 60_000) * 60_000);
   const hour = new Date(Math.ceil(from.getTime() / 3_600_000) * 3_600_000);
   const rows = await db.execute<BucketRow>(sql`

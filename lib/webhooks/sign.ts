@@ -12,7 +12,8 @@ export function isValidSecret(secret: string): boolean {
   const raw = secret.slice(SECRET_PREFIX.length);
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(raw)) return false;
   const bytes = Buffer.from(raw, "base64").length;
-  return bytes >= 24 && bytes <= 64;
+  // 75: the longest Svix takes (100 base64 characters), so imported secrets fit.
+  return bytes >= 24 && bytes <= 75;
 }
 
 export function secretKeyBytes(secret: string): Buffer {

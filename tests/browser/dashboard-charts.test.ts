@@ -1,12 +1,13 @@
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb, getSql } from "../../lib/db/client";
+import { getSql } from "../../lib/db/client";
 import { createOperator } from "../../lib/operators";
 import { apiClient } from "../helpers/api";
 import { launchBrowser } from "../helpers/browser";
 import { startBuiltApp } from "../helpers/built-app";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { startTestWorker } from "../helpers/worker";
+import { systemCtx } from "../../lib/open-ctx";
 
 // One attempt a delivery, so attempts = messages; the circuit never opens on these few failures.
 process.env.DELIVERY_SCHEDULE = "0";
@@ -22,7 +23,7 @@ let api: Awaited<ReturnType<typeof apiClient>>;
 const ids = { flaky: "", quiet: "" };
 
 beforeAll(async () => {
-  await createOperator({ ctx: { actor: { type: "system" }, db: getDb() }, input: { email: "admin@example.com", password: PASSWORD, role: "admin" } });
+  await createOperator({ ctx: systemCtx(), input: { email: "admin@example.com", password: PASSWORD, role: "admin" } });
   // Every third request fails.
   receivers.push(await startReceiver((_req, res, _body, i) => res.writeHead(i % 3 === 2 ? 503 : 200).end("ok")));
   receivers.push(await startReceiver((_req, res) => res.writeHead(200).end("ok")));

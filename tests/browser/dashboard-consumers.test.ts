@@ -1,12 +1,12 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "../../lib/db/client";
 import { createOperator } from "../../lib/operators";
 import { apiClient } from "../helpers/api";
 import { launchBrowser } from "../helpers/browser";
 import { startBuiltApp } from "../helpers/built-app";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { startTestWorker } from "../helpers/worker";
+import { systemCtx } from "../../lib/open-ctx";
 
 /** Consumers, endpoint detail, alerts and audit in Chromium, against the build, a real worker and real receivers. */
 const PASSWORD = "correct horse battery";
@@ -17,7 +17,7 @@ let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let endpointId: string;
 
 beforeAll(async () => {
-  const system = { actor: { type: "system" as const }, db: getDb() };
+  const system = systemCtx();
   await createOperator({ ctx: system, input: { email: "admin@example.com", password: PASSWORD, role: "admin" } });
   await createOperator({ ctx: system, input: { email: "viewer@example.com", password: PASSWORD, role: "viewer" } });
   receiver = await startReceiver((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end("<b>got it</b><script>window.pwned=1</script>"));

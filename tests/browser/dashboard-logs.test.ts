@@ -1,13 +1,13 @@
 import { readFileSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "../../lib/db/client";
 import { createOperator } from "../../lib/operators";
 import { apiClient } from "../helpers/api";
 import { clickUntilShown, launchBrowser } from "../helpers/browser";
 import { startBuiltApp } from "../helpers/built-app";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { startTestWorker } from "../helpers/worker";
+import { systemCtx } from "../../lib/open-ctx";
 
 // One attempt per delivery, so a failing receiver leaves failed deliveries to resend and recover.
 process.env.DELIVERY_SCHEDULE = "0";
@@ -28,7 +28,7 @@ let failing = true;
 const sent: Record<string, string> = {};
 
 beforeAll(async () => {
-  await createOperator({ ctx: { actor: { type: "system" }, db: getDb() }, input: { email: "admin@example.com", password: PASSWORD, role: "admin" } });
+  await createOperator({ ctx: systemCtx(), input: { email: "admin@example.com", password: PASSWORD, role: "admin" } });
   api = await apiClient();
   receiver = await startReceiver((_req, res) => (failing ? res.writeHead(500, { "content-type": "text/html" }).end(HOSTILE_BODY) : res.writeHead(200).end("ok")));
   worker = await startTestWorker();

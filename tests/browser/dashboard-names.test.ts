@@ -9,6 +9,7 @@ import { createOperator } from "../../lib/operators";
 import { call } from "../helpers/api";
 import { launchBrowser, recordPage } from "../helpers/browser";
 import { startBuiltApp } from "../helpers/built-app";
+import { systemCtx } from "../../lib/open-ctx";
 
 /**
  * The README's demo story, screen by screen (issue #25): wherever the dashboard shows a consumer,
@@ -31,8 +32,8 @@ const post = async (path: string, body: unknown = {}) => {
 
 beforeAll(async () => {
   const db = getDb();
-  await createOperator({ ctx: { actor: { type: "system" }, db }, input: { email: "admin@example.com", password: PASSWORD, role: "admin" } });
-  key = (await createApiKey(db, { name: "backend" })).key;
+  await createOperator({ ctx: systemCtx(), input: { email: "admin@example.com", password: PASSWORD, role: "admin" } });
+  key = (await createApiKey({ ctx: systemCtx(), input: { name: "backend" } })).key;
   ids.acme = (await post("/consumers", { uid: "acme", name: "Acme Corp", alert_emails: ["ops@acme.example"] })).id;
   ids.globex = (await post("/consumers", { uid: "globex", name: "Globex" })).id;
   ids.billing = (await post("/consumers/acme/endpoints", { url: "http://127.0.0.1:9/api/demo/receiver/ok", description: "Billing sync" })).id;

@@ -1,9 +1,9 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "../../lib/db/client";
 import { createOperator } from "../../lib/operators";
 import { launchBrowser, recordPage } from "../helpers/browser";
 import { startBuiltApp } from "../helpers/built-app";
+import { systemCtx } from "../../lib/open-ctx";
 
 /** The dashboard in a real headless Chromium against the production build and this file's database. */
 const PASSWORD = "correct horse battery";
@@ -11,7 +11,7 @@ let app: Awaited<ReturnType<typeof startBuiltApp>>;
 let browser: Browser;
 
 beforeAll(async () => {
-  const system = { actor: { type: "system" as const }, db: getDb() };
+  const system = systemCtx();
   for (const [email, role] of [["admin@example.com", "admin"], ["limited@example.com", "admin"]] as const) {
     await createOperator({ ctx: system, input: { email, password: PASSWORD, role } });
   }

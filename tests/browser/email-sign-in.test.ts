@@ -7,6 +7,7 @@ import { createOperator } from "../../lib/operators";
 import { launchBrowser } from "../helpers/browser";
 import { startBuiltApp } from "../helpers/built-app";
 import { startSmtpServer } from "../helpers/smtp";
+import { systemCtx } from "../../lib/open-ctx";
 
 /**
  * The email sign-in link where SMTP_URL is set: against the production build, a real SMTP server
@@ -19,7 +20,7 @@ let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let browser: Browser;
 
 beforeAll(async () => {
-  const system = { actor: { type: "system" as const }, db: getDb() };
+  const system = systemCtx();
   for (const email of ["admin@example.com", "viewer@example.com", "ja@example.com", "limited@example.com", "spray@example.com"]) {
     await createOperator({ ctx: system, input: { email, password: PASSWORD, role: email.startsWith("viewer") ? "viewer" : "admin" } });
   }

@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { createApiKey } from "../../lib/api-keys";
-import { getDb } from "../../lib/db/client";
+import { systemCtx } from "../../lib/open-ctx";
 
 /**
  * Calls the real route handlers of app/api in-process, routed the way Next.js routes them
@@ -50,6 +50,16 @@ function match(pathname: string): { route: Route; params: Record<string, string 
   return null;
 }
 
+/** Answers a request with the route handler Next.js would pick for it (a bare 405 for a method the file does not export). */
+export async function handle(request: Request): Promise<Response> {
+  const found = match(new URL(request.url).pathname);
+  if (!found) throw new Error(`no route for ${new URL(request.url).pathname}`);
+  const routeModule = (await import(found.route.file)) as Record<string, (req: Request, ctx: unknown) => Promise<Response>>;
+  const handler = routeModule[request.method];
+  if (!handler) return new Response(null, { status: 405 });
+  return handler(request, { params: Promise.resolve(found.params) });
+}
+
 export type ApiResponse<T = any> = { status: number; headers: Headers; body: T; text: string };
 
 export async function call<T = any>(
@@ -58,11 +68,6 @@ export async function call<T = any>(
   options: { body?: unknown; rawBody?: string; headers?: Record<string, string>; key?: string | null } = {},
 ): Promise<ApiResponse<T>> {
   const url = new URL(pathname, "http://localhost:3000");
-  const found = match(url.pathname);
-  if (!found) throw new Error(`no route for ${pathname}`);
-  const routeModule = (await import(found.route.file)) as Record<string, (req: Request, ctx: unknown) => Promise<Response>>;
-  const handler = routeModule[method];
-  if (!handler) return { status: 405, headers: new Headers(), body: null as T, text: "" };
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
   let body: string | undefined = options.rawBody;
@@ -70,8 +75,7 @@ export async function call<T = any>(
     body = JSON.stringify(options.body);
     headers["content-type"] ??= "application/json";
   }
-  const request = new Request(url, { method, headers, body });
-  const response = await handler(request, { params: Promise.resolve(found.params) });
+  const response = await handle(new Request(url, { method, headers, body }));
   const text = await response.text();
   let parsed: unknown = null;
   try {
@@ -84,7 +88,7 @@ export async function call<T = any>(
 
 /** A client bound to a fresh API key. */
 export async function apiClient() {
-  const { key } = await createApiKey(getDb(), { name: "test" });
+  const { key } = await createApiKey({ ctx: systemCtx(), input: { name: "test" } });
   const as =
     (method: string) =>
     <T = any>(pathname: string, body?: unknown, headers?: Record<string, string>) =>

@@ -1,7 +1,7 @@
 import { encode } from "next-auth/jwt";
-import { getDb } from "../../lib/db/client";
 import { createOperator } from "../../lib/operators";
 import { call } from "./api";
+import { systemCtx } from "../../lib/open-ctx";
 
 /** The origin the in-process API is called at (APP_URL's default). */
 export const APP_ORIGIN = "http://localhost:3000";
@@ -21,7 +21,7 @@ let counter = 0;
 /** A new operator of that role, with a client that calls the API with its session cookie. */
 export async function operatorClient(role: "admin" | "viewer", options: { origin?: string | null } = {}) {
   const email = `${role}-${++counter}-${Date.now()}@example.com`;
-  const operator = await createOperator({ ctx: { actor: { type: "system" }, db: getDb() }, input: { email, password: "correct horse battery", role } });
+  const operator = await createOperator({ ctx: systemCtx(), input: { email, password: "correct horse battery", role } });
   const cookie = await sessionCookie(operator.id);
   const origin = options.origin === undefined ? APP_ORIGIN : options.origin;
   const headers = (extra?: Record<string, string>) => ({ cookie, ...(origin ? { origin } : {}), ...extra });

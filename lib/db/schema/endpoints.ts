@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, ts, updatedAt } from "./columns";
 import { consumers } from "./consumers";
 
@@ -14,7 +14,17 @@ export const endpoints = pgTable(
       .notNull()
       .references(() => consumers.id, { onDelete: "cascade" }),
     url: text("url").notNull(),
+    /** The caller's own name for it, unique within its consumer; the API takes it wherever it takes the id. */
+    uid: text("uid"),
     description: text("description").notNull().default(""),
+    /** The caller's own labels, string to string. */
+    metadata: jsonb("metadata").$type<Record<string, string>>().notNull().default({}),
+    /** null: every message. Else only messages that carry one of these channels. */
+    channels: text("channels").array(),
+    /** The endpoint's id in the Svix deployment it was imported from (`ep_…`). */
+    svixId: text("svix_id"),
+    /** Also sign with `svix-id`/`svix-timestamp`/`svix-signature` (same values as the `webhook-*` set). */
+    svixHeaders: boolean("svix_headers").notNull().default(false),
     /** null: every event type. */
     eventTypes: text("event_types").array(),
     headers: jsonb("headers").$type<Record<string, string>>().notNull().default({}),
@@ -43,6 +53,8 @@ export const endpoints = pgTable(
   (t) => [
     index("endpoints_consumer_idx").on(t.consumerId, t.createdAt.desc(), t.id.desc()),
     index("endpoints_failing_idx").on(t.failingSince).where(sql`${t.failingSince} is not null`),
+    uniqueIndex("endpoints_consumer_uid_key").on(t.consumerId, t.uid).where(sql`${t.uid} is not null`),
+    uniqueIndex("endpoints_svix_id_key").on(t.svixId).where(sql`${t.svixId} is not null`),
   ],
 );
 

@@ -22,12 +22,18 @@ export const messages = pgTable(
      * worker's attempt spans link to it.
      */
     traceparent: text("traceparent"),
+    /** An endpoint with channels gets only messages sharing one of them; one without gets every message. */
+    channels: text("channels").array(),
+    /** The caller's labels, for filtering lists. */
+    tags: text("tags").array(),
     createdAt: createdAt(),
   },
   (t) => [
     index("messages_created_idx").on(t.createdAt.desc(), t.id.desc()),
     index("messages_consumer_idx").on(t.consumerId, t.createdAt.desc(), t.id.desc()),
     index("messages_event_type_idx").on(t.eventType, t.createdAt.desc(), t.id.desc()),
+    // A message is also named by its consumer's event id (the Svix API's `GET /msg/{eventId}`).
+    index("messages_event_id_idx").on(t.consumerId, t.eventId).where(sql`${t.eventId} is not null`),
     // payload_contains (JSON containment). Over the payload as jsonb, or null where jsonb cannot
     // hold it (U+0000, a lone surrogate: valid JSON we deliver byte-exact). Messages are never
     // updated, so it costs only at ingest. The function is created by migration 0010.
@@ -169,6 +175,8 @@ export const attempts = pgTable(
     errorDetail: text("error_detail"),
     responseBody: text("response_body"),
     durationMs: integer("duration_ms").notNull(),
+    /** The URL this attempt was sent to (the endpoint's at the time); null for attempts made before it was kept. */
+    url: text("url"),
     requestHeaders: jsonb("request_headers").$type<Record<string, string>>().notNull().default({}),
     createdAt: createdAt(),
   },
@@ -178,6 +186,41 @@ export const attempts = pgTable(
     index("attempts_endpoint_idx").on(t.endpointId, t.createdAt.desc(), t.id.desc()),
     index("attempts_consumer_idx").on(t.consumerId, t.createdAt.desc(), t.id.desc()),
   ],
+);
+
+/**
+ * Event ids a consumer's messages were created with where the caller asked them to be unique (the
+ * Svix API): a second message with the same id within EVENT_ID_TTL is refused. Rows past it are swept.
+ */
+export const messageEventIds = pgTable(
+  "message_event_ids",
+  {
+    consumerId: text("consumer_id")
+      .notNull()
+      .references(() => consumers.id, { onDelete: "cascade" }),
+    eventId: text("event_id").notNull(),
+    messageId: text("message_id").notNull(),
+    expiresAt: ts("expires_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.consumerId, t.eventId] }), index("message_event_ids_expires_idx").on(t.expiresAt)],
+);
+
+/**
+ * The first 2xx answer to a POST of the Svix API with an `Idempotency-Key`, per credential and path:
+ * a repeat gets it again, a concurrent repeat waits for it (state `pending` until then).
+ */
+export const apiIdempotency = pgTable(
+  "api_idempotency",
+  {
+    /** sha256 of the credential, the path and the key. */
+    keyHash: text("key_hash").primaryKey(),
+    state: text("state").$type<"pending" | "done">().notNull().default("pending"),
+    status: integer("status"),
+    body: text("body"),
+    createdAt: createdAt(),
+    expiresAt: ts("expires_at").notNull(),
+  },
+  (t) => [index("api_idempotency_expires_idx").on(t.expiresAt)],
 );
 
 /** The first answer to an Idempotency-Key, replayed for IDEMPOTENCY_TTL. */

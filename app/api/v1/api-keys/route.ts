@@ -5,7 +5,7 @@ import { PageQuery } from "@/lib/pagination";
 import { otherMethods } from "@/lib/http/methods";
 
 export const POST = withApi(async ({ req, ctx }) =>
-  json(await createApiKey(ctx.db, await parseBody(req, CreateApiKeyInput), ctx.actor), 201), {
+  json(await createApiKey({ ctx, input: await parseBody(req, CreateApiKeyInput) }), 201), {
   portal: false,
   role: "write",
   doc: {

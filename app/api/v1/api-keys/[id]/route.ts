@@ -6,7 +6,7 @@ import { KEY } from "@/lib/openapi/params";
 
 export const DELETE = withApi(async ({ req, params, ctx }) => {
   await ignoreBody(req);
-  await revokeApiKey(ctx.db, { ref: params.id! }, ctx.actor);
+  await revokeApiKey({ ctx, input: { ref: params.id! } });
   return noContent();
 }, {
   portal: false,

@@ -1,5 +1,5 @@
 import { otherMethods } from "@/lib/http/methods";
-import { getConfig } from "@/lib/config";
+import { systemCtx } from "@/lib/open-ctx";
 import { clientAddress } from "@/lib/http/client-address";
 import { json, noContent, parseBody } from "@/lib/http/request";
 import { errorResponse } from "@/lib/http/problem";
@@ -12,8 +12,9 @@ export const POST = publicRoute(
     const cors = portalCorsHeaders(req);
     try {
       const { token } = await parseBody(req, ExchangePortalTokenInput);
-      const client = clientAddress(req, getConfig().TRUST_PROXY);
-      return withCors(json(await exchangePortalToken(token, client), 201, { "cache-control": "no-store" }), cors);
+      const ctx = systemCtx();
+      const client = clientAddress(req, ctx.config.TRUST_PROXY);
+      return withCors(json(await exchangePortalToken({ ctx, input: { token, client } }), 201, { "cache-control": "no-store" }), cors);
     } catch (error) {
       return withCors(errorResponse(error), cors);
     }

@@ -5,15 +5,15 @@ import { otherMethods } from "@/lib/http/methods";
 import { ENDPOINT } from "@/lib/openapi/params";
 
 export const POST = withApi(async ({ req, params, ctx }) => {
-  const { key } = await parseOptionalBody(req, RotateSecretInput);
-  return json(await rotateEndpointSecret({ ctx, id: params.id!, key }), 200, { "cache-control": "no-store" });
+  const { key, grace_seconds } = await parseOptionalBody(req, RotateSecretInput);
+  return json(await rotateEndpointSecret({ ctx, id: params.id!, key, graceSeconds: grace_seconds }), 200, { "cache-control": "no-store" });
 }, {
   portal: "view_secrets",
   role: "write",
   doc: {
     operationId: "rotateEndpointSecret",
     summary: "Rotate an endpoint's signing secret",
-    description: "The previous secret keeps signing beside the new one for the rotation overlap (24 h by default).",
+    description: "The previous secret keeps signing beside the new one for `grace_seconds` (0–604800), by default the rotation overlap (24 h).",
     tag: "Endpoints",
     params: ENDPOINT,
     body: { schema: "RotateSecretInput", required: false, description: "Optional: without `key`, a secret is generated." },

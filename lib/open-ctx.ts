@@ -1,0 +1,21 @@
+import { getConfig } from "./config";
+import type { Actor, Ctx } from "./context";
+import { getDb, getSql, ormOver, type Sql } from "./db/client";
+
+/**
+ * The one place a ctx is made from the process's pool and environment: route wrappers, worker
+ * tasks, the CLI and scripts call it once per request, job or command, and pass the ctx down.
+ */
+export function openCtx(actor: Actor): Ctx {
+  return { actor, db: getDb(), sql: getSql(), config: getConfig() };
+}
+
+/** A ctx on a pool of the caller's own (the bench's, a second database's). */
+export function ctxOver(sql: Sql, actor: Actor = { type: "system" }): Ctx {
+  return { actor, db: ormOver(sql), sql, config: getConfig() };
+}
+
+/** A ctx for work nobody asked for in person: the worker's tasks, start-up, the CLI. */
+export function systemCtx(): Ctx {
+  return openCtx({ type: "system" });
+}
