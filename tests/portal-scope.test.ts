@@ -117,9 +117,35 @@ const TABLE: Record<string, Entry> = {
   // An unknown path is refused to a portal session before it is found unknown (the catch-all declares portal: false).
   ...Object.fromEntries(["GET", "POST", "PUT", "PATCH", "DELETE"].map((m) => [`${m} /[...path]`, { rule: "forbidden", req: () => ({ path: "/no-such-route" }) }])),
 
+  // The Svix-compatible surface (tests/svix/): a portal token is the app-scoped token of appPortalAccess.
+  "GET /health": { rule: "scoped", own: () => ({ path: "/health" }) },
+  "GET /app": { rule: "scoped", own: () => ({ path: "/app" }) },
+  "GET /app/[app_id]": { rule: "scoped", own: (a) => ({ path: `/app/${a.uid}` }), foreign: (b) => ({ path: `/app/${b.uid}` }) },
+  "GET /event-type": { rule: "scoped", own: () => ({ path: "/event-type" }) },
+  "GET /event-type/[event_type_name]": { rule: "scoped", own: () => ({ path: "/event-type/invoice.paid" }) },
+  "GET /background-task/[task_id]": { rule: "scoped", own: (a) => ({ path: `/background-task/${a.recovery}` }), foreign: (b) => ({ path: `/background-task/${b.recovery}` }) },
+  "POST /app": { rule: "forbidden", req: () => ({ path: "/app", body: { name: "By portal" } }) },
+  "PUT /app/[app_id]": { rule: "forbidden", req: (a) => ({ path: `/app/${a.uid}`, body: { name: "By portal" } }) },
+  "PATCH /app/[app_id]": { rule: "forbidden", req: (a) => ({ path: `/app/${a.uid}`, body: { name: "By portal" } }) },
+  "DELETE /app/[app_id]": { rule: "forbidden", req: (a) => ({ path: `/app/${a.uid}` }) },
+  "POST /event-type": { rule: "forbidden", req: () => ({ path: "/event-type", body: { name: "portal.made", description: "" } }) },
+  "PUT /event-type/[event_type_name]": { rule: "forbidden", req: () => ({ path: "/event-type/invoice.paid", body: { description: "portal" } }) },
+  "PATCH /event-type/[event_type_name]": { rule: "forbidden", req: () => ({ path: "/event-type/invoice.paid", body: { description: "portal" } }) },
+  "DELETE /event-type/[event_type_name]": { rule: "forbidden", req: () => ({ path: "/event-type/invoice.paid" }) },
+  "POST /auth/app-portal-access/[app_id]": { rule: "forbidden", req: (a) => ({ path: `/auth/app-portal-access/${a.uid}`, body: {} }) },
+  "POST /auth/app/[app_id]/expire-all": { rule: "forbidden", req: (a) => ({ path: `/auth/app/${a.uid}/expire-all`, body: {} }) },
+  "GET /background-task": { rule: "scoped", own: () => ({ path: "/background-task" }) },
+  ...Object.fromEntries(
+    ["app", "event-type", "auth", "background-task"].flatMap((folder) =>
+      ["GET", "POST", "PUT", "PATCH", "DELETE"].map((m) => [`${m} /${folder}/[...rest]`, { rule: "forbidden", req: () => ({ path: `/${folder}/x/no-such-route` }) }]),
+    ),
+  ),
+
   "GET /openapi.json": { rule: "public" },
   "POST /portal/session": { rule: "public" }, // tests/portal-links.test.ts
   "DELETE /portal/session": { rule: "public" }, // ends the session: tests/portal-links.test.ts
+  // Last: it ends the session (tests/svix/portal-access.test.ts).
+  "POST /auth/logout": { rule: "scoped", own: () => ({ path: "/auth/logout" }) },
 };
 
 let api: Awaited<ReturnType<typeof apiClient>>;
@@ -143,6 +169,7 @@ beforeAll(async () => {
   A = await objectsOf("alpha-corp", "Alpha Corp", "http://127.0.0.1:9/alpha-hook");
   B = await objectsOf("bravo-corp", "Bravo Corp", "http://127.0.0.1:9/bravo-hook");
   bMarkers = [B.consumer, B.uid, "Bravo Corp", "bravo-hook", B.endpoint, B.spare, B.message, B.recovery];
+  await api.post("/api/v1/event-types", { name: "invoice.paid" });
   const channel = await api.post("/api/v1/alert-channels", { kind: "email", name: "ops", config: { to: ["ops@example.com"] } });
   const key = await api.post("/api/v1/api-keys", { name: "other" });
   const operator = await api.post("/api/v1/operators", { email: "other@example.com", password: "long enough pw", role: "admin" });

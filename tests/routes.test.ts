@@ -56,6 +56,8 @@ describe.each(routes.map((route) => [route.path, route] as const))("%s", (_path,
     // The unknown-path route answers every method as its own (with a 404, given a key).
     if (route.path.includes("*")) return expect([...answers.values()].map((res) => res.status)).not.toContain(405);
     const implemented = [...answers].filter(([method, res]) => method !== "OPTIONS" && res.status !== 405).map(([method]) => method);
+    // The Svix-compatible surface answers its errors in Svix's shape, `{code, detail}` as JSON (lib/svix).
+    const svix = route.methods.some(({ contract }) => contract?.doc?.tag === "Svix");
     expect(implemented.length).toBeGreaterThan(0);
     const allow = HTTP_METHODS.filter((m) => implemented.includes(m) || (m === "HEAD" && implemented.includes("GET")) || m === "OPTIONS").join(", ");
     for (const [method, res] of answers) {
@@ -64,9 +66,9 @@ describe.each(routes.map((route) => [route.path, route] as const))("%s", (_path,
         expect(res.headers.get("allow")).toBe(allow);
       } else if (!implemented.includes(method)) {
         expect(res.status).toBe(405);
-        expect(res.headers.get("content-type")).toBe("application/problem+json");
+        expect(res.headers.get("content-type")).toBe(svix ? "application/json" : "application/problem+json");
         expect(res.headers.get("allow")).toBe(allow);
-        expect(await res.json()).toMatchObject({ status: 405, code: "method_not_allowed" });
+        expect(await res.json()).toMatchObject(svix ? { code: "method_not_allowed", detail: expect.any(String) } : { status: 405, code: "method_not_allowed" });
       }
     }
   });

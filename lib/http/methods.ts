@@ -1,5 +1,5 @@
 import { MethodNotAllowedError } from "../errors";
-import { portalPreflight } from "../portal/cors";
+import { portalPreflight, type PreflightAllowed } from "../portal/cors";
 import { errorResponse } from "./problem";
 import { served } from "./served";
 
@@ -26,16 +26,19 @@ type Derived<T> = "GET" extends keyof T ? "HEAD" : never;
  */
 export function otherMethods<T extends Partial<Record<HttpMethod, RouteHandler>>>(
   implemented: T,
+  /** Another surface's error shape and CORS preflight (the Svix API's, lib/svix/route.ts). */
+  options: { errors?: (error: unknown) => Response | Promise<Response>; preflight?: PreflightAllowed } = {},
 ): Omit<Record<HttpMethod, RouteHandler>, keyof T | Derived<T>> {
+  const render = options.errors ?? errorResponse;
   const has = (method: HttpMethod) => method in implemented || (method === "HEAD" && "GET" in implemented) || method === "OPTIONS";
   const allow = HTTP_METHODS.filter(has).join(", ");
   const handlers: Partial<Record<HttpMethod, RouteHandler>> = {
     // A CORS preflight from one of PORTAL_CORS_ORIGINS is answered here, not in proxy.ts: a proxy
     // matching /api would make Next.js buffer every request body before the route could refuse it.
-    OPTIONS: served((req: Request) => portalPreflight(req) ?? new Response(null, { status: 204, headers: { allow } })),
+    OPTIONS: served((req: Request) => portalPreflight(req, options.preflight) ?? new Response(null, { status: 204, headers: { allow } })),
   };
   for (const method of HTTP_METHODS) {
-    if (!has(method)) handlers[method] = served((req: Request) => errorResponse(new MethodNotAllowedError(req.method, allow)));
+    if (!has(method)) handlers[method] = served((req: Request) => render(new MethodNotAllowedError(req.method, allow)));
   }
   for (const handler of Object.values(handlers)) generated.add(handler);
   return handlers as Omit<Record<HttpMethod, RouteHandler>, keyof T | Derived<T>>;

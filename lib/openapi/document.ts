@@ -9,7 +9,9 @@ import { messageSchemas, messageTag } from "../messages/openapi";
 import { operatorSchemas, operatorTag } from "../operators/openapi";
 import { portalSchemas, portalTag } from "../portal/openapi";
 import { recoverySchemas, recoveryTag } from "../recoveries/openapi";
+import { retentionSchemas, retentionTag } from "../retention/openapi";
 import { statsSchemas, statsTag } from "../stats/openapi";
+import { svixSchemas, svixTag } from "../svix/openapi";
 import { HTTP_METHODS } from "../http/methods";
 import { routeContract } from "../http/route-contract";
 import { output, type ErrorStatus, type Method, type Operation, type SchemaEntry, type Tag } from "./operation";
@@ -34,11 +36,13 @@ const DOMAINS: Domain[] = [
   { tag: attemptTag, schemas: attemptSchemas },
   { tag: alertTag, schemas: alertSchemas },
   { tag: recoveryTag, schemas: recoverySchemas },
+  { tag: retentionTag, schemas: retentionSchemas },
   { tag: statsTag, schemas: statsSchemas },
   { tag: apiKeyTag, schemas: apiKeySchemas },
   { tag: operatorTag, schemas: operatorSchemas },
   { tag: auditTag, schemas: auditSchemas },
   { tag: portalTag, schemas: portalSchemas },
+  { tag: svixTag, schemas: svixSchemas },
   { tag: { name: "Meta", description: "This document." }, schemas: {} },
 ];
 

@@ -43,6 +43,8 @@ export type Operation = {
   errors?: Partial<Record<ErrorStatus, string>>;
   /** No API key needed. */
   public?: boolean;
+  /** Errors in the Svix API's shape (`{code, detail}`, JSON) instead of problem+json: the Svix-compatible surface (lib/svix). */
+  errorFormat?: "svix";
 };
 
 // The documented answers must be the ones the code produces: each domain asserts its own with

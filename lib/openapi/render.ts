@@ -77,6 +77,15 @@ export function problemResponse(status: ErrorStatus, description = ERROR_RESPONS
   };
 }
 
+/** An error of the Svix surface: `{code, detail}` (SvixError), a 422 `{detail: [{loc, msg, type}]}` (lib/svix/openapi.ts). */
+function svixErrorResponse(status: ErrorStatus, description = ERROR_RESPONSES[status].description) {
+  return {
+    description: description.replace("`unauthorized`", "`authentication_failed`"),
+    ...(ERROR_RESPONSES[status].retryAfter ? { headers: RETRY_AFTER } : {}),
+    content: { "application/json": { schema: ref(status === 422 ? "SvixValidationError" : "SvixError") } },
+  };
+}
+
 function errorResponses(op: Operation) {
   const statuses = new Set<ErrorStatus>();
   if (op.query || op.body) statuses.add(400);
@@ -90,7 +99,8 @@ function errorResponses(op: Operation) {
   const responses: Record<string, unknown> = {};
   for (const status of [...statuses].sort((a, b) => a - b)) {
     const custom = op.errors?.[status];
-    responses[String(status)] = custom ? problemResponse(status, custom) : { $ref: `#/components/responses/${ERROR_RESPONSES[status].name}` };
+    if (op.errorFormat === "svix") responses[String(status)] = svixErrorResponse(status, custom);
+    else responses[String(status)] = custom ? problemResponse(status, custom) : { $ref: `#/components/responses/${ERROR_RESPONSES[status].name}` };
   }
   return responses;
 }

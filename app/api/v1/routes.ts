@@ -40,6 +40,20 @@ import * as recoveriesIdRetryFailed from "./recoveries/[id]/retry-failed/route";
 import * as recoveriesId from "./recoveries/[id]/route";
 import * as recoveries from "./recoveries/route";
 import * as stats from "./stats/route";
+import * as app from "./app/route";
+import * as appAppId from "./app/[app_id]/route";
+import * as appRest from "./app/[...rest]/route";
+import * as authAppAppIdExpireAll from "./auth/app/[app_id]/expire-all/route";
+import * as authAppPortalAccessAppId from "./auth/app-portal-access/[app_id]/route";
+import * as authLogout from "./auth/logout/route";
+import * as authRest from "./auth/[...rest]/route";
+import * as backgroundTask from "./background-task/route";
+import * as backgroundTaskTaskId from "./background-task/[task_id]/route";
+import * as backgroundTaskRest from "./background-task/[...rest]/route";
+import * as eventType from "./event-type/route";
+import * as eventTypeEventTypeName from "./event-type/[event_type_name]/route";
+import * as eventTypeRest from "./event-type/[...rest]/route";
+import * as health from "./health/route";
 
 /**
  * Every route under /api/v1, by its OpenAPI path: what the OpenAPI document is built from and what
@@ -89,4 +103,19 @@ export const API_ROUTES: Record<string, Record<string, unknown>> = {
   "/recoveries/{id}": recoveriesId,
   "/recoveries": recoveries,
   "/stats": stats,
+  // The Svix-compatible surface (lib/svix, docs/svix.md).
+  "/app": app,
+  "/app/{app_id}": appAppId,
+  "/app/{rest*}": appRest,
+  "/auth/app/{app_id}/expire-all": authAppAppIdExpireAll,
+  "/auth/app-portal-access/{app_id}": authAppPortalAccessAppId,
+  "/auth/logout": authLogout,
+  "/auth/{rest*}": authRest,
+  "/background-task": backgroundTask,
+  "/background-task/{task_id}": backgroundTaskTaskId,
+  "/background-task/{rest*}": backgroundTaskRest,
+  "/event-type": eventType,
+  "/event-type/{event_type_name}": eventTypeEventTypeName,
+  "/event-type/{rest*}": eventTypeRest,
+  "/health": health,
 };

@@ -1,0 +1,76 @@
+import { json, noContent } from "@/lib/http/request";
+import { ApplicationIn, ApplicationPatch, deleteApplication, getApplication, patchApplication, upsertApplication } from "@/lib/svix/applications";
+import { SVIX_APP } from "@/lib/svix/openapi";
+import { parseSvixBody } from "@/lib/svix/request";
+import { SVIX_TAG, svixMethods, svixRoute } from "@/lib/svix/route";
+
+export const GET = svixRoute(async ({ params, ctx }) => json(await getApplication(ctx, params.app_id!)), {
+  portal: "scoped",
+  role: "read",
+  doc: {
+    operationId: "svixGetApplication",
+    summary: "Get an application (Svix: application.get)",
+    tag: SVIX_TAG,
+    errorFormat: "svix",
+    params: SVIX_APP,
+    success: { status: 200, description: "The application.", schema: "SvixApplicationOut" },
+  },
+});
+
+export const PUT = svixRoute(
+  async ({ req, params, ctx }) => {
+    const { created, app } = await upsertApplication(ctx, params.app_id!, await parseSvixBody(req, ApplicationIn));
+    return json(app, created ? 201 : 200);
+  },
+  {
+    portal: false,
+    role: "write",
+    doc: {
+      operationId: "svixUpsertApplication",
+      summary: "Replace or create an application (Svix: application.update, 2.x upsert)",
+      tag: SVIX_TAG,
+      errorFormat: "svix",
+      params: SVIX_APP,
+      body: { schema: "SvixApplicationIn" },
+      success: { status: 200, description: "The application, replaced whole.", schema: "SvixApplicationOut" },
+      also: [{ status: 201, description: "None had this uid: made with it.", schema: "SvixApplicationOut" }],
+    },
+  },
+);
+
+export const PATCH = svixRoute(async ({ req, params, ctx }) => json(await patchApplication(ctx, params.app_id!, await parseSvixBody(req, ApplicationPatch))), {
+  portal: false,
+  role: "write",
+  doc: {
+    operationId: "svixPatchApplication",
+    summary: "Update an application (Svix: application.patch)",
+    description: "Changes the fields given; `null` unsets one.",
+    tag: SVIX_TAG,
+    errorFormat: "svix",
+    params: SVIX_APP,
+    body: { schema: "SvixApplicationPatch" },
+    success: { status: 200, description: "The application.", schema: "SvixApplicationOut" },
+  },
+});
+
+export const DELETE = svixRoute(
+  async ({ params, ctx }) => {
+    await deleteApplication(ctx, params.app_id!);
+    return noContent();
+  },
+  {
+    portal: false,
+    role: "write",
+    doc: {
+      operationId: "svixDeleteApplication",
+      summary: "Delete an application (Svix: application.delete)",
+      description: "Deletes the consumer with its endpoints, messages and deliveries.",
+      tag: SVIX_TAG,
+      errorFormat: "svix",
+      params: SVIX_APP,
+      success: { status: 204, description: "Deleted." },
+    },
+  },
+);
+
+export const { POST, OPTIONS } = svixMethods({ GET, PUT, PATCH, DELETE });

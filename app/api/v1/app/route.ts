@@ -1,0 +1,47 @@
+import { json } from "@/lib/http/request";
+import { ApplicationIn, ListApplicationsQuery, createApplication, listApplications } from "@/lib/svix/applications";
+import { parseSvixBody, parseSvixQuery, QueryBool } from "@/lib/svix/request";
+import { SVIX_TAG, svixMethods, svixRoute } from "@/lib/svix/route";
+import { z } from "zod";
+
+const CreateQuery = z.object({ get_if_exists: QueryBool.optional() });
+
+export const GET = svixRoute(async ({ req, ctx }) => json(await listApplications(ctx, parseSvixQuery(req, ListApplicationsQuery))), {
+  portal: "scoped",
+  role: "read",
+  doc: {
+    operationId: "svixListApplications",
+    summary: "List applications (Svix: application.list)",
+    description: "Consumers as Svix applications, oldest first unless `order=descending`. A portal token lists its own.",
+    tag: SVIX_TAG,
+    errorFormat: "svix",
+    query: ListApplicationsQuery,
+    success: { status: 200, description: "A page of applications.", schema: "SvixListResponseApplicationOut" },
+  },
+});
+
+export const POST = svixRoute(
+  async ({ req, ctx }) => {
+    const { get_if_exists } = parseSvixQuery(req, CreateQuery);
+    const { created, app } = await createApplication(ctx, await parseSvixBody(req, ApplicationIn), get_if_exists ?? false);
+    return json(app, created ? 201 : 200);
+  },
+  {
+    portal: false,
+    role: "write",
+    doc: {
+      operationId: "svixCreateApplication",
+      summary: "Create an application (Svix: application.create, getOrCreate)",
+      description: "Creates a consumer. With `get_if_exists=true`, an existing application of that uid is answered instead (200).",
+      tag: SVIX_TAG,
+      errorFormat: "svix",
+      query: CreateQuery,
+      body: { schema: "SvixApplicationIn" },
+      success: { status: 201, description: "The new application.", schema: "SvixApplicationOut" },
+      also: [{ status: 200, description: "With `get_if_exists=true`: the existing application of that uid.", schema: "SvixApplicationOut" }],
+      errors: { 409: "`conflict`: an application with this uid exists." },
+    },
+  },
+);
+
+export const { PUT, PATCH, DELETE, OPTIONS } = svixMethods({ GET, POST });

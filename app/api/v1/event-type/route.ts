@@ -1,0 +1,35 @@
+import { json } from "@/lib/http/request";
+import { EventTypeIn, ListEventTypesQuery, createSvixEventType, listSvixEventTypes } from "@/lib/svix/event-types";
+import { parseSvixBody, parseSvixQuery } from "@/lib/svix/request";
+import { SVIX_TAG, svixMethods, svixRoute } from "@/lib/svix/route";
+
+export const GET = svixRoute(async ({ req, ctx }) => json(await listSvixEventTypes(ctx, parseSvixQuery(req, ListEventTypesQuery))), {
+  portal: "scoped",
+  role: "read",
+  doc: {
+    operationId: "svixListEventTypes",
+    summary: "List event types (Svix: eventType.list)",
+    description: "By name; archived ones only with `include_archived=true`, schemas only with `with_content=true`.",
+    tag: SVIX_TAG,
+    errorFormat: "svix",
+    query: ListEventTypesQuery,
+    success: { status: 200, description: "A page of event types.", schema: "SvixListResponseEventTypeOut" },
+  },
+});
+
+export const POST = svixRoute(async ({ req, ctx }) => json(await createSvixEventType(ctx, await parseSvixBody(req, EventTypeIn)), 201), {
+  portal: false,
+  role: "write",
+  doc: {
+    operationId: "svixCreateEventType",
+    summary: "Create an event type (Svix: eventType.create)",
+    description: "An archived event type of that name is brought back instead.",
+    tag: SVIX_TAG,
+    errorFormat: "svix",
+    body: { schema: "SvixEventTypeIn" },
+    success: { status: 201, description: "The event type.", schema: "SvixEventTypeOut" },
+    errors: { 409: "`event_type_exists`: an event type of this name exists (and is not archived)." },
+  },
+});
+
+export const { PUT, PATCH, DELETE, OPTIONS } = svixMethods({ GET, POST });

@@ -1,0 +1,71 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { z } from "zod";
+import { consumerScope, type Ctx } from "../context";
+import { recoveries } from "../db/schema";
+import { findRecoveryRow } from "../recoveries/queries";
+import { keyset, ListQuery } from "./request";
+
+/**
+ * Svix background tasks over our recovery runs: an endpoint's `recover` and `replay-missing` are
+ * recoveries (`rec_…` ids pass through; the SDKs do not check the `qtask_` prefix).
+ */
+type RecoveryRow = typeof recoveries.$inferSelect;
+
+export const BackgroundTaskOut = z.object({
+  id: z.string(),
+  status: z.enum(["running", "finished", "failed"]),
+  task: z.enum(["endpoint.recover", "endpoint.replay"]),
+  data: z.object({ messagesSent: z.number() }),
+  updatedAt: z.string(),
+});
+export type BackgroundTaskOut = z.infer<typeof BackgroundTaskOut>;
+
+/** A run that is still going (planned, canary, running, paused) is `running`; completed is `finished`; canceled is `failed`. */
+export function taskStatus(state: RecoveryRow["state"]): BackgroundTaskOut["status"] {
+  if (state === "completed") return "finished";
+  if (state === "canceled") return "failed";
+  return "running";
+}
+
+export function toBackgroundTask(row: RecoveryRow): BackgroundTaskOut {
+  return {
+    id: row.id,
+    status: taskStatus(row.state),
+    // A replay also sends what the endpoint never got; a recover only what failed.
+    task: row.scope.include_never_attempted ? "endpoint.replay" : "endpoint.recover",
+    // Sent: handed to the queue, whether or not its attempt has ended.
+    data: { messagesSent: row.queued + row.succeeded + row.failed },
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export async function getBackgroundTask(ctx: Ctx, id: string): Promise<BackgroundTaskOut> {
+  return toBackgroundTask(await findRecoveryRow(ctx, id));
+}
+
+const STATES: Record<BackgroundTaskOut["status"], RecoveryRow["state"][]> = {
+  running: ["planned", "canary", "running", "paused"],
+  finished: ["completed"],
+  failed: ["canceled"],
+};
+
+export const ListBackgroundTasksQuery = ListQuery.extend({
+  status: z.enum(["running", "finished", "failed"]).optional(),
+  /** Svix's other kinds of task (stats, broadcasts…) are never ours: an empty list. */
+  task: z.string().max(100).optional(),
+});
+
+/** Newest first unless `order=ascending`; a portal token sees its own application's. */
+export async function listBackgroundTasks(ctx: Ctx, query: z.infer<typeof ListBackgroundTasksQuery>) {
+  const scope = consumerScope(ctx);
+  const page = keyset(recoveries.id, query, "descending");
+  const replay = sql`coalesce((${recoveries.scope} ->> 'include_never_attempted')::boolean, false)`;
+  const kind = query.task === undefined ? undefined : query.task === "endpoint.replay" ? replay : query.task === "endpoint.recover" ? sql`not ${replay}` : sql`false`;
+  const rows = await ctx.db
+    .select()
+    .from(recoveries)
+    .where(and(page.where, scope ? eq(recoveries.consumerId, scope) : undefined, query.status ? inArray(recoveries.state, STATES[query.status]) : undefined, kind))
+    .orderBy(page.orderBy)
+    .limit(page.limit);
+  return page.page(rows, (row) => row.id, toBackgroundTask);
+}

@@ -1,0 +1,52 @@
+import { AppError } from "../errors";
+import { errorResponse } from "../http/problem";
+
+/**
+ * The Svix API's error shape, for every answer of its surface: `{code, detail}` (HttpErrorOut), and
+ * for a 422 `{detail: [{loc, msg, type}]}` (HTTPValidationError), as its SDKs parse them: every
+ * error is JSON, so a client gets an ApiException with the right status and code, never a
+ * SyntaxError. What an error is, and its status and headers, is decided once by lib/http/problem.ts
+ * (our problem+json); this only re-renders it.
+ */
+
+/** A known Svix operation this server does not serve (docs/svix.md lists them). */
+export class NotImplementedError extends AppError {
+  constructor(what: string) {
+    super(501, "not_implemented", "Not implemented", `${what} is not served by this server's Svix-compatible API; see docs/svix.md.`);
+  }
+}
+
+/** A field error where Svix would name it: `loc` is `["body", …path]` or `["query", name]`. */
+export class SvixValidationError extends AppError {
+  constructor(readonly detail: { loc: (string | number)[]; msg: string; type: string }[]) {
+    super(422, "validation_failed", "Validation failed", detail.map((d) => `${d.loc.join(".")}: ${d.msg}`).join("; "));
+  }
+}
+
+type ProblemBody = { status: number; code: string; detail: string; errors?: { path: string; message: string }[] };
+
+// Svix's own codes where it has one; ours (documented in docs/api.md) for the rest.
+const CODES: Record<number, string> = { 401: "authentication_failed", 404: "not_found" };
+
+const camel = (name: string) => name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+const loc = (path: string): (string | number)[] => ["body", ...(path === "(root)" ? [] : path.split(".").map((p) => (/^\d+$/.test(p) ? Number(p) : camel(p))))];
+
+function jsonAnswer(status: number, body: unknown, headers: Headers): Response {
+  headers.set("content-type", "application/json");
+  return new Response(JSON.stringify(body), { status, headers });
+}
+
+export async function svixErrorResponse(error: unknown, requestId?: string): Promise<Response> {
+  if (error instanceof SvixValidationError) {
+    return jsonAnswer(422, { detail: error.detail }, new Headers(requestId ? { "x-request-id": requestId } : {}));
+  }
+  const problem = errorResponse(error, requestId);
+  const body = (await problem.json()) as ProblemBody;
+  const headers = new Headers(problem.headers);
+  if (problem.status === 422) {
+    const fields = body.errors?.length ? body.errors : [{ path: "(root)", message: body.detail }];
+    return jsonAnswer(422, { detail: fields.map((f) => ({ loc: loc(f.path), msg: f.message, type: "value_error" })) }, headers);
+  }
+  const code = problem.status === 409 && body.code !== "event_type_exists" ? "conflict" : (CODES[problem.status] ?? body.code);
+  return jsonAnswer(problem.status, { code, detail: body.detail }, headers);
+}

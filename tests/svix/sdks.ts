@@ -1,0 +1,39 @@
+import { ApiException as ApiException1, Svix as Svix1, Webhook as Webhook1 } from "svix";
+import { ApiException as ApiException2, Svix as Svix2, Webhook as Webhook2 } from "svix2";
+import { createApiKey } from "../../lib/api-keys";
+import { systemCtx } from "../../lib/open-ctx";
+
+/**
+ * The two official svix SDKs the Svix-compatible API is tested through (never hand-written HTTP):
+ * 1.99.x and 2.x, each with its own ApiException and Webhook. 2.x renamed `update` to `upsert`.
+ */
+export const SDKS = [
+  { name: "svix 1.x", Svix: Svix1 as unknown as typeof Svix2, ApiException: ApiException1 as unknown as typeof ApiException2, Webhook: Webhook1 as unknown as typeof Webhook2 },
+  { name: "svix 2.x", Svix: Svix2, ApiException: ApiException2, Webhook: Webhook2 },
+] as const;
+export type Sdk = (typeof SDKS)[number];
+
+/** A new API key of ours: the token an integration passes to `new Svix(token, { serverUrl })`. */
+export async function apiKey(): Promise<string> {
+  return (await createApiKey({ ctx: systemCtx(), input: { name: "svix sdk" } })).key;
+}
+
+/** `update` in 1.x, `upsert` in 2.x. */
+export function upsert<T>(api: unknown, ...args: unknown[]): Promise<T> {
+  const target = api as Record<string, (...a: unknown[]) => Promise<T>>;
+  return (target.upsert ?? target.update)!.apply(api, args);
+}
+
+/** The ApiException a call ends in (failing the test if it succeeds, or throws anything else). */
+export async function apiError(sdk: Sdk, call: Promise<unknown>): Promise<{ code: number; body: any; headers: Record<string, string> }> {
+  const error = await call.then(
+    (value) => {
+      throw new Error(`expected an ApiException, got ${JSON.stringify(value)}`);
+    },
+    (e: unknown) => e,
+  );
+  if (!(error instanceof sdk.ApiException)) throw error;
+  const found = error as unknown as { code: number; body: any; headers: Record<string, string> };
+  // At 500 and over the SDKs keep the raw text (after their retries); our 5xx bodies are JSON too.
+  return typeof found.body === "string" ? { ...found, body: JSON.parse(found.body) } : found;
+}
