@@ -17,6 +17,7 @@ export const ID_PREFIXES = {
   alertChannel: "ach",
   alert: "alr",
   audit: "aud",
+  erasure: "era",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

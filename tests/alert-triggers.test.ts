@@ -6,9 +6,10 @@
  */
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getConfig, resetConfigForTests } from "../lib/config";
+import { resetConfigForTests } from "../lib/config";
 import { getSql } from "../lib/db/client";
 import { sweep } from "../lib/maintenance/sweep";
+import { systemCtx } from "../lib/open-ctx";
 import { apiClient } from "./helpers/api";
 import { startReceiver, waitFor } from "./helpers/receiver";
 import { startSmtpServer } from "./helpers/smtp";
@@ -171,16 +172,15 @@ describe("alerts from real deliveries", () => {
     const ep = await failingEndpoint([]);
     // A streak that began long ago, whose next retry is hours away: only the sweep can notice it.
     await getSql()`update endpoints set failing_since = now() - interval '2 hours', consecutive_failures = 3 where id = ${ep.id}`;
-    const config = getConfig();
-    // The worker's own minute sweep may get there first: either way the alert goes out once.
-    await sweep(getSql(), { disableAfterMs: config.ENDPOINT_DISABLE_AFTER, failingAfterMs: config.ALERT_FAILING_AFTER });
+    // The worker's own sweep may get there first: either way the alert goes out once.
+    await sweep(systemCtx());
     const [row] = await getSql()<{ alerted: boolean }[]>`select failing_alerted_at is not null as alerted from endpoints where id = ${ep.id}`;
     expect(row!.alerted).toBe(true);
     await waitFor(() => opsAlerts(ep.id, "endpoint.failing").length === 1, { what: "endpoint.failing from the sweep" });
     await settled(ep.id);
     expect(opsAlerts(ep.id, "endpoint.failing")).toHaveLength(1);
     // Once per streak: the next sweep does not raise it again.
-    const again = await sweep(getSql(), { disableAfterMs: config.ENDPOINT_DISABLE_AFTER, failingAfterMs: config.ALERT_FAILING_AFTER });
+    const again = await sweep(systemCtx());
     expect(again.failing).not.toContain(ep.id);
   });
 });

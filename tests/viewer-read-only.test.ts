@@ -4,6 +4,7 @@ import { getDb } from "../lib/db/client";
 import { apiClient, call } from "./helpers/api";
 import { operatorClient } from "./helpers/session";
 import { apiRoutes } from "./helpers/routes";
+import { loggedAttempt } from "./helpers/attempt-row";
 
 /**
  * Table-driven over every route of app/api/v1/routes.ts: each non-GET method, sent with a viewer's
@@ -50,6 +51,15 @@ const BODIES: Record<string, unknown> = {
   "POST /consumers/[consumer]/recover": { since: "2020-01-01T00:00:00Z" },
 };
 
+/** An erasure to read (GET /erasures/{id}): a consumer of its own, deleted (and erased at once). */
+async function erasureId(api: Awaited<ReturnType<typeof apiClient>>, uid: string): Promise<string> {
+  const doomed = `${uid}-erased`;
+  await api.post("/api/v1/consumers", { uid: doomed, name: doomed });
+  const consumer = (await getDb().execute<{ id: string }>(sql`select id from consumers where uid = ${doomed}`))[0]!.id;
+  expect((await api.del(`/api/v1/consumers/${doomed}`)).status).toBe(204);
+  return (await getDb().execute<{ id: string }>(sql`select id from erasures where consumer_id = ${consumer}`))[0]!.id;
+}
+
 async function everything(): Promise<string> {
   const tables = await getDb().execute<{ schemaname: string; tablename: string }>(
     sql`select schemaname, tablename from pg_tables where schemaname in ('public', 'graphile_worker') order by 1, 2`,
@@ -85,12 +95,16 @@ async function makeObjects(uid: string, headers: Record<string, string> = {}): P
     app: consumer.body.id,
     "event-type": "invoice.paid",
     "background-task": recovery.body.id,
+    endpoint: endpoint.body.id,
+    msg: message.body.id,
+    attempt: await loggedAttempt(message.body.id, endpoint.body.id),
     endpoints: endpoint.body.id,
     messages: message.body.id,
     "alert-channels": channel.body.id,
     "api-keys": key.body.id,
     operators: other.body.id,
     recoveries: recovery.body.id,
+    erasures: await erasureId(api, uid),
   };
 }
 
@@ -146,8 +160,8 @@ describe("a viewer changes nothing", () => {
 });
 
 // What a viewer may not even read: signing secrets (anyone holding one can forge webhooks to that
-// customer) and the people who run the product. (API keys are listed by name and prefix only.)
-const ADMIN_ONLY_READS = new Set(["GET /endpoints/[id]/secret", "GET /operators"]);
+// customer), the people who run the product, and the database's sizes and retention (Data & retention). (API keys are listed by name and prefix only.)
+const ADMIN_ONLY_READS = new Set(["GET /endpoints/[id]/secret", "GET /app/[app_id]/endpoint/[endpoint_id]/secret", "GET /operators", "GET /data-lifecycle"]);
 
 describe("what a viewer reads", () => {
   it("walks every GET route: refused exactly the admin-only reads, with no secret in any answer", async () => {

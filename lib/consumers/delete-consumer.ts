@@ -1,20 +1,28 @@
-import { eq } from "drizzle-orm";
-import { recordAuditEvent } from "../audit/record-audit-event";
-import { inTransaction, type Ctx } from "../context";
-import { consumers } from "../db/schema";
-import { lockEndpoints } from "../endpoints/lock-endpoints";
-import { findConsumer } from "./queries";
+import type { Ctx } from "../context";
+import { wakeErasure } from "../jobs";
+import { logger } from "../logger";
+import { eraseConsumer } from "../retention/erase-consumer";
+import { getErasure } from "../retention/queries";
+import type { Erasure } from "../retention/schemas";
+import { startErasure } from "../retention/start-erasure";
 
-/** Deletes the consumer with its endpoints, messages and pending deliveries. */
-export async function deleteConsumer({ ctx, ref }: { ctx: Ctx; ref: string }) {
-  const current = await findConsumer(ctx, ref);
-  await inTransaction(ctx, async (tx) => {
-    // The consumer's row first (ingest takes it before its endpoints'), so no new message or
-    // endpoint joins meanwhile; then its endpoints' rows in the worker's order, for the cascade.
-    await tx.db.select({ id: consumers.id }).from(consumers).where(eq(consumers.id, current.id)).for("update");
-    await lockEndpoints(tx, { consumerId: current.id }, "all");
-    await tx.db.delete(consumers).where(eq(consumers.id, current.id));
-    // Only the fact: what the consumer held (names, addresses, payloads) is gone with it.
-    await recordAuditEvent(tx, { action: "consumer.deleted", targetType: "consumer", targetId: current.id, data: { uid: current.uid } });
-  });
+/**
+ * Deletes the consumer and erases everything of it (lib/retention): it is gone from every read at
+ * once; its rows are erased here when it is small (at most ERASURE_INLINE_MESSAGES messages, no
+ * attempt in flight: `done`, a 204), else by the worker (a 202 pointing at the erasure). An erasure
+ * that fails here is handed to the worker too: the consumer is already gone for every reader.
+ */
+export async function deleteConsumer({ ctx, ref }: { ctx: Ctx; ref: string }): Promise<{ erasure: Erasure; done: boolean }> {
+  const { erasure, inline } = await startErasure({ ctx, ref });
+  if (inline) {
+    try {
+      const result = await eraseConsumer(ctx, { erasureId: erasure.id });
+      if (result.state === "completed") return { erasure: await getErasure(ctx, erasure.id), done: true };
+      await wakeErasure(ctx.sql, erasure.id, result.wakeAt);
+    } catch (error) {
+      logger.warn("erasing a consumer within its request failed; the worker goes on with it", { erasure: erasure.id, error: String(error) });
+      await wakeErasure(ctx.sql, erasure.id);
+    }
+  }
+  return { erasure: await getErasure(ctx, erasure.id), done: false };
 }

@@ -1,4 +1,4 @@
-import { and, eq, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
 import { consumerScope, type Ctx } from "../context";
 import { consumers } from "../db/schema";
 import { NotFoundError } from "../errors";
@@ -6,13 +6,16 @@ import { decodeCursor, toPage, type PageQuery } from "../pagination";
 import { keysetBefore, newestFirst } from "../db/keyset";
 import { consumerView, type ConsumerRef } from "./schemas";
 
-/** A consumer by `id`, by the SaaS's own `uid` or by the Svix id it was imported with (`app_…`), within the actor's scope. */
+/**
+ * A consumer by `id`, by the SaaS's own `uid` or by the Svix id it was imported with (`app_…`), within the actor's scope.
+ * One being erased (`deleted_at`, lib/retention) is not found: it is gone from every read from its deletion on.
+ */
 export async function findConsumer(ctx: Ctx, ref: string) {
   const scope = consumerScope(ctx);
   const [row] = await ctx.db
     .select()
     .from(consumers)
-    .where(and(or(eq(consumers.id, ref), eq(consumers.uid, ref), eq(consumers.svixId, ref)), scope ? eq(consumers.id, scope) : undefined))
+    .where(and(or(eq(consumers.id, ref), eq(consumers.uid, ref), eq(consumers.svixId, ref)), isNull(consumers.deletedAt), scope ? eq(consumers.id, scope) : undefined))
     .orderBy(sql`${consumers.id} = ${ref} desc`, sql`${consumers.uid} = ${ref} desc`)
     .limit(1);
   if (!row) throw new NotFoundError("consumer", ref);
@@ -25,6 +28,7 @@ export async function listConsumers(ctx: Ctx, query: PageQuery & { q?: string })
   const filters: (SQL | undefined)[] = [
     cursor ? keysetBefore(consumers.createdAt, consumers.id, cursor) : undefined,
     scope ? eq(consumers.id, scope) : undefined,
+    isNull(consumers.deletedAt),
   ];
   if (query.q) {
     const pattern = containsPattern(query.q);
@@ -48,8 +52,17 @@ export async function consumerRefs(ctx: Ctx, ids: Iterable<string | null | undef
   const { db } = ctx;
   const wanted = [...new Set([...ids].filter((id): id is string => !!id))];
   if (wanted.length === 0) return new Map();
-  const rows = await db.select({ id: consumers.id, uid: consumers.uid, name: consumers.name }).from(consumers).where(inArray(consumers.id, wanted));
+  const rows = await db.select({ id: consumers.id, uid: consumers.uid, name: consumers.name }).from(consumers).where(and(inArray(consumers.id, wanted), isNull(consumers.deletedAt)));
   return new Map(rows.map((row) => [row.id, row]));
+}
+
+/**
+ * The consumers being erased (lib/retention), whose rows a list across consumers leaves out until
+ * the erasure reaches them: none, nearly always (then a list adds no condition and keeps its plan).
+ */
+export async function erasingConsumerIds(ctx: Ctx): Promise<string[]> {
+  const rows = await ctx.db.select({ id: consumers.id }).from(consumers).where(isNotNull(consumers.deletedAt));
+  return rows.map((c) => c.id);
 }
 
 /** `%q%` for ILIKE, with the pattern characters the reader typed taken literally. */

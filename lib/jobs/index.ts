@@ -8,6 +8,7 @@ export const TASKS = {
   sendAlerts: "send_alerts",
   sendAlert: "send_alert",
   advanceRecoveries: "advance_recoveries",
+  eraseConsumer: "erase_consumer",
 } as const;
 
 /** The channel due work is announced on; every worker listens and has its pump claim. */
@@ -70,4 +71,45 @@ export function leaseWakeAdded(at: Date): void {
 export function wakeRecoveries(tx: SqlOrTx, delayMs = 0) {
   return tx`select graphile_worker.add_job(${TASKS.advanceRecoveries}, '{}'::json, run_at := now() + ${delayMs} * interval '1 millisecond',
                                             job_key := ${TASKS.advanceRecoveries}, job_key_mode := 'preserve_run_at', max_attempts := 10)`;
+}
+
+/**
+ * The next sweep, `afterMs` from now, unless one is already waiting to run by then: one keyed job
+ * for every worker process (a later one is brought forward: SWEEP_INTERVAL may have been
+ * shortened). The sweep adds its successor as it ends, and each worker adds one at start and with
+ * every heartbeat, so the chain survives a sweep that failed or died with its worker (whose job
+ * stays locked until the next sweep releases it: another is added meanwhile).
+ */
+export function scheduleSweep(tx: SqlOrTx, afterMs: number) {
+  return tx`
+    select graphile_worker.add_job(${TASKS.sweep}, '{}'::json, run_at := now() + ${afterMs} * interval '1 millisecond',
+                                   job_key := ${TASKS.sweep}, job_key_mode := 'replace', max_attempts := 1)
+    where not exists (
+      select 1 from graphile_worker.jobs
+      where key = ${TASKS.sweep} and locked_at is null and run_at <= now() + ${afterMs} * interval '1 millisecond')`;
+}
+
+/** The job key of one erasure's task: one job per erasure. */
+const erasureKey = (erasureId: string) => `${TASKS.eraseConsumer}:${erasureId}`;
+
+/** Runs (or goes on with) a consumer's erasure at once, or at `at`, replacing a job waiting for it. */
+export function wakeErasure(tx: SqlOrTx, erasureId: string, at: Date | null = null) {
+  return tx`
+    select graphile_worker.add_job(${TASKS.eraseConsumer}, json_build_object('erasure_id', ${erasureId}::text),
+                                   run_at := coalesce(${at}::timestamptz, now()), job_key := ${erasureKey(erasureId)},
+                                   job_key_mode := 'replace', max_attempts := 25)`;
+}
+
+/**
+ * The sweep's safety net for erasures: a running erasure with no job (its request ended before it
+ * did, its job ran out of tries) gets one. Its batches serialize on the erasure's row, so a job
+ * added while another runner is still at work only takes turns with it.
+ */
+export function wakeStrandedErasures(tx: SqlOrTx) {
+  return tx`
+    select graphile_worker.add_job(${TASKS.eraseConsumer}, json_build_object('erasure_id', e.id),
+                                   run_at := greatest(now(), e.settles_at), job_key := ${TASKS.eraseConsumer} || ':' || e.id,
+                                   job_key_mode := 'preserve_run_at', max_attempts := 25)
+    from erasures e
+    where e.state = 'running' and not exists (select 1 from graphile_worker.jobs j where j.key = ${TASKS.eraseConsumer} || ':' || e.id)`;
 }

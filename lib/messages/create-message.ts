@@ -105,8 +105,8 @@ async function ingest({ ctx, items, onlyEndpointId, uniqueEventId }: IngestArgs)
   const targets = await sql<{ ord: number; consumer_id: string | null; endpoint_id: string | null; now: Date }[]>`
     select i.ord, coalesce(by_id.id, by_uid.id) as consumer_id, e.id as endpoint_id, now()
     from (values ${list}) as i(consumer, event_type, channels, ord)
-    left join consumers by_id on by_id.id = i.consumer ${scope ? sql`and by_id.id = ${scope}` : sql``}
-    left join consumers by_uid on by_uid.uid = i.consumer ${scope ? sql`and by_uid.id = ${scope}` : sql``}
+    left join consumers by_id on by_id.id = i.consumer and by_id.deleted_at is null ${scope ? sql`and by_id.id = ${scope}` : sql``}
+    left join consumers by_uid on by_uid.uid = i.consumer and by_uid.deleted_at is null ${scope ? sql`and by_uid.id = ${scope}` : sql``}
     left join endpoints e on e.consumer_id = coalesce(by_id.id, by_uid.id) and e.state = 'active'
       and ${onlyEndpointId ? sql`e.id = ${onlyEndpointId}` : sql`(e.event_types is null or i.event_type = any(e.event_types)) and (e.channels is null or e.channels && i.channels)`}
     order by i.ord, e.id`;

@@ -1,10 +1,10 @@
-import { and, eq, getTableColumns, gte, inArray, lt, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, eq, getTableColumns, gte, inArray, lt, notInArray, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { consumerScope, type Ctx } from "../context";
 import { deliveries, failedDeliveries, messages } from "../db/schema";
 import { keysetBefore, newestFirst } from "../db/keyset";
 import { NotFoundError } from "../errors";
 import { decodeCursor, toPage, type PageQuery } from "../pagination";
-import { consumerRefs, findConsumer } from "../consumers/queries";
+import { consumerRefs, erasingConsumerIds, findConsumer } from "../consumers/queries";
 import { endpointRefs } from "../endpoints/queries";
 import { toDeliverySummary, type ListMessagesQuery } from "./schemas";
 
@@ -37,9 +37,11 @@ export async function listMessages(ctx: Ctx, query: PageQuery & ListMessagesQuer
   const scope = consumerScope(ctx);
   const consumerId = query.consumer ? (await findConsumer(ctx, query.consumer)).id : scope;
   /** The page's place, consumer and time window, on whichever table the walk goes down. */
+  // Messages of a consumer being erased are left out until its erasure reaches them.
+  const erasing = consumerId ? [] : await erasingConsumerIds(ctx);
   const walk = (createdAt: AnyColumn, id: AnyColumn, consumer: AnyColumn) => [
     cursor ? keysetBefore(createdAt, id, cursor) : undefined,
-    consumerId ? eq(consumer, consumerId) : undefined,
+    consumerId ? eq(consumer, consumerId) : erasing.length > 0 ? notInArray(consumer, erasing) : undefined,
     query.since ? gte(createdAt, query.since) : undefined,
     query.until ? lt(createdAt, query.until) : undefined,
   ];
@@ -115,7 +117,12 @@ async function failedMessages(
  */
 export async function findMessageRow(ctx: Ctx, ref: string, { consumerId }: { consumerId?: string } = {}) {
   const scope = consumerScope(ctx);
-  const limits = [scope ? eq(messages.consumerId, scope) : undefined, consumerId ? eq(messages.consumerId, consumerId) : undefined];
+  const limits = [
+    scope ? eq(messages.consumerId, scope) : undefined,
+    consumerId ? eq(messages.consumerId, consumerId) : undefined,
+    // A consumer being erased is gone from every read, its messages with it (lib/retention).
+    sql`not exists (select 1 from consumers c where c.id = ${messages.consumerId} and c.deleted_at is not null)`,
+  ];
   const [byId] = await ctx.db.select().from(messages).where(and(eq(messages.id, ref), ...limits)).limit(1);
   const [row] = byId || !consumerId
     ? [byId]
@@ -136,7 +143,9 @@ export async function getMessage(ctx: Ctx, id: string) {
   const [owners, targets] = await Promise.all([consumerRefs(ctx, [row.consumerId]), endpointRefs(ctx, deliveryRows.map((d) => d.endpointId))]);
   return {
     ...toMessage(row),
-    payload: JSON.parse(row.payload) as unknown,
+    // An expunged payload is gone (lib/retention/expunge-payload.ts): null, and when.
+    payload: row.payloadExpungedAt ? null : (JSON.parse(row.payload) as unknown),
+    payload_expunged_at: row.payloadExpungedAt?.toISOString() ?? null,
     deliveries: deliveryRows.map((d) => toDeliverySummary(d, targets.get(d.endpointId) ?? null)),
     consumer: owners.get(row.consumerId) ?? null,
   };

@@ -152,7 +152,12 @@ export const MessageSummary = z.object({
 export type MessageSummary = z.infer<typeof MessageSummary>;
 
 /** GET /messages/{id}: the summary plus the payload as it was sent. */
-export const MessageDetail = MessageSummary.extend({ payload: z.unknown() });
+export const MessageDetail = MessageSummary.extend({
+  /** null once expunged. */
+  payload: z.unknown(),
+  /** When the payload was expunged (DELETE /messages/{id}/payload); null while it is kept. */
+  payload_expunged_at: z.string().nullable(),
+});
 export type MessageDetail = z.infer<typeof MessageDetail>;
 
 /** POST /messages/{id}/resend: the manual attempt the worker will make. */

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, updatedAt } from "./columns";
+import { createdAt, ts, updatedAt } from "./columns";
 
 export const consumers = pgTable(
   "consumers",
@@ -14,6 +14,12 @@ export const consumers = pgTable(
     svixId: text("svix_id"),
     /** Svix's `throttleRate`, kept and echoed on the Svix surface; the default rate of endpoints made there. */
     throttleRate: integer("throttle_rate"),
+    /**
+     * Set when its erasure began (DELETE /consumers/{consumer}, lib/retention): from then it is gone
+     * from every read, its personal fields are blanked, and its rows are erased in batches; the row
+     * itself goes last.
+     */
+    deletedAt: ts("deleted_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -21,5 +27,7 @@ export const consumers = pgTable(
     uniqueIndex("consumers_uid_key").on(t.uid),
     uniqueIndex("consumers_svix_id_key").on(t.svixId).where(sql`${t.svixId} is not null`),
     index("consumers_created_idx").on(t.createdAt.desc(), t.id.desc()),
+    // The few consumers being erased, which lists across consumers leave out.
+    index("consumers_deleted_idx").on(t.deletedAt).where(sql`${t.deletedAt} is not null`),
   ],
 );

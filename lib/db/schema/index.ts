@@ -8,3 +8,4 @@ export * from "./recoveries";
 export * from "./alerts";
 export * from "./workers";
 export * from "./stats";
+export * from "./lifecycle";

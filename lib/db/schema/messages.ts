@@ -26,6 +26,11 @@ export const messages = pgTable(
     channels: text("channels").array(),
     /** The caller's labels, for filtering lists. */
     tags: text("tags").array(),
+    /**
+     * When the payload was expunged (DELETE /messages/{id}/payload): `payload` then holds '' and
+     * nothing can send the message again. The message and its delivery log stay.
+     */
+    payloadExpungedAt: ts("payload_expunged_at"),
     createdAt: createdAt(),
   },
   (t) => [

@@ -1,4 +1,4 @@
-import { integer, pgTable, primaryKey, smallint, text } from "drizzle-orm/pg-core";
+import { index, integer, pgTable, primaryKey, smallint, text } from "drizzle-orm/pg-core";
 import { ts } from "./columns";
 
 /*
@@ -31,7 +31,9 @@ export const attemptStatsPending = pgTable("attempt_stats_pending", {
  * The folded rollup, one row per scope, bucket size and bucket. `scope` is an endpoint id (`ep_…`),
  * a consumer id (`con_…`) or '' for every consumer (ids are prefixed, so they never collide); each
  * is kept by the minute and by the UTC hour, so a week's chart reads 168 rows, not 10,080 per
- * endpoint. Rows stay when their endpoint or consumer is deleted, as the attempts do.
+ * endpoint. Hourly rows are kept STATS_RETENTION, minute rows STATS_MINUTE_RETENTION (the sweep,
+ * lib/retention); a consumer's erasure removes its own and its endpoints' rows (the '' series keeps
+ * the totals, which name nobody).
  */
 export const attemptStats = pgTable(
   "attempt_stats",
@@ -46,5 +48,10 @@ export const attemptStats = pgTable(
     latencyBuckets: smallint("latency_buckets").array().notNull(),
     latencyCounts: integer("latency_counts").array().notNull(),
   },
-  (t) => [primaryKey({ columns: [t.scope, t.bucketSeconds, t.t] })],
+  (t) => [
+    primaryKey({ columns: [t.scope, t.bucketSeconds, t.t] }),
+    // The retention sweep finds the rows past STATS_RETENTION / STATS_MINUTE_RETENTION by time
+    // (the primary key leads with the scope). New rows only add to it: folds update rows in place.
+    index("attempt_stats_t_idx").on(t.bucketSeconds, t.t),
+  ],
 );

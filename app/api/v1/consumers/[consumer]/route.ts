@@ -32,18 +32,25 @@ export const PATCH = withApi(async ({ req, params, ctx }) =>
 
 export const DELETE = withApi(async ({ req, params, ctx }) => {
   await ignoreBody(req);
-  await deleteConsumer({ ctx, ref: params.consumer! });
-  return noContent();
+  const { erasure, done } = await deleteConsumer({ ctx, ref: params.consumer! });
+  return done ? noContent() : json(erasure, 202, { location: `/api/v1/erasures/${erasure.id}` });
 }, {
   portal: false,
   role: "write",
   doc: {
     operationId: "deleteConsumer",
-    summary: "Delete a consumer",
-    description: "Deletes the consumer with its endpoints, messages and deliveries.",
+    summary: "Delete a consumer and erase its data",
+    description:
+      "The consumer is gone from every read at once (its routes answer 404, its uid is free again) and stops receiving; then everything of it is " +
+      "erased: messages, deliveries, attempts (their request headers and response bodies), queue rows, recovery runs, rollup and alert log rows, " +
+      "endpoints with their secrets, portal links and sessions, idempotency keys. The audit log keeps `consumer.deleted` with its id and uid; the " +
+      "personal data earlier audit events held is emptied. A consumer with at most `ERASURE_INLINE_MESSAGES` (10,000) messages and no attempt in " +
+      "flight is erased within the request (204); a larger one in the background (202, `Location: /api/v1/erasures/{id}`). Deleting it again by its " +
+      "id while it is being erased answers the same erasure.",
     tag: "Consumers",
     params: CONSUMER,
-    success: { status: 204, description: "Deleted." },
+    success: { status: 204, description: "Deleted and erased." },
+    also: [{ status: 202, description: "Deleted; its erasure goes on in the background (GET /erasures/{id}, also in `Location`).", schema: "Erasure" }],
   },
 });
 

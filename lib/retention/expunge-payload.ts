@@ -1,0 +1,49 @@
+import { recordAuditEvent } from "../audit/record-audit-event";
+import { consumerScope, inTransaction, type Ctx } from "../context";
+import { ConflictError, NotFoundError } from "../errors";
+
+/** What an expunged message's `payload` column holds: no byte of what was sent. */
+export const EXPUNGED_PAYLOAD = "";
+
+/**
+ * DELETE /messages/{id}/payload: the payload's bytes are overwritten (the message keeps
+ * `payload_expunged_at`), while the message, its deliveries and its attempt log stay. Nothing can
+ * send it again: its queued work is removed — a delivery still pending ends `canceled` with
+ * `last_error: payload_expunged`, a resend or recovery item waiting is dropped (the run's feeder
+ * skips the item, `payload_expired`) — and resends are refused (409 `payload_expunged`). An attempt
+ * already on its way when this commits finishes. Already expunged: 409 `payload_expunged`.
+ *
+ * The message row first, for update — a resend and a recovery's feeder take a key-share lock on it
+ * before they queue anything, so they wait and then see it expunged — then its queue rows and
+ * deliveries in the worker's order. The old row version holding the bytes is reclaimed by
+ * (auto)vacuum, as for any update.
+ */
+export async function expungePayload({ ctx, messageId }: { ctx: Ctx; messageId: string }): Promise<void> {
+  const scope = consumerScope(ctx);
+  await inTransaction(ctx, async (tx) => {
+    const { sql } = tx;
+    const [message] = await sql<{ id: string; payload_expunged_at: Date | null }[]>`
+      select m.id, m.payload_expunged_at from messages m
+      where m.id = ${messageId} ${scope ? sql`and m.consumer_id = ${scope}` : sql``}
+        and not exists (select 1 from consumers c where c.id = m.consumer_id and c.deleted_at is not null)
+      for update of m`;
+    if (!message) throw new NotFoundError("message", messageId);
+    if (message.payload_expunged_at) {
+      throw new ConflictError("payload_expunged", `This message's payload was expunged at ${message.payload_expunged_at.toISOString()}.`);
+    }
+    const deliveries = sql`select id from deliveries where message_id = ${message.id}`;
+    await sql`select 1 from delivery_queue where delivery_id in (${deliveries}) order by delivery_id, kind for update`;
+    await sql`select 1 from deliveries where message_id = ${message.id} order by id for update`;
+    const dropped = await sql`delete from delivery_queue where delivery_id in (${deliveries})`;
+    const canceled = await sql`
+      update deliveries set status = 'canceled', next_attempt_at = null, last_error = 'payload_expunged', updated_at = now()
+      where message_id = ${message.id} and status = 'pending'`;
+    await sql`update messages set payload = ${EXPUNGED_PAYLOAD}, payload_expunged_at = now() where id = ${message.id}`;
+    await recordAuditEvent(tx, {
+      action: "message.payload_expunged",
+      targetType: "message",
+      targetId: message.id,
+      data: { deliveries_canceled: canceled.count, queued_dropped: dropped.count },
+    });
+  });
+}
