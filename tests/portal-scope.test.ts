@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { PORTAL_CAPABILITIES, type PortalCapability } from "../lib/portal/capabilities";
 import { apiClient, call } from "./helpers/api";
+import { loggedAttempt } from "./helpers/attempt-row";
 import { portalSession } from "./helpers/portal";
 import { apiRoutes, routeKeys } from "./helpers/routes";
 
@@ -13,7 +14,7 @@ import { apiRoutes, routeKeys } from "./helpers/routes";
  */
 const CAPABILITIES: readonly PortalCapability[] = PORTAL_CAPABILITIES;
 
-type Ids = { consumer: string; uid: string; endpoint: string; spare: string; message: string; recovery: string };
+type Ids = { consumer: string; uid: string; endpoint: string; spare: string; message: string; recovery: string; attempt: string };
 type Req = { path: string; body?: unknown };
 type Entry =
   | { rule: "forbidden"; req: (a: Ids) => Req }
@@ -124,6 +125,69 @@ const TABLE: Record<string, Entry> = {
   "GET /event-type": { rule: "scoped", own: () => ({ path: "/event-type" }) },
   "GET /event-type/[event_type_name]": { rule: "scoped", own: () => ({ path: "/event-type/invoice.paid" }) },
   "GET /background-task/[task_id]": { rule: "scoped", own: (a) => ({ path: `/background-task/${a.recovery}` }), foreign: (b) => ({ path: `/background-task/${b.recovery}` }) },
+  "GET /app/[app_id]/endpoint": { rule: "scoped", own: (a) => ({ path: `/app/${a.uid}/endpoint` }), foreign: (b) => ({ path: `/app/${b.uid}/endpoint` }) },
+  "POST /app/[app_id]/endpoint": {
+    rule: "manage_endpoints",
+    own: (a) => ({ path: `/app/${a.uid}/endpoint`, body: { url: "http://127.0.0.1:9/alpha-svix", uid: "alpha-svix" } }),
+    foreign: (b) => ({ path: `/app/${b.uid}/endpoint`, body: { url: "http://127.0.0.1:9/alpha-svix" } }),
+  },
+  "GET /app/[app_id]/endpoint/[endpoint_id]": { rule: "scoped", own: (a) => ({ path: `/app/${a.uid}/endpoint/${a.endpoint}` }), foreign: (b) => ({ path: `/app/${b.uid}/endpoint/${b.endpoint}` }) },
+  "PUT /app/[app_id]/endpoint/[endpoint_id]": {
+    rule: "manage_endpoints",
+    own: (a) => ({ path: `/app/${a.uid}/endpoint/${a.endpoint}`, body: { url: "http://127.0.0.1:9/alpha-hook" } }),
+    foreign: (b, a) => ({ path: `/app/${a.uid}/endpoint/${b.endpoint}`, body: { url: "http://127.0.0.1:9/alpha-hook" } }),
+  },
+  "PATCH /app/[app_id]/endpoint/[endpoint_id]": {
+    rule: "manage_endpoints",
+    own: (a) => ({ path: `/app/${a.uid}/endpoint/${a.endpoint}`, body: { description: "alpha's" } }),
+    foreign: (b) => ({ path: `/app/${b.uid}/endpoint/${b.endpoint}`, body: { description: "alpha's" } }),
+  },
+  "GET /app/[app_id]/endpoint/[endpoint_id]/secret": { rule: "view_secrets", own: (a) => ({ path: `/app/${a.uid}/endpoint/${a.endpoint}/secret` }), foreign: (b) => ({ path: `/app/${b.uid}/endpoint/${b.endpoint}/secret` }) },
+  "POST /app/[app_id]/endpoint/[endpoint_id]/secret/rotate": {
+    rule: "view_secrets",
+    own: (a) => ({ path: `/app/${a.uid}/endpoint/${a.endpoint}/secret/rotate`, body: {} }),
+    foreign: (b) => ({ path: `/app/${b.uid}/endpoint/${b.endpoint}/secret/rotate`, body: {} }),
+  },
+  "GET /app/[app_id]/endpoint/[endpoint_id]/headers": { rule: "scoped", own: (a) => ({ path: `/app/${a.uid}/endpoint/${a.endpoint}/headers` }), foreign: (b) => ({ path: `/app/${b.uid}/endpoint/${b.endpoint}/headers` }) },
+  "PUT /app/[app_id]/endpoint/[endpoint_id]/headers": {
+    rule: "manage_endpoints",
+    own: (a) => ({ path: `/app/${a.uid}/endpoint/${a.endpoint}/headers`, body: { headers: { "x-team": "alpha" } } }),
+    foreign: (b) => ({ path: `/app/${b.uid}/endpoint/${b.endpoint}/headers`, body: { headers: { "x-team": "alpha" } } }),
+  },
+  "PATCH /app/[app_id]/endpoint/[endpoint_id]/headers": {
+    rule: "manage_endpoints",
+    own: (a) => ({ path: `/app/${a.uid}/endpoint/${a.endpoint}/headers`, body: { headers: { "x-env": "alpha" } } }),
+    foreign: (b) => ({ path: `/app/${b.uid}/endpoint/${b.endpoint}/headers`, body: { headers: { "x-env": "alpha" } } }),
+  },
+  "POST /app/[app_id]/endpoint/[endpoint_id]/recover": {
+    rule: "recover",
+    own: (a) => ({ path: `/app/${a.uid}/endpoint/${a.endpoint}/recover`, body: { since } }),
+    foreign: (b) => ({ path: `/app/${b.uid}/endpoint/${b.endpoint}/recover`, body: { since } }),
+  },
+  "POST /app/[app_id]/endpoint/[endpoint_id]/replay-missing": {
+    rule: "recover",
+    own: (a) => ({ path: `/app/${a.uid}/endpoint/${a.endpoint}/replay-missing`, body: { since } }),
+    foreign: (b) => ({ path: `/app/${b.uid}/endpoint/${b.endpoint}/replay-missing`, body: { since } }),
+  },
+  "GET /app/[app_id]/endpoint/[endpoint_id]/stats": { rule: "scoped", own: (a) => ({ path: `/app/${a.uid}/endpoint/${a.endpoint}/stats` }), foreign: (b) => ({ path: `/app/${b.uid}/endpoint/${b.endpoint}/stats` }) },
+  "GET /app/[app_id]/endpoint/[endpoint_id]/msg": { rule: "scoped", own: (a) => ({ path: `/app/${a.uid}/endpoint/${a.endpoint}/msg` }), foreign: (b) => ({ path: `/app/${b.uid}/endpoint/${b.endpoint}/msg` }) },
+  "DELETE /app/[app_id]/endpoint/[endpoint_id]": { rule: "manage_endpoints", own: (a) => ({ path: `/app/${a.uid}/endpoint/alpha-svix` }), foreign: (b) => ({ path: `/app/${b.uid}/endpoint/${b.endpoint}` }) },
+  "GET /app/[app_id]/msg": { rule: "scoped", own: (a) => ({ path: `/app/${a.uid}/msg` }), foreign: (b) => ({ path: `/app/${b.uid}/msg` }) },
+  "GET /app/[app_id]/msg/[msg_id]": { rule: "scoped", own: (a) => ({ path: `/app/${a.uid}/msg/${a.message}` }), foreign: (b) => ({ path: `/app/${b.uid}/msg/${b.message}` }) },
+  "GET /app/[app_id]/msg/[msg_id]/attempt/[attempt_id]": {
+    rule: "scoped",
+    own: (a) => ({ path: `/app/${a.uid}/msg/${a.message}/attempt/${a.attempt}` }),
+    foreign: (b) => ({ path: `/app/${b.uid}/msg/${b.message}/attempt/${b.attempt}` }),
+  },
+  "GET /app/[app_id]/msg/[msg_id]/endpoint": { rule: "scoped", own: (a) => ({ path: `/app/${a.uid}/msg/${a.message}/endpoint` }), foreign: (b) => ({ path: `/app/${b.uid}/msg/${b.message}/endpoint` }) },
+  "POST /app/[app_id]/msg/[msg_id]/endpoint/[endpoint_id]/resend": {
+    rule: "resend",
+    own: (a) => ({ path: `/app/${a.uid}/msg/${a.message}/endpoint/${a.endpoint}/resend` }),
+    foreign: (b) => ({ path: `/app/${b.uid}/msg/${b.message}/endpoint/${b.endpoint}/resend` }),
+  },
+  "GET /app/[app_id]/attempt/msg/[msg_id]": { rule: "scoped", own: (a) => ({ path: `/app/${a.uid}/attempt/msg/${a.message}` }), foreign: (b) => ({ path: `/app/${b.uid}/attempt/msg/${b.message}` }) },
+  "GET /app/[app_id]/attempt/endpoint/[endpoint_id]": { rule: "scoped", own: (a) => ({ path: `/app/${a.uid}/attempt/endpoint/${a.endpoint}` }), foreign: (b) => ({ path: `/app/${b.uid}/attempt/endpoint/${b.endpoint}` }) },
+  "POST /app/[app_id]/msg": { rule: "forbidden", req: (a) => ({ path: `/app/${a.uid}/msg`, body: { eventType: "invoice.paid", payload: {} } }) },
   "POST /app": { rule: "forbidden", req: () => ({ path: "/app", body: { name: "By portal" } }) },
   "PUT /app/[app_id]": { rule: "forbidden", req: (a) => ({ path: `/app/${a.uid}`, body: { name: "By portal" } }) },
   "PATCH /app/[app_id]": { rule: "forbidden", req: (a) => ({ path: `/app/${a.uid}`, body: { name: "By portal" } }) },
@@ -161,7 +225,8 @@ async function objectsOf(uid: string, name: string, url: string): Promise<Ids> {
   const message = await api.post("/api/v1/messages", { consumer: uid, event_type: "invoice.paid", payload: { owner: name } });
   const recovery = await api.post(`/api/v1/endpoints/${endpoint.body.id}/recover`, { since, include_never_attempted: true });
   expect(recovery.status, recovery.text).toBe(202);
-  return { consumer: consumer.body.id, uid, endpoint: endpoint.body.id, spare: spare.body.id, message: message.body.id, recovery: recovery.body.id };
+  const attempt = await loggedAttempt(message.body.id, endpoint.body.id);
+  return { consumer: consumer.body.id, uid, endpoint: endpoint.body.id, spare: spare.body.id, message: message.body.id, recovery: recovery.body.id, attempt };
 }
 
 beforeAll(async () => {

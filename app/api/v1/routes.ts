@@ -43,6 +43,22 @@ import * as stats from "./stats/route";
 import * as app from "./app/route";
 import * as appAppId from "./app/[app_id]/route";
 import * as appRest from "./app/[...rest]/route";
+import * as appAppIdEndpoint from "./app/[app_id]/endpoint/route";
+import * as appAppIdEndpointEndpointId from "./app/[app_id]/endpoint/[endpoint_id]/route";
+import * as appAppIdEndpointEndpointIdHeaders from "./app/[app_id]/endpoint/[endpoint_id]/headers/route";
+import * as appAppIdEndpointEndpointIdMsg from "./app/[app_id]/endpoint/[endpoint_id]/msg/route";
+import * as appAppIdEndpointEndpointIdRecover from "./app/[app_id]/endpoint/[endpoint_id]/recover/route";
+import * as appAppIdEndpointEndpointIdReplayMissing from "./app/[app_id]/endpoint/[endpoint_id]/replay-missing/route";
+import * as appAppIdEndpointEndpointIdSecret from "./app/[app_id]/endpoint/[endpoint_id]/secret/route";
+import * as appAppIdEndpointEndpointIdSecretRotate from "./app/[app_id]/endpoint/[endpoint_id]/secret/rotate/route";
+import * as appAppIdEndpointEndpointIdStats from "./app/[app_id]/endpoint/[endpoint_id]/stats/route";
+import * as appAppIdMsg from "./app/[app_id]/msg/route";
+import * as appAppIdMsgMsgId from "./app/[app_id]/msg/[msg_id]/route";
+import * as appAppIdMsgMsgIdAttemptAttemptId from "./app/[app_id]/msg/[msg_id]/attempt/[attempt_id]/route";
+import * as appAppIdMsgMsgIdEndpoint from "./app/[app_id]/msg/[msg_id]/endpoint/route";
+import * as appAppIdMsgMsgIdEndpointEndpointIdResend from "./app/[app_id]/msg/[msg_id]/endpoint/[endpoint_id]/resend/route";
+import * as appAppIdAttemptEndpointEndpointId from "./app/[app_id]/attempt/endpoint/[endpoint_id]/route";
+import * as appAppIdAttemptMsgMsgId from "./app/[app_id]/attempt/msg/[msg_id]/route";
 import * as authAppAppIdExpireAll from "./auth/app/[app_id]/expire-all/route";
 import * as authAppPortalAccessAppId from "./auth/app-portal-access/[app_id]/route";
 import * as authLogout from "./auth/logout/route";
@@ -107,6 +123,22 @@ export const API_ROUTES: Record<string, Record<string, unknown>> = {
   "/app": app,
   "/app/{app_id}": appAppId,
   "/app/{rest*}": appRest,
+  "/app/{app_id}/endpoint": appAppIdEndpoint,
+  "/app/{app_id}/endpoint/{endpoint_id}": appAppIdEndpointEndpointId,
+  "/app/{app_id}/endpoint/{endpoint_id}/headers": appAppIdEndpointEndpointIdHeaders,
+  "/app/{app_id}/endpoint/{endpoint_id}/msg": appAppIdEndpointEndpointIdMsg,
+  "/app/{app_id}/endpoint/{endpoint_id}/recover": appAppIdEndpointEndpointIdRecover,
+  "/app/{app_id}/endpoint/{endpoint_id}/replay-missing": appAppIdEndpointEndpointIdReplayMissing,
+  "/app/{app_id}/endpoint/{endpoint_id}/secret": appAppIdEndpointEndpointIdSecret,
+  "/app/{app_id}/endpoint/{endpoint_id}/secret/rotate": appAppIdEndpointEndpointIdSecretRotate,
+  "/app/{app_id}/endpoint/{endpoint_id}/stats": appAppIdEndpointEndpointIdStats,
+  "/app/{app_id}/msg": appAppIdMsg,
+  "/app/{app_id}/msg/{msg_id}": appAppIdMsgMsgId,
+  "/app/{app_id}/msg/{msg_id}/attempt/{attempt_id}": appAppIdMsgMsgIdAttemptAttemptId,
+  "/app/{app_id}/msg/{msg_id}/endpoint": appAppIdMsgMsgIdEndpoint,
+  "/app/{app_id}/msg/{msg_id}/endpoint/{endpoint_id}/resend": appAppIdMsgMsgIdEndpointEndpointIdResend,
+  "/app/{app_id}/attempt/endpoint/{endpoint_id}": appAppIdAttemptEndpointEndpointId,
+  "/app/{app_id}/attempt/msg/{msg_id}": appAppIdAttemptMsgMsgId,
   "/auth/app/{app_id}/expire-all": authAppAppIdExpireAll,
   "/auth/app-portal-access/{app_id}": authAppPortalAccessAppId,
   "/auth/logout": authLogout,

@@ -1,0 +1,75 @@
+import { json, noContent } from "@/lib/http/request";
+import { EndpointPatch, EndpointUpdate, deleteSvixEndpoint, getSvixEndpoint, patchSvixEndpoint, upsertSvixEndpoint } from "@/lib/svix/endpoints";
+import { SVIX_ENDPOINT } from "@/lib/svix/openapi";
+import { parseSvixBody } from "@/lib/svix/request";
+import { SVIX_TAG, svixMethods, svixRoute } from "@/lib/svix/route";
+
+export const GET = svixRoute(async ({ params, ctx }) => json(await getSvixEndpoint(ctx, params.app_id!, params.endpoint_id!)), {
+  portal: "scoped",
+  role: "read",
+  doc: {
+    operationId: "svixGetEndpoint",
+    summary: "Get an endpoint (Svix: endpoint.get)",
+    tag: SVIX_TAG,
+    errorFormat: "svix",
+    params: SVIX_ENDPOINT,
+    success: { status: 200, description: "The endpoint.", schema: "SvixEndpointOut" },
+  },
+});
+
+export const PUT = svixRoute(
+  async ({ req, params, ctx }) => {
+    const { created, endpoint } = await upsertSvixEndpoint(ctx, params.app_id!, params.endpoint_id!, await parseSvixBody(req, EndpointUpdate));
+    return json(endpoint, created ? 201 : 200);
+  },
+  {
+    portal: "manage_endpoints",
+    role: "write",
+    doc: {
+      operationId: "svixUpsertEndpoint",
+      summary: "Replace or create an endpoint (Svix: endpoint.update, 2.x upsert)",
+      tag: SVIX_TAG,
+      errorFormat: "svix",
+      params: SVIX_ENDPOINT,
+      body: { schema: "SvixEndpointUpdate" },
+      success: { status: 200, description: "The endpoint, replaced whole.", schema: "SvixEndpointOut" },
+      also: [{ status: 201, description: "None had this uid: made with it.", schema: "SvixEndpointOut" }],
+    },
+  },
+);
+
+export const PATCH = svixRoute(async ({ req, params, ctx }) => json(await patchSvixEndpoint(ctx, params.app_id!, params.endpoint_id!, await parseSvixBody(req, EndpointPatch))), {
+  portal: "manage_endpoints",
+  role: "write",
+  doc: {
+    operationId: "svixPatchEndpoint",
+    summary: "Update an endpoint (Svix: endpoint.patch)",
+    description: "Changes the fields given; `null` unsets. `disabled: false` enables it as our enable does.",
+    tag: SVIX_TAG,
+    errorFormat: "svix",
+    params: SVIX_ENDPOINT,
+    body: { schema: "SvixEndpointPatch" },
+    success: { status: 200, description: "The endpoint.", schema: "SvixEndpointOut" },
+  },
+});
+
+export const DELETE = svixRoute(
+  async ({ params, ctx }) => {
+    await deleteSvixEndpoint(ctx, params.app_id!, params.endpoint_id!);
+    return noContent();
+  },
+  {
+    portal: "manage_endpoints",
+    role: "write",
+    doc: {
+      operationId: "svixDeleteEndpoint",
+      summary: "Delete an endpoint (Svix: endpoint.delete)",
+      tag: SVIX_TAG,
+      errorFormat: "svix",
+      params: SVIX_ENDPOINT,
+      success: { status: 204, description: "Deleted." },
+    },
+  },
+);
+
+export const { POST, OPTIONS } = svixMethods({ GET, PUT, PATCH, DELETE });

@@ -1,0 +1,28 @@
+import { noContent } from "@/lib/http/request";
+import { RotateIn, rotateSvixEndpointSecret } from "@/lib/svix/endpoints";
+import { SVIX_ENDPOINT } from "@/lib/svix/openapi";
+import { parseSvixBody } from "@/lib/svix/request";
+import { SVIX_TAG, svixMethods, svixRoute } from "@/lib/svix/route";
+
+export const POST = svixRoute(
+  async ({ req, params, ctx }) => {
+    await rotateSvixEndpointSecret(ctx, params.app_id!, params.endpoint_id!, await parseSvixBody(req, RotateIn));
+    return noContent();
+  },
+  {
+    portal: "view_secrets",
+    role: "write",
+    doc: {
+      operationId: "svixRotateEndpointSecret",
+      summary: "Rotate an endpoint's signing secret (Svix: endpoint.rotateSecret)",
+      description: "The old secret keeps signing beside the new one for `gracePeriodSeconds` (0–604800, default 86400).",
+      tag: SVIX_TAG,
+      errorFormat: "svix",
+      params: SVIX_ENDPOINT,
+      body: { schema: "SvixEndpointSecretRotateIn", required: false },
+      success: { status: 204, description: "Rotated." },
+    },
+  },
+);
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = svixMethods({ POST });

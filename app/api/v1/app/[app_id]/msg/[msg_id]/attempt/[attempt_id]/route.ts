@@ -1,0 +1,19 @@
+import { json } from "@/lib/http/request";
+import { getSvixAttempt } from "@/lib/svix/messages";
+import { SVIX_ATTEMPT } from "@/lib/svix/openapi";
+import { SVIX_TAG, svixMethods, svixRoute } from "@/lib/svix/route";
+
+export const GET = svixRoute(async ({ params, ctx }) => json(await getSvixAttempt(ctx, params.app_id!, params.msg_id!, params.attempt_id!)), {
+  portal: "scoped",
+  role: "read",
+  doc: {
+    operationId: "svixGetAttempt",
+    summary: "Get an attempt (Svix: messageAttempt.get)",
+    tag: SVIX_TAG,
+    errorFormat: "svix",
+    params: SVIX_ATTEMPT,
+    success: { status: 200, description: "The attempt.", schema: "SvixMessageAttemptOut" },
+  },
+});
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = svixMethods({ GET });

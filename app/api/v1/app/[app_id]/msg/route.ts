@@ -1,0 +1,48 @@
+import { json } from "@/lib/http/request";
+import { MessageIn, ListMessagesQuery, createSvixMessage, listSvixMessages, GetMessageQuery } from "@/lib/svix/messages";
+import { SVIX_APP } from "@/lib/svix/openapi";
+import { parseSvixBody, parseSvixQuery } from "@/lib/svix/request";
+import { SVIX_TAG, svixMethods, svixRoute } from "@/lib/svix/route";
+
+export const GET = svixRoute(async ({ req, params, ctx }) => json(await listSvixMessages(ctx, params.app_id!, parseSvixQuery(req, ListMessagesQuery))), {
+  portal: "scoped",
+  role: "read",
+  doc: {
+    operationId: "svixListMessages",
+    summary: "List messages (Svix: message.list)",
+    description: "The application's messages, newest first.",
+    tag: SVIX_TAG,
+    errorFormat: "svix",
+    params: SVIX_APP,
+    query: ListMessagesQuery,
+    success: { status: 200, description: "A page of messages.", schema: "SvixListResponseMessageOut" },
+  },
+});
+
+export const POST = svixRoute(
+  async ({ req, params, ctx }) => {
+    const { with_content } = parseSvixQuery(req, GetMessageQuery);
+    const input = await parseSvixBody(req, MessageIn, ctx.config.MAX_PAYLOAD_BYTES + 64 * 1024);
+    return json(await createSvixMessage(ctx, params.app_id!, input, with_content ?? true), 202);
+  },
+  {
+    portal: false,
+    role: "write",
+    doc: {
+      operationId: "svixCreateMessage",
+      summary: "Send a message (Svix: message.create)",
+      description:
+        "Ingested as `POST /messages` is. An `eventId` the application used within EVENT_ID_TTL (24 h) is 409 `conflict`; " +
+        "`application` makes the consumer when none has this id or uid. `payload` is answered only with `with_content=true`.",
+      tag: SVIX_TAG,
+      errorFormat: "svix",
+      params: SVIX_APP,
+      query: GetMessageQuery,
+      body: { schema: "SvixMessageIn" },
+      success: { status: 202, description: "The message, accepted.", schema: "SvixMessageOut" },
+      errors: { 409: "`conflict`: this eventId was used within EVENT_ID_TTL.", 413: "`payload_too_large`." },
+    },
+  },
+);
+
+export const { PUT, PATCH, DELETE, OPTIONS } = svixMethods({ GET, POST });
