@@ -91,7 +91,7 @@ export async function listApplications(ctx: Ctx, query: z.infer<typeof ListAppli
         query.exclude_apps_with_disabled_endpoints ? sql`not exists (select 1 from endpoints e where e.consumer_id = ${consumers.id} and e.state <> 'active')` : undefined,
       ),
     )
-    .orderBy(page.orderBy)
+    .orderBy(...page.orderBy)
     .limit(page.limit);
   return page.page(rows, (row) => row.id, (row) => toApplicationOut(ctx, row));
 }

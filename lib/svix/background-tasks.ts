@@ -65,7 +65,7 @@ export async function listBackgroundTasks(ctx: Ctx, query: z.infer<typeof ListBa
     .select()
     .from(recoveries)
     .where(and(page.where, scope ? eq(recoveries.consumerId, scope) : undefined, query.status ? inArray(recoveries.state, STATES[query.status]) : undefined, kind))
-    .orderBy(page.orderBy)
+    .orderBy(...page.orderBy)
     .limit(page.limit);
   return page.page(rows, (row) => row.id, toBackgroundTask);
 }

@@ -76,7 +76,7 @@ export async function listSvixEventTypes(ctx: Ctx, query: z.infer<typeof ListEve
     .select()
     .from(eventTypes)
     .where(and(page.where, query.include_archived ? undefined : eq(eventTypes.archived, false)))
-    .orderBy(page.orderBy)
+    .orderBy(...page.orderBy)
     .limit(page.limit);
   return page.page(rows, (row) => row.name, (row) => toEventTypeOut(toEventType(row), query.with_content ?? false));
 }

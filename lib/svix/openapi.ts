@@ -4,6 +4,30 @@ import { ApplicationIn, ApplicationOut, ApplicationPatch, type listApplications 
 import { BackgroundTaskOut, type listBackgroundTasks } from "./background-tasks";
 import { EventTypeIn, EventTypeOut, EventTypePatch, EventTypeUpdate, type listSvixEventTypes } from "./event-types";
 import { AppPortalAccessIn, AppPortalAccessOut } from "./portal-access";
+import {
+  EndpointHeadersOut,
+  EndpointIn,
+  EndpointOut,
+  EndpointPatch,
+  EndpointStatsOut,
+  EndpointUpdate,
+  HeadersIn,
+  HeadersPatchIn,
+  RecoverIn,
+  RotateIn,
+  type listSvixEndpoints,
+} from "./endpoints";
+import {
+  EndpointMessageOut,
+  MessageAttemptOut,
+  MessageEndpointOut,
+  MessageIn,
+  MessageOut,
+  type listAttemptedDestinations,
+  type listAttemptedMessages,
+  type listAttemptsByEndpoint,
+  type listSvixMessages,
+} from "./messages";
 
 // The Svix-compatible surface's part of the OpenAPI document, assembled by lib/openapi/document.ts.
 export const svixTag = {
@@ -18,6 +42,12 @@ export const svixTag = {
 export const SVIX_APP = { app_id: "The application: the consumer's id (`con_…`), its uid, or the Svix id it was imported with (`app_…`)." };
 export const SVIX_EVENT_TYPE = { event_type_name: "The event type's name." };
 export const SVIX_TASK = { task_id: "The task's id: a recovery's (`rec_…`)." };
+const ENDPOINT_ID = "The endpoint: its id (`ep_…`), its uid within the application, or the Svix id it was imported with.";
+const MSG_ID = "The message: its id (`msg_…`) or its eventId.";
+export const SVIX_ENDPOINT = { ...SVIX_APP, endpoint_id: ENDPOINT_ID };
+export const SVIX_MESSAGE = { ...SVIX_APP, msg_id: MSG_ID };
+export const SVIX_ATTEMPT = { ...SVIX_MESSAGE, attempt_id: "The attempt's id (`att_…`)." };
+export const SVIX_RESEND = { ...SVIX_MESSAGE, endpoint_id: ENDPOINT_ID };
 
 const list = <T extends z.ZodType>(item: T) =>
   z.object({
@@ -30,11 +60,22 @@ const list = <T extends z.ZodType>(item: T) =>
 const ListResponseApplicationOut = list(ApplicationOut);
 const ListResponseEventTypeOut = list(EventTypeOut);
 const ListResponseBackgroundTaskOut = list(BackgroundTaskOut);
+const ListResponseEndpointOut = list(EndpointOut);
+const ListResponseMessageOut = list(MessageOut);
+const ListResponseMessageAttemptOut = list(MessageAttemptOut);
+const ListResponseEndpointMessageOut = list(EndpointMessageOut);
+const ListResponseMessageEndpointOut = list(MessageEndpointOut);
+const RecoverOut = BackgroundTaskOut.pick({ id: true, task: true, updatedAt: true }).extend({ status: z.literal("running") });
 
 type _DocumentedAnswersMatch = [
   Assert<Same<z.infer<typeof ListResponseApplicationOut>, Awaited<ReturnType<typeof listApplications>>>>,
   Assert<Same<z.infer<typeof ListResponseEventTypeOut>, Awaited<ReturnType<typeof listSvixEventTypes>>>>,
   Assert<Same<z.infer<typeof ListResponseBackgroundTaskOut>, Awaited<ReturnType<typeof listBackgroundTasks>>>>,
+  Assert<Same<z.infer<typeof ListResponseEndpointOut>, Awaited<ReturnType<typeof listSvixEndpoints>>>>,
+  Assert<Same<z.infer<typeof ListResponseMessageOut>, Awaited<ReturnType<typeof listSvixMessages>>>>,
+  Assert<Same<z.infer<typeof ListResponseMessageAttemptOut>, Awaited<ReturnType<typeof listAttemptsByEndpoint>>>>,
+  Assert<Same<z.infer<typeof ListResponseEndpointMessageOut>, Awaited<ReturnType<typeof listAttemptedMessages>>>>,
+  Assert<Same<z.infer<typeof ListResponseMessageEndpointOut>, Awaited<ReturnType<typeof listAttemptedDestinations>>>>,
 ];
 
 export const SvixError = z.object({ code: z.string(), detail: z.string() });
@@ -58,4 +99,24 @@ export const svixSchemas = {
   SvixAppPortalAccessOut: output(AppPortalAccessOut),
   SvixBackgroundTaskOut: output(BackgroundTaskOut),
   SvixListResponseBackgroundTaskOut: output(ListResponseBackgroundTaskOut),
+  SvixEndpointIn: input(EndpointIn),
+  SvixEndpointUpdate: input(EndpointUpdate),
+  SvixEndpointPatch: input(EndpointPatch),
+  SvixEndpointOut: output(EndpointOut),
+  SvixListResponseEndpointOut: output(ListResponseEndpointOut),
+  SvixEndpointSecretOut: output(z.object({ key: z.string() })),
+  SvixEndpointSecretRotateIn: input(RotateIn),
+  SvixEndpointHeadersOut: output(EndpointHeadersOut),
+  SvixEndpointHeadersIn: input(HeadersIn),
+  SvixEndpointHeadersPatchIn: input(HeadersPatchIn),
+  SvixRecoverIn: input(RecoverIn),
+  SvixRecoverOut: output(RecoverOut),
+  SvixEndpointStats: output(EndpointStatsOut),
+  SvixMessageIn: input(MessageIn),
+  SvixMessageOut: output(MessageOut),
+  SvixListResponseMessageOut: output(ListResponseMessageOut),
+  SvixMessageAttemptOut: output(MessageAttemptOut),
+  SvixListResponseMessageAttemptOut: output(ListResponseMessageAttemptOut),
+  SvixListResponseEndpointMessageOut: output(ListResponseEndpointMessageOut),
+  SvixListResponseMessageEndpointOut: output(ListResponseMessageEndpointOut),
 };

@@ -1,4 +1,4 @@
-import { asc, desc, gt, lt, type AnyColumn, type SQL } from "drizzle-orm";
+import { asc, desc, gt, lt, sql, type AnyColumn } from "drizzle-orm";
 import { z } from "zod";
 import { readText } from "../http/request";
 import { InvalidJsonError } from "../errors";
@@ -77,33 +77,62 @@ export type ListQuery = z.infer<typeof ListQuery>;
 
 export type ListResponse<T> = { data: T[]; iterator: string | null; prevIterator: string | null; done: boolean };
 
+/** Which way a page goes, from `order` (or the list's default) and an iterator's leading `-`. */
+function direction(query: ListQuery, defaultOrder: "ascending" | "descending") {
+  const ascending = (query.order ?? defaultOrder) === "ascending";
+  const backwards = query.iterator?.startsWith("-") ?? false;
+  const pivot = backwards ? query.iterator!.slice(1) : query.iterator;
+  // Backwards, the rows nearest the pivot come first, and the page is turned round afterwards.
+  return { up: ascending !== backwards, backwards, pivot };
+}
+
+function pager(query: ListQuery, backwards: boolean) {
+  return <R, T>(rows: R[], key: (row: R) => string, render: (row: R) => T): ListResponse<T> => {
+    const kept = rows.slice(0, query.limit);
+    if (backwards) kept.reverse();
+    const first = kept[0];
+    const last = kept[kept.length - 1];
+    return {
+      data: kept.map(render),
+      iterator: last ? key(last) : null,
+      prevIterator: first ? `-${key(first)}` : null,
+      done: rows.length <= query.limit,
+    };
+  };
+}
+
 /**
  * Keyset paging on one unique, ordered column (an id, which sorts by creation time, or a name):
  * `iterator` is the key of the last item returned and pages on; `-` before a key pages back from
  * it (`prevIterator`). Fetch `limit + 1` rows with `where` and `orderBy`, then `page` them.
  */
 export function keyset(column: AnyColumn, query: ListQuery, defaultOrder: "ascending" | "descending") {
-  const ascending = (query.order ?? defaultOrder) === "ascending";
-  const backwards = query.iterator?.startsWith("-") ?? false;
-  const pivot = backwards ? query.iterator!.slice(1) : query.iterator;
-  // Backwards, the rows nearest the pivot come first, and the page is turned round afterwards.
-  const up = ascending !== backwards;
-  const where: SQL | undefined = pivot ? (up ? gt(column, pivot) : lt(column, pivot)) : undefined;
+  const { up, backwards, pivot } = direction(query, defaultOrder);
   return {
-    where,
-    orderBy: up ? asc(column) : desc(column),
+    where: pivot ? (up ? gt(column, pivot) : lt(column, pivot)) : undefined,
+    orderBy: [up ? asc(column) : desc(column)],
     limit: query.limit + 1,
-    page<R, T>(rows: R[], key: (row: R) => string, render: (row: R) => T): ListResponse<T> {
-      const kept = rows.slice(0, query.limit);
-      if (backwards) kept.reverse();
-      const first = kept[0];
-      const last = kept[kept.length - 1];
-      return {
-        data: kept.map(render),
-        iterator: last ? key(last) : null,
-        prevIterator: first ? `-${key(first)}` : null,
-        done: rows.length <= query.limit,
-      };
-    },
+    page: pager(query, backwards),
+  };
+}
+
+/** The iterator's id, for a list that must look up its row's time (timeKeyset). */
+export function iteratorId(query: ListQuery): string | undefined {
+  return direction(query, "descending").pivot;
+}
+
+/**
+ * Keyset paging in (created_at, id) order, as the message and attempt indexes are built: the
+ * iterator is still the last item's id, whose `created_at` the caller looked up (`pivotAt`; null
+ * for an id that names no row of the list: the page starts at the beginning).
+ */
+export function timeKeyset(createdAt: AnyColumn, id: AnyColumn, query: ListQuery, pivotAt: Date | null, defaultOrder: "ascending" | "descending" = "descending") {
+  const { up, backwards, pivot } = direction(query, defaultOrder);
+  const at = pivotAt && pivot ? sql`(${pivotAt.toISOString()}::timestamptz, ${pivot}::text)` : null;
+  return {
+    where: at ? (up ? sql`(${createdAt}, ${id}) > ${at}` : sql`(${createdAt}, ${id}) < ${at}`) : undefined,
+    orderBy: up ? [sql`${createdAt} asc`, sql`${id} asc`] : [sql`${createdAt} desc nulls last`, sql`${id} desc nulls last`],
+    limit: query.limit + 1,
+    page: pager(query, backwards),
   };
 }
