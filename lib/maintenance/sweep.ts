@@ -50,12 +50,15 @@ export async function sweep(ctx: Ctx): Promise<SweepResult> {
     await wakeStrandedErasures(sql);
     const expired = await sql`
       delete from idempotency_keys where key in (select key from idempotency_keys where expires_at < now() limit 10000)`;
+    // The Svix surface's kept answers (lib/svix/idempotency.ts), by the same rule.
+    const expiredSvix = await sql`
+      delete from api_idempotency where key_hash in (select key_hash from api_idempotency where expires_at < now() limit 10000)`;
     await compactStats(sql);
     const autoDisabled = await autoDisableFailingEndpoints(sql, { disableAfterMs: config.ENDPOINT_DISABLE_AFTER });
     const failing = await alertFailingEndpoints(sql, { failingAfterMs: config.ALERT_FAILING_AFTER });
     retention = await runRetention(ctx, { startedAt: startedAt.getTime() });
     await recordSweepRun(ctx, { startedAt, removed: retention.removed, more: retention.more, error: null });
-    return { deadWorkers, woke: Boolean(due?.due), expiredKeys: expired.count, autoDisabled, failing, retention };
+    return { deadWorkers, woke: Boolean(due?.due), expiredKeys: expired.count + expiredSvix.count, autoDisabled, failing, retention };
   } catch (error) {
     await recordSweepRun(ctx, { startedAt, removed: retention.removed, more: retention.more, error: String(error) }).catch(() => {});
     throw error;

@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { consumerScope, type Ctx } from "../context";
 import { consumers } from "../db/schema";
@@ -86,6 +86,8 @@ export async function listApplications(ctx: Ctx, query: z.infer<typeof ListAppli
     .where(
       and(
         page.where,
+        // One being erased (lib/retention) is gone from every read.
+        isNull(consumers.deletedAt),
         scope ? eq(consumers.id, scope) : undefined,
         query.exclude_apps_with_no_endpoints ? sql`exists (select 1 from endpoints e where e.consumer_id = ${consumers.id})` : undefined,
         query.exclude_apps_with_disabled_endpoints ? sql`not exists (select 1 from endpoints e where e.consumer_id = ${consumers.id} and e.state <> 'active')` : undefined,

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getSql } from "../../lib/db/client";
+import { sweep } from "../../lib/maintenance/sweep";
+import { systemCtx } from "../../lib/open-ctx";
 import { startHttpApp } from "../helpers/http-app";
 import { apiError, apiKey, SDKS, upsert, type Sdk } from "./sdks";
 
@@ -124,6 +127,19 @@ describe.each(SDKS.map((sdk) => [sdk.name, sdk] as const))("%s", (name, sdk: Sdk
       svix().application.create({ name: "Race", uid: `race-${tag}` }, { idempotencyKey: key }),
     ]);
     expect(a.id).toBe(b.id);
+  });
+
+  it("keeps an answer for IDEMPOTENCY_TTL: an expired key makes a new application, and the sweep drops expired keys", async () => {
+    const key = `expiring-${tag}`;
+    const first = await svix().application.create({ name: "First", uid: `exp1-${tag}` }, { idempotencyKey: key });
+    // As if the window had passed.
+    await getSql()`update api_idempotency set expires_at = now() - interval '1 second' where state = 'done'`;
+    const second = await svix().application.create({ name: "Second", uid: `exp2-${tag}` }, { idempotencyKey: key });
+    expect(second.id).not.toBe(first.id);
+    await getSql()`update api_idempotency set expires_at = now() - interval '1 second'`;
+    await sweep(systemCtx());
+    const [left] = await getSql()<{ n: number }[]>`select count(*)::int as n from api_idempotency`;
+    expect(left!.n).toBe(0);
   });
 
   it("does not keep an error: the same key may succeed once the cause is gone", async () => {

@@ -157,6 +157,19 @@ describe.each(SDKS.map((sdk) => [sdk.name, sdk] as const))("%s", (name, sdk: Sdk
     expect(inline.id).toMatch(/^msg_/);
   });
 
+  it("sends a message once for one Idempotency-Key, however often and however concurrently it is sent", async () => {
+    const { id: appId } = await svix().application.create({ name: "Once", uid: `once-msg-${tag}` });
+    const path = `/once-${tag}`;
+    await svix().endpoint.create(appId, { url: `${receiver.url}${path}` });
+    const key = `msg-key-${tag}`;
+    const send = () => svix().message.create(appId, { eventType: "invoice.paid", payload: { once: true } }, { idempotencyKey: key });
+    const [a, b] = await Promise.all([send(), send()]);
+    const c = await send();
+    expect(new Set([a.id, b.id, c.id]).size).toBe(1);
+    expect((await svix().message.list(appId)).data.map((m) => m.id)).toEqual([a.id]);
+    await waitFor(() => receivedFor(path, a.id).length === 1, { what: "the one delivery" });
+  });
+
   it("lists attempts, attempted messages and destinations, gets an attempt, and resends (202 {})", async () => {
     const { id: appId } = await svix().application.create({ name: "Attempts", uid: `att-${tag}` });
     const path = `/att-${tag}`;
