@@ -9,6 +9,7 @@ import { reencryptSecrets } from "../lib/crypto/reencrypt";
 import { parseConfig } from "../lib/config";
 import { sendBatchFile } from "./send-batch-file";
 import { systemCtx } from "../lib/open-ctx";
+import { importSvixDeployment, summaryLines } from "../lib/svix-import/import-deployment";
 
 const USAGE = `Usage: npm run cli -- <command>
 
@@ -20,6 +21,10 @@ const USAGE = `Usage: npm run cli -- <command>
   messages send-batch FILE.jsonl      send one message per line (as POST /messages/batch takes each,
                                       idempotency_key included), 100 at a time; a line that fails is
                                       reported by its number and the rest go on (exit status 1)
+  svix import --from-url URL --from-token TOKEN [--dry-run]
+                                      copy a Svix deployment's event types, applications and
+                                      endpoints (same secrets) here, through its API; run it again
+                                      and it changes nothing (see docs/svix.md)
   migrate                             bring the database schema up to date
 
 Uses DATABASE_URL (and ENCRYPTION_KEY) when set, else the embedded database under WEBHOOK_ADMIN_DATA_DIR (.data/).`;
@@ -28,10 +33,19 @@ async function main(argv: string[]): Promise<string[]> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { name: { type: "string" }, email: { type: "string" }, password: { type: "string" }, role: { type: "string" }, help: { type: "boolean", short: "h" } },
+    options: {
+      name: { type: "string" },
+      email: { type: "string" },
+      password: { type: "string" },
+      role: { type: "string" },
+      "from-url": { type: "string" },
+      "from-token": { type: "string" },
+      "dry-run": { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
   });
   const command = positionals.slice(0, 2).join(" ");
-  const known = ["api-key create", "api-key revoke", "operator create", "secrets reencrypt", "messages send-batch"];
+  const known = ["api-key create", "api-key revoke", "operator create", "secrets reencrypt", "messages send-batch", "svix import"];
   if (values.help || !(known.includes(command) || positionals[0] === "migrate")) {
     return [USAGE];
   }
@@ -66,6 +80,14 @@ async function main(argv: string[]): Promise<string[]> {
         const summary = await sendBatchFile({ ctx, file, out: (line) => console.log(line), err: (line) => console.error(line) });
         if (summary.failed > 0) exitCode = 1;
         return [`Done: ${summary.lines} lines, ${summary.accepted} accepted (${summary.replayed} of them replayed), ${summary.failed} failed.`];
+      }
+      case "svix import": {
+        const url = values["from-url"];
+        const token = values["from-token"];
+        if (!url || !token) throw new UsageError("svix import needs --from-url and --from-token");
+        const summary = await importSvixDeployment({ ctx, input: { url, token, dryRun: values["dry-run"] }, progress: (line) => console.log(line) });
+        if (summary.eventTypes.failed + summary.applications.failed + summary.endpoints.failed > 0) exitCode = 1;
+        return summaryLines(summary);
       }
       case "secrets reencrypt": {
         const counts = await reencryptSecrets(ctx);

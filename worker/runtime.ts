@@ -3,7 +3,7 @@ import { Logger, run, type TaskList, type WorkerEvents, type WorkerPool } from "
 import pg from "pg";
 import type { Config } from "../lib/config";
 import { getSql } from "../lib/db/client";
-import { DeliveryPump } from "../lib/deliveries/deliver-due";
+import { DeliveryPump } from "./delivery-pump";
 import { isConnectionError } from "../lib/db/errors";
 import { TASKS, wakeDeliveries } from "../lib/jobs";
 import { logger } from "../lib/logger";

@@ -1,4 +1,4 @@
-import type { DeliveryPump } from "../lib/deliveries/deliver-due";
+import type { DeliveryPump } from "./delivery-pump";
 
 /** Process-wide worker state shared by tasks, the metrics endpoint and shutdown. */
 export const workerState = {

@@ -1,5 +1,5 @@
 import type { Sql } from "../lib/db/client";
-import type { DeliveryPump } from "../lib/deliveries/deliver-due";
+import type { DeliveryPump } from "./delivery-pump";
 import { WAKE_CHANNEL } from "../lib/jobs";
 
 /**

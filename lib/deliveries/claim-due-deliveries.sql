@@ -103,7 +103,7 @@ DECLARE
   v_run_wait integer[];
   v_run_wait_until timestamptz[];
 BEGIN
-  FOREACH v_kind IN ARRAY ARRAY[0, 1, 2]::smallint[] LOOP
+  FOREACH v_kind IN ARRAY ARRAY[webhook_admin_queue_kind('scheduled'), webhook_admin_queue_kind('manual'), webhook_admin_queue_kind('recovery')] LOOP
     EXIT WHEN cardinality(v_ids) >= v_window;
     SELECT coalesce(array_agg(d.delivery_id ORDER BY d.next_attempt_at, d.delivery_id), '{}') AS ids,
            coalesce(array_agg(d.endpoint_id ORDER BY d.next_attempt_at, d.delivery_id), '{}') AS endpoints,
@@ -116,12 +116,12 @@ BEGIN
       LIMIT v_window - cardinality(v_ids)
       FOR UPDATE SKIP LOCKED
     ) d;
-    IF v_kind = 2 AND cardinality(v_part.ids) > 0 THEN
+    IF v_kind = webhook_admin_queue_kind('recovery') AND cardinality(v_part.ids) > 0 THEN
       -- A recovery item whose delivery succeeded meanwhile (a resend, a late scheduled attempt) is
       -- never sent; the feeder records it as skipped.
       WITH gone AS (
         DELETE FROM delivery_queue q USING deliveries d
-        WHERE q.kind = 2 AND q.delivery_id = ANY (v_part.ids) AND d.id = q.delivery_id AND d.status = 'succeeded'
+        WHERE q.kind = webhook_admin_queue_kind('recovery') AND q.delivery_id = ANY (v_part.ids) AND d.id = q.delivery_id AND d.status = 'succeeded'
         RETURNING q.delivery_id
       ) SELECT coalesce(array_agg(gone.delivery_id), '{}') INTO v_done_ids FROM gone;
       IF cardinality(v_done_ids) > 0 THEN
@@ -241,7 +241,7 @@ BEGIN
     v_run_wait_until := '{}';
     FOREACH v_n IN ARRAY e.waiting LOOP
       v_run := NULL;
-      IF v_kinds[v_n] = 2 AND v_recs[v_n] IS NOT NULL THEN
+      IF v_kinds[v_n] = webhook_admin_queue_kind('recovery') AND v_recs[v_n] IS NOT NULL THEN
         v_run := array_position(v_run_ids, v_recs[v_n]);
         IF v_run IS NULL THEN
           v_skipped := true;
@@ -335,7 +335,7 @@ BEGIN
       RETURNING q.delivery_id, q.kind
     )
     UPDATE deliveries SET status = 'canceled', next_attempt_at = NULL, last_error = 'endpoint_not_active', updated_at = now()
-    FROM gone WHERE deliveries.id = gone.delivery_id AND gone.kind = 0;
+    FROM gone WHERE deliveries.id = gone.delivery_id AND gone.kind = webhook_admin_queue_kind('scheduled');
   END IF;
   IF cardinality(v_claim) = 0 THEN
     -- Nothing taken, yet due work may remain: beyond the scanned window (all of it parked or

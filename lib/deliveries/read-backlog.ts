@@ -23,7 +23,7 @@ export async function readBacklog({ db }: Ctx): Promise<Backlog> {
   const kinds = Object.values(QUEUE_KINDS);
   const rows = await db.execute<{ pending: number; oldest: string | null }>(sql`
     select
-      (select count(*)::int from (select 1 from delivery_queue where kind = ${QUEUE_KINDS.scheduled} limit ${BACKLOG_COUNT_CAP + 1}) capped) as pending,
+      (select count(*)::int from (select 1 from delivery_queue where kind = webhook_admin_queue_kind('scheduled') limit ${BACKLOG_COUNT_CAP + 1}) capped) as pending,
       (select min(first) from unnest(array[${sql.join(
         kinds.map((k) => sql`(select next_attempt_at from delivery_queue where kind = ${k} order by next_attempt_at limit 1)`),
         sql`, `,

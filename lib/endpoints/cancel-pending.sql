@@ -14,7 +14,7 @@ LANGUAGE sql AS $$
   ),
   canceled AS (
     UPDATE deliveries d SET status = 'canceled', next_attempt_at = NULL, last_error = p_reason, updated_at = now()
-    FROM gone WHERE d.id = gone.delivery_id AND gone.kind = 0
+    FROM gone WHERE d.id = gone.delivery_id AND gone.kind = webhook_admin_queue_kind('scheduled')
     RETURNING 1
   )
   SELECT count(*)::integer FROM canceled

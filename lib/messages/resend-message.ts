@@ -33,7 +33,7 @@ export async function resendMessage({ ctx, messageId, endpointId }: { ctx: Ctx; 
       limit 1`;
     await sql`
       insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at)
-      values (${row!.id}, 1, ${endpoint.id}, date_trunc('milliseconds', now()))
+      values (${row!.id}, webhook_admin_queue_kind('manual'), ${endpoint.id}, date_trunc('milliseconds', now()))
       on conflict (delivery_id, kind) do nothing`;
     await recordAuditEvent(tx, { action: "message.resent", targetType: "message", targetId: message.id, data: { endpoint_id: endpoint.id } });
     await notifyDue(sql);

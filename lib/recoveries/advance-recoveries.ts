@@ -1,4 +1,5 @@
 import type { Sql, SqlOrTx } from "../db/client";
+import { moveRun } from "./transitions";
 import { SYSTEM } from "../context";
 import type { SkipReason } from "../db/schema";
 import { newId } from "../ids";
@@ -52,11 +53,7 @@ async function advanceRecovery(tx: SqlOrTx, id: string, policy: FeedPolicy): Pro
   let run = (await readRun(tx, id))!;
 
   if (run.state === "planned") {
-    const state = run.options.canary > 0 && run.expected > 0 ? "canary" : "running";
-    await tx`
-      update recoveries set state = ${state}, started_at = now(), tokens = 0, tokens_at = now(),
-        ramp_started_at = ${state === "running" ? tx`now()` : null}, updated_at = now()
-      where id = ${id}`;
+    await moveRun(tx, id, run.options.canary > 0 && run.expected > 0 ? "start_canary" : "start");
     run = (await readRun(tx, id))!;
   }
 
@@ -71,7 +68,7 @@ async function advanceRecovery(tx: SqlOrTx, id: string, policy: FeedPolicy): Pro
         await stopRecovery(tx, id, "canary_failed", { succeeded: run.succeeded, failed: run.failed });
         return 0;
       }
-      await tx`update recoveries set state = 'running', ramp_started_at = now(), updated_at = now() where id = ${id}`;
+      await moveRun(tx, id, "pass_canary");
       run = (await readRun(tx, id))!;
     } else {
       feedLimit = canarySize - done - run.queued;
@@ -95,7 +92,7 @@ async function advanceRecovery(tx: SqlOrTx, id: string, policy: FeedPolicy): Pro
 
   run = (await readRun(tx, id))!;
   if (run.succeeded + run.failed + run.skipped >= run.expected && run.queued === 0) {
-    await tx`update recoveries set state = 'completed', finished_at = now(), updated_at = now() where id = ${id}`;
+    await moveRun(tx, id, "complete");
     await recordAuditEvent({ sql: tx, actor: SYSTEM }, {
       action: "recovery.completed",
       targetType: "recovery",
@@ -126,7 +123,7 @@ async function settleVanished(tx: SqlOrTx, id: string): Promise<void> {
       left join endpoints e on e.id = i.endpoint_id
       left join deliveries d on d.message_id = i.message_id and d.endpoint_id = i.endpoint_id
       where i.recovery_id = ${id} and i.outcome = 'queued'
-        and not exists (select 1 from delivery_queue q where q.delivery_id = i.delivery_id and q.kind = 2)
+        and not exists (select 1 from delivery_queue q where q.delivery_id = i.delivery_id and q.kind = webhook_admin_queue_kind('recovery'))
     ),
     settled as (
       update recovery_items i set outcome = case when lost.reason is null then 'pending' else 'skipped' end,

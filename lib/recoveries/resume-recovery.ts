@@ -7,15 +7,5 @@ import { moveRecovery } from "./transition";
  * whose rate ramps up again from an eighth, and whose failure window starts empty.
  */
 export function resumeRecovery(ctx: Ctx, id: string) {
-  return moveRecovery(ctx, id, {
-    done: "resumed",
-    from: ["paused"],
-    apply: async (tx) => {
-      await tx`
-        update recoveries set state = 'running', stop_reason = null, recent = '', tokens = 0, tokens_at = now(),
-          ramp_started_at = now(), started_at = coalesce(started_at, now()), updated_at = now()
-        where id = ${id}`;
-      await wakeRecoveries(tx);
-    },
-  });
+  return moveRecovery(ctx, id, { move: "resume", done: "resumed", after: (tx) => wakeRecoveries(tx) });
 }

@@ -2,6 +2,7 @@ import { SYSTEM } from "../context";
 import type { SqlOrTx } from "../db/client";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { pullBackQueued } from "./transition";
+import { moveRun } from "./transitions";
 import { raiseAlerts } from "../alerts/raise-alert";
 
 // The stop rule looks at the last RESULT_WINDOW attempt results (kept on the run's row), once there
@@ -26,7 +27,7 @@ export function tripsStopRule(run: StopRuleInput): boolean {
  * leaves after it.
  */
 export async function stopRecovery(tx: SqlOrTx, id: string, reason: "canary_failed" | "failure_ratio", facts: Record<string, unknown>): Promise<void> {
-  await tx`update recoveries set state = 'paused', stop_reason = ${reason}, updated_at = now() where id = ${id}`;
+  await moveRun(tx, id, "stop", { stopReason: reason });
   await pullBackQueued(tx, id);
   await recordAuditEvent({ sql: tx, actor: SYSTEM }, { action: "recovery.paused", targetType: "recovery", targetId: id, data: { stop_reason: reason, ...facts } });
   await raiseRecoveryAlert(tx, id, "recovery.paused", { stop_reason: reason });

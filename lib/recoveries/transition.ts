@@ -3,26 +3,36 @@ import { type SqlOrTx } from "../db/client";
 import type { RecoveryState } from "../db/schema";
 import { ConflictError } from "../errors";
 import { recordAuditEvent } from "../audit/record-audit-event";
-import { findRecoveryRow, nameRecoveries, readRun, type RecoveryRow } from "./queries";
+import { findRecoveryRow, nameRecoveries, readRun } from "./queries";
+import { moveRun, RECOVERY_TRANSITIONS } from "./transitions";
 
 /**
  * A person's move of a run (pause, resume, cancel): within the actor's scope, under the run's row
- * lock, allowed only from `from`, recorded as an audit event in the same transaction. 409
- * `invalid_state` otherwise.
+ * lock, allowed only from the states RECOVERY_TRANSITIONS says, recorded as an audit event in the
+ * same transaction. 409 `invalid_state` otherwise. `before` runs before the move (taking back queued
+ * items), `after` after it (waking the feeder).
  */
 export async function moveRecovery(
   ctx: Ctx,
   id: string,
-  move: { done: "paused" | "resumed" | "canceled"; from: readonly RecoveryState[]; apply: (tx: SqlOrTx, run: RecoveryRow) => Promise<unknown> },
+  move: {
+    move: "pause" | "resume" | "cancel";
+    done: "paused" | "resumed" | "canceled";
+    before?: (tx: SqlOrTx) => Promise<unknown>;
+    after?: (tx: SqlOrTx) => Promise<unknown>;
+  },
 ) {
   await findRecoveryRow(ctx, id);
+  const { from } = RECOVERY_TRANSITIONS[move.move];
   const row = await inTransaction(ctx, async (tx) => {
     const sql = tx.sql;
     const run = (await readRun(sql, id, "for update"))!;
-    if (!move.from.includes(run.state)) {
-      throw new ConflictError("invalid_state", `The recovery is ${run.state}; it can be ${move.done} only when ${move.from.join(" or ")}.`);
+    if (!(from as readonly RecoveryState[]).includes(run.state)) {
+      throw new ConflictError("invalid_state", `The recovery is ${run.state}; it can be ${move.done} only when ${from.join(" or ")}.`);
     }
-    await move.apply(sql, run);
+    await move.before?.(sql);
+    await moveRun(sql, id, move.move);
+    await move.after?.(sql);
     await recordAuditEvent(tx, { action: `recovery.${move.done}`, targetType: "recovery", targetId: id, data: { from: run.state } });
     return (await readRun(sql, id))!;
   });
@@ -37,7 +47,7 @@ export async function moveRecovery(
 export async function pullBackQueued(tx: SqlOrTx, id: string): Promise<void> {
   await tx`
     with back as (
-      delete from delivery_queue where recovery_id = ${id} and kind = 2 and (lease_token is null or next_attempt_at <= now())
+      delete from delivery_queue where recovery_id = ${id} and kind = webhook_admin_queue_kind('recovery') and (lease_token is null or next_attempt_at <= now())
       returning delivery_id
     ),
     items as (

@@ -1,6 +1,6 @@
 /**
  * The worker's spans, wrapped around the delivery pipeline at its call sites (lib/deliveries/
- * deliver-due.ts, outcome-writer.ts): `delivery.claim` per claim, `delivery.attempt` per attempt (a
+ * worker/delivery-pump.ts, outcome-writer.ts): `delivery.claim` per claim, `delivery.attempt` per attempt (a
  * child of its claim, linked to the ingest span of its message), `delivery.outcomes` per group
  * commit (linked to the attempts it writes). Each helper is a plain call when tracing is off.
  */

@@ -1,15 +1,15 @@
-import type { Config } from "../config";
-import { decryptionKeys } from "../endpoints/secrets";
-import type { Sql } from "../db/client";
-import { attemptDelivery, egressPolicy } from "./attempt-delivery";
-import { claimDueDeliveries, triggerOf } from "./claim-due-deliveries";
-import { readIngestTraceparents } from "./ingest-traces";
-import { OutcomeWriter } from "./outcome-writer";
-import { wakeDeliveries } from "../jobs";
-import type { HealthPolicy } from "./record-outcomes";
-import { logger } from "../logger";
-import { observeClaim, recordAttempt, recordAttemptStart } from "../metrics/worker";
-import { attemptInSpan, claimInSpan } from "../telemetry/delivery-spans";
+import type { Config } from "../lib/config";
+import { decryptionKeys } from "../lib/endpoints/secrets";
+import type { Sql } from "../lib/db/client";
+import { attemptDelivery, egressPolicy } from "../lib/deliveries/attempt-delivery";
+import { claimDueDeliveries, triggerOf } from "../lib/deliveries/claim-due-deliveries";
+import { readIngestTraceparents } from "../lib/deliveries/ingest-traces";
+import { OutcomeWriter } from "../lib/deliveries/outcome-writer";
+import { wakeDeliveries } from "../lib/jobs";
+import type { HealthPolicy } from "../lib/deliveries/record-outcomes";
+import { logger } from "../lib/logger";
+import { observeClaim, recordAttempt, recordAttemptStart } from "../lib/metrics/worker";
+import { attemptInSpan, claimInSpan } from "../lib/telemetry/delivery-spans";
 
 export function healthPolicy(config: Config): HealthPolicy {
   return {

@@ -1,0 +1,31 @@
+import type { TransactionSql } from "postgres";
+import type { EndpointTally, HealthPolicy } from "./types";
+
+/**
+ * Slots freed at an endpoint go to deliveries parked waiting for one (as many as are free), live
+ * work first. `freed`: the slots each endpoint's outcomes held.
+ */
+export function unparkFreedSlots(tx: TransactionSql, tallies: EndpointTally[], freed: Map<string, number>, health: HealthPolicy) {
+  return tx`
+    -- Truncated: the column keeps milliseconds, and now() rounded up would be due only after the claim that follows.
+    update delivery_queue q set parked = false, next_attempt_at = date_trunc('milliseconds', now())
+    from (
+      select p.delivery_id, p.kind
+      from unnest(${tallies.map((t) => t.id)}::text[], ${tallies.map((t) => String(freed.get(t.id) ?? 0))}::text[]::int[])
+        as v(endpoint_id, freed)
+      join endpoints e on e.id = v.endpoint_id and e.state = 'active'
+        -- Most outcomes free a slot nobody waits for: skip counting the endpoint's leases then.
+        and exists (select 1 from delivery_queue w where w.endpoint_id = v.endpoint_id and w.parked)
+      cross join lateral (
+        select delivery_id, kind from delivery_queue p
+        where p.endpoint_id = v.endpoint_id and p.parked
+        -- Live work first: a recovery item never takes the slot a scheduled delivery waits for.
+        order by p.kind, p.next_attempt_at
+        limit greatest(v.freed, coalesce(e.max_concurrency, ${health.defaultConcurrency}) - (
+          select count(*) from delivery_queue l
+          where l.endpoint_id = v.endpoint_id and l.lease_token is not null and l.next_attempt_at > now()))
+        for update skip locked
+      ) p
+    ) x
+    where q.delivery_id = x.delivery_id and q.kind = x.kind`;
+}
