@@ -21,6 +21,7 @@ import { migrateDatabase } from "../lib/db/migrate";
 import { createEventType } from "../lib/event-types";
 import { createOperator } from "../lib/operators";
 import { launchBrowser } from "../tests/helpers/browser";
+import { seedData, shootData, type DataSample } from "./screenshots-data";
 import { seedTraffic, shootLogs } from "./screenshots-logs";
 import { shootPortal } from "./screenshots-portal";
 import { shootPortalLogs } from "./screenshots-portal-logs";
@@ -28,7 +29,8 @@ import { shootReceiving } from "./screenshots-receiving";
 import { startBuiltApp } from "../tests/helpers/built-app";
 import { openCtx, systemCtx } from "../lib/open-ctx";
 
-const OUT = path.resolve("docs/screenshots");
+// SCREENSHOTS_OUT writes them elsewhere (to pick a few without touching the others).
+const OUT = path.resolve(process.env.SCREENSHOTS_OUT ?? "docs/screenshots");
 const PASSWORD = "screenshots only";
 
 /** A few consumers and endpoints in each health state, an alert channel, an audited secret reveal. */
@@ -107,6 +109,7 @@ async function seed(): Promise<void> {
 }
 
 let endpointId = "";
+let dataSample: DataSample | undefined;
 
 async function shoot(page: Page, name: string): Promise<void> {
   await page.waitForLoadState("networkidle");
@@ -132,6 +135,7 @@ async function main(): Promise<void> {
     await migrateDatabase(pg.url);
     await seed();
     traffic = await seedTraffic();
+    dataSample = await seedData(systemCtx());
     console.log("Building if needed and starting the app…");
     app = await startBuiltApp();
     mkdirSync(OUT, { recursive: true });
@@ -183,6 +187,7 @@ async function main(): Promise<void> {
         await page.getByRole("row").nth(3).waitFor();
         await shoot(page, `${locale}-operators`);
         await shootLogs(page, locale, shoot);
+        await shootData(page, locale, shoot, dataSample!);
         await page.goto("/");
         await page.getByTestId("stats-volume").waitFor();
         await shoot(page, `${locale}-overview`);

@@ -1,4 +1,4 @@
-import { Bell, BookOpen, History, KeyRound, LayoutDashboard, Mail, RotateCcw, Users, UserCog } from "lucide-react";
+import { Bell, BookOpen, Database, History, KeyRound, LayoutDashboard, Mail, RotateCcw, Users, UserCog } from "lucide-react";
 
 /** Every section of the dashboard, in sidebar order. */
 export const NAV_GROUPS = [
@@ -19,6 +19,7 @@ export const NAV_GROUPS = [
       { key: "apiKeys", href: "/api-keys", icon: KeyRound },
       { key: "operators", href: "/operators", icon: UserCog },
       { key: "audit", href: "/audit", icon: History },
+      { key: "data", href: "/data", icon: Database },
     ],
   },
 ] as const;

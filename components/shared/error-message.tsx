@@ -24,6 +24,7 @@ const KNOWN = [
   "event_type_exists",
   "last_admin",
   "cannot_remove_self",
+  "payload_expunged",
 ] as const;
 
 /**

@@ -16,6 +16,7 @@ export function MessageDetailScreen({ id }: { id: string }) {
       cannotResend={role === "admin" ? undefined : t("viewerCannotResend")}
       showConsumer
       endpointHref={endpointHref}
+      canExpunge={role === "admin"}
     />
   );
 }

@@ -1,9 +1,10 @@
 "use client";
 
-import { ArrowLeft, RotateCw, SearchX } from "lucide-react";
+import { ArrowLeft, FileX, RotateCw, SearchX, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { toast } from "sonner";
+import { ConfirmDialog } from "../../ui/alert-dialog";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { CopyButton } from "../../ui/copy-button";
@@ -15,14 +16,15 @@ import { ErrorMessage, useErrorText } from "../error-message";
 import { JsonBlock } from "../json-block";
 import { ConsumerName, EndpointName, endpointLabel } from "../names";
 import { PageHeader } from "../page-header";
-import { useMessage, useMessageAttempts, useResend } from "../queries/messages";
+import { useExpungePayload, useMessage, useMessageAttempts, useResend } from "../queries/messages";
 import { RelativeTime } from "../relative-time";
 import { DeliveryStatus } from "./delivery-status";
 
 /**
  * One message: its payload as text, each delivery with its attempts, and resend. Who may resend
  * is the caller's to say (an operator's role, a portal session's capability), with the reason
- * shown when not; the server decides again either way.
+ * shown when not; the server decides again either way. Where `canExpunge` (an admin), the payload
+ * can be deleted, after a confirmation; an expunged payload is shown as gone, with when.
  */
 export function MessageDetail({
   id,
@@ -30,6 +32,7 @@ export function MessageDetail({
   cannotResend,
   showConsumer,
   endpointHref,
+  canExpunge = false,
 }: {
   id: string;
   back: { href: string; label: string };
@@ -38,6 +41,8 @@ export function MessageDetail({
   showConsumer: boolean;
   /** Where an endpoint's name links, where the viewer has its page. */
   endpointHref?: (id: string) => string;
+  /** Offer "Delete payload" (DELETE /messages/{id}/payload). */
+  canExpunge?: boolean;
 }) {
   const t = useTranslations("messageLog.detail");
   const common = useTranslations("common");
@@ -45,14 +50,23 @@ export function MessageDetail({
   const message = useMessage(id);
   const attempts = useMessageAttempts(id);
   const resend = useResend(id);
+  const expunge = useExpungePayload(id);
 
   const send = (endpointIds: string[]) =>
     resend.mutate(endpointIds, {
       onSuccess: (n) => toast.success(t("resent", { count: n })),
       onError: (error) => toast.error(errorText(error)),
     });
+  // A message whose payload is gone can never be sent again, whoever asks.
+  const expunged = message.data?.payload_expunged_at ? t("expungedCannotResend") : undefined;
   const resendButton = (endpointIds: string[], label: string) => (
-    <Button variant="secondary" size="sm" disabled={!!cannotResend || resend.isPending || endpointIds.length === 0} title={cannotResend} onClick={() => send(endpointIds)}>
+    <Button
+      variant="secondary"
+      size="sm"
+      disabled={!!cannotResend || !!expunged || resend.isPending || endpointIds.length === 0}
+      title={cannotResend ?? expunged}
+      onClick={() => send(endpointIds)}
+    >
       <RotateCw aria-hidden className="h-3.5 w-3.5" />
       {label}
     </Button>
@@ -80,7 +94,34 @@ export function MessageDetail({
   return (
     <>
       {backLink}
-      <PageHeader title={t("title", { eventType: m.event_type })} actions={resendButton(m.deliveries.map((d) => d.endpoint_id), t("resendAll"))} />
+      <PageHeader
+        title={t("title", { eventType: m.event_type })}
+        actions={
+          <>
+            {resendButton(m.deliveries.map((d) => d.endpoint_id), t("resendAll"))}
+            {canExpunge && !m.payload_expunged_at ? (
+              <ConfirmDialog
+                trigger={
+                  <Button variant="secondary" size="sm">
+                    <Trash2 aria-hidden className="h-3.5 w-3.5" />
+                    {t("expunge")}
+                  </Button>
+                }
+                title={t("expungeTitle")}
+                description={t("expungeDescription")}
+                confirmLabel={t("expungeConfirm")}
+                cancelLabel={common("cancel")}
+                onConfirm={() =>
+                  expunge.mutateAsync().then(
+                    () => toast.success(t("expunged")),
+                    (error: unknown) => toast.error(errorText(error)),
+                  )
+                }
+              />
+            ) : null}
+          </>
+        }
+      />
       {cannotResend ? <p className="mb-4 text-sm text-muted-foreground">{cannotResend}</p> : null}
       <Card className="mb-4 p-4">
         <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2 lg:grid-cols-4">
@@ -113,7 +154,19 @@ export function MessageDetail({
       </Card>
       <h2 className="mb-2 text-sm font-semibold">{t("payload")}</h2>
       <div className="mb-6" data-testid="payload">
-        <JsonBlock value={m.payload} label={t("payload")} />
+        {m.payload_expunged_at ? (
+          <div data-testid="payload-expunged" className="flex items-start gap-3 rounded-md border border-border bg-muted p-3 text-sm">
+            <FileX aria-hidden className="mt-0.5 h-4 w-4 shrink-0 text-muted-foreground" />
+            <div>
+              <p className="font-medium">
+                {t("payloadExpungedTitle")} <RelativeTime value={m.payload_expunged_at} />
+              </p>
+              <p className="mt-1 text-muted-foreground">{t("payloadExpungedBody")}</p>
+            </div>
+          </div>
+        ) : (
+          <JsonBlock value={m.payload} label={t("payload")} />
+        )}
       </div>
       <h2 className="mb-2 text-sm font-semibold">{t("deliveries")}</h2>
       {m.deliveries.length === 0 ? <p className="text-sm text-muted-foreground">{t("noDeliveries")}</p> : null}

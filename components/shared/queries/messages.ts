@@ -5,10 +5,9 @@ import type { ApiCall, Page } from "../api";
 import { useApi } from "../api-context";
 import type { Attempt } from "../types";
 
-import type { MessageSummary } from "@/lib/messages/schemas";
+import type { MessageDetail, MessageSummary } from "@/lib/messages/schemas";
 
-export type { DeliverySummary, MessageSummary } from "@/lib/messages/schemas";
-export type MessageDetail = MessageSummary & { payload: unknown };
+export type { DeliverySummary, MessageDetail, MessageSummary } from "@/lib/messages/schemas";
 
 export const MESSAGE_FILTERS = ["consumer", "endpoint_id", "event_type", "status", "since", "until", "payload_contains"] as const;
 export type MessageFilter = (typeof MESSAGE_FILTERS)[number];
@@ -45,6 +44,16 @@ export function useResend(id: string) {
       for (const endpointId of endpointIds) await call(`/messages/${encodeURIComponent(id)}/resend`, { method: "POST", body: { endpoint_id: endpointId } });
       return endpointIds.length;
     },
+    onSettled: () => client.invalidateQueries({ queryKey: messageKeys.all }),
+  });
+}
+
+/** Deletes the message's payload (DELETE /messages/{id}/payload): the message and its log stay. */
+export function useExpungePayload(id: string) {
+  const call = useApi();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => call(`/messages/${encodeURIComponent(id)}/payload`, { method: "DELETE" }),
     onSettled: () => client.invalidateQueries({ queryKey: messageKeys.all }),
   });
 }
