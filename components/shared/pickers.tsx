@@ -21,6 +21,43 @@ function useSettled(value: string, ms = 200): string {
   return settled;
 }
 
+/**
+ * What a picker looks up: a page of matches for the settled search (only while it is open), and the
+ * chosen value's own object when the page does not hold it (a value from the address, say).
+ */
+function usePickerLookup<T, One>({
+  value,
+  list,
+  one,
+  inList,
+}: {
+  value: string;
+  list: (q: string) => { key: readonly unknown[]; path: string };
+  one: { key: readonly unknown[]; path: string };
+  inList: (items: T[]) => One | undefined;
+}) {
+  const call = useApi();
+  const [open, setOpen] = useState(false);
+  const [search, setSearch] = useState("");
+  const q = useSettled(search.trim());
+  const page = list(q);
+  const found = useQuery({ queryKey: page.key, queryFn: () => call<Page<T>>(page.path), enabled: open, retry: false });
+  const listed = inList(found.data?.data ?? []);
+  const chosen = useQuery({ queryKey: one.key, queryFn: () => call<One>(one.path), enabled: !!value && !listed, staleTime: 60_000, retry: false });
+  // Until the search settles and its answer comes, nothing is offered: Enter never picks from an older search.
+  const settling = search.trim() !== q;
+  return {
+    search,
+    setSearch,
+    setOpen,
+    matches: settling ? [] : (found.data?.data ?? []),
+    loading: open && (settling || found.isPending),
+    failed: found.isError,
+    picked: listed ?? chosen.data,
+    pickedMissing: chosen.isError,
+  };
+}
+
 export const pickerKeys = {
   consumers: (q: string) => ["pickers", "consumers", q] as const,
   endpoints: (q: string, consumer: string) => ["pickers", "endpoints", q, consumer] as const,
@@ -45,39 +82,26 @@ type PickerProps = {
  */
 export function ConsumerPicker({ id, labelledBy = `${id}-label`, value, onChange, allowAny, className }: PickerProps) {
   const t = useTranslations("names.pickers");
-  const call = useApi();
-  const [open, setOpen] = useState(false);
-  const [search, setSearch] = useState("");
-  const q = useSettled(search.trim());
-  const found = useQuery({
-    queryKey: pickerKeys.consumers(q),
-    queryFn: () => call<Page<Consumer>>(`/consumers?${new URLSearchParams({ limit: "20", ...(q ? { q } : {}) })}`),
-    enabled: open,
+  const lookup = usePickerLookup<Consumer, Consumer>({
+    value,
+    list: (q) => ({ key: pickerKeys.consumers(q), path: `/consumers?${new URLSearchParams({ limit: "20", ...(q ? { q } : {}) })}` }),
+    one: { key: pickerKeys.consumer(value), path: `/consumers/${encodeURIComponent(value)}` },
+    inList: (items) => items.find((c) => c.id === value || c.uid === value),
   });
-  const listed = found.data?.data.find((c) => c.id === value || c.uid === value);
-  const chosen = useQuery({
-    queryKey: pickerKeys.consumer(value),
-    queryFn: () => call<Consumer>(`/consumers/${encodeURIComponent(value)}`),
-    enabled: !!value && !listed,
-    staleTime: 60_000,
-    retry: false,
-  });
-  const consumer = listed ?? chosen.data;
-  // Until the search settles and its answer comes, nothing is offered: Enter never picks from an older search.
-  const settling = search.trim() !== q;
-  const options: ComboboxOption[] = (settling ? [] : (found.data?.data ?? [])).map((c) => ({ value: c.id, label: c.name, detail: c.uid, title: c.id }));
+  const consumer = lookup.picked;
+  const options: ComboboxOption[] = lookup.matches.map((c) => ({ value: c.id, label: c.name, detail: c.uid, title: c.id }));
   return (
     <Combobox
       id={id}
       labelledBy={labelledBy}
       value={consumer?.id ?? value}
-      selected={consumer ? { label: consumer.name, detail: consumer.uid, title: consumer.id } : value ? { label: value, detail: chosen.isError ? t("notFound") : undefined } : null}
+      selected={consumer ? { label: consumer.name, detail: consumer.uid, title: consumer.id } : value ? { label: value, detail: lookup.pickedMissing ? t("notFound") : undefined } : null}
       options={options}
-      search={search}
-      onSearch={setSearch}
+      search={lookup.search}
+      onSearch={lookup.setSearch}
       onChange={onChange}
-      onOpenChange={setOpen}
-      loading={open && (settling || found.isPending)}
+      onOpenChange={lookup.setOpen}
+      loading={lookup.loading}
       placeholder={allowAny ? t("anyConsumer") : t("chooseConsumer")}
       searchLabel={t("searchConsumers")}
       emptyText={t("noMatch")}
@@ -94,27 +118,17 @@ export function ConsumerPicker({ id, labelledBy = `${id}-label`, value, onChange
  */
 export function EndpointPicker({ id, labelledBy = `${id}-label`, value, onChange, allowAny, consumer, className }: PickerProps & { consumer?: string }) {
   const t = useTranslations("names.pickers");
-  const call = useApi();
-  const [open, setOpen] = useState(false);
-  const [search, setSearch] = useState("");
-  const q = useSettled(search.trim());
-  const found = useQuery({
-    queryKey: pickerKeys.endpoints(q, consumer ?? ""),
-    queryFn: () => call<Page<EndpointWithConsumer>>(`/endpoints?${new URLSearchParams({ limit: "20", ...(q ? { q } : {}), ...(consumer ? { consumer } : {}) })}`),
-    enabled: open,
-    retry: false,
+  const lookup = usePickerLookup<EndpointWithConsumer, Endpoint>({
+    value,
+    list: (q) => ({
+      key: pickerKeys.endpoints(q, consumer ?? ""),
+      path: `/endpoints?${new URLSearchParams({ limit: "20", ...(q ? { q } : {}), ...(consumer ? { consumer } : {}) })}`,
+    }),
+    one: { key: pickerKeys.endpoint(value), path: `/endpoints/${encodeURIComponent(value)}` },
+    inList: (items) => items.find((e) => e.id === value),
   });
-  const listed = found.data?.data.find((e) => e.id === value);
-  const chosen = useQuery({
-    queryKey: pickerKeys.endpoint(value),
-    queryFn: () => call<Endpoint>(`/endpoints/${encodeURIComponent(value)}`),
-    enabled: !!value && !listed,
-    staleTime: 60_000,
-    retry: false,
-  });
-  const endpoint = listed ?? chosen.data;
-  const settling = search.trim() !== q;
-  const options: ComboboxOption[] = (settling ? [] : (found.data?.data ?? [])).map((e) => ({
+  const endpoint = lookup.picked;
+  const options: ComboboxOption[] = lookup.matches.map((e) => ({
     value: e.id,
     label: endpointLabel(e),
     // Beside a description, the URL; and whose it is, where the list spans consumers.
@@ -126,16 +140,16 @@ export function EndpointPicker({ id, labelledBy = `${id}-label`, value, onChange
       id={id}
       labelledBy={labelledBy}
       value={value}
-      selected={endpoint ? { label: endpointLabel(endpoint), title: `${endpoint.url}\n${endpoint.id}` } : value ? { label: value, detail: chosen.isError ? t("notFound") : undefined } : null}
+      selected={endpoint ? { label: endpointLabel(endpoint), title: `${endpoint.url}\n${endpoint.id}` } : value ? { label: value, detail: lookup.pickedMissing ? t("notFound") : undefined } : null}
       options={options}
-      search={search}
-      onSearch={setSearch}
+      search={lookup.search}
+      onSearch={lookup.setSearch}
       onChange={onChange}
-      onOpenChange={setOpen}
-      loading={open && (settling || found.isPending)}
+      onOpenChange={lookup.setOpen}
+      loading={lookup.loading}
       placeholder={allowAny ? t("anyEndpoint") : t("chooseEndpoint")}
       searchLabel={t("searchEndpoints")}
-      emptyText={found.isError ? t("notFound") : t("noMatch")}
+      emptyText={lookup.failed ? t("notFound") : t("noMatch")}
       loadingText={t("searching")}
       none={allowAny ? t("anyEndpoint") : undefined}
       className={className}

@@ -1,7 +1,7 @@
 "use client";
 
 import type { ColumnDef } from "@tanstack/react-table";
-import { ShieldAlert, UserCog } from "lucide-react";
+import { UserCog } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { useMemo } from "react";
 import { toast } from "sonner";
@@ -15,6 +15,7 @@ import { DataTable } from "../../ui/data-table";
 import { EmptyState } from "../../ui/empty-state";
 import { TableSkeleton } from "../../ui/skeleton";
 import { useOperator } from "../operator-context";
+import { AdminOnly } from "../admin-only";
 import { PageHeader } from "../../shared/page-header";
 import { CreateOperatorDialog } from "./create-operator-dialog";
 import { useDeleteOperator, useOperators, type Operator } from "./queries";
@@ -75,16 +76,7 @@ export function OperatorsScreen() {
     [t, common, me.id, remove, errorText],
   );
 
-  if (!isAdmin) {
-    return (
-      <>
-        <PageHeader title={t("title")} />
-        <Card>
-          <EmptyState icon={ShieldAlert} title={t("adminOnlyTitle")} description={t("adminOnlyDescription")} />
-        </Card>
-      </>
-    );
-  }
+  if (!isAdmin) return <AdminOnly title={t("title")} emptyTitle={t("adminOnlyTitle")} emptyDescription={t("adminOnlyDescription")} />;
   return (
     <>
       <PageHeader title={t("title")} description={t("description")} actions={<CreateOperatorDialog />} />

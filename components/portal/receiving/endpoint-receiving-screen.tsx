@@ -1,16 +1,14 @@
 "use client";
 
-import { ArrowLeft } from "lucide-react";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import type { ReceivingSample } from "@/lib/receiving/sample-text";
 import { EndpointStateBadge } from "../../shared/endpoint-state-badge";
 import { TestSendCard } from "../../shared/endpoints/test-send-card";
-import { ErrorMessage } from "../../shared/error-message";
 import { useEndpoint } from "../../shared/queries/endpoints";
 import { Card } from "../../ui/card";
-import { Skeleton } from "../../ui/skeleton";
 import { usePortalReasons } from "../endpoints/use-portal-reasons";
+import { EndpointGate } from "../endpoints/endpoint-gate";
 import { usePortalSession } from "../session-context";
 import { useLatestAttempt, useSampleSecret } from "./queries";
 import { ReceiverChecklist, VerifySection, type ReceivingPolicy, type SampleSecret } from "./receiving-guide";
@@ -31,70 +29,51 @@ export function EndpointReceivingScreen({ id, samples, policy }: { id: string; s
   const mayReadSecret = can("view_secrets");
   const secretQuery = useSampleSecret(id, mayReadSecret && endpoint.isSuccess);
   const endpointHref = `/portal/endpoints/${encodeURIComponent(id)}`;
-  const back = (
-    <Link href={endpointHref} className="mb-4 inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground">
-      <ArrowLeft aria-hidden className="h-4 w-4" />
-      {t("backToEndpoint")}
-    </Link>
-  );
-
-  if (endpoint.isPending)
-    return (
-      <div className="space-y-4" aria-busy="true">
-        <Skeleton className="h-8 w-2/3" />
-        <Skeleton className="h-64 w-full" />
-      </div>
-    );
-  if (endpoint.isError)
-    return (
-      <>
-        {back}
-        <ErrorMessage error={endpoint.error} retry={() => endpoint.refetch()} />
-      </>
-    );
-  const e = endpoint.data;
-
-  const secret: SampleSecret = !mayReadSecret
-    ? { kind: "hidden" }
-    : secretQuery.isSuccess
-      ? { kind: "filled", secret: secretQuery.data }
-      : secretQuery.isError
+  return (
+    <EndpointGate query={endpoint} back={{ href: endpointHref, label: t("backToEndpoint") }}>
+      {(e) => {
+        const secret: SampleSecret = !mayReadSecret
+        ? { kind: "hidden" }
+        : secretQuery.isSuccess
+        ? { kind: "filled", secret: secretQuery.data }
+        : secretQuery.isError
         ? { kind: "failed" }
         : { kind: "loading" };
-  const headers: HeadersSource = latest.isSuccess ? { kind: "latest", attempt: latest.data } : { kind: "loading" };
-  const link = "text-sm font-medium text-primary underline-offset-2 hover:underline";
-
-  return (
-    <>
-      {back}
-      <div className="mb-6 min-w-0">
-        <h1 className="text-xl font-semibold">{t("endpointTitle")}</h1>
-        <p className="mt-1 flex flex-wrap items-center gap-2 text-sm">
-          <span className="font-mono break-all" data-testid="guide-endpoint-url">
-            {e.url}
-          </span>
-          <EndpointStateBadge endpoint={e} />
-        </p>
-      </div>
-      <div className="grid gap-4 lg:grid-cols-3">
-        <div className="min-w-0 space-y-4 lg:col-span-2">
-          <RequestHeaders source={headers} />
-          <VerifySection samples={samples} secret={secret} />
-        </div>
-        <div className="min-w-0 space-y-4">
-          <TestSendCard endpoint={e} reason={reasons.manage} messageHref={deliveryHref} />
-          <Card className="p-4">
-            <h2 className="text-base font-semibold">{t("eventTypesTitle")}</h2>
-            <p className="mt-1 text-sm break-words text-muted-foreground" data-testid="guide-event-types">
-              {e.event_types === null ? t("eventTypesAll") : t("eventTypesSome", { count: e.event_types.length, names: e.event_types.join(", ") })}
-            </p>
-            <Link className={`${link} mt-2 inline-block`} href={`/portal/event-types?endpoint_id=${encodeURIComponent(e.id)}`}>
-              {t("eventTypesLink")}
-            </Link>
-          </Card>
-          <ReceiverChecklist policy={policy} />
-        </div>
-      </div>
-    </>
+        const headers: HeadersSource = latest.isSuccess ? { kind: "latest", attempt: latest.data } : { kind: "loading" };
+        const link = "text-sm font-medium text-primary underline-offset-2 hover:underline";
+        return (
+          <>
+            <div className="mb-6 min-w-0">
+              <h1 className="text-xl font-semibold">{t("endpointTitle")}</h1>
+              <p className="mt-1 flex flex-wrap items-center gap-2 text-sm">
+                <span className="font-mono break-all" data-testid="guide-endpoint-url">
+                  {e.url}
+                </span>
+                <EndpointStateBadge endpoint={e} />
+              </p>
+            </div>
+            <div className="grid gap-4 lg:grid-cols-3">
+              <div className="min-w-0 space-y-4 lg:col-span-2">
+                <RequestHeaders source={headers} />
+                <VerifySection samples={samples} secret={secret} />
+              </div>
+              <div className="min-w-0 space-y-4">
+                <TestSendCard endpoint={e} reason={reasons.manage} messageHref={deliveryHref} />
+                <Card className="p-4">
+                  <h2 className="text-base font-semibold">{t("eventTypesTitle")}</h2>
+                  <p className="mt-1 text-sm break-words text-muted-foreground" data-testid="guide-event-types">
+                    {e.event_types === null ? t("eventTypesAll") : t("eventTypesSome", { count: e.event_types.length, names: e.event_types.join(", ") })}
+                  </p>
+                  <Link className={`${link} mt-2 inline-block`} href={`/portal/event-types?endpoint_id=${encodeURIComponent(e.id)}`}>
+                    {t("eventTypesLink")}
+                  </Link>
+                </Card>
+                <ReceiverChecklist policy={policy} />
+              </div>
+            </div>
+          </>
+        );
+      }}
+    </EndpointGate>
   );
 }
