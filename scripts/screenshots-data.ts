@@ -4,7 +4,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { Page } from "playwright-core";
-import { deleteConsumer } from "../lib/consumers";
+import { createConsumer, deleteConsumer } from "../lib/consumers";
 import type { Ctx } from "../lib/context";
 import { sweep } from "../lib/maintenance/sweep";
 import { expungePayload } from "../lib/retention/expunge-payload";
@@ -24,7 +24,8 @@ export async function seedData(ctx: Ctx): Promise<DataSample> {
     order by m.created_at desc limit 2`);
   const [expunged, intact] = [messages[0]!.id, messages[1]!.id];
   await expungePayload({ ctx, messageId: expunged });
-  await deleteConsumer({ ctx, ref: "umbrella" });
+  await createConsumer({ ctx, input: { uid: "soylent", name: "Soylent", alert_emails: ["ops@soylent.example.com"] } });
+  await deleteConsumer({ ctx, ref: "soylent" });
   await ctx.db.execute(sql`
     insert into sweep_runs (started_at, finished_at, duration_ms, removed, more)
     select now() - make_interval(mins => 60 - m), now() - make_interval(mins => 60 - m) + make_interval(secs => d / 1000.0), d, r::jsonb, m < 3
@@ -37,6 +38,8 @@ export async function seedData(ctx: Ctx): Promise<DataSample> {
       (5, 388, '{"messages": 688, "deliveries": 825, "attempts": 3390, "attempt_stats": 1411}')
     ) as v(m, d, r)`);
   await sweep(ctx);
+  // The planner's row counts, which the page shows beside each table's size.
+  await ctx.db.execute(sql`analyze`);
   await ctx.db.execute(sql`
     insert into erasures (id, consumer_id, messages_total, counts, requested_by_type, settles_at, started_at)
     values ('era_sample_background', 'con_01jb8sample0hooli', 1840221,
@@ -46,10 +49,14 @@ export async function seedData(ctx: Ctx): Promise<DataSample> {
 }
 
 export async function shootData(page: Page, locale: string, shoot: Shoot, sample: DataSample): Promise<void> {
+  // The whole page: its four cards are taller than the usual window.
+  const viewport = page.viewportSize();
+  await page.setViewportSize({ width: 1280, height: 1700 });
   await page.goto("/data");
   await page.getByTestId("sweep").first().waitFor();
   await page.getByTestId("erasure").first().waitFor();
   await shoot(page, `${locale}-data`);
+  if (viewport) await page.setViewportSize(viewport);
   await page.goto(`/messages/${sample.expunged}`);
   await page.getByTestId("payload-expunged").waitFor();
   await shoot(page, `${locale}-message-expunged`);

@@ -135,11 +135,17 @@ describe("DELETE /consumers/{consumer}", () => {
       const res = await t.api.del(`/api/v1/consumers/${made.uid}`);
       expect(res.status, res.text).toBe(204);
       expect(await leftovers(made, ids)).toEqual({});
-      // The fact stays: consumer.deleted with its id and uid, and consumer.erased; no personal data in any audit row.
+      // The fact stays: its creation and deletion with its id and uid only; no personal data in any
+      // audit row (the marker search above), an endpoint's URL emptied from its creation's event.
       const audit = await sql()<{ action: string; data: Record<string, unknown> }[]>`
-        select action, data from audit_events where target_id = ${made.id} and action in ('consumer.deleted', 'consumer.erased') order by created_at`;
-      expect(audit.map((a) => a.action)).toEqual(["consumer.deleted", "consumer.erased"]);
-      expect(audit[0]!.data).toEqual({ uid: made.uid, erasure_id: expect.stringMatching(/^era_/) });
+        select action, data from audit_events where target_id = ${made.id} and action like 'consumer.%' order by created_at`;
+      expect(audit).toEqual([
+        { action: "consumer.created", data: { uid: made.uid } },
+        { action: "consumer.deleted", data: { uid: made.uid } },
+      ]);
+      const endpointCreated = await sql()<{ data: Record<string, unknown> }[]>`
+        select data from audit_events where target_id = ${made.endpoints[0]!} and action = 'endpoint.created'`;
+      expect(endpointCreated).toEqual([{ data: {} }]);
       const erasure = (await sql()<{ state: string; counts: Record<string, number> }[]>`select state, counts from erasures where consumer_id = ${made.id}`)[0]!;
       expect(erasure.state).toBe("completed");
       expect(erasure.counts).toMatchObject({ messages: 4, endpoints: 3, consumers: 1, alerts: expect.any(Number), attempt_stats: expect.any(Number), recovery_items: expect.any(Number) });

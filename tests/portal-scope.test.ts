@@ -115,6 +115,9 @@ const TABLE: Record<string, Entry> = {
   "POST /alert-channels/[id]/test": { rule: "forbidden", req: () => ({ path: `/alert-channels/${others.channel}/test` }) },
   "GET /alerts": { rule: "forbidden", req: () => ({ path: "/alerts" }) },
   "GET /audit-events": { rule: "forbidden", req: () => ({ path: "/audit-events" }) },
+  "DELETE /messages/[id]/payload": { rule: "forbidden", req: (a) => ({ path: `/messages/${a.message}/payload` }) },
+  "GET /erasures/[id]": { rule: "forbidden", req: () => ({ path: "/erasures/era_unknown" }) },
+  "GET /data-lifecycle": { rule: "forbidden", req: () => ({ path: "/data-lifecycle" }) },
   // An unknown path is refused to a portal session before it is found unknown (the catch-all declares portal: false).
   ...Object.fromEntries(["GET", "POST", "PUT", "PATCH", "DELETE"].map((m) => [`${m} /[...path]`, { rule: "forbidden", req: () => ({ path: "/no-such-route" }) }])),
 

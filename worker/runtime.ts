@@ -5,7 +5,7 @@ import type { Config } from "../lib/config";
 import { getSql } from "../lib/db/client";
 import { DeliveryPump } from "./delivery-pump";
 import { isConnectionError } from "../lib/db/errors";
-import { TASKS, wakeDeliveries } from "../lib/jobs";
+import { scheduleSweep, TASKS, wakeDeliveries } from "../lib/jobs";
 import { logger } from "../lib/logger";
 import { setAttemptsInFlightSource, setGraphilePool } from "../lib/metrics/worker";
 import { beatWorker, unregisterWorker } from "../lib/maintenance/workers";
@@ -17,6 +17,7 @@ import { sweep } from "./tasks/sweep";
 import { sendAlert } from "./tasks/send-alert";
 import { sendAlerts } from "./tasks/send-alerts";
 import { advanceRecoveries } from "./tasks/advance-recoveries";
+import { eraseConsumer } from "./tasks/erase-consumer";
 import { wakeActiveRecoveries } from "../lib/recoveries/advance-recoveries";
 import { COMPACT_EVERY_MS, compactStats } from "../lib/stats/compact-stats";
 
@@ -26,6 +27,7 @@ export const taskList: TaskList = {
   [TASKS.sendAlerts]: sendAlerts,
   [TASKS.sendAlert]: sendAlert,
   [TASKS.advanceRecoveries]: advanceRecoveries,
+  [TASKS.eraseConsumer]: eraseConsumer,
 };
 
 const HEARTBEAT_MS = 10_000;
@@ -118,8 +120,8 @@ export async function startWorker(url: string, config: Config): Promise<WorkerHa
     pollInterval: POLL_INTERVAL_MS,
     noHandleSignals: true,
     taskList,
-    // Every minute, on one worker only (graphile dedupes cron across processes).
-    crontab: `* * * * * ${TASKS.sweep} ?max=1&jobKey=${TASKS.sweep}\n`,
+    // The sweep is no cron job: every SWEEP_INTERVAL (which may be under a minute), one keyed job
+    // for all workers, which each sweep chains to the next and every heartbeat keeps there.
     events,
     logger: graphileLogger,
     gracefulShutdownAbortTimeout: config.DELIVERY_TIMEOUT + 5_000,
@@ -128,8 +130,10 @@ export async function startWorker(url: string, config: Config): Promise<WorkerHa
   const sql = getSql();
   const id = poolId as string | null;
   if (id) await withDatabaseRetry("register", () => beatWorker(sql, id));
+  await withDatabaseRetry("schedule the sweep", () => scheduleSweep(sql, config.SWEEP_INTERVAL));
   const heartbeat = setInterval(() => {
     if (id) beatWorker(sql, id).catch((error) => logger.warn("heartbeat failed", { error: String(error) }));
+    scheduleSweep(sql, config.SWEEP_INTERVAL).catch((error) => logger.warn("could not schedule the sweep", { error: String(error) }));
   }, HEARTBEAT_MS);
   if (workerPool) {
     alarm = new JobAlarm(sql, workerPool);

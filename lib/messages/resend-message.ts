@@ -15,6 +15,7 @@ import { findMessageRow } from "./queries";
  */
 export async function resendMessage({ ctx, messageId, endpointId }: { ctx: Ctx; messageId: string; endpointId: string }) {
   const message = await findMessageRow(ctx, messageId);
+  if (message.payloadExpungedAt) throw payloadExpunged(message.payloadExpungedAt);
   const endpoint = await findEndpointRow(ctx, endpointId).catch(() => null);
   if (!endpoint || endpoint.consumerId !== message.consumerId) throw new NotFoundError("endpoint of this message's consumer", endpointId);
   if (endpoint.state !== "active") {
@@ -22,6 +23,11 @@ export async function resendMessage({ ctx, messageId, endpointId }: { ctx: Ctx; 
   }
   const deliveryId = await inTransaction(ctx, async (tx) => {
     const sql = tx.sql;
+    // Key-share locked before anything is queued: an expunge or the retention sweep holding the
+    // message is waited for, and a message gone or expunged meanwhile is refused here.
+    const [held] = await sql<{ payload_expunged_at: Date | null }[]>`select payload_expunged_at from messages where id = ${message.id} for key share`;
+    if (!held) throw new NotFoundError("message", messageId);
+    if (held.payload_expunged_at) throw payloadExpunged(held.payload_expunged_at);
     const [row] = await sql<{ id: string }[]>`
       with made as (
         insert into deliveries (id, message_id, endpoint_id, consumer_id, status)
@@ -40,4 +46,9 @@ export async function resendMessage({ ctx, messageId, endpointId }: { ctx: Ctx; 
     return row!.id;
   });
   return { delivery_id: deliveryId, message_id: message.id, endpoint_id: endpoint.id, trigger: "manual" as const, status: "queued" as const };
+}
+
+/** A message whose payload was expunged can never be sent again (lib/retention/expunge-payload.ts). */
+function payloadExpunged(at: Date): ConflictError {
+  return new ConflictError("payload_expunged", `This message's payload was expunged at ${at.toISOString()}: it can no longer be sent.`);
 }

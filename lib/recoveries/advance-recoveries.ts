@@ -104,9 +104,10 @@ async function advanceRecovery(tx: SqlOrTx, id: string, policy: FeedPolicy): Pro
   return fed.queued;
 }
 
-// Why an item is not sent at its turn, from what exists now. Null: it goes.
+// Why an item is not sent at its turn, from what exists now. Null: it goes. A message removed by
+// retention, or whose payload was expunged, can no longer be sent: `payload_expired`.
 const skipReasonSql = (tx: SqlOrTx) => tx`
-  case when m.id is null then 'payload_expired' when e.id is null then 'endpoint_deleted'
+  case when m.id is null or m.payload_expunged_at is not null then 'payload_expired' when e.id is null then 'endpoint_deleted'
        when d.status = 'succeeded' then 'already_succeeded' when e.state <> 'active' then 'endpoint_disabled' end`;
 
 /**
@@ -156,6 +157,18 @@ async function feedItems(tx: SqlOrTx, run: RecoveryRow, wanted: number): Promise
       left join deliveries d on d.message_id = i.message_id and d.endpoint_id = i.endpoint_id
       order by i.seq`;
     if (items.length === 0) break;
+    // The messages about to be queued, key-share locked: a payload expunge or the retention sweep
+    // holding one is waited for (or, for the sweep, holds back), and a message that is gone or
+    // expunged by then is skipped now rather than sent without its payload.
+    const fresh = items.filter((i) => i.reason === null);
+    const sendable = new Set(
+      fresh.length === 0
+        ? []
+        : (await tx<{ id: string }[]>`
+            select id from messages where id = any(${[...new Set(fresh.map((i) => i.message_id))].sort()}) and payload_expunged_at is null
+            order by id for key share`).map((m) => m.id),
+    );
+    for (const item of fresh) if (!sendable.has(item.message_id)) item.reason = "payload_expired";
     const going = items.filter((i) => i.reason === null);
     const unborn = going.filter((i) => i.delivery_id === null);
     if (unborn.length > 0) {

@@ -1,5 +1,4 @@
-import { recordAuditEvent } from "../audit/record-audit-event";
-import { actingAs, inTransaction, SYSTEM, type Ctx } from "../context";
+import { inTransaction, type Ctx } from "../context";
 import type { PendingQuery, Row } from "postgres";
 import type { SqlOrTx } from "../db/client";
 import { addCounts, totalRows, type Counts } from "./counts";
@@ -153,7 +152,7 @@ const STEPS: Step[] = [
   },
   {
     // Audit events keep that something happened, not the personal data some carried (an endpoint's
-    // URL, the consumer's uid at creation): their data is emptied. The deletion's own record stays.
+    // URL): their data is emptied. The consumer's creation and deletion keep theirs: its uid only.
     name: "audit_events",
     size: ERASURE_ROW_BATCH,
     run: async (sql, e, size): Promise<StepBatch> => {
@@ -161,7 +160,7 @@ const STEPS: Step[] = [
       const scrubbed = await sql`
         update audit_events set data = '{}'::jsonb where id in (
           select id from audit_events
-          where target_id = any(${targets}) and data <> '{}'::jsonb and action not in ('consumer.deleted', 'consumer.erased')
+          where target_id = any(${targets}) and data <> '{}'::jsonb and action not in ('consumer.created', 'consumer.deleted')
           limit ${size})`;
       return { seen: scrubbed.count, removed: { audit_events_scrubbed: scrubbed.count } };
     },
@@ -198,8 +197,9 @@ export type EraseResult = { state: "completed" } | { state: "running"; wakeAt: D
  * all are done or `deadline` (ms since the epoch) passes — then `running` with no wake time, to be
  * called again. A pass that began before the erasure settles (an attempt was in flight when it
  * started, whose outcome may still be written) ends `running` with its settle time; the pass after
- * it ends by deleting the consumer's row (portal links and sessions and event ids go with it),
- * recording `consumer.erased`, and marking the erasure completed.
+ * it ends by deleting the consumer's row (portal links and sessions and event ids go with it) and
+ * marking the erasure completed (the erasure's record is the proof; the audit log has
+ * `consumer.deleted` from its start).
  */
 export async function eraseConsumer(
   ctx: Ctx,
@@ -236,12 +236,6 @@ export async function eraseConsumer(
       update erasures set state = 'completed', counts = ${tx.sql.json(counts)}, endpoint_ids = '{}'::text[], terms = '{}'::text[],
         finished_at = now(), updated_at = now()
       where id = ${erasureId}`;
-    await recordAuditEvent(actingAs(tx, SYSTEM), {
-      action: "consumer.erased",
-      targetType: "consumer",
-      targetId: erasure.consumer_id,
-      data: { erasure_id: erasureId, rows: totalRows(counts) },
-    });
   });
   return { state: "completed" };
 }

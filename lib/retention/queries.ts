@@ -58,8 +58,9 @@ export async function getDataLifecycle(ctx: Ctx): Promise<DataLifecycle> {
   ];
   const [size, tables, oldest, sweeps, erasures] = await Promise.all([
     sql<{ bytes: number }[]>`select pg_database_size(current_database())::float8 as bytes`,
-    sql<{ name: string; bytes: number; rows_estimate: number }[]>`
-      select c.relname as name, pg_total_relation_size(c.oid)::float8 as bytes, greatest(c.reltuples, 0)::float8 as rows_estimate
+    sql<{ name: string; bytes: number; rows_estimate: number | null }[]>`
+      select c.relname as name, pg_total_relation_size(c.oid)::float8 as bytes,
+             case when c.reltuples >= 0 then c.reltuples::float8 end as rows_estimate
       from pg_class c join pg_namespace n on n.oid = c.relnamespace
       where n.nspname = current_schema() and c.relkind in ('r', 'p')
       order by pg_total_relation_size(c.oid) desc, c.relname limit 10`,

@@ -48,7 +48,8 @@ export const DataLifecycle = z.object({
     /** pg_database_size of the product's database. */
     bytes: z.number(),
     /** The ten largest tables with their indexes and TOAST (pg_total_relation_size), largest first. */
-    tables: z.array(z.object({ name: z.string(), bytes: z.number(), rows_estimate: z.number() })),
+    /** `rows_estimate`: the planner's count as of the table's last ANALYZE; null before its first. */
+    tables: z.array(z.object({ name: z.string(), bytes: z.number(), rows_estimate: z.number().nullable() })),
   }),
   /** The oldest message still kept; null when there is none. */
   oldest_message_at: z.string().nullable(),

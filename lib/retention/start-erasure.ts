@@ -72,7 +72,7 @@ export async function startErasure({ ctx, ref }: { ctx: Ctx; ref: string }): Pro
               now() + ${busy ? config.DELIVERY_TIMEOUT + OUTCOME_MARGIN_MS : 0} * interval '1 millisecond')
       returning ${sql.unsafe(ERASURE_COLUMNS)}`;
     // Only the fact, its id and uid: what the consumer held (names, addresses, payloads) is erased.
-    await recordAuditEvent(tx, { action: "consumer.deleted", targetType: "consumer", targetId: consumer.id, data: { uid: consumer.uid, erasure_id: id } });
+    await recordAuditEvent(tx, { action: "consumer.deleted", targetType: "consumer", targetId: consumer.id, data: { uid: consumer.uid } });
     const inline = messages <= limit && !busy;
     if (!inline) await wakeErasure(sql, id);
     return { erasure: erasure!, inline };

@@ -13,6 +13,7 @@ import * as consumersConsumerPortalSessions from "./consumers/[consumer]/portal-
 import * as consumersConsumerRecover from "./consumers/[consumer]/recover/route";
 import * as consumersConsumer from "./consumers/[consumer]/route";
 import * as consumers from "./consumers/route";
+import * as dataLifecycle from "./data-lifecycle/route";
 import * as endpointsIdDisable from "./endpoints/[id]/disable/route";
 import * as endpointsIdEnable from "./endpoints/[id]/enable/route";
 import * as endpointsIdRecover from "./endpoints/[id]/recover/route";
@@ -22,8 +23,10 @@ import * as endpointsIdSecret from "./endpoints/[id]/secret/route";
 import * as endpointsIdStats from "./endpoints/[id]/stats/route";
 import * as endpointsIdTest from "./endpoints/[id]/test/route";
 import * as endpoints from "./endpoints/route";
+import * as erasuresId from "./erasures/[id]/route";
 import * as eventTypes from "./event-types/route";
 import * as messagesIdAttempts from "./messages/[id]/attempts/route";
+import * as messagesIdPayload from "./messages/[id]/payload/route";
 import * as messagesIdResend from "./messages/[id]/resend/route";
 import * as messagesId from "./messages/[id]/route";
 import * as messagesBatch from "./messages/batch/route";
@@ -92,6 +95,7 @@ export const API_ROUTES: Record<string, Record<string, unknown>> = {
   "/consumers/{consumer}/recover": consumersConsumerRecover,
   "/consumers/{consumer}": consumersConsumer,
   "/consumers": consumers,
+  "/data-lifecycle": dataLifecycle,
   "/endpoints/{id}/disable": endpointsIdDisable,
   "/endpoints/{id}/enable": endpointsIdEnable,
   "/endpoints/{id}/recover": endpointsIdRecover,
@@ -101,8 +105,10 @@ export const API_ROUTES: Record<string, Record<string, unknown>> = {
   "/endpoints/{id}/stats": endpointsIdStats,
   "/endpoints/{id}/test": endpointsIdTest,
   "/endpoints": endpoints,
+  "/erasures/{id}": erasuresId,
   "/event-types": eventTypes,
   "/messages/{id}/attempts": messagesIdAttempts,
+  "/messages/{id}/payload": messagesIdPayload,
   "/messages/{id}/resend": messagesIdResend,
   "/messages/{id}": messagesId,
   "/messages/batch": messagesBatch,

@@ -1,8 +1,9 @@
 "use client";
 
-import { Archive, ShieldAlert, Trash2 } from "lucide-react";
+import { Archive, Trash2 } from "lucide-react";
 import { useFormatter, useTranslations } from "next-intl";
 import { ErrorMessage } from "../../shared/error-message";
+import { AdminOnly } from "../admin-only";
 import { PageHeader } from "../../shared/page-header";
 import { RelativeTime } from "../../shared/relative-time";
 import { Badge } from "../../ui/badge";
@@ -56,16 +57,7 @@ export function DataScreen() {
   const isAdmin = role === "admin";
   const data = useDataLifecycle(isAdmin);
 
-  if (!isAdmin) {
-    return (
-      <>
-        <PageHeader title={t("title")} />
-        <Card>
-          <EmptyState icon={ShieldAlert} title={t("adminOnlyTitle")} description={t("adminOnlyDescription")} />
-        </Card>
-      </>
-    );
-  }
+  if (!isAdmin) return <AdminOnly title={t("title")} emptyTitle={t("adminOnlyTitle")} emptyDescription={t("adminOnlyDescription")} />;
   return (
     <>
       <PageHeader title={t("title")} description={t("description")} />
@@ -80,7 +72,7 @@ export function DataScreen() {
           <ErrorMessage error={data.error} retry={() => data.refetch()} />
         </Card>
       ) : (
-        <div className="grid gap-4 lg:grid-cols-2">
+        <div className="grid items-start gap-4 lg:grid-cols-2">
           <Settings settings={data.data.settings} />
           <DatabaseCard data={data.data} />
           <Erasures erasures={data.data.erasures} />
@@ -152,7 +144,9 @@ function DatabaseCard({ data }: { data: DataLifecycle }) {
                 <div aria-hidden className="mt-1 h-1 rounded-full bg-primary/50" style={{ width: `${Math.max(2, (table.bytes / largest) * 100)}%` }} />
               </Td>
               <Td className="py-2 text-right whitespace-nowrap tabular-nums">{bytes(table.bytes)}</Td>
-              <Td className="py-2 text-right whitespace-nowrap tabular-nums text-muted-foreground">{t("approx", { count: format.number(table.rows_estimate) })}</Td>
+              <Td className="py-2 text-right whitespace-nowrap tabular-nums text-muted-foreground">
+                {table.rows_estimate === null ? <span title={t("notAnalyzed")}>—</span> : t("approx", { count: format.number(table.rows_estimate) })}
+              </Td>
             </Tr>
           ))}
         </TBody>
@@ -273,7 +267,7 @@ function ErasureRow({ erasure }: { erasure: Erasure }) {
       </div>
       <p className="text-xs text-muted-foreground">
         {counting ? t("erasureCounting") : t("erasedOf", { erased: format.number(erased), total: format.number(total) })} ·{" "}
-        {t("rowsErased", { rows: format.number(rows) })}
+        {t("rowsErased", { rows })}
       </p>
     </li>
   );

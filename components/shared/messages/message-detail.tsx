@@ -193,7 +193,7 @@ export function MessageDetail({
               ) : attempts.isError ? (
                 <ErrorMessage error={attempts.error} retry={() => attempts.refetch()} />
               ) : own.length === 0 ? (
-                <p className="text-sm text-muted-foreground">{t("noAttempts")}</p>
+                <p className="text-sm text-muted-foreground">{t(d.status === "pending" ? "noAttempts" : "noAttemptsMade")}</p>
               ) : (
                 <div className="space-y-2">
                   {own.map((a) => (

@@ -43,8 +43,8 @@ export const DELETE = withApi(async ({ req, params, ctx }) => {
     description:
       "The consumer is gone from every read at once (its routes answer 404, its uid is free again) and stops receiving; then everything of it is " +
       "erased: messages, deliveries, attempts (their request headers and response bodies), queue rows, recovery runs, rollup and alert log rows, " +
-      "endpoints with their secrets, portal links and sessions, idempotency keys. The audit log keeps `consumer.deleted` with its id and uid; the " +
-      "personal data earlier audit events held is emptied. A consumer with at most `ERASURE_INLINE_MESSAGES` (10,000) messages and no attempt in " +
+      "endpoints with their secrets, portal links and sessions, idempotency keys. The audit log keeps `consumer.created` and `consumer.deleted` with its id and uid; " +
+      "the personal data other audit events held is emptied. A consumer with at most `ERASURE_INLINE_MESSAGES` (10,000) messages and no attempt in " +
       "flight is erased within the request (204); a larger one in the background (202, `Location: /api/v1/erasures/{id}`). Deleting it again by its " +
       "id while it is being erased answers the same erasure.",
     tag: "Consumers",
