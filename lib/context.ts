@@ -49,11 +49,8 @@ export function inSavepoint<T>(ctx: Ctx, work: (tx: Ctx) => Promise<T>): Promise
   return (ctx.sql as SqlTx).savepoint((sql) => work(inTransactionOn(ctx, sql))) as Promise<T>;
 }
 
-/**
- * The ctx bound to a transaction its caller opened with `sql.begin` (the worker's hot paths, which
- * write raw SQL and open their own). Its drizzle view is made on first use only.
- */
-export function inTransactionOn(ctx: Ctx, sql: SqlTx): Ctx {
+/** The ctx bound to an open transaction. Its drizzle view is made on first use only. */
+function inTransactionOn(ctx: Ctx, sql: SqlTx): Ctx {
   let db: Executor | undefined;
   return {
     actor: ctx.actor,
@@ -64,11 +61,6 @@ export function inTransactionOn(ctx: Ctx, sql: SqlTx): Ctx {
       return (db ??= ormOver(sql));
     },
   };
-}
-
-/** The same handle and config, acting as someone else (the system, for work a change sets off). */
-export function actingAs(ctx: Ctx, actor: Actor): Ctx {
-  return { ...ctx, actor };
 }
 
 /** The consumer a query must be limited to, or null when the actor sees every consumer. */

@@ -1,5 +1,3 @@
-import { PgTransaction } from "drizzle-orm/pg-core";
-import type { DB, Executor, Tx } from "./client";
 import { isRetryableConflict } from "./errors";
 
 const ATTEMPTS = 5;
@@ -20,13 +18,4 @@ export async function retryOnConflict<T>(fn: () => Promise<T>, retryable: (error
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
     }
   }
-}
-
-/**
- * A transaction on `db`, retried on a deadlock or serialization failure. Inside a caller's
- * transaction it is a savepoint and is not retried: the caller's whole work would have to run again.
- */
-export function transactionWithRetry<T>(db: Executor, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  if (db instanceof PgTransaction) return (db as Tx).transaction(fn);
-  return retryOnConflict(() => (db as DB).transaction(fn));
 }
