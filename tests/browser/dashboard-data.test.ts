@@ -63,10 +63,22 @@ async function signedIn(email: string, locale = "en-US"): Promise<{ context: Bro
   return { context, page, report };
 }
 
+/** Runs `steps` on a page signed in as `email`; a failure prints what the page did. */
+async function asOperator(email: string, steps: (page: Page) => Promise<void>, locale = "en-US"): Promise<void> {
+  const { context, page, report } = await signedIn(email, locale);
+  try {
+    await steps(page);
+  } catch (error) {
+    console.log(await report());
+    throw error;
+  } finally {
+    await context.close();
+  }
+}
+
 describe("Data & retention", () => {
   it("shows an admin the settings in force, the database's size and largest tables, the last sweeps, and an erasure's progress", async () => {
-    const { context, page, report } = await signedIn("admin@example.com");
-    try {
+    await asOperator("admin@example.com", async (page) => {
       await page.getByRole("navigation").getByRole("link", { name: "Data & retention" }).click();
       await page.waitForURL((url) => url.pathname === "/data");
       const settings = page.getByTestId("retention-settings");
@@ -82,34 +94,31 @@ describe("Data & retention", () => {
       expect(await bar.getAttribute("aria-valuemax")).toBe("4");
       expect(await bar.getAttribute("aria-valuenow")).toBe("1");
       expect(await page.getByTestId("erasure").innerText()).toContain("1 of 4 messages erased");
-    } catch (error) {
-      console.log(await report());
-      throw error;
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it("speaks Japanese, and is for admins only", async () => {
-    const ja = await signedIn("admin@example.com", "ja-JP");
-    await ja.page.goto("/data");
-    await ja.page.getByTestId("retention-settings").waitFor();
-    expect(await ja.page.getByRole("heading", { level: 1 }).innerText()).toBe("データと保持期間");
-    expect(await ja.page.getByTestId("retention-settings").innerText()).toContain("30 日");
-    await ja.context.close();
-
-    const viewer = await signedIn("viewer@example.com");
-    await viewer.page.goto("/data");
-    await viewer.page.getByText("For admins only").waitFor();
-    expect(await viewer.page.getByTestId("retention-settings").count()).toBe(0);
-    await viewer.context.close();
+    await asOperator(
+      "admin@example.com",
+      async (page) => {
+        await page.goto("/data");
+        await page.getByTestId("retention-settings").waitFor();
+        expect(await page.getByRole("heading", { level: 1 }).innerText()).toBe("データと保持期間");
+        expect(await page.getByTestId("retention-settings").innerText()).toContain("30 日");
+      },
+      "ja-JP",
+    );
+    await asOperator("viewer@example.com", async (page) => {
+      await page.goto("/data");
+      await page.getByText("For admins only").waitFor();
+      expect(await page.getByTestId("retention-settings").count()).toBe(0);
+    });
   });
 });
 
 describe("a message's Delete payload", () => {
   it("is offered to an admin, confirmed in a dialog, and then the page shows the payload as deleted", async () => {
-    const { context, page, report } = await signedIn("admin@example.com");
-    try {
+    await asOperator("admin@example.com", async (page) => {
       await page.goto(`/messages/${messageId}`);
       await page.getByTestId("payload").getByText(SECRET).waitFor();
       const dialog = page.getByRole("alertdialog");
@@ -130,21 +139,16 @@ describe("a message's Delete payload", () => {
       expect(await page.getByRole("button", { name: "Resend to all endpoints" }).isDisabled()).toBe(true);
       // The deleted payload's delivery, pending (nothing listens at its URL), is canceled.
       await expect.poll(async () => page.getByTestId("delivery").innerText()).toMatch(/canceled/i);
-    } catch (error) {
-      console.log(await report());
-      throw error;
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it("is not offered to a viewer", async () => {
     const api = await apiClient();
     const other = (await api.post("/api/v1/messages", { consumer: "acme", event_type: "invoice.paid", payload: { n: 2 } })).body.id;
-    const { context, page } = await signedIn("viewer@example.com");
-    await page.goto(`/messages/${other}`);
-    await page.getByTestId("payload").getByText('"n": 2').waitFor();
-    expect(await page.getByRole("button", { name: "Delete payload" }).count()).toBe(0);
-    await context.close();
+    await asOperator("viewer@example.com", async (page) => {
+      await page.goto(`/messages/${other}`);
+      await page.getByTestId("payload").getByText('"n": 2').waitFor();
+      expect(await page.getByRole("button", { name: "Delete payload" }).count()).toBe(0);
+    });
   });
 });
