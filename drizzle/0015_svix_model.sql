@@ -1,6 +1,11 @@
 -- The Svix-compatible API's model: endpoint uid, metadata and channels, imported Svix ids as aliases,
 -- svix-* signature headers, message channels and tags, the URL each attempt went to, event type
 -- archive/deprecation/groups, event ids unique per consumer (where asked) and idempotency of every POST.
+-- The claim also returns each endpoint's svix_headers now: a new result type, so a new function,
+-- webhook_admin_claim_deliveries_v2 (lib/db/functions.ts creates it after the migrations). The
+-- previous release's webhook_admin_claim_deliveries stays for its workers, which go on claiming with
+-- it during a rollout (and re-create it when they restart, which CREATE OR REPLACE could not do over
+-- a changed result type); a later release drops it.
 CREATE TABLE "api_idempotency" (
 	"key_hash" text PRIMARY KEY NOT NULL,
 	"state" text DEFAULT 'pending' NOT NULL,
@@ -38,8 +43,4 @@ CREATE UNIQUE INDEX "consumers_svix_id_key" ON "consumers" USING btree ("svix_id
 CREATE UNIQUE INDEX "endpoints_consumer_uid_key" ON "endpoints" USING btree ("consumer_id","uid") WHERE "endpoints"."uid" is not null;--> statement-breakpoint
 CREATE UNIQUE INDEX "endpoints_svix_id_key" ON "endpoints" USING btree ("svix_id") WHERE "endpoints"."svix_id" is not null;--> statement-breakpoint
 -- concurrently
-CREATE INDEX CONCURRENTLY IF NOT EXISTS "messages_event_id_idx" ON "messages" USING btree ("consumer_id","event_id") WHERE "messages"."event_id" is not null;--> statement-breakpoint
--- The claim now also returns each endpoint's svix_headers: its result type changed, so the old one
--- goes; lib/db/functions.ts creates the new one from lib/deliveries/claim-due-deliveries.sql after the
--- migrations (a worker claiming in between retries its claim).
-DROP FUNCTION IF EXISTS webhook_admin_claim_deliveries(integer, integer, integer, text, timestamptz);
+CREATE INDEX CONCURRENTLY IF NOT EXISTS "messages_event_id_idx" ON "messages" USING btree ("consumer_id","event_id") WHERE "messages"."event_id" is not null;

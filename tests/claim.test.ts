@@ -9,7 +9,7 @@ import { holdTransaction } from "./helpers/held-transaction";
 
 /**
  * The claim's policy — caps, fairness, the circuit breaker, rate limits, inactive endpoints, the
- * batch limit — asserted on webhook_admin_claim_deliveries itself, against real queue rows. No
+ * batch limit — asserted on webhook_admin_claim_deliveries_v2 itself, against real queue rows. No
  * worker runs in this file: each test claims by hand and reads what the claim left behind.
  */
 const LEASE_MS = 30_000;

@@ -1,6 +1,4 @@
-import { spawn } from "node:child_process";
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Webhook } from "svix";
@@ -8,6 +6,8 @@ import { Webhook as StandardWebhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import { createApiKey } from "../lib/api-keys";
 import { hasCredentials } from "../lib/runtime/seed-demo";
+import { freePort } from "./helpers/built-app";
+import { runNode, startNode } from "./helpers/node-process";
 import { startReceiver, waitFor } from "./helpers/receiver";
 import { systemCtx } from "../lib/open-ctx";
 
@@ -16,38 +16,20 @@ import { systemCtx } from "../lib/open-ctx";
  * real web app and worker, prints a working API key, and a client using plain HTTP gets a message
  * delivered and verified with the official libraries. Ctrl-C stops everything.
  */
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-
 async function startProduct(env: Record<string, string | undefined>) {
   const port = await freePort();
-  const merged: Record<string, string | undefined> = { ...process.env, ...env, PORT: String(port), WORKER_METRICS_PORT: "0", LOG_LEVEL: "warn" };
-  const child = spawn(process.execPath, ["--import", "tsx", path.resolve("scripts/start.ts")], {
-    env: Object.fromEntries(Object.entries(merged).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout.on("data", (c: Buffer) => (output += c.toString()));
-  child.stderr.on("data", (c: Buffer) => (output += c.toString()));
-  let done = false;
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => ((done = true), resolve(code))));
+  const child = startNode("scripts/start.ts", [], { env: { ...env, PORT: String(port), WORKER_METRICS_PORT: "0", LOG_LEVEL: "warn" } });
   await waitFor(
     () => {
-      if (done) throw new Error(`npm start exited early:\n${output}`);
-      return output.includes("Press Ctrl-C to stop.");
+      if (child.done()) throw new Error(`npm start exited early:\n${child.output()}`);
+      return child.output().includes("Press Ctrl-C to stop.");
     },
-    { timeout: 240_000, what: "npm start", onTimeout: () => console.log(output) },
+    { timeout: 240_000, what: "npm start", onTimeout: () => console.log(child.output()) },
   );
   const base = `http://127.0.0.1:${port}`;
   await waitFor(async () => (await fetch(`${base}/api/health`).catch(() => null))?.status === 200, { timeout: 60_000, what: "health" });
-  const key = /API key:\s+(sk_\S+)/.exec(output)?.[1];
-  return { base, key, output: () => output, stop: () => (child.kill("SIGINT"), exited) };
+  const key = /API key:\s+(sk_\S+)/.exec(child.output())?.[1];
+  return { base, key, output: child.output, stop: () => child.signal("SIGINT") };
 }
 
 const client = (base: string, key: string) => async (method: string, route: string, body?: unknown) => {
@@ -261,12 +243,7 @@ describe("npm start", () => {
   }, 480_000);
 
   it("refuses to start against DATABASE_URL without AUTH_SECRET, naming it", async () => {
-    const env = Object.fromEntries(Object.entries({ ...process.env, AUTH_SECRET: undefined }).filter(([, v]) => v !== undefined));
-    const child = spawn(process.execPath, ["--import", "tsx", path.resolve("scripts/start.ts")], { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.on("data", (c: Buffer) => (output += c.toString()));
-    child.stderr.on("data", (c: Buffer) => (output += c.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    const { code, output } = await runNode("scripts/start.ts", [], { env: { AUTH_SECRET: undefined } });
     expect(code).toBe(1);
     expect(output).toContain("AUTH_SECRET: required with DATABASE_URL");
   }, 60_000);

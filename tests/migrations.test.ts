@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -6,6 +5,7 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSql } from "../lib/db/client";
 import { migrateDatabase, pendingMigrations } from "../lib/db/migrate";
+import { runNode } from "./helpers/node-process";
 import { spawnWorker } from "./helpers/worker-process";
 import journal from "../drizzle/meta/_journal.json";
 
@@ -39,15 +39,7 @@ function migrationsFolder(files: string[]): string {
   return dir;
 }
 
-function run(script: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.resolve(script), ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.on("data", (c: Buffer) => (output += c.toString()));
-    child.stderr.on("data", (c: Buffer) => (output += c.toString()));
-    child.on("exit", (code) => resolve({ code, output }));
-  });
-}
+const run = (script: string, args: string[], env: Record<string, string>) => runNode(script, args, { env });
 
 const BP = "\n--> statement-breakpoint\n";
 const TABLE = `CREATE TABLE "events" ("id" serial PRIMARY KEY, "kind" text NOT NULL);${BP}INSERT INTO "events" ("kind") SELECT 'k' || (i % 50) FROM generate_series(1, 20000) i;`;
@@ -88,6 +80,30 @@ describe("npm run migrate", () => {
     expect(await pendingMigrations(fresh)).toEqual([]);
     const worker = await spawnWorker({ DATABASE_URL: fresh, MIGRATE_ON_START: "false" });
     expect(await worker.kill()).toBe(0);
+  });
+});
+
+describe("a process older than the database", () => {
+  it("leaves the SQL functions as the newer release made them when it migrates on start", async () => {
+    const url = await freshDatabase();
+    await migrateDatabase(url);
+    const sql = createSql(url, { max: 1 });
+    const kind = async () => (await sql<{ k: number }[]>`select webhook_admin_queue_kind('scheduled') as k`)[0]!.k;
+    try {
+      // A newer release's migration and its body of a function (a release restarting mid-rollout sees both).
+      const newest = Math.max(...journal.entries.map((e) => e.when));
+      await sql`insert into drizzle.__drizzle_migrations (hash, created_at) values ('newer release', ${newest + 1000})`;
+      await sql.unsafe(`CREATE OR REPLACE FUNCTION webhook_admin_queue_kind(p_name text) RETURNS smallint LANGUAGE sql IMMUTABLE AS $$ SELECT 7::smallint $$`);
+      await migrateDatabase(url);
+      expect(await kind()).toBe(7);
+      expect(await pendingMigrations(url)).toEqual([]);
+      // Its own database again (the newer migration gone): its functions are applied as always.
+      await sql`delete from drizzle.__drizzle_migrations where hash = 'newer release'`;
+      await migrateDatabase(url);
+      expect(await kind()).toBe(0);
+    } finally {
+      await sql.end();
+    }
   });
 });
 

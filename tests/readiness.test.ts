@@ -1,12 +1,8 @@
-import { spawn } from "node:child_process";
-import { createServer } from "node:net";
-import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { closeDb, getSql } from "../lib/db/client";
 import packageJson from "../package.json";
 import { call } from "./helpers/api";
-import { buildIfNeeded } from "../lib/runtime/build-app";
-import { startBuiltApp } from "./helpers/built-app";
+import { startBuiltApp, startProductionWeb } from "./helpers/built-app";
 import { waitFor } from "./helpers/receiver";
 
 /**
@@ -86,43 +82,15 @@ describe("a web process asked to stop (SIGTERM)", () => {
   });
 });
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-
 describe("npm run web with NODE_ENV=production", () => {
   it("runs the build npm run build made, without compiling", async () => {
-    // What `npm run build` makes (the shared test build, made here if no earlier suite made it).
-    await buildIfNeeded({ quiet: true });
-    const port = await freePort();
-    const started = Date.now();
-    // npm run web's command (package.json), as deploy/ runs it.
-    const child = spawn(process.execPath, ["--import", "tsx", path.resolve("scripts/start.ts"), "--only", "web"], {
-      env: { ...process.env, NODE_ENV: "production", PORT: String(port), LOG_LEVEL: "info", MIGRATE_ON_START: "false" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (c: Buffer) => (output += c.toString()));
-    child.stderr.on("data", (c: Buffer) => (output += c.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const web = await startProductionWeb({ LOG_LEVEL: "info", MIGRATE_ON_START: "false" });
     try {
-      await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/api/health/ready`).catch(() => null))?.status === 200, {
-        timeout: 60_000,
-        what: "the production web app to be ready",
-        onTimeout: () => console.log(output),
-      });
-      const seconds = (Date.now() - started) / 1000;
-      console.log(`npm run web (NODE_ENV=production, built): ready in ${seconds.toFixed(1)} s`);
-      expect(output).not.toMatch(/Building the web app|rebuilding/);
+      console.log(`npm run web (NODE_ENV=production, built): ready in ${(web.readyAfterMs / 1000).toFixed(1)} s`);
+      expect(web.output()).not.toMatch(/Building the web app|rebuilding/);
     } finally {
-      child.kill("SIGTERM");
-      await exited;
+      await web.stop();
     }
-    expect(output).toContain("Stopped.");
+    expect(web.output()).toContain("Stopped.");
   });
 });

@@ -32,6 +32,10 @@ async function lock(sql: Sql): Promise<void> {
   }
 }
 
+function readJournal(folder: string): { tag: string; when: number }[] {
+  return (JSON.parse(readFileSync(path.join(folder, "meta", "_journal.json"), "utf8")) as { entries: { tag: string; when: number }[] }).entries;
+}
+
 function readMigrations(folder: string): { transactional: MigrationMeta[]; concurrent: ConcurrentStatement[] } {
   const transactional: MigrationMeta[] = [];
   const concurrent: ConcurrentStatement[] = [];
@@ -85,7 +89,10 @@ export async function migrateDatabase(url: string, options: Options = {}): Promi
     await runConcurrent(sql, concurrent);
     if (!options.migrationsFolder) {
       await runMigrations({ connectionString: url });
-      await applySqlFunctions(sql);
+      // A process older than the schema — one of the previous release, restarting while the next
+      // rolls out — leaves the SQL functions as the newer release made them: CREATE OR REPLACE
+      // would put its own bodies back under the new release's workers.
+      if (!(await readSchemaStatus(sql, readJournal(folder))).ahead) await applySqlFunctions(sql);
     }
     await sql`select pg_advisory_unlock(${MIGRATION_LOCK})`;
   } finally {
@@ -101,10 +108,9 @@ export class SchemaBehindError extends ConfigError {
 export async function pendingMigrations(url: string, options: Options = {}): Promise<string[]> {
   const folder = options.migrationsFolder ?? MIGRATIONS;
   const { concurrent } = readMigrations(folder);
-  const journal = JSON.parse(readFileSync(path.join(folder, "meta", "_journal.json"), "utf8")) as { entries: { tag: string; when: number }[] };
   const sql = createSql(url, { max: 1, name: "webhook-admin-migrate-check" });
   try {
-    const { pending } = await readSchemaStatus(sql, journal.entries);
+    const { pending } = await readSchemaStatus(sql, readJournal(folder));
     const unfinished = pending.length > 0 ? [] : await unfinishedConcurrent(sql, concurrent);
     return [...pending, ...unfinished.map((s) => `${s.kind === "create_index" ? "create" : "drop"} index ${s.index} (concurrently)`)];
   } finally {

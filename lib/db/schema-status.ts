@@ -4,6 +4,8 @@ import type { SqlOrTx } from "./client";
 export type SchemaStatus = {
   /** The migrations this code was built with (drizzle/meta/_journal.json) that the database has not applied, oldest first. */
   pending: string[];
+  /** The database has a migration newer than any of this code's: a newer release migrated it. */
+  ahead: boolean;
 };
 
 /**
@@ -19,5 +21,8 @@ export async function readSchemaStatus(sql: SqlOrTx, entries: { tag: string; whe
     const [row] = await sql<{ last: string | null }[]>`select max(created_at)::text as last from drizzle.__drizzle_migrations`;
     if (row?.last) last = Number(row.last);
   }
-  return { pending: entries.filter((entry) => entry.when > last).map((entry) => entry.tag) };
+  return {
+    pending: entries.filter((entry) => entry.when > last).map((entry) => entry.tag),
+    ahead: entries.length > 0 && last > Math.max(...entries.map((entry) => entry.when)),
+  };
 }

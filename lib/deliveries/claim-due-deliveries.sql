@@ -25,9 +25,12 @@
 -- the other workers have been notified too) and `probe` (the half-open circuit's single trial).
 --
 -- This file is the function's source: lib/db/functions.ts applies it after the migrations, on every
--- start, so a change to it is a reviewable diff. A change of its arguments or result needs a
--- migration that drops the old one.
-CREATE OR REPLACE FUNCTION webhook_admin_claim_deliveries(
+-- start, so a change to it is a reviewable diff. A change of its arguments or result is a new
+-- function under the next name (_v3): during a rollout the previous release's workers go on calling
+-- theirs, and re-create it when they restart (CREATE OR REPLACE, which cannot change a result
+-- type), so the old one is dropped only by a later release (docs/operating.md, Upgrading).
+-- _v2 since 0015 (svix_headers); 0.2.0's webhook_admin_claim_deliveries is the one before.
+CREATE OR REPLACE FUNCTION webhook_admin_claim_deliveries_v2(
   p_limit integer, p_lease_ms integer, p_default_concurrency integer, p_token text,
   -- The lease's end, rounded, when this process has not yet woken a job for it (null otherwise):
   -- if the worker dies, that job finds its deliveries due again.

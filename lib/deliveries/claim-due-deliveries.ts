@@ -23,7 +23,7 @@ type ClaimedRow = Omit<ClaimedDelivery, "secrets"> & { ciphertexts: string[]; mo
  * Leases due queue rows — scheduled attempts, then manual resends, then recovery items — at most
  * `limit`, within every endpoint's limits (concurrency cap, rate limit, circuit breaker), counted in
  * Postgres so they hold across all worker processes. The whole claim — scan, endpoint locks,
- * limits, parking, wake-ups, lease — is one call of the SQL function webhook_admin_claim_deliveries
+ * limits, parking, wake-ups, lease — is one call of the SQL function webhook_admin_claim_deliveries_v2
  * (claim-due-deliveries.sql beside this file), which explains each step.
  * `more`: due work remains beyond this claim (the other workers have been notified of it too).
  */
@@ -35,8 +35,8 @@ export async function claimDueDeliveries(
   const token = randomUUID();
   const leaseWake = leaseWakeDue(Date.now() + input.leaseMs);
   const rows = await sql<ClaimedRow[]>`
-    select * from webhook_admin_claim_deliveries(${input.limit}::int, ${input.leaseMs}::int, ${input.defaultConcurrency}::int,
-                                                 ${token}, ${leaseWake}::timestamptz)`;
+    select * from webhook_admin_claim_deliveries_v2(${input.limit}::int, ${input.leaseMs}::int, ${input.defaultConcurrency}::int,
+                                                    ${token}, ${leaseWake}::timestamptz)`;
   // The function adds the lease's wake-up only when it claims something.
   if (leaseWake && rows.length > 0) leaseWakeAdded(leaseWake);
   const deliveries = rows.map(({ ciphertexts, more: _, ...d }) => ({ ...d, secrets: decryptSecrets(ciphertexts, input.keys) }));

@@ -39,7 +39,7 @@ const claimBatchSize = new Histogram({
 });
 const claimDuration = new Histogram({
   name: name("claim_duration_seconds"),
-  help: "One claim's round trip (webhook_admin_claim_deliveries).",
+  help: "One claim's round trip (webhook_admin_claim_deliveries_v2).",
   buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
   registers,
 });

@@ -2,9 +2,10 @@ import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import path from "node:path";
 import { buildIfNeeded } from "../../lib/runtime/build-app";
+import { startNode } from "./node-process";
 import { waitFor } from "./receiver";
 
-const freePort = () =>
+export const freePort = () =>
   new Promise<number>((resolve) => {
     const server = createServer();
     server.listen(0, "127.0.0.1", () => {
@@ -60,4 +61,32 @@ export async function startBuiltApp(env: Record<string, string> = {}) {
       await done;
     },
   };
+}
+
+/**
+ * `npm run web` as a production host runs it (scripts/start.ts --only web, NODE_ENV=production) on
+ * the shared build and a free port, against this test file's database: resolves once
+ * /api/health/ready answers 200, with how long that took from the spawn.
+ */
+export async function startProductionWeb(env: Record<string, string> = {}) {
+  // What `npm run build` makes (the shared test build, made here if no earlier suite made it).
+  await buildIfNeeded({ quiet: true });
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const started = Date.now();
+  // npm run web's command (package.json), as deploy/ runs it.
+  const child = startNode("scripts/start.ts", ["--only", "web"], { env: { NODE_ENV: "production", PORT: String(port), APP_URL: url, ...env } });
+  try {
+    await waitFor(
+      async () => {
+        if (child.done()) throw new Error(`npm run web exited:\n${child.output()}`);
+        return (await fetch(`${url}/api/health/ready`).catch(() => null))?.status === 200;
+      },
+      { timeout: 60_000, what: "the production web app to be ready", onTimeout: () => console.log(child.output()) },
+    );
+  } catch (error) {
+    await child.signal("SIGTERM");
+    throw error;
+  }
+  return { url, readyAfterMs: Date.now() - started, output: child.output, exited: child.exited, stop: () => child.signal("SIGTERM") };
 }

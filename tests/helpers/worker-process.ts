@@ -4,13 +4,16 @@ import { pathToFileURL } from "node:url";
 
 /**
  * A real worker process (`npm run worker`'s entry point) on the test file's database. `dns`: host
- * names answered with these addresses (or made to throw) instead of the system resolver's.
+ * names answered with these addresses (or made to throw) instead of the system resolver's. `tree`:
+ * another checkout whose worker to run, in that folder (tests/upgrade.test.ts's previous release).
  */
-export async function spawnWorker(env: Record<string, string> = {}, options: { dns?: Record<string, string[] | "throw"> } = {}) {
+export async function spawnWorker(env: Record<string, string> = {}, options: { dns?: Record<string, string[] | "throw">; tree?: string } = {}) {
   const preload = options.dns ? ["--import", pathToFileURL(path.resolve("tests/helpers/stub-dns.mjs")).href] : [];
   const stub = options.dns ? { STUB_DNS: JSON.stringify(options.dns) } : {};
   // node itself, not the tsx wrapper: a signal must reach the worker, not a parent that relays it.
-  const child: ChildProcess = spawn(process.execPath, [...preload, "--import", "tsx", path.resolve("worker/index.ts")], {
+  const tree = options.tree ?? process.cwd();
+  const child: ChildProcess = spawn(process.execPath, [...preload, "--import", "tsx", path.join(tree, "worker/index.ts")], {
+    cwd: tree,
     env: { ...process.env, LOG_LEVEL: "info", ...env, ...stub },
     stdio: ["ignore", "pipe", "pipe"],
   });
