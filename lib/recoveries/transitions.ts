@@ -40,14 +40,15 @@ export const RECOVERY_TRANSITIONS = {
 export type RecoveryMove = keyof typeof RECOVERY_TRANSITIONS;
 
 /**
- * Makes `move` on run `id` if its state allows it; false (nothing written) if it does not. The
- * caller holds the run's row lock when it must know the state first (moveRecovery, the feeder).
+ * Makes `move` on run `id` (or on every run of a consumer whose state allows it: its erasure) if its
+ * state allows it; false (nothing written) if it does not. The caller holds the run's row lock when
+ * it must know the state first (moveRecovery, the feeder).
  */
-export async function moveRun(sql: SqlOrTx, id: string, move: RecoveryMove, facts: { stopReason?: string } = {}): Promise<boolean> {
+export async function moveRun(sql: SqlOrTx, run: string | { consumerId: string }, move: RecoveryMove, facts: { stopReason?: string } = {}): Promise<boolean> {
   const t = RECOVERY_TRANSITIONS[move];
   const moved = await sql`
     update recoveries set state = ${t.to}, ${t.sets(sql, facts)}, updated_at = now()
-    where id = ${id} and state = any(${[...t.from]}::text[])
+    where ${typeof run === "string" ? sql`id = ${run}` : sql`consumer_id = ${run.consumerId}`} and state = any(${[...t.from]}::text[])
     returning id`;
   return moved.length > 0;
 }

@@ -1,4 +1,5 @@
 import { inTransaction, type Ctx } from "../context";
+import { moveRun } from "../recoveries/transitions";
 import type { PendingQuery, Row } from "postgres";
 import type { SqlOrTx } from "../db/client";
 import { addCounts, totalRows, type Counts } from "./counts";
@@ -14,8 +15,6 @@ type Batch = { seen: number; removed: Counts; endpointIds?: string[] };
 type StepBatch = Batch & { cursor?: string };
 type Step = { name: string; size: number; run: (sql: SqlOrTx, e: Erasure, size: number, cursor: { at: string | null }) => Promise<StepBatch> };
 
-const ACTIVE_RUNS = ["planned", "canary", "running", "paused"];
-
 /**
  * The erasure's steps, in order. Each batch is one transaction that first locks the erasure's row,
  * so two runners of one erasure (its job and a stranded request, or two jobs) take turns, and its
@@ -28,9 +27,7 @@ const STEPS: Step[] = [
     name: "recoveries_stopped",
     size: Number.POSITIVE_INFINITY,
     run: async (sql, e): Promise<StepBatch> => {
-      await sql`
-        update recoveries set state = 'canceled', finished_at = coalesce(finished_at, now()), updated_at = now()
-        where consumer_id = ${e.consumer_id} and state = any(${ACTIVE_RUNS})`;
+      await moveRun(sql, { consumerId: e.consumer_id }, "cancel");
       return { seen: 0, removed: {} };
     },
   },
