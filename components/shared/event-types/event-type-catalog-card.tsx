@@ -1,0 +1,66 @@
+"use client";
+
+import { useTranslations } from "next-intl";
+import type { ReactNode } from "react";
+import { Card } from "../../ui/card";
+import { TableSkeleton } from "../../ui/skeleton";
+import { ErrorMessage } from "../error-message";
+import { useEndpoint } from "../queries/endpoints";
+import { useEventTypes, type EventType } from "../queries/event-types";
+import { EventTypeCatalog } from "./event-type-catalog";
+import { SubscriptionNote } from "./subscription-note";
+
+/**
+ * The event catalog below a page's header, for the dashboard and the portal alike: loading, error,
+ * `empty` when there are none, else the catalog; opened from an endpoint (`endpointId`), it says
+ * what that endpoint gets and marks those event types. `hrefs` are the surface's own pages.
+ */
+export function EventTypeCatalogCard({
+  endpointId,
+  hrefs,
+  empty,
+  extra,
+}: {
+  endpointId: string | null;
+  hrefs: { endpoint: (id: string) => string; catalog: string };
+  empty: ReactNode;
+  extra?: (eventType: EventType) => ReactNode;
+}) {
+  const common = useTranslations("common");
+  const eventTypes = useEventTypes();
+  return (
+    <>
+      {endpointId ? <Marking endpointId={endpointId} hrefs={hrefs} /> : null}
+      <Card>
+        {eventTypes.isPending ? (
+          <TableSkeleton label={common("loading")} />
+        ) : eventTypes.isError ? (
+          <ErrorMessage error={eventTypes.error} retry={() => eventTypes.refetch()} />
+        ) : eventTypes.data.data.length === 0 ? (
+          empty
+        ) : endpointId ? (
+          <MarkedCatalog endpointId={endpointId} eventTypes={eventTypes.data.data} extra={extra} />
+        ) : (
+          <EventTypeCatalog eventTypes={eventTypes.data.data} extra={extra} />
+        )}
+      </Card>
+    </>
+  );
+}
+
+function Marking({ endpointId, hrefs }: { endpointId: string; hrefs: { endpoint: (id: string) => string; catalog: string } }) {
+  const endpoint = useEndpoint(endpointId);
+  if (endpoint.isError)
+    return (
+      <div className="mb-4">
+        <ErrorMessage error={endpoint.error} retry={() => endpoint.refetch()} />
+      </div>
+    );
+  if (!endpoint.data) return null;
+  return <SubscriptionNote endpoint={endpoint.data} endpointHref={hrefs.endpoint(endpointId)} catalogHref={hrefs.catalog} />;
+}
+
+function MarkedCatalog({ endpointId, eventTypes, extra }: { endpointId: string; eventTypes: EventType[]; extra?: (eventType: EventType) => ReactNode }) {
+  const endpoint = useEndpoint(endpointId);
+  return <EventTypeCatalog eventTypes={eventTypes} subscribed={endpoint.data ? endpoint.data.event_types : undefined} extra={extra} />;
+}
