@@ -12,6 +12,7 @@
  *          options of bench/log-queries.ts; product settings such as
  *          DELIVERY_BATCH_SIZE pass through from the environment. docs/benchmarks.md explains it all.
  */
+import { measureMetricsCost } from "./metrics-cost";
 import os from "node:os";
 import path from "node:path";
 import { rm } from "node:fs/promises";
@@ -408,6 +409,15 @@ async function main(): Promise<void> {
     say(`CPU of worker + PostgreSQL per attempt: median ${int(s.cpuOn)} µs on, ${int(s.cpuOff)} µs off; on/off ${s.cpuRatio.toFixed(3)}; exported ${int(otelExported.spans)} spans in ${int(otelExported.requests)} requests`);
   }
 
+  // f3. The metrics' cost per attempt: the pump's own calls, timed in this process (bench/metrics-cost.ts).
+  heading("f3. Metrics: the Prometheus calls the pump makes per attempt and per claim, timed in-process");
+  const metricsCost = await measureMetricsCost();
+  const attemptCpu = otelPairs.length ? summarizePairs(otelPairs).cpuOff : null;
+  say(
+    `${metricsCost.microsPerAttempt.toFixed(2)} µs per attempt over ${int(metricsCost.attempts)} attempts` +
+      (attemptCpu ? ` — ${((100 * metricsCost.microsPerAttempt) / attemptCpu).toFixed(2)} % of the ${int(attemptCpu)} µs of CPU an attempt costs (part f2, tracing off)` : ""),
+  );
+
   // g. The message log's and the overview's queries at scale, on a database of their own: the
   // product's processes are done, so they are stopped first and take no CPU from it.
   let logFigures: LogFigure[] = [];
@@ -463,6 +473,7 @@ async function main(): Promise<void> {
         : []),
       ...pairRows("f. rollup on / off", rollupPairs, ["with", "without"]),
       ...pairRows("f2. tracing on / off", otelPairs, ["on", "off"], "; OTLP/HTTP JSON to a local sink"),
+      ["f3. metrics per attempt", `${metricsCost.microsPerAttempt.toFixed(2)} µs`, "prom-client calls the pump makes per attempt (and per claim, amortized), in-process"],
     ]),
   );
   if (logFigures.length) say(`\ng. Log queries at scale (p50, p95, max of each; goals on p95):\n${logTable(logFigures)}`);
