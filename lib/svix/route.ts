@@ -9,15 +9,17 @@ export const SVIX_TAG = "Svix";
 /**
  * A route of the Svix-compatible surface (docs/svix.md): our API's wrapper — the same credentials
  * (an API key, or a portal session's `ps_` token for its own application), limits and access
- * rules — with Svix's error shape, and every POST idempotent by its `Idempotency-Key`.
+ * rules — with Svix's error shape, and every POST idempotent by its `Idempotency-Key`. Its OpenAPI
+ * operation is tagged Svix and documents Svix's error shape.
  */
-export function svixRoute(handler: ApiHandler, contract: RouteAccess & { doc: RouteDoc | null }): RouteHandler {
+export function svixRoute(handler: ApiHandler, contract: RouteAccess & { doc: Omit<RouteDoc, "tag" | "errorFormat"> | null }): RouteHandler {
+  const doc: RouteDoc | null = contract.doc && { ...contract.doc, tag: SVIX_TAG, errorFormat: "svix" };
   return withApi(
     async (args) => {
       const key = args.req.method === "POST" ? args.req.headers.get("idempotency-key") : null;
       return key ? idempotent(args.ctx, args.req, key, () => handler(args)) : handler(args);
     },
-    contract,
+    { ...contract, doc },
     { errors: svixErrorResponse },
   );
 }

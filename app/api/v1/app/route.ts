@@ -1,7 +1,7 @@
 import { json } from "@/lib/http/request";
 import { ApplicationIn, ListApplicationsQuery, createApplication, listApplications } from "@/lib/svix/applications";
 import { parseSvixBody, parseSvixQuery, QueryBool } from "@/lib/svix/request";
-import { SVIX_TAG, svixMethods, svixRoute } from "@/lib/svix/route";
+import { svixMethods, svixRoute } from "@/lib/svix/route";
 import { z } from "zod";
 
 const CreateQuery = z.object({ get_if_exists: QueryBool.optional() });
@@ -13,8 +13,6 @@ export const GET = svixRoute(async ({ req, ctx }) => json(await listApplications
     operationId: "svixListApplications",
     summary: "List applications (Svix: application.list)",
     description: "Consumers as Svix applications, oldest first unless `order=descending`. A portal token lists its own.",
-    tag: SVIX_TAG,
-    errorFormat: "svix",
     query: ListApplicationsQuery,
     success: { status: 200, description: "A page of applications.", schema: "SvixListResponseApplicationOut" },
   },
@@ -33,8 +31,6 @@ export const POST = svixRoute(
       operationId: "svixCreateApplication",
       summary: "Create an application (Svix: application.create, getOrCreate)",
       description: "Creates a consumer. With `get_if_exists=true`, an existing application of that uid is answered instead (200).",
-      tag: SVIX_TAG,
-      errorFormat: "svix",
       query: CreateQuery,
       body: { schema: "SvixApplicationIn" },
       success: { status: 201, description: "The new application.", schema: "SvixApplicationOut" },

@@ -1,7 +1,7 @@
 import { json } from "@/lib/http/request";
 import { ListBackgroundTasksQuery, listBackgroundTasks } from "@/lib/svix/background-tasks";
 import { parseSvixQuery } from "@/lib/svix/request";
-import { SVIX_TAG, svixMethods, svixRoute } from "@/lib/svix/route";
+import { svixMethods, svixRoute } from "@/lib/svix/route";
 
 export const GET = svixRoute(async ({ req, ctx }) => json(await listBackgroundTasks(ctx, parseSvixQuery(req, ListBackgroundTasksQuery))), {
   portal: "scoped",
@@ -10,8 +10,6 @@ export const GET = svixRoute(async ({ req, ctx }) => json(await listBackgroundTa
     operationId: "svixListBackgroundTasks",
     summary: "List background tasks (Svix: backgroundTask.list)",
     description: "Recovery runs as Svix tasks, newest first unless `order=ascending`.",
-    tag: SVIX_TAG,
-    errorFormat: "svix",
     query: ListBackgroundTasksQuery,
     success: { status: 200, description: "A page of tasks.", schema: "SvixListResponseBackgroundTaskOut" },
   },

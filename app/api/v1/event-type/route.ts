@@ -1,7 +1,7 @@
 import { json } from "@/lib/http/request";
 import { EventTypeIn, ListEventTypesQuery, createSvixEventType, listSvixEventTypes } from "@/lib/svix/event-types";
 import { parseSvixBody, parseSvixQuery } from "@/lib/svix/request";
-import { SVIX_TAG, svixMethods, svixRoute } from "@/lib/svix/route";
+import { svixMethods, svixRoute } from "@/lib/svix/route";
 
 export const GET = svixRoute(async ({ req, ctx }) => json(await listSvixEventTypes(ctx, parseSvixQuery(req, ListEventTypesQuery))), {
   portal: "scoped",
@@ -10,8 +10,6 @@ export const GET = svixRoute(async ({ req, ctx }) => json(await listSvixEventTyp
     operationId: "svixListEventTypes",
     summary: "List event types (Svix: eventType.list)",
     description: "By name; archived ones only with `include_archived=true`, schemas only with `with_content=true`.",
-    tag: SVIX_TAG,
-    errorFormat: "svix",
     query: ListEventTypesQuery,
     success: { status: 200, description: "A page of event types.", schema: "SvixListResponseEventTypeOut" },
   },
@@ -24,8 +22,6 @@ export const POST = svixRoute(async ({ req, ctx }) => json(await createSvixEvent
     operationId: "svixCreateEventType",
     summary: "Create an event type (Svix: eventType.create)",
     description: "An archived event type of that name is brought back instead.",
-    tag: SVIX_TAG,
-    errorFormat: "svix",
     body: { schema: "SvixEventTypeIn" },
     success: { status: 201, description: "The event type.", schema: "SvixEventTypeOut" },
     errors: { 409: "`event_type_exists`: an event type of this name exists (and is not archived)." },

@@ -1,5 +1,5 @@
 import { noContent } from "@/lib/http/request";
-import { SVIX_TAG, svixMethods, svixRoute } from "@/lib/svix/route";
+import { svixMethods, svixRoute } from "@/lib/svix/route";
 
 export const GET = svixRoute(async () => noContent(), {
   portal: "scoped",
@@ -8,8 +8,6 @@ export const GET = svixRoute(async () => noContent(), {
     operationId: "svixHealth",
     summary: "Health (Svix: health.get)",
     description: "204 when the API answers with this credential. Our own readiness is `GET /api/health/ready`.",
-    tag: SVIX_TAG,
-    errorFormat: "svix",
     success: { status: 204, description: "Up." },
   },
 });

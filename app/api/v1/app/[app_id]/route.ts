@@ -2,7 +2,7 @@ import { json, noContent } from "@/lib/http/request";
 import { ApplicationIn, ApplicationPatch, deleteApplication, getApplication, patchApplication, upsertApplication } from "@/lib/svix/applications";
 import { SVIX_APP } from "@/lib/svix/openapi";
 import { parseSvixBody } from "@/lib/svix/request";
-import { SVIX_TAG, svixMethods, svixRoute } from "@/lib/svix/route";
+import { svixMethods, svixRoute } from "@/lib/svix/route";
 
 export const GET = svixRoute(async ({ params, ctx }) => json(await getApplication(ctx, params.app_id!)), {
   portal: "scoped",
@@ -10,8 +10,6 @@ export const GET = svixRoute(async ({ params, ctx }) => json(await getApplicatio
   doc: {
     operationId: "svixGetApplication",
     summary: "Get an application (Svix: application.get)",
-    tag: SVIX_TAG,
-    errorFormat: "svix",
     params: SVIX_APP,
     success: { status: 200, description: "The application.", schema: "SvixApplicationOut" },
   },
@@ -28,8 +26,6 @@ export const PUT = svixRoute(
     doc: {
       operationId: "svixUpsertApplication",
       summary: "Replace or create an application (Svix: application.update, 2.x upsert)",
-      tag: SVIX_TAG,
-      errorFormat: "svix",
       params: SVIX_APP,
       body: { schema: "SvixApplicationIn" },
       success: { status: 200, description: "The application, replaced whole.", schema: "SvixApplicationOut" },
@@ -45,8 +41,6 @@ export const PATCH = svixRoute(async ({ req, params, ctx }) => json(await patchA
     operationId: "svixPatchApplication",
     summary: "Update an application (Svix: application.patch)",
     description: "Changes the fields given; `null` unsets one.",
-    tag: SVIX_TAG,
-    errorFormat: "svix",
     params: SVIX_APP,
     body: { schema: "SvixApplicationPatch" },
     success: { status: 200, description: "The application.", schema: "SvixApplicationOut" },
@@ -65,8 +59,6 @@ export const DELETE = svixRoute(
       operationId: "svixDeleteApplication",
       summary: "Delete an application (Svix: application.delete)",
       description: "Deletes the consumer with its endpoints, messages and deliveries.",
-      tag: SVIX_TAG,
-      errorFormat: "svix",
       params: SVIX_APP,
       success: { status: 204, description: "Deleted." },
     },

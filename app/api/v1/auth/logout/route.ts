@@ -1,6 +1,6 @@
 import { ignoreBody, noContent } from "@/lib/http/request";
 import { logout } from "@/lib/svix/portal-access";
-import { SVIX_TAG, svixMethods, svixRoute } from "@/lib/svix/route";
+import { svixMethods, svixRoute } from "@/lib/svix/route";
 
 export const POST = svixRoute(
   async ({ req, ctx }) => {
@@ -15,8 +15,6 @@ export const POST = svixRoute(
       operationId: "svixLogout",
       summary: "End this app-portal token (Svix: authentication.logout)",
       description: "Sent with an app-portal token (`ps_…`): its session ends. Any other credential is 401.",
-      tag: SVIX_TAG,
-      errorFormat: "svix",
       success: { status: 204, description: "Ended." },
     },
   },

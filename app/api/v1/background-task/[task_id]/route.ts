@@ -1,7 +1,7 @@
 import { json } from "@/lib/http/request";
 import { getBackgroundTask } from "@/lib/svix/background-tasks";
 import { SVIX_TASK } from "@/lib/svix/openapi";
-import { SVIX_TAG, svixMethods, svixRoute } from "@/lib/svix/route";
+import { svixMethods, svixRoute } from "@/lib/svix/route";
 
 export const GET = svixRoute(async ({ params, ctx }) => json(await getBackgroundTask(ctx, params.task_id!)), {
   portal: "scoped",
@@ -10,8 +10,6 @@ export const GET = svixRoute(async ({ params, ctx }) => json(await getBackground
     operationId: "svixGetBackgroundTask",
     summary: "Get a background task (Svix: backgroundTask.get)",
     description: "An endpoint's recover or replay-missing: our recovery run of that id (`rec_…`).",
-    tag: SVIX_TAG,
-    errorFormat: "svix",
     params: SVIX_TASK,
     success: { status: 200, description: "The task.", schema: "SvixBackgroundTaskOut" },
   },

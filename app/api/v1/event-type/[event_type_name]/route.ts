@@ -10,7 +10,7 @@ import {
 } from "@/lib/svix/event-types";
 import { SVIX_EVENT_TYPE } from "@/lib/svix/openapi";
 import { parseSvixBody, parseSvixQuery } from "@/lib/svix/request";
-import { SVIX_TAG, svixMethods, svixRoute } from "@/lib/svix/route";
+import { svixMethods, svixRoute } from "@/lib/svix/route";
 
 export const GET = svixRoute(async ({ params, ctx }) => json(await getSvixEventType(ctx, params.event_type_name!)), {
   portal: "scoped",
@@ -18,8 +18,6 @@ export const GET = svixRoute(async ({ params, ctx }) => json(await getSvixEventT
   doc: {
     operationId: "svixGetEventType",
     summary: "Get an event type (Svix: eventType.get)",
-    tag: SVIX_TAG,
-    errorFormat: "svix",
     params: SVIX_EVENT_TYPE,
     success: { status: 200, description: "The event type.", schema: "SvixEventTypeOut" },
   },
@@ -36,8 +34,6 @@ export const PUT = svixRoute(
     doc: {
       operationId: "svixUpsertEventType",
       summary: "Replace or create an event type (Svix: eventType.update, 2.x upsert)",
-      tag: SVIX_TAG,
-      errorFormat: "svix",
       params: SVIX_EVENT_TYPE,
       body: { schema: "SvixEventTypeUpdate" },
       success: { status: 200, description: "The event type, replaced whole.", schema: "SvixEventTypeOut" },
@@ -53,8 +49,6 @@ export const PATCH = svixRoute(async ({ req, params, ctx }) => json(await patchS
     operationId: "svixPatchEventType",
     summary: "Update an event type (Svix: eventType.patch)",
     description: "Changes the fields given; `null` unsets `schemas` and `groupName`.",
-    tag: SVIX_TAG,
-    errorFormat: "svix",
     params: SVIX_EVENT_TYPE,
     body: { schema: "SvixEventTypePatch" },
     success: { status: 200, description: "The event type.", schema: "SvixEventTypeOut" },
@@ -73,8 +67,6 @@ export const DELETE = svixRoute(
       operationId: "svixDeleteEventType",
       summary: "Archive or delete an event type (Svix: eventType.delete)",
       description: "Archives it (hidden from catalogs, its messages still delivered); with `expunge=true` deletes it.",
-      tag: SVIX_TAG,
-      errorFormat: "svix",
       params: SVIX_EVENT_TYPE,
       query: DeleteEventTypeQuery,
       success: { status: 204, description: "Archived, or deleted." },

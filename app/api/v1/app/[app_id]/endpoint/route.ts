@@ -2,7 +2,7 @@ import { json } from "@/lib/http/request";
 import { EndpointIn, createSvixEndpoint, listSvixEndpoints } from "@/lib/svix/endpoints";
 import { SVIX_APP } from "@/lib/svix/openapi";
 import { ListQuery, parseSvixBody, parseSvixQuery } from "@/lib/svix/request";
-import { SVIX_TAG, svixMethods, svixRoute } from "@/lib/svix/route";
+import { svixMethods, svixRoute } from "@/lib/svix/route";
 
 export const GET = svixRoute(async ({ req, params, ctx }) => json(await listSvixEndpoints(ctx, params.app_id!, parseSvixQuery(req, ListQuery))), {
   portal: "scoped",
@@ -11,8 +11,6 @@ export const GET = svixRoute(async ({ req, params, ctx }) => json(await listSvix
     operationId: "svixListEndpoints",
     summary: "List endpoints (Svix: endpoint.list)",
     description: "The application's endpoints, newest first unless `order=ascending`.",
-    tag: SVIX_TAG,
-    errorFormat: "svix",
     params: SVIX_APP,
     query: ListQuery,
     success: { status: 200, description: "A page of endpoints.", schema: "SvixListResponseEndpointOut" },
@@ -26,8 +24,6 @@ export const POST = svixRoute(async ({ req, params, ctx }) => json(await createS
     operationId: "svixCreateEndpoint",
     summary: "Create an endpoint (Svix: endpoint.create)",
     description: "Signs with the `svix-*` headers too. `secret` takes an imported `whsec_…` (or its bare base64); `filterTypes` (1.x) or `eventTypes` (2.x), `[]` for every event type.",
-    tag: SVIX_TAG,
-    errorFormat: "svix",
     params: SVIX_APP,
     body: { schema: "SvixEndpointIn" },
     success: { status: 201, description: "The new endpoint.", schema: "SvixEndpointOut" },

@@ -2,7 +2,7 @@ import { json } from "@/lib/http/request";
 import { MessageIn, ListMessagesQuery, createSvixMessage, listSvixMessages, GetMessageQuery } from "@/lib/svix/messages";
 import { SVIX_APP } from "@/lib/svix/openapi";
 import { parseSvixBody, parseSvixQuery } from "@/lib/svix/request";
-import { SVIX_TAG, svixMethods, svixRoute } from "@/lib/svix/route";
+import { svixMethods, svixRoute } from "@/lib/svix/route";
 
 export const GET = svixRoute(async ({ req, params, ctx }) => json(await listSvixMessages(ctx, params.app_id!, parseSvixQuery(req, ListMessagesQuery))), {
   portal: "scoped",
@@ -11,8 +11,6 @@ export const GET = svixRoute(async ({ req, params, ctx }) => json(await listSvix
     operationId: "svixListMessages",
     summary: "List messages (Svix: message.list)",
     description: "The application's messages, newest first.",
-    tag: SVIX_TAG,
-    errorFormat: "svix",
     params: SVIX_APP,
     query: ListMessagesQuery,
     success: { status: 200, description: "A page of messages.", schema: "SvixListResponseMessageOut" },
@@ -34,8 +32,6 @@ export const POST = svixRoute(
       description:
         "Ingested as `POST /messages` is. An `eventId` the application used within EVENT_ID_TTL (24 h) is 409 `conflict`; " +
         "`application` makes the consumer when none has this id or uid. `payload` is answered only with `with_content=true`.",
-      tag: SVIX_TAG,
-      errorFormat: "svix",
       params: SVIX_APP,
       query: GetMessageQuery,
       body: { schema: "SvixMessageIn" },

@@ -2,7 +2,7 @@ import { json } from "@/lib/http/request";
 import { SVIX_APP } from "@/lib/svix/openapi";
 import { AppPortalAccessIn, appPortalAccess } from "@/lib/svix/portal-access";
 import { parseSvixBody } from "@/lib/svix/request";
-import { SVIX_TAG, svixMethods, svixRoute } from "@/lib/svix/route";
+import { svixMethods, svixRoute } from "@/lib/svix/route";
 
 export const POST = svixRoute(async ({ req, params, ctx }) => json(await appPortalAccess(ctx, params.app_id!, await parseSvixBody(req, AppPortalAccessIn))), {
   portal: false,
@@ -14,8 +14,6 @@ export const POST = svixRoute(async ({ req, params, ctx }) => json(await appPort
       "`url`: a one-time link into our customer portal for the consumer (Svix capabilities mapped onto ours). " +
       "`token`: a portal session (`ps_…`) for the Svix SDK and svix-react on that application's routes only, for `expiry` seconds. " +
       "`application` makes the consumer when none has this id or uid.",
-    tag: SVIX_TAG,
-    errorFormat: "svix",
     params: SVIX_APP,
     body: { schema: "SvixAppPortalAccessIn", required: false },
     success: { status: 200, description: "The link and the token.", schema: "SvixAppPortalAccessOut" },

@@ -2,7 +2,7 @@ import { json, noContent } from "@/lib/http/request";
 import { EndpointPatch, EndpointUpdate, deleteSvixEndpoint, getSvixEndpoint, patchSvixEndpoint, upsertSvixEndpoint } from "@/lib/svix/endpoints";
 import { SVIX_ENDPOINT } from "@/lib/svix/openapi";
 import { parseSvixBody } from "@/lib/svix/request";
-import { SVIX_TAG, svixMethods, svixRoute } from "@/lib/svix/route";
+import { svixMethods, svixRoute } from "@/lib/svix/route";
 
 export const GET = svixRoute(async ({ params, ctx }) => json(await getSvixEndpoint(ctx, params.app_id!, params.endpoint_id!)), {
   portal: "scoped",
@@ -10,8 +10,6 @@ export const GET = svixRoute(async ({ params, ctx }) => json(await getSvixEndpoi
   doc: {
     operationId: "svixGetEndpoint",
     summary: "Get an endpoint (Svix: endpoint.get)",
-    tag: SVIX_TAG,
-    errorFormat: "svix",
     params: SVIX_ENDPOINT,
     success: { status: 200, description: "The endpoint.", schema: "SvixEndpointOut" },
   },
@@ -28,8 +26,6 @@ export const PUT = svixRoute(
     doc: {
       operationId: "svixUpsertEndpoint",
       summary: "Replace or create an endpoint (Svix: endpoint.update, 2.x upsert)",
-      tag: SVIX_TAG,
-      errorFormat: "svix",
       params: SVIX_ENDPOINT,
       body: { schema: "SvixEndpointUpdate" },
       success: { status: 200, description: "The endpoint, replaced whole.", schema: "SvixEndpointOut" },
@@ -45,8 +41,6 @@ export const PATCH = svixRoute(async ({ req, params, ctx }) => json(await patchS
     operationId: "svixPatchEndpoint",
     summary: "Update an endpoint (Svix: endpoint.patch)",
     description: "Changes the fields given; `null` unsets. `disabled: false` enables it as our enable does.",
-    tag: SVIX_TAG,
-    errorFormat: "svix",
     params: SVIX_ENDPOINT,
     body: { schema: "SvixEndpointPatch" },
     success: { status: 200, description: "The endpoint.", schema: "SvixEndpointOut" },
@@ -64,8 +58,6 @@ export const DELETE = svixRoute(
     doc: {
       operationId: "svixDeleteEndpoint",
       summary: "Delete an endpoint (Svix: endpoint.delete)",
-      tag: SVIX_TAG,
-      errorFormat: "svix",
       params: SVIX_ENDPOINT,
       success: { status: 204, description: "Deleted." },
     },

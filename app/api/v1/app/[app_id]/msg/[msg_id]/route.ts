@@ -2,7 +2,7 @@ import { json } from "@/lib/http/request";
 import { GetMessageQuery, getSvixMessage } from "@/lib/svix/messages";
 import { SVIX_MESSAGE } from "@/lib/svix/openapi";
 import { parseSvixQuery } from "@/lib/svix/request";
-import { SVIX_TAG, svixMethods, svixRoute } from "@/lib/svix/route";
+import { svixMethods, svixRoute } from "@/lib/svix/route";
 
 export const GET = svixRoute(
   async ({ req, params, ctx }) => json(await getSvixMessage(ctx, params.app_id!, params.msg_id!, parseSvixQuery(req, GetMessageQuery).with_content ?? true)),
@@ -13,8 +13,6 @@ export const GET = svixRoute(
       operationId: "svixGetMessage",
       summary: "Get a message (Svix: message.get)",
       description: "By id or eventId; `payload` is `{\"expired\": true}` once expunged.",
-      tag: SVIX_TAG,
-      errorFormat: "svix",
       params: SVIX_MESSAGE,
       query: GetMessageQuery,
       success: { status: 200, description: "The message.", schema: "SvixMessageOut" },

@@ -2,7 +2,7 @@ import { noContent } from "@/lib/http/request";
 import { SVIX_APP } from "@/lib/svix/openapi";
 import { expireAllPortalSessions } from "@/lib/svix/portal-access";
 import { parseSvixBody } from "@/lib/svix/request";
-import { SVIX_TAG, svixMethods, svixRoute } from "@/lib/svix/route";
+import { svixMethods, svixRoute } from "@/lib/svix/route";
 import { z } from "zod";
 
 // Svix's `expiry` and `sessionIds` are read and not honoured: every session ends now.
@@ -21,8 +21,6 @@ export const POST = svixRoute(
       operationId: "svixExpireAllPortalSessions",
       summary: "End an application's portal sessions (Svix: authentication.expireAll)",
       description: "Every portal session of the consumer ends now, whatever `expiry` and `sessionIds` say.",
-      tag: SVIX_TAG,
-      errorFormat: "svix",
       params: SVIX_APP,
       success: { status: 204, description: "Ended." },
     },

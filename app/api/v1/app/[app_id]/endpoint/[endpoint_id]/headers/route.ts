@@ -2,7 +2,7 @@ import { json, noContent } from "@/lib/http/request";
 import { HeadersIn, HeadersPatchIn, getSvixEndpointHeaders, patchSvixEndpointHeaders, setSvixEndpointHeaders } from "@/lib/svix/endpoints";
 import { SVIX_ENDPOINT } from "@/lib/svix/openapi";
 import { parseSvixBody } from "@/lib/svix/request";
-import { SVIX_TAG, svixMethods, svixRoute } from "@/lib/svix/route";
+import { svixMethods, svixRoute } from "@/lib/svix/route";
 
 export const GET = svixRoute(async ({ params, ctx }) => json(await getSvixEndpointHeaders(ctx, params.app_id!, params.endpoint_id!)), {
   portal: "scoped",
@@ -11,8 +11,6 @@ export const GET = svixRoute(async ({ params, ctx }) => json(await getSvixEndpoi
     operationId: "svixGetEndpointHeaders",
     summary: "Get an endpoint's custom headers (Svix: endpoint.getHeaders)",
     description: "Sensitive headers (authorization, x-api-key…) are named in `sensitive`, their values left out.",
-    tag: SVIX_TAG,
-    errorFormat: "svix",
     params: SVIX_ENDPOINT,
     success: { status: 200, description: "`{headers, sensitive}`.", schema: "SvixEndpointHeadersOut" },
   },
@@ -29,8 +27,6 @@ export const PUT = svixRoute(
     doc: {
       operationId: "svixSetEndpointHeaders",
       summary: "Replace an endpoint's custom headers (Svix: endpoint.updateHeaders, 2.x setHeaders)",
-      tag: SVIX_TAG,
-      errorFormat: "svix",
       params: SVIX_ENDPOINT,
       body: { schema: "SvixEndpointHeadersIn" },
       success: { status: 204, description: "Replaced." },
@@ -50,8 +46,6 @@ export const PATCH = svixRoute(
       operationId: "svixPatchEndpointHeaders",
       summary: "Change some of an endpoint's custom headers (Svix: endpoint.patchHeaders)",
       description: "Merged; a `null` value or a name in `deleteHeaders` removes that header.",
-      tag: SVIX_TAG,
-      errorFormat: "svix",
       params: SVIX_ENDPOINT,
       body: { schema: "SvixEndpointHeadersPatchIn" },
       success: { status: 204, description: "Changed." },

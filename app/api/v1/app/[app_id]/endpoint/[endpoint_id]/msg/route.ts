@@ -2,7 +2,7 @@ import { json } from "@/lib/http/request";
 import { ListAttemptedMessagesQuery, listAttemptedMessages } from "@/lib/svix/messages";
 import { SVIX_ENDPOINT } from "@/lib/svix/openapi";
 import { parseSvixQuery } from "@/lib/svix/request";
-import { SVIX_TAG, svixMethods, svixRoute } from "@/lib/svix/route";
+import { svixMethods, svixRoute } from "@/lib/svix/route";
 
 export const GET = svixRoute(
   async ({ req, params, ctx }) => json(await listAttemptedMessages(ctx, params.app_id!, params.endpoint_id!, parseSvixQuery(req, ListAttemptedMessagesQuery))),
@@ -13,8 +13,6 @@ export const GET = svixRoute(
       operationId: "svixListAttemptedMessages",
       summary: "List the messages sent to an endpoint (Svix: messageAttempt.listAttemptedMessages)",
       description: "Newest first, each with its delivery's status: 0 success, 1 pending, 2 fail, 3 sending (retrying), 4 canceled (0 without `expanded_statuses`).",
-      tag: SVIX_TAG,
-      errorFormat: "svix",
       params: SVIX_ENDPOINT,
       query: ListAttemptedMessagesQuery,
       success: { status: 200, description: "A page of messages.", schema: "SvixListResponseEndpointMessageOut" },

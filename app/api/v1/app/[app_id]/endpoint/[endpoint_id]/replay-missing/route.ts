@@ -2,7 +2,7 @@ import { json } from "@/lib/http/request";
 import { RecoverIn, recoverSvixEndpoint } from "@/lib/svix/endpoints";
 import { SVIX_ENDPOINT } from "@/lib/svix/openapi";
 import { parseSvixBody } from "@/lib/svix/request";
-import { SVIX_TAG, svixMethods, svixRoute } from "@/lib/svix/route";
+import { svixMethods, svixRoute } from "@/lib/svix/route";
 
 export const POST = svixRoute(async ({ req, params, ctx }) => json(await recoverSvixEndpoint(ctx, params.app_id!, params.endpoint_id!, await parseSvixBody(req, RecoverIn), true), 202), {
   portal: "recover",
@@ -11,8 +11,6 @@ export const POST = svixRoute(async ({ req, params, ctx }) => json(await recover
     operationId: "svixReplayMissing",
     summary: "Replay what an endpoint never got (Svix: endpoint.replayMissing)",
     description: "A recovery run that also sends messages of the window the endpoint never got (`include_never_attempted`), its failed ones too; poll it with `GET /background-task/{id}`.",
-    tag: SVIX_TAG,
-    errorFormat: "svix",
     params: SVIX_ENDPOINT,
     body: { schema: "SvixRecoverIn" },
     success: { status: 202, description: "The task, running.", schema: "SvixRecoverOut" },

@@ -1,7 +1,7 @@
 import { json } from "@/lib/http/request";
 import { getSvixEndpointSecret } from "@/lib/svix/endpoints";
 import { SVIX_ENDPOINT } from "@/lib/svix/openapi";
-import { SVIX_TAG, svixMethods, svixRoute } from "@/lib/svix/route";
+import { svixMethods, svixRoute } from "@/lib/svix/route";
 
 export const GET = svixRoute(async ({ params, ctx }) => json(await getSvixEndpointSecret(ctx, params.app_id!, params.endpoint_id!)), {
   portal: "view_secrets",
@@ -9,8 +9,6 @@ export const GET = svixRoute(async ({ params, ctx }) => json(await getSvixEndpoi
   doc: {
     operationId: "svixGetEndpointSecret",
     summary: "Get an endpoint's signing secret (Svix: endpoint.getSecret)",
-    tag: SVIX_TAG,
-    errorFormat: "svix",
     params: SVIX_ENDPOINT,
     success: { status: 200, description: "`{key: \"whsec_…\"}`.", schema: "SvixEndpointSecretOut" },
   },

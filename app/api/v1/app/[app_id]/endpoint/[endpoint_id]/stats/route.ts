@@ -2,7 +2,7 @@ import { json } from "@/lib/http/request";
 import { StatsQuery, svixEndpointStats } from "@/lib/svix/endpoints";
 import { SVIX_ENDPOINT } from "@/lib/svix/openapi";
 import { parseSvixQuery } from "@/lib/svix/request";
-import { SVIX_TAG, svixMethods, svixRoute } from "@/lib/svix/route";
+import { svixMethods, svixRoute } from "@/lib/svix/route";
 
 export const GET = svixRoute(async ({ req, params, ctx }) => json(await svixEndpointStats(ctx, params.app_id!, params.endpoint_id!, parseSvixQuery(req, StatsQuery))), {
   portal: "scoped",
@@ -11,8 +11,6 @@ export const GET = svixRoute(async ({ req, params, ctx }) => json(await svixEndp
     operationId: "svixGetEndpointStats",
     summary: "Count an endpoint's messages by status (Svix: endpoint.getStats)",
     description: "Deliveries of messages created in `since`–`until` (default: the last 28 days).",
-    tag: SVIX_TAG,
-    errorFormat: "svix",
     params: SVIX_ENDPOINT,
     query: StatsQuery,
     success: { status: 200, description: "`{success, pending, sending, fail, canceled}`.", schema: "SvixEndpointStats" },

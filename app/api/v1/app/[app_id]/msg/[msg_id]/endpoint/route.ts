@@ -2,7 +2,7 @@ import { json } from "@/lib/http/request";
 import { ListAttemptedDestinationsQuery, listAttemptedDestinations } from "@/lib/svix/messages";
 import { SVIX_MESSAGE } from "@/lib/svix/openapi";
 import { parseSvixQuery } from "@/lib/svix/request";
-import { SVIX_TAG, svixMethods, svixRoute } from "@/lib/svix/route";
+import { svixMethods, svixRoute } from "@/lib/svix/route";
 
 export const GET = svixRoute(
   async ({ req, params, ctx }) => json(await listAttemptedDestinations(ctx, params.app_id!, params.msg_id!, parseSvixQuery(req, ListAttemptedDestinationsQuery))),
@@ -13,8 +13,6 @@ export const GET = svixRoute(
       operationId: "svixListAttemptedDestinations",
       summary: "List a message's destinations (Svix: messageAttempt.listAttemptedDestinations)",
       description: "The endpoints the message goes to, each with its delivery's status.",
-      tag: SVIX_TAG,
-      errorFormat: "svix",
       params: SVIX_MESSAGE,
       query: ListAttemptedDestinationsQuery,
       success: { status: 200, description: "A page of endpoints.", schema: "SvixListResponseMessageEndpointOut" },

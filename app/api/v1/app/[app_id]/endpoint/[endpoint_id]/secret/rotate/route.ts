@@ -2,7 +2,7 @@ import { noContent } from "@/lib/http/request";
 import { RotateIn, rotateSvixEndpointSecret } from "@/lib/svix/endpoints";
 import { SVIX_ENDPOINT } from "@/lib/svix/openapi";
 import { parseSvixBody } from "@/lib/svix/request";
-import { SVIX_TAG, svixMethods, svixRoute } from "@/lib/svix/route";
+import { svixMethods, svixRoute } from "@/lib/svix/route";
 
 export const POST = svixRoute(
   async ({ req, params, ctx }) => {
@@ -16,8 +16,6 @@ export const POST = svixRoute(
       operationId: "svixRotateEndpointSecret",
       summary: "Rotate an endpoint's signing secret (Svix: endpoint.rotateSecret)",
       description: "The old secret keeps signing beside the new one for `gracePeriodSeconds` (0–604800, default 86400).",
-      tag: SVIX_TAG,
-      errorFormat: "svix",
       params: SVIX_ENDPOINT,
       body: { schema: "SvixEndpointSecretRotateIn", required: false },
       success: { status: 204, description: "Rotated." },

@@ -1,7 +1,7 @@
 import { json } from "@/lib/http/request";
 import { getSvixAttempt } from "@/lib/svix/messages";
 import { SVIX_ATTEMPT } from "@/lib/svix/openapi";
-import { SVIX_TAG, svixMethods, svixRoute } from "@/lib/svix/route";
+import { svixMethods, svixRoute } from "@/lib/svix/route";
 
 export const GET = svixRoute(async ({ params, ctx }) => json(await getSvixAttempt(ctx, params.app_id!, params.msg_id!, params.attempt_id!)), {
   portal: "scoped",
@@ -9,8 +9,6 @@ export const GET = svixRoute(async ({ params, ctx }) => json(await getSvixAttemp
   doc: {
     operationId: "svixGetAttempt",
     summary: "Get an attempt (Svix: messageAttempt.get)",
-    tag: SVIX_TAG,
-    errorFormat: "svix",
     params: SVIX_ATTEMPT,
     success: { status: 200, description: "The attempt.", schema: "SvixMessageAttemptOut" },
   },

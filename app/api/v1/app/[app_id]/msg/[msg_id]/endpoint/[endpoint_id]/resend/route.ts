@@ -1,7 +1,7 @@
 import { ignoreBody, json } from "@/lib/http/request";
 import { resendSvixMessage } from "@/lib/svix/messages";
 import { SVIX_RESEND } from "@/lib/svix/openapi";
-import { SVIX_TAG, svixMethods, svixRoute } from "@/lib/svix/route";
+import { svixMethods, svixRoute } from "@/lib/svix/route";
 
 export const POST = svixRoute(
   async ({ req, params, ctx }) => {
@@ -17,8 +17,6 @@ export const POST = svixRoute(
       operationId: "svixResendMessage",
       summary: "Resend a message to an endpoint (Svix: messageAttempt.resend)",
       description: "A manual attempt, queued. 400 `missing_payload` once the payload is expunged.",
-      tag: SVIX_TAG,
-      errorFormat: "svix",
       params: SVIX_RESEND,
       success: { status: 202, description: "`{}`." },
     },
