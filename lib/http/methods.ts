@@ -22,7 +22,7 @@ type Derived<T> = "GET" extends keyof T ? "HEAD" : never;
  * The methods a route file does not implement: a problem+json 405 with `Allow` (Next.js alone
  * answers a bare 405), and OPTIONS naming what the route does implement. Each route file ends with
  * `export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET, POST });`
- * and tests/routes.test.ts fails for a route that leaves a method out.
+ * and tests/api/routes.test.ts fails for a route that leaves a method out.
  */
 export function otherMethods<T extends Partial<Record<HttpMethod, RouteHandler>>>(
   implemented: T,

@@ -13,7 +13,7 @@
  *
  * The writer assigns buckets in SQL, with webhook_admin_latency_bucket (created by the migration
  * that made the rollup, and never changed: stored histograms depend on it); bucketOf below is the
- * same function, and tests/stats.test.ts checks the two agree on every bucket boundary.
+ * same function, and tests/stats/stats.test.ts checks the two agree on every bucket boundary.
  */
 
 export const BUCKET_COUNT = 288;

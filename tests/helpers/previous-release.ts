@@ -6,7 +6,7 @@ import { startNode } from "./node-process";
 import { waitFor } from "./receiver";
 
 /**
- * The release before this code, as git holds it: tests/upgrade.test.ts upgrades a database of its
+ * The release before this code, as git holds it: tests/operations/upgrade.test.ts upgrades a database of its
  * schema while its processes run. Move it forward when a release is cut (the commit that sets
  * package.json's version; there are no tags).
  */

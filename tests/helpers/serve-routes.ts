@@ -1,7 +1,7 @@
 /**
  * A web process of whatever checkout it is started in: that tree's app/api route handlers served
  * over HTTP on 127.0.0.1 (its own code, its own node_modules, the environment's DATABASE_URL), as
- * `next start` would route them, without a build. tests/upgrade.test.ts runs it in the previous
+ * `next start` would route them, without a build. tests/operations/upgrade.test.ts runs it in the previous
  * release's tree (`node --import tsx <this file>`, cwd that tree) as the old web process.
  * Prints `{"listening":"http://127.0.0.1:PORT"}` once serving; on SIGTERM stops taking connections,
  * lets the requests in flight finish, and exits 0.

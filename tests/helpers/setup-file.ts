@@ -21,7 +21,7 @@ url.pathname = `/${database}`;
 // Whatever the caller's shell holds (PORT=3200, TRUST_PROXY, SMTP_URL…), a test sees only what
 // it sets: every variable the configuration reads is unset first.
 for (const key of CONFIG_KEYS) delete process.env[key];
-// And OpenTelemetry's standard variables: tracing is on only where a test turns it on (tests/tracing.test.ts).
+// And OpenTelemetry's standard variables: tracing is on only where a test turns it on (tests/operations/tracing.test.ts).
 for (const key of Object.keys(process.env)) if (key.startsWith("OTEL_")) delete process.env[key];
 Object.assign(process.env, {
   DATABASE_URL: url.toString(),
@@ -33,7 +33,7 @@ Object.assign(process.env, {
   ALLOW_PRIVATE_ENDPOINTS: "true",
   ALLOW_HTTP_ENDPOINTS: "true",
   WORKER_METRICS_PORT: "0",
-  // A built app stopped by a test closes at once (tests/readiness.test.ts sets its own delay).
+  // A built app stopped by a test closes at once (tests/operations/readiness.test.ts sets its own delay).
   SHUTDOWN_DELAY: "0",
   LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "error",
 });

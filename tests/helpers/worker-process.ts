@@ -5,7 +5,7 @@ import { pathToFileURL } from "node:url";
 /**
  * A real worker process (`npm run worker`'s entry point) on the test file's database. `dns`: host
  * names answered with these addresses (or made to throw) instead of the system resolver's. `tree`:
- * another checkout whose worker to run, in that folder (tests/upgrade.test.ts's previous release).
+ * another checkout whose worker to run, in that folder (tests/operations/upgrade.test.ts's previous release).
  */
 export async function spawnWorker(env: Record<string, string> = {}, options: { dns?: Record<string, string[] | "throw">; tree?: string } = {}) {
   const preload = options.dns ? ["--import", pathToFileURL(path.resolve("tests/helpers/stub-dns.mjs")).href] : [];

@@ -1,0 +1,403 @@
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { getConfig } from "../../lib/config";
+import { decryptionKeys } from "../../lib/endpoints/secrets";
+import { getSql, type Sql } from "../../lib/db/client";
+import { claimDueDeliveries } from "../../lib/deliveries/claim-due-deliveries";
+import { recordOutcomes, type AttemptOutcome } from "../../lib/deliveries/record-outcomes";
+import { apiClient } from "../helpers/api";
+import { holdTransaction } from "../helpers/held-transaction";
+
+/**
+ * The claim's policy — caps, fairness, the circuit breaker, rate limits, inactive endpoints, the
+ * batch limit — asserted on webhook_admin_claim_deliveries_v2 itself, against real queue rows. No
+ * worker runs in this file: each test claims by hand and reads what the claim left behind.
+ */
+const LEASE_MS = 30_000;
+let api: Awaited<ReturnType<typeof apiClient>>;
+let seq = 0;
+
+beforeAll(async () => {
+  api = await apiClient();
+});
+
+// Every test starts from an empty queue.
+afterEach(async () => {
+  await getSql()`delete from delivery_queue`;
+});
+
+async function endpointWith(due: number, settings: Record<string, unknown> = {}) {
+  const uid = `claim${++seq}`;
+  await api.post("/api/v1/consumers", { uid, name: uid });
+  const endpoint = await api.post(`/api/v1/consumers/${uid}/endpoints`, { url: "http://127.0.0.1:9/hook" });
+  expect(endpoint.status).toBe(201);
+  const id = endpoint.body.id as string;
+  for (let i = 0; i < due; i++) expect((await api.post("/api/v1/messages", { consumer: uid, event_type: "claim.test", payload: { i } })).status).toBe(202);
+  const sql = getSql();
+  const { max_concurrency = null, rate_limit_per_second = null, circuit_open_until = null, state = "active" } = settings;
+  await sql`update endpoints set max_concurrency = ${max_concurrency as number | null}, rate_limit_per_second = ${rate_limit_per_second as number | null},
+                                 circuit_open_until = ${circuit_open_until as Date | null}, state = ${state as string}
+            where id = ${id}`;
+  return id;
+}
+
+// Rows made due "now" are written as date_trunc('milliseconds', now()): next_attempt_at keeps
+// milliseconds and Postgres rounds, so a plain now() can be up to 0.5 ms ahead of the claim that
+// follows at once — not due yet.
+const claim = (limit = 100) => claimDueDeliveries(getSql(), { limit, leaseMs: LEASE_MS, defaultConcurrency: 10, keys: decryptionKeys(getConfig()) });
+
+async function queueOf(endpointId: string) {
+  return getSql()<{ leased: boolean; parked: boolean; next_attempt_at: Date }[]>`
+    select lease_token is not null as leased, parked, next_attempt_at from delivery_queue where endpoint_id = ${endpointId}`;
+}
+
+describe("claiming due deliveries", () => {
+  it("takes only the free slots and parks the rest until a slot frees", async () => {
+    const id = await endpointWith(8, { max_concurrency: 3 });
+    expect((await claim(1)).deliveries).toHaveLength(1);
+    const before = Date.now();
+    const { deliveries } = await claim();
+    expect(deliveries).toHaveLength(2);
+    const queue = await queueOf(id);
+    expect(queue.filter((q) => q.leased)).toHaveLength(3);
+    const parked = queue.filter((q) => q.parked);
+    expect(parked).toHaveLength(5);
+    // The lease's end is only the safety net; the next outcome at the endpoint wakes them.
+    for (const p of parked) expect(p.next_attempt_at.getTime()).toBeGreaterThanOrEqual(before + LEASE_MS - 1000);
+    expect((await claim()).deliveries).toHaveLength(0);
+  });
+
+  it("parks a row whose lease ran out without its old token, so it holds no slot while it waits", async () => {
+    const id = await endpointWith(3, { max_concurrency: 1 });
+    const rows = await getSql()<{ delivery_id: string }[]>`select delivery_id from delivery_queue where endpoint_id = ${id} order by delivery_id`;
+    // Two leases that ran out, as a dead worker leaves them; the third row is plainly due.
+    await getSql()`update delivery_queue set lease_token = 'tok_gone', next_attempt_at = now() - interval '1 second'
+                   where delivery_id in ${getSql()(rows.slice(0, 2).map((r) => r.delivery_id))}`;
+    const first = await claim();
+    expect(first.deliveries).toHaveLength(1);
+    const queue = await getSql()<{ token: string | null; parked: boolean }[]>`
+      select lease_token as token, parked from delivery_queue where endpoint_id = ${id} and lease_token is distinct from ${first.token}`;
+    expect(queue).toEqual([
+      { token: null, parked: true },
+      { token: null, parked: true },
+    ]);
+    // Its one slot is the claim's: once that outcome is in, the next claim takes one more.
+    await getSql()`delete from delivery_queue where lease_token = ${first.token}`;
+    await getSql()`update delivery_queue set parked = false, next_attempt_at = date_trunc('milliseconds', now()) where endpoint_id = ${id}`;
+    expect((await claim()).deliveries).toHaveLength(1);
+  });
+
+  it("keeps one endpoint's backlog from crowding out another's: its cap parks the rest", async () => {
+    const busy = await endpointWith(50);
+    const quiet = await endpointWith(5);
+    const { deliveries } = await claim();
+    expect(deliveries.filter((d) => d.endpoint_id === quiet)).toHaveLength(5);
+    expect(deliveries.filter((d) => d.endpoint_id === busy)).toHaveLength(10);
+    expect((await queueOf(busy)).filter((q) => q.parked)).toHaveLength(40);
+  });
+
+  it("parks everything while the circuit is open, until its end at the latest", async () => {
+    const openUntil = new Date(Date.now() + 20_000);
+    const id = await endpointWith(4, { circuit_open_until: openUntil });
+    expect((await claim()).deliveries).toHaveLength(0);
+    const queue = await queueOf(id);
+    expect(queue).toHaveLength(4);
+    expect(queue.every((q) => q.parked && q.next_attempt_at.getTime() === openUntil.getTime())).toBe(true);
+  });
+
+  it("sends exactly one probe when the circuit half-opens and holds it open meanwhile", async () => {
+    const id = await endpointWith(4, { circuit_open_until: new Date(Date.now() - 1000) });
+    const before = Date.now();
+    const { deliveries } = await claim();
+    expect(deliveries.map((d) => d.probe)).toEqual([true]);
+    expect((await queueOf(id)).filter((q) => q.parked)).toHaveLength(3);
+    const [endpoint] = await getSql()<{ circuit_open_until: Date }[]>`select circuit_open_until from endpoints where id = ${id}`;
+    expect(endpoint!.circuit_open_until.getTime()).toBeGreaterThanOrEqual(before + LEASE_MS - 1000);
+    // Nothing more while the probe is out, even once the circuit's time has passed.
+    await getSql()`update endpoints set circuit_open_until = now() - interval '1 second' where id = ${id}`;
+    await getSql()`update delivery_queue set parked = false, next_attempt_at = date_trunc('milliseconds', now()) where endpoint_id = ${id} and lease_token is null`;
+    expect((await claim()).deliveries).toHaveLength(0);
+  });
+
+  it("spends the rate budget of the current second and parks the rest until the next", async () => {
+    const id = await endpointWith(10, { rate_limit_per_second: 5 });
+    // Two already spent in this second, and the claim in the same transaction: now() is one instant
+    // for both statements, so the claim sees this very second however slowly the machine runs.
+    const { deliveries } = await getSql().begin(async (tx) => {
+      await tx`update endpoints set rate_window_start = date_trunc('second', now()), rate_window_count = 2 where id = ${id}`;
+      return claimDueDeliveries(tx as unknown as Sql, { limit: 100, leaseMs: LEASE_MS, defaultConcurrency: 10, keys: decryptionKeys(getConfig()) });
+    });
+    expect(deliveries).toHaveLength(3);
+    const [endpoint] = await getSql()<{ rate_window_count: number; rate_window_start: Date }[]>`
+      select rate_window_count, rate_window_start from endpoints where id = ${id}`;
+    expect(endpoint!.rate_window_count).toBe(5);
+    const waiting = (await queueOf(id)).filter((q) => !q.leased);
+    expect(waiting).toHaveLength(7);
+    // Not parked for a slot: simply due again at the next second.
+    for (const w of waiting) {
+      expect(w.parked).toBe(false);
+      expect(w.next_attempt_at.getTime()).toBe(endpoint!.rate_window_start.getTime() + 1000);
+    }
+  });
+
+  it("counts a claim that began before the current window against it, not against a fresh one", async () => {
+    const id = await endpointWith(10, { rate_limit_per_second: 5 });
+    // Another claim has spent the whole budget of a later second than this transaction's now(): this
+    // claim began earlier and reached the endpoint's lock only after that one committed.
+    const { deliveries } = await getSql().begin(async (tx) => {
+      await tx`update endpoints set rate_window_start = date_trunc('second', now()) + interval '1 second', rate_window_count = 5 where id = ${id}`;
+      return claimDueDeliveries(tx as unknown as Sql, { limit: 100, leaseMs: LEASE_MS, defaultConcurrency: 10, keys: decryptionKeys(getConfig()) });
+    });
+    expect(deliveries).toHaveLength(0);
+    const [endpoint] = await getSql()<{ rate_window_count: number; rate_window_start: Date }[]>`
+      select rate_window_count, rate_window_start from endpoints where id = ${id}`;
+    expect(endpoint!.rate_window_count).toBe(5);
+    // Due again when that window has passed.
+    for (const w of await queueOf(id)) expect(w.next_attempt_at.getTime()).toBe(endpoint!.rate_window_start.getTime() + 1000);
+  });
+
+  it("cancels the deliveries of endpoints that are no longer active", async () => {
+    const id = await endpointWith(3, { state: "disabled" });
+    expect((await claim()).deliveries).toHaveLength(0);
+    expect(await queueOf(id)).toHaveLength(0);
+    const rows = await getSql()<{ status: string; last_error: string }[]>`select status, last_error from deliveries where endpoint_id = ${id}`;
+    expect(rows).toEqual(Array(3).fill({ status: "canceled", last_error: "endpoint_not_active" }));
+  });
+
+  it("respects the batch limit and says when more is due", async () => {
+    const id = await endpointWith(20, { max_concurrency: 100 });
+    const first = await claim(7);
+    expect(first.deliveries).toHaveLength(7);
+    expect(first.more).toBe(true);
+    expect((await queueOf(id)).filter((q) => q.parked)).toHaveLength(0);
+    const rest = await claim(50);
+    expect(rest.deliveries).toHaveLength(13);
+    expect(rest.more).toBe(false);
+    // Each claimed row carries what the attempt needs: payload, URL and the endpoint's secret.
+    expect(rest.deliveries[0]).toMatchObject({ url: "http://127.0.0.1:9/hook", probe: false });
+    expect(rest.deliveries[0]!.secrets).toHaveLength(1);
+    expect(JSON.parse(rest.deliveries[0]!.payload)).toHaveProperty("i");
+  });
+
+  it("writes an outcome retried after a lost commit answer once: one attempt logged, the delivery moved once", async () => {
+    const id = await endpointWith(1);
+    const { token, deliveries } = await claim();
+    const d = deliveries[0]!;
+    const outcome: AttemptOutcome = {
+      attemptId: "att_retried_write",
+      deliveryId: d.id,
+      messageId: d.message_id,
+      endpointId: id,
+      consumerId: d.consumer_id,
+      attemptNumber: 1,
+      trigger: "scheduled",
+      success: true,
+      statusCode: 204,
+      error: null,
+      errorDetail: null,
+      responseBody: "",
+      durationMs: 3,
+      requestHeaders: { "webhook-id": d.message_id }, url: d.url,
+      finishedAt: new Date(),
+      leaseToken: token,
+      next: { status: "succeeded", attemptAt: null },
+    };
+    const health = { failureThreshold: 5, openForMs: 30_000, defaultConcurrency: 10, keys: decryptionKeys(getConfig()) };
+    await recordOutcomes(getSql(), { outcomes: [outcome], health });
+    await recordOutcomes(getSql(), { outcomes: [outcome], health });
+    const sql = getSql();
+    expect(await sql`select id from attempts where delivery_id = ${d.id}`).toHaveLength(1);
+    const [delivery] = await sql<{ status: string; attempts: number }[]>`select status, attempts from deliveries where id = ${d.id}`;
+    expect(delivery).toEqual({ status: "succeeded", attempts: 1 });
+    expect(await queueOf(id)).toHaveLength(0);
+  });
+
+  it("goes on at once when everything it scanned had to wait, so work behind it is not stranded", async () => {
+    // 30 due behind an open circuit fill a scan window of 2 × 5; a healthy endpoint's delivery is behind them.
+    await endpointWith(30, { circuit_open_until: new Date(Date.now() + 60_000) });
+    const healthy = await endpointWith(1);
+    const sql = getSql();
+    await sql`delete from graphile_worker._private_jobs`;
+    expect((await claim(5)).deliveries).toHaveLength(0);
+    const jobs = await sql<{ key: string; run_at: Date }[]>`select key, run_at from graphile_worker._private_jobs`;
+    expect(jobs.map((j) => j.key)).toContain("deliver_due");
+    // Claims carry on through the parked backlog until the healthy endpoint's delivery is reached.
+    let claimed: string[] = [];
+    for (let i = 0; i < 10 && claimed.length === 0; i++) claimed = (await claim(5)).deliveries.map((d) => d.endpoint_id);
+    expect(claimed).toEqual([healthy]);
+  });
+
+  it("parks behind a lease whose outcome is being written only briefly: that outcome could not wake it", async () => {
+    const id = await endpointWith(1, { max_concurrency: 1 });
+    const [first] = (await claim()).deliveries;
+    // The next message comes while the first attempt is out.
+    expect((await api.post("/api/v1/messages", { consumer: `claim${seq}`, event_type: "claim.test", payload: { i: 1 } })).status).toBe(202);
+    // An outcome write in progress holds the lease's queue row until it commits.
+    const writer = await holdTransaction((tx) => tx`select 1 from delivery_queue where delivery_id = ${first!.id} for update`);
+    expect((await claim()).deliveries).toHaveLength(0);
+    const [waiting] = await getSql()<{ parked: boolean; next_attempt_at: Date }[]>`
+      select parked, next_attempt_at from delivery_queue where endpoint_id = ${id} and lease_token is null`;
+    await writer.commit();
+    // Parked all the same, so a later outcome hands it a slot before any recovery item parked earlier.
+    expect(waiting!.parked).toBe(true);
+    // Without a write in progress the same wait is for the endpoint's next outcome: the first test.
+    expect(waiting!.next_attempt_at.getTime()).toBeLessThan(Date.now() + 2000);
+  });
+
+  // A success deletes the lease's queue row; a failure with a retry to come updates it.
+  it.each([
+    ["a success", true],
+    ["a failure with a retry", false],
+  ])("has an outcome (%s) that comes while a claim parks behind its lease wait for that claim, and hand it the slot", async (_, success) => {
+    const id = await endpointWith(1, { max_concurrency: 1 });
+    const first = await claim();
+    const lease = first.deliveries[0]!;
+    expect((await api.post("/api/v1/messages", { consumer: `claim${seq}`, event_type: "claim.test", payload: { i: 1 } })).status).toBe(202);
+    // A claim that has parked the new delivery behind the lease, not yet committed.
+    const claiming = await holdTransaction((tx) => claimDueDeliveries(tx as unknown as Sql, { limit: 100, leaseMs: LEASE_MS, defaultConcurrency: 10, keys: decryptionKeys(getConfig()) }));
+    expect(claiming.result.deliveries).toHaveLength(0);
+    // The lease's outcome comes now: it must not free the slot unseen by that claim.
+    const outcome = recordOutcomes(getSql(), {
+      health: { failureThreshold: 5, openForMs: 30_000, defaultConcurrency: 10 },
+      outcomes: [
+        {
+          attemptId: "att_during_claim", deliveryId: lease.id, messageId: lease.message_id, endpointId: id, consumerId: lease.consumer_id,
+          attemptNumber: 1, trigger: "scheduled", success, statusCode: success ? 204 : 503, error: success ? null : "http_error", errorDetail: null,
+          responseBody: "", durationMs: 1, requestHeaders: {}, url: "http://127.0.0.1/", finishedAt: new Date(), leaseToken: first.token,
+          next: success ? { status: "succeeded", attemptAt: null } : { status: "pending", attemptAt: new Date(Date.now() + 60_000) },
+        },
+      ],
+    });
+    const waitsForLock = async () => {
+      for (;;) {
+        const [row] = await getSql()<{ n: number }[]>`
+          select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
+        if (row!.n > 0) return;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+    // Either the outcome waits for the claim, or (the race) it is written before the claim commits.
+    await Promise.race([outcome, waitsForLock()]);
+    await claiming.commit();
+    await outcome;
+    const [waiting] = await getSql()<{ parked: boolean; due: boolean }[]>`
+      select parked, next_attempt_at <= now() as due from delivery_queue where endpoint_id = ${id} and delivery_id <> ${lease.id}`;
+    expect(waiting).toEqual({ parked: false, due: true });
+  });
+
+  it("serves live work first, then resends, then recovery items — within one endpoint's slots too", async () => {
+    const id = await endpointWith(3, { max_concurrency: 2 });
+    const sql = getSql();
+    const rows = await sql<{ id: string }[]>`select id from deliveries where endpoint_id = ${id} order by created_at, id`;
+    const [a, b, c] = rows.map((r) => r.id) as [string, string, string];
+    // The recovery item and the resend have waited longest; the scheduled delivery is due last.
+    await sql`delete from delivery_queue where endpoint_id = ${id}`;
+    await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at) values
+              (${a}, 2, ${id}, now() - interval '3 seconds'), (${b}, 1, ${id}, now() - interval '2 seconds'),
+              (${c}, 0, ${id}, now() - interval '1 second')`;
+    const first = await claim();
+    expect(first.deliveries.map((d) => [d.id, d.kind]).sort((p, q) => Number(p[1]) - Number(q[1]))).toEqual([[c, 0], [b, 1]]);
+    // The recovery item waits for a slot; freed, the slot goes to it only when no live work waits.
+    const parked = await sql<{ kind: number; parked: boolean }[]>`select kind, parked from delivery_queue where endpoint_id = ${id} and lease_token is null`;
+    expect(parked).toEqual([{ kind: 2, parked: true }]);
+    await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at, parked) values (${a}, 0, ${id}, now(), true)`;
+    const scheduled = first.deliveries.find((d) => d.kind === 0)!;
+    const health = { failureThreshold: 5, openForMs: 30_000, defaultConcurrency: 10, keys: decryptionKeys(getConfig()) };
+    await recordOutcomes(getSql(), {
+      health,
+      outcomes: [
+        {
+          attemptId: "att_kinds_first", deliveryId: scheduled.id, messageId: scheduled.message_id, endpointId: id, consumerId: scheduled.consumer_id,
+          attemptNumber: 1, trigger: "scheduled", success: true, statusCode: 204, error: null, errorDetail: null, responseBody: "", durationMs: 1,
+          requestHeaders: {}, url: "http://127.0.0.1/", finishedAt: new Date(), leaseToken: first.token, next: { status: "succeeded", attemptAt: null },
+        },
+      ],
+    });
+    const unparked = await sql<{ kind: number; parked: boolean }[]>`
+      select kind, parked from delivery_queue where endpoint_id = ${id} and lease_token is null order by kind`;
+    expect(unparked).toEqual([{ kind: 0, parked: false }, { kind: 2, parked: true }]);
+  });
+
+  it("drops a resend or a recovery item for a stopped endpoint without canceling the delivery, and a recovery item whose delivery succeeded", async () => {
+    const stopped = await endpointWith(2, { state: "disabled" });
+    const sql = getSql();
+    const [x, y] = (await sql<{ id: string }[]>`select id from deliveries where endpoint_id = ${stopped} order by id`).map((r) => r.id);
+    await sql`delete from delivery_queue where endpoint_id = ${stopped}`;
+    await sql`update deliveries set status = 'failed' where endpoint_id = ${stopped}`;
+    await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at) values (${x!}, 1, ${stopped}, date_trunc('milliseconds', now())), (${y!}, 2, ${stopped}, date_trunc('milliseconds', now()))`;
+    const done = await endpointWith(1);
+    const [z] = (await sql<{ id: string }[]>`select id from deliveries where endpoint_id = ${done}`).map((r) => r.id);
+    await sql`delete from delivery_queue where endpoint_id = ${done}`;
+    await sql`update deliveries set status = 'succeeded' where id = ${z!}`;
+    await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at) values (${z!}, 2, ${done}, date_trunc('milliseconds', now()))`;
+    expect((await claim()).deliveries).toHaveLength(0);
+    expect(await sql`select 1 from delivery_queue where endpoint_id in (${stopped}, ${done})`).toHaveLength(0);
+    const statuses = await sql<{ status: string }[]>`select status from deliveries where endpoint_id in (${stopped}, ${done}) order by endpoint_id = ${done}, id`;
+    expect(statuses.map((s) => s.status)).toEqual(["failed", "failed", "succeeded"]);
+  });
+
+  it("ends a delivery's other queue rows when a resend or recovery attempt succeeds, but never a resend someone asked for", async () => {
+    const id = await endpointWith(1);
+    const sql = getSql();
+    const [d] = (await sql<{ id: string }[]>`select id from deliveries where endpoint_id = ${id}`).map((r) => r.id);
+    await sql`update deliveries set status = 'failed' where id = ${d!}`;
+    await sql`update delivery_queue set next_attempt_at = now() + interval '1 hour' where delivery_id = ${d!}`;
+    await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at, recovery_id) values
+              (${d!}, 1, ${id}, now() + interval '1 hour', null), (${d!}, 2, ${id}, date_trunc('milliseconds', now()), 'rec_test')`;
+    const { token, deliveries } = await claim();
+    expect(deliveries.map((x) => x.kind)).toEqual([2]);
+    const c = deliveries[0]!;
+    await recordOutcomes(sql, {
+      health: { failureThreshold: 5, openForMs: 30_000, defaultConcurrency: 10 },
+      outcomes: [
+        {
+          attemptId: "att_kinds_recovery", deliveryId: c.id, messageId: c.message_id, endpointId: id, consumerId: c.consumer_id,
+          attemptNumber: 1, trigger: "recovery", success: true, statusCode: 200, error: null, errorDetail: null, responseBody: "", durationMs: 1,
+          requestHeaders: {}, url: "http://127.0.0.1/", finishedAt: new Date(), leaseToken: token, next: null,
+        },
+      ],
+    });
+    const left = await sql<{ kind: number }[]>`select kind from delivery_queue where delivery_id = ${d!} order by kind`;
+    expect(left.map((r) => r.kind)).toEqual([1]);
+    const [delivery] = await sql<{ status: string; attempts: number }[]>`select status, attempts from deliveries where id = ${d!}`;
+    expect(delivery).toEqual({ status: "succeeded", attempts: 1 });
+  });
+
+  it("keeps the slot of an attempt still out when another attempt of the same delivery succeeds", async () => {
+    const id = await endpointWith(1, { max_concurrency: 2 });
+    const sql = getSql();
+    const [d] = (await sql<{ id: string }[]>`select id from deliveries where endpoint_id = ${id}`).map((r) => r.id);
+    await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at, recovery_id) values
+              (${d!}, 2, ${id}, now() - interval '1 second', 'rec_test')`;
+    const { token, deliveries } = await claim();
+    expect(deliveries.map((x) => x.kind).sort()).toEqual([0, 2]);
+    const recovery = deliveries.find((x) => x.kind === 2)!;
+    await recordOutcomes(sql, {
+      health: { failureThreshold: 5, openForMs: 30_000, defaultConcurrency: 10 },
+      outcomes: [
+        {
+          attemptId: "att_slot_kept", deliveryId: recovery.id, messageId: recovery.message_id, endpointId: id, consumerId: recovery.consumer_id,
+          attemptNumber: 1, trigger: "recovery", success: true, statusCode: 200, error: null, errorDetail: null, responseBody: "", durationMs: 1,
+          requestHeaders: {}, url: "http://127.0.0.1/", finishedAt: new Date(), leaseToken: token, next: null,
+        },
+      ],
+    });
+    // The scheduled attempt is still out: its row, and so its slot, stay until its own outcome.
+    const left = await sql<{ kind: number; leased: boolean }[]>`select kind, lease_token is not null as leased from delivery_queue where delivery_id = ${d!}`;
+    expect(left).toEqual([{ kind: 0, leased: true }]);
+    const scheduled = deliveries.find((x) => x.kind === 0)!;
+    await recordOutcomes(sql, {
+      health: { failureThreshold: 5, openForMs: 30_000, defaultConcurrency: 10 },
+      outcomes: [
+        {
+          attemptId: "att_slot_late", deliveryId: scheduled.id, messageId: scheduled.message_id, endpointId: id, consumerId: scheduled.consumer_id,
+          attemptNumber: 1, trigger: "scheduled", success: false, statusCode: 500, error: null, errorDetail: null, responseBody: "", durationMs: 1,
+          requestHeaders: {}, url: "http://127.0.0.1/", finishedAt: new Date(), leaseToken: token, next: { status: "pending", attemptAt: new Date(Date.now() + 60_000) },
+        },
+      ],
+    });
+    // Its late failure neither reschedules nor undoes the success.
+    expect(await sql`select 1 from delivery_queue where delivery_id = ${d!}`).toHaveLength(0);
+    const [delivery] = await sql<{ status: string; next_attempt_at: Date | null }[]>`select status, next_attempt_at from deliveries where id = ${d!}`;
+    expect(delivery).toEqual({ status: "succeeded", next_attempt_at: null });
+  });
+});

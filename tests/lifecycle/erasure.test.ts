@@ -1,0 +1,268 @@
+import { describe, expect, it } from "vitest";
+import { getSql } from "../../lib/db/client";
+import { systemCtx } from "../../lib/open-ctx";
+import { eraseConsumer } from "../../lib/retention/erase-consumer";
+import { compactStats } from "../../lib/stats/compact-stats";
+import { withEnv } from "../helpers/env";
+import { portalSession } from "../helpers/portal";
+import { lifecycleFixture } from "../helpers/lifecycle";
+import { startReceiver, waitFor } from "../helpers/receiver";
+
+/**
+ * DELETE /consumers/{consumer} erases everything of the consumer: counted afterwards table by
+ * table — every table of the schema with a consumer, endpoint, message, delivery or recovery id
+ * column, found in information_schema so a new table is counted too — and, for what it wrote, its
+ * text searched for in every row of every table. Small consumers within the request (204), large
+ * ones in the worker (202 and GET /erasures/{id}); the consumer is gone from every read at once.
+ */
+process.env.DELIVERY_SCHEDULE = "0,300ms,300ms,300ms,300ms,1h";
+process.env.CIRCUIT_FAILURE_THRESHOLD = "1000";
+process.env.ALERT_FAILING_AFTER = "500ms";
+process.env.RECOVERY_TICK = "50ms";
+process.env.RECOVERY_RAMP_EVERY = "1ms";
+// An attempt in flight when the erasure begins may write its outcome until this (and a margin) has passed.
+process.env.DELIVERY_TIMEOUT = "2s";
+
+const t = lifecycleFixture();
+let seq = 0;
+const sql = () => getSql();
+
+type Made = { id: string; uid: string; marker: string; endpoints: string[]; messages: string[] };
+
+/**
+ * A consumer with something in every table it can reach: endpoints (custom headers, secrets),
+ * messages delivered and failing (attempts, failed rows, idempotency keys), alert emails and the
+ * alerts sent to them, a recovery run, portal links and a session, rollup rows and audit events.
+ * Every text it is given carries `marker`.
+ */
+async function richConsumer(messages = 4): Promise<Made> {
+  const n = ++seq;
+  const marker = `zz-erase-${n}-${Date.now()}`;
+  const uid = `erase-target-${n}`;
+  const consumer = await t.api.post("/api/v1/consumers", { uid, name: `Erase Me ${marker}`, metadata: { crm: marker }, alert_emails: [`ops+${marker}@example.com`] });
+  expect(consumer.status, consumer.text).toBe(201);
+  const good = await t.api.post(`/api/v1/consumers/${uid}/endpoints`, { url: `${t.ok.url}/${marker}`, description: marker, headers: { authorization: `Bearer ${marker}` } });
+  const bad = await t.api.post(`/api/v1/consumers/${uid}/endpoints`, { url: `${t.down.url}/${marker}` });
+  expect(bad.status, bad.text).toBe(201);
+  const ids: string[] = [];
+  for (let i = 0; i < messages; i++) {
+    const res = await t.api.post("/api/v1/messages", { consumer: uid, event_type: "invoice.paid", event_id: `${marker}-evt-${i}`, payload: { secret: marker, i } }, {
+      "idempotency-key": `${marker}-key-${i}`,
+    });
+    expect(res.status, res.text).toBe(202);
+    ids.push(res.body.id);
+  }
+  await portalSession(t.api, uid, { theme: { name: marker } });
+  await t.api.post(`/api/v1/consumers/${uid}/portal-links`, {});
+  // Deliveries to the good endpoint succeed; the bad one's fail, long enough for endpoint.failing
+  // to be mailed to the alert email (kept in the alert log).
+  await waitFor(async () => (await sql()`select 1 from alerts where recipient = ${`ops+${marker}@example.com`} and status <> 'pending'`).length > 0, {
+    what: "endpoint.failing to the consumer's alert email",
+    timeout: 30_000,
+  });
+  // An endpoint added since: a recovery brings it the messages it never got.
+  const late = await t.api.post(`/api/v1/consumers/${uid}/endpoints`, { url: `${t.ok.url}/${marker}-late` });
+  const recovery = await t.api.post(`/api/v1/endpoints/${late.body.id}/recover`, { since: "2020-01-01T00:00:00Z", include_never_attempted: true });
+  expect(recovery.status, recovery.text).toBe(202);
+  expect(recovery.body.counts.expected).toBe(messages);
+  await compactStats(getSql());
+  const [stats] = await sql()<{ n: number }[]>`select count(*)::int as n from attempt_stats where scope = ${consumer.body.id}`;
+  expect(stats!.n).toBeGreaterThan(0);
+  return { id: consumer.body.id, uid, marker, endpoints: [good.body.id, bad.body.id, late.body.id], messages: ids };
+}
+
+const ID_COLUMNS = ["consumer_id", "endpoint_id", "message_id", "delivery_id", "recovery_id"] as const;
+
+/**
+ * Rows left anywhere for the consumer: each table with one of ID_COLUMNS (from information_schema,
+ * so a table added later is counted too) by the consumer's ids, the rollup by its scopes, and every
+ * table of the database searched for the marker in any column. The erasure's own record (its id
+ * and the consumer's) is the one row meant to stay.
+ */
+async function leftovers(made: Made, ids: { deliveries: string[]; recoveries: string[] }) {
+  const values: Record<(typeof ID_COLUMNS)[number], string[]> = {
+    consumer_id: [made.id],
+    endpoint_id: made.endpoints,
+    message_id: made.messages,
+    delivery_id: ids.deliveries,
+    recovery_id: ids.recoveries,
+  };
+  const columns = await sql()<{ table_name: string; column_name: (typeof ID_COLUMNS)[number] }[]>`
+    select c.table_name, c.column_name from information_schema.columns c
+    join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name and t.table_type = 'BASE TABLE'
+    where c.table_schema = 'public' and c.column_name = any(${[...ID_COLUMNS]}) and c.table_name <> 'erasures'
+    order by 1, 2`;
+  expect(columns.length).toBeGreaterThan(12);
+  const found: Record<string, number> = {};
+  const count = async (label: string, query: Promise<{ n: number }[]>) => {
+    const n = (await query)[0]!.n;
+    if (n > 0) found[label] = n;
+  };
+  for (const { table_name, column_name } of columns) {
+    await count(`${table_name}.${column_name}`, sql()<{ n: number }[]>`select count(*)::int as n from ${sql()(table_name)} where ${sql()(column_name)} = any(${values[column_name]})`);
+  }
+  await count("consumers", sql()`select count(*)::int as n from consumers where id = ${made.id}`);
+  await count("endpoints", sql()`select count(*)::int as n from endpoints where id = any(${made.endpoints})`);
+  await count("messages", sql()`select count(*)::int as n from messages where id = any(${made.messages})`);
+  await count("attempt_stats", sql()`select count(*)::int as n from attempt_stats where scope = any(${[made.id, ...made.endpoints]})`);
+  await count("recoveries", sql()`select count(*)::int as n from recoveries where id = any(${ids.recoveries})`);
+  const tables = await sql()<{ schemaname: string; tablename: string }[]>`
+    select schemaname, tablename from pg_tables where schemaname in ('public', 'graphile_worker') order by 1, 2`;
+  for (const { schemaname, tablename } of tables) {
+    await count(`${schemaname}.${tablename} mentioning the marker`, sql()`
+      select count(*)::int as n from ${sql()(schemaname)}.${sql()(tablename)} x where x::text like ${`%${made.marker}%`}`);
+  }
+  return found;
+}
+
+async function idsOf(made: Made) {
+  const deliveries = (await sql()<{ id: string }[]>`select id from deliveries where message_id = any(${made.messages})`).map((d) => d.id);
+  const recoveries = (await sql()<{ id: string }[]>`select id from recoveries where consumer_id = ${made.id}`).map((r) => r.id);
+  expect(deliveries.length).toBeGreaterThan(0);
+  expect(recoveries.length).toBe(1);
+  return { deliveries, recoveries };
+}
+
+describe("DELETE /consumers/{consumer}", () => {
+  it("erases a small consumer within the request (204): no row of it is left in any table", async () => {
+    const made = await richConsumer();
+    const ids = await idsOf(made);
+    // Something of it in the tables the count is about.
+    expect(Object.keys(await leftovers(made, ids)).length).toBeGreaterThan(10);
+    // No attempt in flight (the worker finishes its own before it stops): erased at once.
+    await t.stopWorker();
+    try {
+      const res = await t.api.del(`/api/v1/consumers/${made.uid}`);
+      expect(res.status, res.text).toBe(204);
+      expect(await leftovers(made, ids)).toEqual({});
+      // The fact stays: its creation and deletion with its id and uid only; no personal data in any
+      // audit row (the marker search above), an endpoint's URL emptied from its creation's event.
+      const audit = await sql()<{ action: string; data: Record<string, unknown> }[]>`
+        select action, data from audit_events where target_id = ${made.id} and action like 'consumer.%' order by created_at`;
+      expect(audit).toEqual([
+        { action: "consumer.created", data: { uid: made.uid } },
+        { action: "consumer.deleted", data: { uid: made.uid } },
+      ]);
+      const endpointCreated = await sql()<{ data: Record<string, unknown> }[]>`
+        select data from audit_events where target_id = ${made.endpoints[0]!} and action = 'endpoint.created'`;
+      expect(endpointCreated).toEqual([{ data: {} }]);
+      const erasure = (await sql()<{ state: string; counts: Record<string, number> }[]>`select state, counts from erasures where consumer_id = ${made.id}`)[0]!;
+      expect(erasure.state).toBe("completed");
+      expect(erasure.counts).toMatchObject({ messages: 4, endpoints: 3, consumers: 1, alerts: expect.any(Number), attempt_stats: expect.any(Number), recovery_items: expect.any(Number) });
+    } finally {
+      await t.startWorker();
+    }
+    // The uid is free again.
+    expect((await t.api.post("/api/v1/consumers", { uid: made.uid, name: "Someone new" })).status).toBe(201);
+  });
+
+  it("erases a large consumer in the background (202 with the erasure); it is gone from every read at once", async () => {
+    const made = await richConsumer(5);
+    const ids = await idsOf(made);
+    // The job is held back until the reads are checked: the worker is stopped.
+    await t.stopWorker();
+    let erasureId = "";
+    try {
+      await withEnv({ ERASURE_INLINE_MESSAGES: "3" }, async () => {
+        const res = await t.api.del(`/api/v1/consumers/${made.id}`);
+        expect(res.status, res.text).toBe(202);
+        erasureId = res.body.id;
+        expect(res.headers.get("location")).toBe(`/api/v1/erasures/${erasureId}`);
+        expect(res.body).toMatchObject({ consumer_id: made.id, state: "running", progress: { messages_total: 0, messages_erased: 0 }, finished_at: null });
+        // Again, by its id: the same erasure. By its uid: nothing (the uid is gone with it).
+        const again = await t.api.del(`/api/v1/consumers/${made.id}`);
+        expect(again.status).toBe(202);
+        expect(again.body.id).toBe(erasureId);
+        const byUid = await t.api.del(`/api/v1/consumers/${made.uid}`);
+        expect(byUid.status).toBe(404);
+        expect(byUid.headers.get("content-type")).toBe("application/problem+json");
+      });
+      // Gone from every read, though its rows are still there.
+      expect((await sql()<{ n: number }[]>`select count(*)::int as n from messages where consumer_id = ${made.id}`)[0]!.n).toBe(5);
+      for (const path of [`/consumers/${made.id}`, `/consumers/${made.uid}`, `/consumers/${made.id}/endpoints`, `/messages/${made.messages[0]}`, `/messages?consumer=${made.uid}`]) {
+        const res = await t.api.get(`/api/v1${path}`);
+        expect(res.status, path).toBe(404);
+        expect(res.headers.get("content-type"), path).toBe("application/problem+json");
+      }
+      expect((await t.api.get(`/api/v1/consumers?q=${made.uid}`)).body.data).toEqual([]);
+      expect((await t.api.get("/api/v1/consumers?limit=250")).text).not.toContain(made.id);
+      expect((await t.api.get("/api/v1/messages?limit=250")).text).not.toContain(made.id);
+      const ingest = await t.api.post("/api/v1/messages", { consumer: made.id, event_type: "invoice.paid", payload: {} });
+      expect(ingest.status).toBe(404);
+      expect((await t.api.post(`/api/v1/consumers/${made.id}/endpoints`, { url: t.ok.url })).status).toBe(404);
+      // What it had that names a person is blanked at once.
+      const [row] = await sql()<{ text: string }[]>`select c::text as text from consumers c where id = ${made.id}`;
+      expect(row!.text).not.toContain(made.marker);
+      expect((await sql()`select 1 from endpoint_secrets where endpoint_id = any(${made.endpoints})`).length).toBe(0);
+      expect((await sql()`select 1 from portal_sessions where consumer_id = ${made.id}`).length).toBe(0);
+    } finally {
+      await t.startWorker();
+    }
+    const done = await waitFor(async () => {
+      const res = await t.api.get(`/api/v1/erasures/${erasureId}`);
+      return res.body.state === "completed" ? res.body : null;
+    }, { what: "the erasure completed", timeout: 30_000 });
+    expect(done).toMatchObject({ consumer_id: made.id, progress: { messages_total: 5, messages_erased: 5 }, finished_at: expect.any(String) });
+    expect(done.counts).toMatchObject({ messages: 5, endpoints: 3, consumers: 1 });
+    expect(await leftovers(made, ids)).toEqual({});
+    // Deleted and erased: nothing answers to it any more.
+    expect((await t.api.del(`/api/v1/consumers/${made.id}`)).status).toBe(404);
+  });
+
+  it("erases in bounded batches, stopping at its deadline and going on where it stopped", async () => {
+    const made = await richConsumer(3);
+    await t.stopWorker();
+    try {
+      let erasureId = "";
+      await withEnv({ ERASURE_INLINE_MESSAGES: "0" }, async () => {
+        const res = await t.api.del(`/api/v1/consumers/${made.id}`);
+        expect(res.status).toBe(202);
+        erasureId = res.body.id;
+      });
+      // One message per batch, the deadline already passed: one batch, then it stops.
+      const first = await eraseConsumer(systemCtx(), { erasureId, deadline: Date.now() - 1, batchScale: 0.001 });
+      expect(first).toEqual({ state: "running", wakeAt: null });
+      expect((await t.api.get(`/api/v1/erasures/${erasureId}`)).body.progress).toEqual({ messages_total: 3, messages_erased: 1 });
+      const rest = await eraseConsumer(systemCtx(), { erasureId, batchScale: 0.001 });
+      expect(rest).toEqual({ state: "completed" });
+      expect((await t.api.get(`/api/v1/erasures/${erasureId}`)).body).toMatchObject({ state: "completed", progress: { messages_erased: 3 } });
+    } finally {
+      await t.startWorker();
+    }
+  });
+
+  it("waits for an attempt in flight as it began: its late outcome is erased too", async () => {
+    const slow = await startReceiver((_req, res) => void setTimeout(() => res.writeHead(200).end("late"), 1_000));
+    try {
+      const uid = `erase-slow-${++seq}`;
+      const consumer = (await t.api.post("/api/v1/consumers", { uid, name: uid })).body.id as string;
+      const endpoint = (await t.api.post(`/api/v1/consumers/${uid}/endpoints`, { url: slow.url })).body.id as string;
+      const message = (await t.api.post("/api/v1/messages", { consumer: uid, event_type: "invoice.paid", payload: {} })).body.id as string;
+      await waitFor(() => slow.received.length === 1, { what: "the attempt on its way" });
+      const res = await t.api.del(`/api/v1/consumers/${uid}`);
+      // Small, but not done at once: the attempt's outcome is yet to be written.
+      expect(res.status, res.text).toBe(202);
+      const done = await waitFor(async () => ((await t.api.get(`/api/v1/erasures/${res.body.id}`)).body.state === "completed" ? true : null), {
+        what: "the erasure completed",
+        timeout: 40_000,
+      });
+      expect(done).toBe(true);
+      const [left] = await sql()<{ n: number }[]>`
+        select (select count(*) from attempts where consumer_id = ${consumer} or endpoint_id = ${endpoint} or message_id = ${message})
+             + (select count(*) from attempt_stats where scope = any(${[consumer, endpoint]}))
+             + (select count(*) from attempt_stats_pending where consumer_id = ${consumer}) as n`;
+      expect(Number(left!.n)).toBe(0);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it("answers problem+json for an unknown consumer and an unknown erasure", async () => {
+    const unknown = await t.api.del("/api/v1/consumers/no-such-consumer");
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe("not_found");
+    const erasure = await t.api.get("/api/v1/erasures/era_unknown");
+    expect(erasure.status).toBe(404);
+    expect(erasure.headers.get("content-type")).toBe("application/problem+json");
+  });
+});

@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getSql } from "../../lib/db/client";
+import { apiClient } from "../helpers/api";
+import { startReceiver, waitFor } from "../helpers/receiver";
+import { spawnWorker } from "../helpers/worker-process";
+
+/**
+ * A recovery's `rate_per_second` as the customer's receiver sees it: not an average over the run,
+ * but at most that many arrivals in every one-second window, with a fast receiver and room for
+ * many attempts at once (so nothing but the run's own rate holds the attempts back).
+ */
+// One scheduled attempt: a delivery that fails once is failed for good, ready to recover.
+process.env.DELIVERY_SCHEDULE = "0";
+process.env.CIRCUIT_FAILURE_THRESHOLD = "1000";
+// The production tick: the feeder queues in steps of a quarter second.
+process.env.RECOVERY_TICK = "250ms";
+// Full rate at once: the ramp has its own test (tests/recoveries/recoveries.test.ts).
+process.env.RECOVERY_RAMP_EVERY = "1ms";
+
+let api: Awaited<ReturnType<typeof apiClient>>;
+// A worker process of its own, as in production: the receiver below records arrival times in this
+// process, whose event loop then has nothing else to do.
+let worker: Awaited<ReturnType<typeof spawnWorker>>;
+
+beforeAll(async () => {
+  api = await apiClient();
+  worker = await spawnWorker();
+});
+afterAll(async () => {
+  await worker.kill();
+});
+
+/** The most arrivals any window [t, t + 1 s) holds, t running over every arrival (a sliding window). */
+function busiestSecond(arrivals: number[]): { count: number; from: number } {
+  const sorted = [...arrivals].sort((a, b) => a - b);
+  let best = { count: 0, from: 0 };
+  let end = 0;
+  for (let start = 0; start < sorted.length; start++) {
+    while (end < sorted.length && sorted[end]! < sorted[start]! + 1000) end++;
+    if (end - start > best.count) best = { count: end - start, from: sorted[start]! };
+  }
+  return best;
+}
+
+describe("a recovery's rate at the receiver", () => {
+  it("never puts more than rate_per_second arrivals in any one-second window", async () => {
+    let ok = false;
+    const receiver = await startReceiver((_req, res) => res.writeHead(ok ? 204 : 500).end());
+    expect((await api.post("/api/v1/consumers", { uid: "pace", name: "Pace" })).status).toBe(201);
+    const ep = await api.post("/api/v1/consumers/pace/endpoints", { url: receiver.url, max_concurrency: 200 });
+    expect(ep.status).toBe(201);
+    const endpointId = ep.body.id as string;
+    const since = new Date(Date.now() - 60_000).toISOString();
+    const N = 400;
+    for (let i = 0; i < N; i++) {
+      expect((await api.post("/api/v1/messages", { consumer: "pace", event_type: "invoice.paid", payload: { i } })).status).toBe(202);
+    }
+    const failed = async () =>
+      (await getSql()<{ n: number }[]>`select count(*)::int as n from deliveries where endpoint_id = ${endpointId} and status = 'failed'`)[0]!.n;
+    await waitFor(async () => (await failed()) === N, { what: "the failed deliveries", timeout: 60_000 });
+    ok = true;
+    const first = receiver.received.length;
+    // After an outage the endpoint's circuit is often still open when the run starts: the feeder
+    // keeps queueing meanwhile, and when the circuit closes, all of that is due at once.
+    await getSql()`update endpoints set circuit_open_until = now() + interval '2 seconds' where id = ${endpointId}`;
+
+    const created = await api.post(`/api/v1/endpoints/${endpointId}/recover`, { since, canary: 0, rate_per_second: 40 });
+    expect(created.status, created.text).toBe(202);
+    const id = created.body.id as string;
+    // Waited for at the receiver, not by polling the API: this process only records arrivals meanwhile.
+    await waitFor(() => receiver.received.length - first >= N, { what: "every item at the receiver", timeout: 60_000, interval: 250 });
+    await waitFor(async () => (await api.get(`/api/v1/recoveries/${id}`)).body.state === "completed", { what: "the run's end" });
+    const arrivals = receiver.received.slice(first).map((r) => r.at);
+    expect(arrivals).toHaveLength(N);
+
+    // 40 a second, plus 2. The claim holds the run to 40 in any 1.05 s of the database's clock: the
+    // 50 ms cover the way from the claim to the receiver, and the 2 an attempt that takes longer
+    // than that (on a loaded machine, the worker process or this one waits its turn for a core) and
+    // so arrives just inside a window its successor also reaches.
+    const busiest = busiestSecond(arrivals);
+    if (busiest.count > 42) {
+      const starts = await getSql()<{ at: Date }[]>`
+        select created_at - duration_ms * interval '1 millisecond' as at from attempts where endpoint_id = ${endpointId} and trigger = 'recovery'`;
+      const sent = busiestSecond(starts.map((row) => row.at.getTime()));
+      const near = arrivals.filter((t) => t >= busiest.from - 500 && t < busiest.from + 1500).map((t) => t - busiest.from);
+      expect.fail(
+        `${busiest.count} arrivals in the second from ${new Date(busiest.from).toISOString()} (the worker started ${sent.count} in its busiest second); ` +
+          `arrivals from 0.5 s before it, in ms from its start: ${near.join(" ")}`,
+      );
+    }
+    // And the run does go at its rate: 400 at 40 a second is ten seconds, not a trickle.
+    expect(arrivals[N - 1]! - arrivals[0]!).toBeLessThan(20_000);
+    await receiver.close();
+  });
+});
