@@ -94,3 +94,19 @@ export function newId(kind: IdKind, now: number = Date.now()): string {
   lastLow = low;
   return `${ID_PREFIXES[kind]}_${encode(now, 10)}${encode(high, 8)}${encode(low, 8)}`;
 }
+
+/**
+ * The smallest id of this prefix made at `ms` or later: the ids made in a span of time are a range
+ * of text (time partitions are bounded by these, lib/retention/partitions.ts).
+ */
+export function idBoundAt(prefix: string, ms: number): string {
+  return `${prefix}_${encode(ms, 10)}`;
+}
+
+/** The millisecond an id was made in (its first ten characters after the prefix). */
+export function idTime(id: string): number {
+  const time = id.slice(id.indexOf("_") + 1, id.indexOf("_") + 11);
+  let ms = 0;
+  for (const c of time) ms = ms * 32 + ALPHABET.indexOf(c);
+  return ms;
+}

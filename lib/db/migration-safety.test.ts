@@ -50,6 +50,21 @@ describe("the online-migration check", () => {
     expect(check(`ALTER TABLE "endpoints" ALTER COLUMN "rate_limit" SET DATA TYPE bigint;`)).toEqual([]);
   });
 
+  it("refuses attaching a growing table FOR VALUES (a scan under an exclusive lock), and accepts it as the DEFAULT partition of a parent the same file creates", () => {
+    expect(check(`ALTER TABLE "messages" ATTACH PARTITION "messages_2026" FOR VALUES FROM ('msg_0') TO ('msg_1');`)[0]).toMatch(/attaches messages_2026.*FOR VALUES/);
+    const swap = `ALTER TABLE "attempts" RENAME TO "attempts_default";${BP}CREATE TABLE "attempts" (LIKE "attempts_default") PARTITION BY RANGE ("id");${BP}`;
+    expect(check(`${swap}ALTER TABLE "attempts" ATTACH PARTITION "attempts_default" DEFAULT;`)).toEqual([]);
+    expect(check(`ALTER TABLE "attempts" ATTACH PARTITION "attempts_default" DEFAULT;`)[0]).toMatch(/DEFAULT partition of attempts, which has other partitions/);
+    // A new, empty table attaches with nothing to scan.
+    expect(check(`CREATE TABLE "attempts_p1" (LIKE "attempts");${BP}ALTER TABLE "attempts" ATTACH PARTITION "attempts_p1" FOR VALUES FROM ('a') TO ('b');`)).toEqual([]);
+  });
+
+  it("refuses a foreign key on a growing table that is validated at once, and accepts it NOT VALID", () => {
+    const fk = `ALTER TABLE "deliveries" ADD CONSTRAINT "d_fk" FOREIGN KEY ("message_id") REFERENCES "public"."messages"("id") ON DELETE cascade`;
+    expect(check(`${fk};`)[0]).toMatch(/foreign key to deliveries that is validated at once/);
+    expect(check(`${fk} NOT VALID;`)).toEqual([]);
+  });
+
   it("refuses SET NOT NULL unless a validated CHECK (col IS NOT NULL) came before, in this or an earlier migration", () => {
     const setNotNull = `ALTER TABLE "deliveries" ALTER COLUMN "consumer_id" SET NOT NULL;`;
     expect(check(setNotNull)[0]).toMatch(/without a prior validated CHECK/);

@@ -158,6 +158,22 @@ function checkStatement(file: string, raw: string, seen: Seen, checked: boolean)
     );
   }
 
+  // ATTACH PARTITION checks the attached table's rows against its bound — a scan under an ACCESS
+  // EXCLUSIVE lock — unless a validated CHECK already proves it; as DEFAULT it is checked against
+  // the other partitions, of which a parent this file creates has none.
+  const attach = new RegExp(String.raw`^alter\s+table\s+(?:if\s+exists\s+)?(?:only\s+)?${TABLE}\s+attach\s+partition\s+${TABLE}\s+(for\s+values|default)\b`, "i").exec(flat);
+  if (attach && growing(name(attach[2]!))) {
+    const [parent, part] = [name(attach[1]!), name(attach[2]!)];
+    if (/^for/i.test(attach[3]!)) {
+      report(
+        `attaches ${part}, which grows with traffic, FOR VALUES: PostgreSQL scans it for rows outside the bound under an ACCESS EXCLUSIVE lock. ` +
+          "Add a CHECK matching the bound NOT VALID and VALIDATE it online first (then mark this statement), or attach it as the DEFAULT partition of a table this migration creates",
+      );
+    } else if (!seen.createdHere.has(parent)) {
+      report(`attaches ${part}, which grows with traffic, as the DEFAULT partition of ${parent}, which has other partitions: it is scanned for their rows under an ACCESS EXCLUSIVE lock`);
+    }
+  }
+
   if (alter && growing(name(alter[1]!))) {
     const table = name(alter[1]!);
     for (const action of splitActions(alter[2]!)) {
@@ -167,6 +183,9 @@ function checkStatement(file: string, raw: string, seen: Seen, checked: boolean)
       if (add && !/^(constraint|primary|unique|foreign|check|exclude)$/i.test(add[1]!)) {
         const why = volatileDefault(add[2]!);
         if (why) report(`adds ${table}.${name(add[1]!)} with ${why}, which rewrites the table: add it without a default (or a constant one) and backfill in batches`);
+      }
+      if (/^add\s+(?:constraint\s+\S+\s+)?foreign\s+key\b/i.test(action) && !/\bnot\s+valid\b/i.test(action)) {
+        report(`adds a foreign key to ${table} that is validated at once: the whole table is checked under a lock that stops writes. Add it NOT VALID (new rows are checked) and VALIDATE CONSTRAINT it later`);
       }
       const notNull = new RegExp(String.raw`^alter\s+(?:column\s+)?(${IDENT})\s+set\s+not\s+null\b`, "i").exec(action);
       if (notNull) {

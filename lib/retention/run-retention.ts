@@ -2,6 +2,7 @@ import type { Ctx } from "../context";
 import { addCounts, type Counts } from "./counts";
 import { expireMessages } from "./expire-messages";
 import { expireRecoveries } from "./expire-recoveries";
+import { dropExpiredPartitions, makePartitions } from "./partitions";
 import { trimAuditLog } from "./trim-audit-log";
 import { trimRollup } from "./trim-rollup";
 
@@ -15,14 +16,16 @@ export function retentionBudgetMs(sweepIntervalMs: number): number {
 }
 
 /**
- * One sweep's retention: expired messages first (the bulk of the bytes), then finished recovery
- * runs, the rollup, and the audit and alert logs, each in bounded batches, within one budget from `startedAt`. `more`:
- * the budget ran out with rows still due.
+ * One sweep's retention: the day partitions ahead are made (lib/retention/partitions.ts), whole
+ * days past their retention dropped, then expired messages in what is left (the bulk of the bytes),
+ * finished recovery runs, the rollup, and the audit and alert logs, each in bounded batches, within
+ * one budget from `startedAt`. `more`: the budget ran out with rows still due.
  */
 export async function runRetention(ctx: Ctx, { startedAt = Date.now() }: { startedAt?: number } = {}): Promise<{ removed: Counts; more: boolean }> {
   const deadline = startedAt + retentionBudgetMs(ctx.config.SWEEP_INTERVAL);
   const removed: Counts = {};
-  for (const step of [expireMessages, expireRecoveries, trimRollup, trimAuditLog]) {
+  await makePartitions(ctx);
+  for (const step of [dropExpiredPartitions, expireMessages, expireRecoveries, trimRollup, trimAuditLog]) {
     const done = await step(ctx, { deadline });
     addCounts(removed, done.removed);
     if (done.more) return { removed, more: true };
