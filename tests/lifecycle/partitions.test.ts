@@ -1,0 +1,162 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { getSql } from "../../lib/db/client";
+import { newId } from "../../lib/ids";
+import { systemCtx } from "../../lib/open-ctx";
+import { DAY_MS, PARTITIONED, PARTITIONS_AHEAD, dayPartitions, dropExpiredPartitions, makePartitions, startOfDay } from "../../lib/retention/partitions";
+import { lifecycleFixture } from "../helpers/lifecycle";
+import { waitFor } from "../helpers/receiver";
+
+/**
+ * Time partitions (lib/retention/partitions.ts, ADR 0032): the sweep makes a partition per UTC day
+ * ahead of time, so new rows never land in the default partition; a day of messages past
+ * RETENTION_PERIOD whose deliveries have all ended is dropped whole, with its deliveries and
+ * attempts (those in later days too); a day with a pending delivery stays; a day of attempts goes
+ * once every older message has; audit and alert days go after AUDIT_RETENTION.
+ */
+process.env.RETENTION_PERIOD = "1d";
+process.env.AUDIT_RETENTION = "2d";
+process.env.DELIVERY_SCHEDULE = "0,1h";
+// The worker's own sweep stays out of the way; the tests make and drop partitions when they mean to.
+process.env.SWEEP_INTERVAL = "1h";
+
+const t = lifecycleFixture();
+const sql = () => getSql();
+const now = Date.now();
+const today = startOfDay(now);
+const dayTag = (day: number) => new Date(day).toISOString().slice(0, 10).replace(/-/g, "");
+const partitionOf = async (table: string, id: string) =>
+  (await sql()<{ p: string }[]>`select tableoid::regclass::text as p from ${sql()(table)} where id = ${id}`)[0]?.p;
+const exists = async (name: string) => (await sql()<{ n: number }[]>`select count(*)::int as n from pg_class where relname = ${name}`)[0]!.n === 1;
+
+let consumerId: string;
+let endpointId: string;
+
+beforeAll(async () => {
+  // Days from six days ago: a fresh database's default partitions hold nothing of those days (the
+  // audit rows this file's set-up wrote are cleared first), so they can be made in the past.
+  await sql()`delete from audit_events`;
+  for (const { table } of PARTITIONED) {
+    for (const p of await dayPartitions(sql(), table)) await sql().unsafe(`alter table ${table} detach partition ${p.name}; drop table ${p.name}`);
+  }
+  await makePartitions(systemCtx(), { now: now - 6 * DAY_MS });
+  await makePartitions(systemCtx());
+  const consumer = await t.api.post("/api/v1/consumers", { uid: "parts", name: "parts" });
+  consumerId = consumer.body.id as string;
+  endpointId = (await t.api.post("/api/v1/consumers/parts/endpoints", { url: t.ok.url })).body.id as string;
+  await oldAuditRows();
+});
+
+/** A message made at `at`, its delivery (ended, or pending with a queue row), and an attempt at each of `attemptsAt`. */
+async function oldMessage(at: number, { status = "succeeded", attemptsAt = [at + 1000] }: { status?: string; attemptsAt?: number[] } = {}) {
+  const id = newId("message", at);
+  const deliveryId = newId("delivery", at);
+  await sql()`insert into messages (id, consumer_id, event_type, payload, created_at) values (${id}, ${consumerId}, 'invoice.paid', '{}', ${new Date(at)})`;
+  await sql()`
+    insert into deliveries (id, message_id, endpoint_id, consumer_id, status, attempts, created_at)
+    values (${deliveryId}, ${id}, ${endpointId}, ${consumerId}, ${status}, ${attemptsAt.length}, ${new Date(at)})`;
+  if (status === "pending") {
+    await sql()`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at) values (${deliveryId}, 0, ${endpointId}, now() + interval '1 hour')`;
+  }
+  if (status === "failed") {
+    await sql()`
+      insert into failed_deliveries (delivery_id, message_id, endpoint_id, consumer_id, message_created_at)
+      values (${deliveryId}, ${id}, ${endpointId}, ${consumerId}, ${new Date(at)}) on conflict do nothing`;
+  }
+  const attemptIds: string[] = [];
+  for (const [i, when] of attemptsAt.entries()) {
+    const attemptId = newId("attempt", when);
+    attemptIds.push(attemptId);
+    await sql()`
+      insert into attempts (id, delivery_id, message_id, endpoint_id, consumer_id, attempt_number, trigger, success, status_code, duration_ms, created_at)
+      values (${attemptId}, ${deliveryId}, ${id}, ${endpointId}, ${consumerId}, ${i + 1}, 'scheduled', true, 200, 5, ${new Date(when)})`;
+  }
+  return { id, deliveryId, attemptIds };
+}
+
+
+const old = today - 5 * DAY_MS;
+const held = today - 4 * DAY_MS;
+
+/** Audit and alert rows of past days, written while their days' partitions exist. */
+async function oldAuditRows() {
+    await sql()`
+      insert into audit_events (id, actor_type, action, target_type, target_id, created_at)
+      values (${newId("audit", old + 1000)}, 'system', 'test.old', 'test', 'x', ${new Date(old + 1000)})`;
+    await sql()`
+      insert into alerts (id, kind, endpoint_id, status, payload, created_at) values
+        (${newId("alert", old + 1000)}, 'endpoint.failing', ${endpointId}, 'sent', '{}', ${new Date(old + 1000)}),
+        (${newId("alert", held + 1000)}, 'endpoint.failing', ${endpointId}, 'pending', '{}', ${new Date(held + 1000)})`;
+}
+
+describe("time partitions", () => {
+  it("are made a day at a time ahead: a new message and its attempt land in today's partitions, never the default", async () => {
+    for (const { table } of PARTITIONED) {
+      const days = (await dayPartitions(sql(), table)).map((p) => p.day);
+      for (let d = today; d <= today + PARTITIONS_AHEAD * DAY_MS; d += DAY_MS) expect(days, table).toContain(d);
+    }
+    // Making them again changes nothing.
+    expect(await makePartitions(systemCtx())).toEqual([]);
+    const sent = await t.api.post("/api/v1/messages", { consumer: "parts", event_type: "invoice.paid", payload: { n: 1 } });
+    expect(sent.status).toBe(202);
+    const id = sent.body.id as string;
+    await waitFor(async () => (await sql()<{ n: number }[]>`select count(*)::int as n from attempts where message_id = ${id}`)[0]!.n === 1, { what: "the attempt" });
+    expect(await partitionOf("messages", id)).toBe(`messages_p${dayTag(today)}`);
+    const [attempt] = await sql()<{ id: string }[]>`select id from attempts where message_id = ${id}`;
+    expect(await partitionOf("attempts", attempt!.id)).toBe(`attempts_p${dayTag(today)}`);
+    expect((await t.api.get(`/api/v1/messages/${id}`)).status).toBe(200);
+  });
+
+  it("drops a day past RETENTION_PERIOD whole, with its deliveries, failed rows and attempts (later days' too); keeps a day with a pending delivery", async () => {
+    const gone = today - 4 * DAY_MS;
+    const kept = today - 3 * DAY_MS;
+    const done = await oldMessage(gone + 3_600_000, { attemptsAt: [gone + 3_601_000, kept + 60_000] });
+    const failed = await oldMessage(gone + 7_200_000, { status: "failed" });
+    const pending = await oldMessage(kept + 3_600_000, { status: "pending" });
+    expect(await partitionOf("messages", done.id)).toBe(`messages_p${dayTag(gone)}`);
+    expect(await partitionOf("attempts", done.attemptIds[1]!)).toBe(`attempts_p${dayTag(kept)}`);
+
+    const { removed } = await dropExpiredPartitions(systemCtx(), { deadline: Date.now() + 30_000 });
+    expect(removed).toMatchObject({ messages: 2, deliveries: 2, failed_deliveries: 1, audit_events: 1, alerts: 1 });
+    expect(removed.attempts).toBeGreaterThanOrEqual(3);
+    expect(await exists(`messages_p${dayTag(gone)}`)).toBe(false);
+    expect(await exists(`messages_p${dayTag(gone - DAY_MS)}`)).toBe(false);
+    // Attempts of the gone day: no older message is left, so the day goes; the next one holds
+    // attempts of the pending message's day and stays.
+    expect(await exists(`attempts_p${dayTag(gone)}`)).toBe(false);
+    expect(await exists(`attempts_p${dayTag(kept)}`)).toBe(true);
+    const [left] = await sql()<{ messages: number; deliveries: number; attempts: number; failed: number }[]>`
+      select (select count(*) from messages where id = any(${[done.id, failed.id]}))::int as messages,
+             (select count(*) from deliveries where message_id = any(${[done.id, failed.id]}))::int as deliveries,
+             (select count(*) from attempts where message_id = any(${[done.id, failed.id]}))::int as attempts,
+             (select count(*) from failed_deliveries where message_id = any(${[done.id, failed.id]}))::int as failed`;
+    expect(left).toEqual({ messages: 0, deliveries: 0, attempts: 0, failed: 0 });
+    expect((await t.api.get(`/api/v1/messages/${done.id}`)).status).toBe(404);
+
+    expect(await exists(`messages_p${dayTag(kept)}`)).toBe(true);
+    expect((await t.api.get(`/api/v1/messages/${pending.id}`)).status).toBe(200);
+    // Once the pending delivery ends, its day goes too.
+    await sql()`delete from delivery_queue where delivery_id = ${pending.deliveryId}`;
+    await sql()`update deliveries set status = 'canceled' where id = ${pending.deliveryId}`;
+    await dropExpiredPartitions(systemCtx(), { deadline: Date.now() + 30_000 });
+    expect(await exists(`messages_p${dayTag(kept)}`)).toBe(false);
+    expect(await exists(`attempts_p${dayTag(kept)}`)).toBe(false);
+    // Yesterday is within RETENTION_PERIOD (1 d) of its end: it stays, like today.
+    expect(await exists(`messages_p${dayTag(today - DAY_MS)}`)).toBe(true);
+  });
+
+  it("drops audit and alert days past AUDIT_RETENTION; a day with an alert still being sent stays", async () => {
+    // The previous test's sweep dropped them already (they were written in the file's set-up).
+    await dropExpiredPartitions(systemCtx(), { deadline: Date.now() + 30_000 });
+    const [rows] = await sql()<{ audit: number; alerts: string[] }[]>`
+      select (select count(*) from audit_events where action = 'test.old')::int as audit,
+             (select coalesce(array_agg(status order by status), '{}') from alerts where kind = 'endpoint.failing') as alerts`;
+    expect(rows).toEqual({ audit: 0, alerts: ["pending"] });
+    expect(await exists(`audit_events_p${dayTag(old)}`)).toBe(false);
+    expect(await exists(`alerts_p${dayTag(old)}`)).toBe(false);
+    expect(await exists(`alerts_p${dayTag(held)}`)).toBe(true);
+    // Audit days after it are past too (2 d) and empty: they go; the alert day that holds the
+    // pending one stops the alerts there.
+    expect(await exists(`audit_events_p${dayTag(held)}`)).toBe(false);
+    expect(await exists(`audit_events_p${dayTag(today - DAY_MS)}`)).toBe(true);
+  });
+});
