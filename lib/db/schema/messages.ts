@@ -151,11 +151,15 @@ export const deliveryQueue = pgTable(
     primaryKey({ columns: [t.deliveryId, t.kind] }),
     index("delivery_queue_due_idx").on(t.kind, t.nextAttemptAt),
     // In-flight attempts per endpoint (the concurrency cap: leases not yet run out) and the slot
-    // queue. No plain endpoint index: every lease would write it, and only the rare disabling of
-    // an endpoint scans the queue by endpoint.
+    // queue.
     index("delivery_queue_leased_idx").on(t.endpointId, t.nextAttemptAt).where(sql`${t.leaseToken} is not null`),
     index("delivery_queue_parked_idx").on(t.endpointId, t.kind, t.nextAttemptAt).where(sql`${t.parked}`),
     index("delivery_queue_recovery_idx").on(t.recoveryId).where(sql`${t.recoveryId} is not null`),
+    // Every row of an endpoint: disabling, auto-disabling and deleting it lock and cancel them
+    // while holding locks, which without this read the whole queue (a million queued rows: a
+    // sequential scan under lock). Leases and reschedules already write the due index, so each
+    // writes this one too; measured in docs/benchmarks.md ("Queue by endpoint").
+    index("delivery_queue_endpoint_idx").on(t.endpointId),
   ],
 );
 
