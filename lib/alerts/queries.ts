@@ -1,6 +1,6 @@
 import { and, eq, gte, inArray, ne } from "drizzle-orm";
 import type { Ctx } from "../context";
-import { consumerRefs } from "../consumers/queries";
+import { consumerRefs, notErasing } from "../consumers/queries";
 import { endpointRefs } from "../endpoints/queries";
 import { alertChannels, alerts } from "../db/schema";
 import { keysetBefore, newestFirst } from "../db/keyset";
@@ -35,12 +35,15 @@ export async function listAlertChannels(ctx: Ctx, query: PageQuery) {
 /** The alert log, newest first. Rows still being sent (`pending`) appear once they have an outcome. */
 export async function listAlerts(ctx: Ctx, query: PageQuery & ListAlertsQuery) {
   const cursor = decodeCursor(query.cursor);
+  // A consumer being erased is gone from the list at once, as it is from every read.
+  const erasing = await notErasing(ctx, alerts.consumerId, { nullable: true });
   const rows = await ctx.db
     .select()
     .from(alerts)
     .where(
       and(
         ne(alerts.status, "pending"),
+        erasing,
         cursor ? keysetBefore(alerts.createdAt, alerts.id, cursor) : undefined,
         query.endpoint_id ? eq(alerts.endpointId, query.endpoint_id) : undefined,
         query.kind ? eq(alerts.kind, query.kind) : undefined,

@@ -4,7 +4,7 @@ import { consumerScope, type Ctx } from "../context";
 import { attempts } from "../db/schema";
 import { keysetBefore, newestFirst } from "../db/keyset";
 import { decodeCursor, toPage, type PageQuery } from "../pagination";
-import { findConsumer } from "../consumers/queries";
+import { findConsumer, notErasing } from "../consumers/queries";
 import { findMessageRow } from "../messages/queries";
 import { IsoDate, Text } from "../schemas";
 
@@ -61,7 +61,8 @@ export async function listAttempts(ctx: Ctx, query: PageQuery & ListAttemptsQuer
   const consumerId = query.consumer ? (await findConsumer(ctx, query.consumer)).id : undefined;
   return pageOfAttempts(ctx, query, [
     query.endpoint_id ? eq(attempts.endpointId, query.endpoint_id) : undefined,
-    consumerId ? eq(attempts.consumerId, consumerId) : undefined,
+    // A consumer being erased is gone from the list at once, as it is from every read.
+    consumerId ? eq(attempts.consumerId, consumerId) : await notErasing(ctx, attempts.consumerId),
     query.status ? eq(attempts.success, query.status === "success") : undefined,
     query.since ? gte(attempts.createdAt, query.since) : undefined,
     query.until ? lt(attempts.createdAt, query.until) : undefined,

@@ -1,4 +1,4 @@
-import { and, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, ilike, inArray, isNotNull, isNull, notInArray, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { consumerScope, type Ctx } from "../context";
 import { consumers } from "../db/schema";
 import { NotFoundError } from "../errors";
@@ -63,6 +63,17 @@ export async function consumerRefs(ctx: Ctx, ids: Iterable<string | null | undef
 export async function erasingConsumerIds(ctx: Ctx): Promise<string[]> {
   const rows = await ctx.db.select({ id: consumers.id }).from(consumers).where(isNotNull(consumers.deletedAt));
   return rows.map((c) => c.id);
+}
+
+/**
+ * What a list across consumers adds to leave out the rows of consumers being erased, at once (the
+ * erasure removes them batch by batch): nothing when none is, nearly always, so the list keeps its
+ * plan. `nullable`: a row without a consumer (an alert of a channel) stays.
+ */
+export async function notErasing(ctx: Ctx, column: AnyColumn, { nullable = false }: { nullable?: boolean } = {}): Promise<SQL | undefined> {
+  const erasing = await erasingConsumerIds(ctx);
+  if (erasing.length === 0) return undefined;
+  return nullable ? or(isNull(column), notInArray(column, erasing)) : notInArray(column, erasing);
 }
 
 /** `%q%` for ILIKE, with the pattern characters the reader typed taken literally. */

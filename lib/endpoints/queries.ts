@@ -4,7 +4,7 @@ import { consumers, endpoints } from "../db/schema";
 import { keysetBefore, newestFirst } from "../db/keyset";
 import { NotFoundError } from "../errors";
 import { decodeCursor, toPage, type PageQuery } from "../pagination";
-import { consumerRefs, containsPattern, findConsumer } from "../consumers/queries";
+import { consumerRefs, containsPattern, findConsumer, notErasing } from "../consumers/queries";
 import { toEndpoint, type EndpointRef, type SearchEndpointsQuery } from "./schemas";
 
 /**
@@ -57,7 +57,8 @@ export async function searchEndpoints(ctx: Ctx, query: PageQuery & SearchEndpoin
   const cursor = decodeCursor(query.cursor);
   const filters: (SQL | undefined)[] = [
     cursor ? keysetBefore(endpoints.createdAt, endpoints.id, cursor) : undefined,
-    consumerId ? eq(endpoints.consumerId, consumerId) : undefined,
+    // A consumer being erased is gone from the list at once, as it is from every read.
+    consumerId ? eq(endpoints.consumerId, consumerId) : await notErasing(ctx, endpoints.consumerId),
   ];
   if (query.q) {
     const pattern = containsPattern(query.q);

@@ -6,7 +6,7 @@ import { keysetBefore, newestFirst } from "../db/keyset";
 import { NotFoundError, ValidationError } from "../errors";
 import { decodeCursor, toPage, type PageQuery } from "../pagination";
 import { nameActors } from "../audit/actor-names";
-import { consumerRefs, findConsumer } from "../consumers/queries";
+import { consumerRefs, findConsumer, notErasing } from "../consumers/queries";
 import { endpointRefs } from "../endpoints/queries";
 import { ITEM_COLUMNS, toItem, toRecovery, type ListItemsQuery, type ListRecoveriesQuery } from "./schemas";
 
@@ -53,7 +53,8 @@ export async function listRecoveries(ctx: Ctx, query: PageQuery & ListRecoveries
   const consumerId = query.consumer ? (await findConsumer(ctx, query.consumer)).id : scope;
   const filters: (SQL | undefined)[] = [
     cursor ? keysetBefore(recoveries.createdAt, recoveries.id, cursor) : undefined,
-    consumerId ? eq(recoveries.consumerId, consumerId) : undefined,
+    // A consumer being erased is gone from the list at once, as it is from every read.
+    consumerId ? eq(recoveries.consumerId, consumerId) : await notErasing(ctx, recoveries.consumerId),
     query.endpoint_id ? eq(recoveries.endpointId, query.endpoint_id) : undefined,
     query.state ? eq(recoveries.state, query.state) : undefined,
   ];

@@ -161,6 +161,10 @@ describe("DELETE /consumers/{consumer}", () => {
     const ids = await idsOf(made);
     // The job is held back until the reads are checked: the worker is stopped.
     await t.stopWorker();
+    // Lists across consumers: its attempts, endpoints, alerts and recovery run are on them now.
+    const crossLists = ["/attempts?limit=250", "/endpoints?limit=250", "/alerts?limit=250", "/recoveries?limit=250"];
+    const names = (text: string) => [made.id, ...made.endpoints].filter((id) => text.includes(id));
+    for (const path of crossLists) expect(names((await t.api.get(`/api/v1${path}`)).text), path).not.toEqual([]);
     let erasureId = "";
     try {
       await withEnv({ ERASURE_INLINE_MESSAGES: "3" }, async () => {
@@ -187,6 +191,13 @@ describe("DELETE /consumers/{consumer}", () => {
       expect((await t.api.get(`/api/v1/consumers?q=${made.uid}`)).body.data).toEqual([]);
       expect((await t.api.get("/api/v1/consumers?limit=250")).text).not.toContain(made.id);
       expect((await t.api.get("/api/v1/messages?limit=250")).text).not.toContain(made.id);
+      // And from the lists across consumers, at once: not listed unnamed (`consumer: null`) until
+      // the erasure's batches reach them.
+      for (const path of crossLists) {
+        const res = await t.api.get(`/api/v1${path}`);
+        expect(res.status, path).toBe(200);
+        expect(names(res.text), path).toEqual([]);
+      }
       const ingest = await t.api.post("/api/v1/messages", { consumer: made.id, event_type: "invoice.paid", payload: {} });
       expect(ingest.status).toBe(404);
       expect((await t.api.post(`/api/v1/consumers/${made.id}/endpoints`, { url: t.ok.url })).status).toBe(404);
