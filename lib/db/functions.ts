@@ -4,10 +4,31 @@ import type { SqlOrTx } from "./client";
 import { QUEUE_KINDS } from "./schema/messages";
 
 /**
- * SQL functions whose source lives beside the code that calls them, applied after the migrations
- * on every start as CREATE OR REPLACE, so that changing one is a diff of its own file.
+ * Every SQL function of ours, each in a file beside the code that calls it, applied after the
+ * migrations on every start as CREATE OR REPLACE: a function's live body is its file's (a migration
+ * only makes the first version, where a schema object needs it), so changing one is a diff of its
+ * own file. In order: a file's functions come after the types and functions they use.
+ * tests/operations/sql-functions.test.ts checks that the database holds no function of ours that
+ * these files do not define, with the files' bodies.
  */
-const FUNCTION_FILES = ["../deliveries/claim-due-deliveries.sql", "../endpoints/cancel-pending.sql"];
+export const FUNCTION_FILES = [
+  "../deliveries/wake-deliveries.sql",
+  "../deliveries/track-failed-delivery.sql",
+  "../endpoints/signing-secrets.sql",
+  "../endpoints/cancel-pending.sql",
+  "../messages/payload-jsonb.sql",
+  "../stats/latency-bucket.sql",
+  // The claim: its row types, its stages, then the function that runs them in one call.
+  "../deliveries/claim/types.sql",
+  "../deliveries/claim/scan-due.sql",
+  "../deliveries/claim/run-budgets.sql",
+  "../deliveries/claim/apply-limits.sql",
+  "../deliveries/claim/log-run-sends.sql",
+  "../deliveries/claim/drop-stopped.sql",
+  "../deliveries/claim/lease.sql",
+  "../deliveries/claim/park.sql",
+  "../deliveries/claim-due-deliveries.sql",
+].map((file) => fileURLToPath(new URL(file, import.meta.url)));
 
 /**
  * The queue's kinds by name for SQL, made from QUEUE_KINDS so TypeScript and SQL share one
@@ -27,6 +48,6 @@ export async function applySqlFunctions(sql: SqlOrTx): Promise<void> {
   // First: the files' functions call it.
   await sql.unsafe(queueKindFunction());
   for (const file of FUNCTION_FILES) {
-    await sql.unsafe(await readFile(fileURLToPath(new URL(file, import.meta.url)), "utf8"));
+    await sql.unsafe(await readFile(file, "utf8"));
   }
 }

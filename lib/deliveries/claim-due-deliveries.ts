@@ -24,7 +24,7 @@ type ClaimedRow = Omit<ClaimedDelivery, "secrets"> & { ciphertexts: string[]; mo
  * `limit`, within every endpoint's limits (concurrency cap, rate limit, circuit breaker), counted in
  * Postgres so they hold across all worker processes. The whole claim — scan, endpoint locks,
  * limits, parking, wake-ups, lease — is one call of the SQL function webhook_admin_claim_deliveries_v2
- * (claim-due-deliveries.sql beside this file), which explains each step.
+ * (claim-due-deliveries.sql beside this file), which runs one function per stage (claim/*.sql).
  * `more`: due work remains beyond this claim (the other workers have been notified of it too).
  */
 export async function claimDueDeliveries(

@@ -1,0 +1,166 @@
+-- Decides each scanned row (webhook_admin_claim_item.action) within its endpoint's limits —
+-- concurrency cap, rate limit, circuit breaker — and its recovery run's budget, and writes the
+-- endpoints' rate windows and half-open circuits. p_locked: the endpoints this claim holds (locked in
+-- id order, as outcome writes lock them, so two claims never both take an endpoint's last slot);
+-- the rows of any other endpoint are left due. Endpoints go in the order of their first scanned
+-- row, so the batch limit is shared fairly; within one, rows go in scanned order — live traffic
+-- first, a recovery last. Everything else decided is parked or dropped: a row that must wait is
+-- moved out of the way, so it never blocks other endpoints' work.
+-- The leased counts are read after the endpoint locks are held (each statement of a plpgsql
+-- function takes a fresh snapshot), so they include what another claim committed just before.
+-- Applied after the migrations by lib/db/functions.ts.
+CREATE OR REPLACE FUNCTION webhook_admin_claim_apply_limits(
+  p_items webhook_admin_claim_item[], p_locked text[], p_runs webhook_admin_claim_run[],
+  p_limit integer, p_default_concurrency integer, p_lease_end timestamptz, p_run_window interval
+) RETURNS webhook_admin_claim_item[]
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_items webhook_admin_claim_item[] := p_items;
+  v_item webhook_admin_claim_item;
+  v_runs webhook_admin_claim_run[] := p_runs;
+  v_run_ids text[] := ARRAY(SELECT r.id FROM unnest(p_runs) AS r);
+  -- What this claim takes of each run, by position in v_runs.
+  v_run_taken integer[] := array_fill(0, ARRAY[cardinality(p_runs)]);
+  v_r webhook_admin_claim_run;
+  v_run integer;
+  v_second timestamptz := date_trunc('second', now());
+  v_claimed integer := 0;
+  e record;
+  v_n integer;
+  v_allowed integer;
+  v_taken integer;
+  v_rest integer[];
+  v_half_open boolean;
+  v_window_start timestamptz;
+  v_window_count integer;
+  v_rate_spent boolean;
+  v_slots_full boolean;
+  v_circuit timestamptz;
+BEGIN
+  FOR e IN
+    WITH w AS (
+      SELECT (p_items[n]).endpoint_id AS endpoint_id, array_agg(n ORDER BY n) AS waiting, min(n) AS first
+      FROM generate_subscripts(p_items, 1) AS n
+      WHERE (p_items[n]).endpoint_id = ANY (p_locked)
+      GROUP BY 1
+    )
+    SELECT en.id, en.state, coalesce(en.max_concurrency, p_default_concurrency) AS max_concurrency,
+           en.rate_limit_per_second, en.rate_window_start, en.rate_window_count, en.circuit_open_until, w.waiting,
+           (SELECT count(*) FROM delivery_queue l
+            WHERE l.endpoint_id = en.id AND l.lease_token IS NOT NULL AND l.next_attempt_at > now())::integer AS leased
+    FROM w JOIN endpoints en ON en.id = w.endpoint_id
+    ORDER BY w.first
+  LOOP
+    IF e.state <> 'active' THEN
+      FOREACH v_n IN ARRAY e.waiting LOOP
+        v_item := v_items[v_n];
+        v_item.action := 'drop';
+        v_items[v_n] := v_item;
+      END LOOP;
+      CONTINUE;
+    END IF;
+    -- Open circuit (or a probe in flight): nothing goes. The backlog waits parked — not re-polled —
+    -- and the probe's outcome wakes it; the circuit's end is only the safety net.
+    IF e.circuit_open_until IS NOT NULL AND e.circuit_open_until > now() THEN
+      FOREACH v_n IN ARRAY e.waiting LOOP
+        v_item := v_items[v_n];
+        v_item.action := 'park';
+        v_item.until := e.circuit_open_until;
+        v_item.for_slot := true;
+        v_items[v_n] := v_item;
+      END LOOP;
+      CONTINUE;
+    END IF;
+    v_half_open := e.circuit_open_until IS NOT NULL;
+    v_allowed := greatest(0, e.max_concurrency - e.leased);
+    IF v_half_open THEN
+      v_allowed := least(v_allowed, CASE WHEN e.leased = 0 THEN 1 ELSE 0 END);
+    END IF;
+    v_window_start := e.rate_window_start;
+    v_window_count := e.rate_window_count;
+    IF e.rate_limit_per_second IS NOT NULL THEN
+      -- Only a later second opens a new window. A claim whose transaction began in an earlier
+      -- second than a claim that already spent the current window (it waited for the endpoint's
+      -- lock) counts against that window: reopening its own would hand out a second budget.
+      IF v_window_start IS NULL OR v_window_start < v_second THEN
+        v_window_start := v_second;
+        v_window_count := 0;
+      END IF;
+      v_allowed := least(v_allowed, greatest(0, e.rate_limit_per_second - v_window_count));
+    END IF;
+    v_allowed := least(v_allowed, p_limit - v_claimed);
+    -- In scanned order, within the slots and rate above; a recovery item also within its run's
+    -- budget: past it, it waits for its run, and a run another claim holds keeps its items due.
+    v_taken := 0;
+    v_rest := '{}';
+    FOREACH v_n IN ARRAY e.waiting LOOP
+      v_item := v_items[v_n];
+      v_run := NULL;
+      IF v_item.kind = webhook_admin_queue_kind('recovery') AND v_item.recovery_id IS NOT NULL THEN
+        v_run := array_position(v_run_ids, v_item.recovery_id);
+        CONTINUE WHEN v_run IS NULL;
+        v_r := v_runs[v_run];
+        IF v_run_taken[v_run] >= v_r.sendable OR v_r.tokens - v_run_taken[v_run] < 1 THEN
+          -- Due again when the run may send one more: its oldest logged send stops counting, or its
+          -- bucket holds a whole item again (whichever comes later).
+          v_item.action := 'park';
+          v_item.for_slot := false;
+          v_item.until := greatest(
+            CASE WHEN v_run_taken[v_run] >= v_r.sendable THEN coalesce(v_r.oldest, v_r.clock) + p_run_window END,
+            CASE WHEN v_r.tokens - v_run_taken[v_run] < 1
+                 THEN v_r.clock + (1 - (v_r.tokens - v_run_taken[v_run])) / v_r.rate * interval '1 second' END);
+          v_items[v_n] := v_item;
+          CONTINUE;
+        END IF;
+      END IF;
+      IF v_taken < v_allowed THEN
+        v_item.action := 'claim';
+        v_item.probe := v_half_open;
+        v_items[v_n] := v_item;
+        v_taken := v_taken + 1;
+        IF v_run IS NOT NULL THEN
+          v_run_taken[v_run] := v_run_taken[v_run] + 1;
+          IF v_r.oldest IS NULL THEN
+            v_r.oldest := v_r.clock;
+            v_runs[v_run] := v_r;
+          END IF;
+        END IF;
+      ELSE
+        v_rest := v_rest || v_n;
+      END IF;
+    END LOOP;
+    v_claimed := v_claimed + v_taken;
+    IF e.rate_limit_per_second IS NOT NULL THEN
+      v_window_count := v_window_count + v_taken;
+    END IF;
+    v_rate_spent := e.rate_limit_per_second IS NOT NULL AND v_window_count >= e.rate_limit_per_second;
+    v_slots_full := e.leased + v_taken >= e.max_concurrency OR v_half_open;
+    -- What is left beyond the slots or the rate waits parked; beyond the batch limit, it stays due.
+    IF v_rate_spent OR v_slots_full THEN
+      FOREACH v_n IN ARRAY v_rest LOOP
+        v_item := v_items[v_n];
+        v_item.action := 'park';
+        IF v_rate_spent AND NOT v_slots_full THEN
+          -- This second's rate budget is spent: due again at the next second.
+          v_item.until := v_window_start + interval '1 second';
+          v_item.for_slot := false;
+        ELSE
+          -- Waiting for a free slot (or the probe's outcome): woken by the endpoint's next outcome;
+          -- the lease's end is the safety net should no outcome come (but see the park stage).
+          v_item.until := p_lease_end;
+          v_item.for_slot := true;
+          v_item.wait_leased := nullif(e.leased, 0);
+        END IF;
+        v_items[v_n] := v_item;
+      END LOOP;
+    END IF;
+    -- A half-open circuit is held open for the probe's lease, so no other worker probes too.
+    v_circuit := CASE WHEN v_half_open AND v_taken > 0 THEN p_lease_end ELSE e.circuit_open_until END;
+    IF v_circuit IS DISTINCT FROM e.circuit_open_until OR v_window_start IS DISTINCT FROM e.rate_window_start
+       OR v_window_count <> e.rate_window_count THEN
+      UPDATE endpoints SET circuit_open_until = v_circuit, rate_window_start = v_window_start, rate_window_count = v_window_count
+      WHERE endpoints.id = e.id;
+    END IF;
+  END LOOP;
+  RETURN v_items;
+END $$;
