@@ -15,14 +15,60 @@ export const TASKS = {
 export const WAKE_CHANNEL = "webhook_admin_due";
 
 /**
- * The cheap wake-up for ingest: a NOTIFY, sent on commit with the transaction that wrote the
- * deliveries. Adding a keyed graphile job from every ingest instead makes all concurrent ingests
- * queue on that one job row (measured: about 250 messages/s on 2 cores); each worker's listener
- * has its pump claim at once instead. If no worker listens, the deliveries wait for a worker's
- * start-up wake or the minute sweep.
+ * The cheap wake-up: a NOTIFY, sent on commit with the transaction that made work due. Adding a
+ * keyed graphile job from every ingest instead makes all concurrent ingests queue on that one job
+ * row (measured: about 250 messages/s on 2 cores); each worker's listener has its pump claim at
+ * once instead. If no worker listens, the deliveries wait for a worker's start-up wake or the
+ * minute sweep. Ingest sends its wake-up after its commit instead (notifyDueAfterCommit).
  */
 export function notifyDue(tx: SqlOrTx) {
   return tx`select pg_notify(${WAKE_CHANNEL}, '')`;
+}
+
+type Round = { done: Promise<void>; resolve: () => void };
+type Notifier = { sending: boolean; next: Round | null };
+const notifiers = new WeakMap<object, Notifier>();
+
+function round(): Round {
+  let resolve!: () => void;
+  const done = new Promise<void>((r) => (resolve = r));
+  return { done, resolve };
+}
+
+/**
+ * Ingest's wake-up, sent once its transaction has committed, on the pool, and coalesced per
+ * process: at most one NOTIFY in flight, and one more after it for all the commits that came
+ * meanwhile — so every commit is followed by a NOTIFY that started after it, and however many
+ * ingests commit at once, one NOTIFY per round trip goes out, not one per transaction. A
+ * transaction that notifies holds one lock, database-wide, through its commit (PostgreSQL's
+ * notification queue): a NOTIFY in every ingest transaction made concurrent ingests commit one at
+ * a time (ADR 0032; figures in docs/benchmarks.md). Ingest does not wait for it (the returned
+ * promise settles when that NOTIFY is sent; it never rejects: `onError` hears of a failure). If
+ * the process dies between the commit and the NOTIFY, or it fails, the work waits for the next
+ * wake-up (another ingest's, a claim's, a worker's start, the sweep): it is committed, never lost.
+ */
+export function notifyDueAfterCommit(pool: SqlOrTx, onError: (error: unknown) => void): Promise<void> {
+  let notifier = notifiers.get(pool);
+  if (!notifier) notifiers.set(pool, (notifier = { sending: false, next: null }));
+  const state = notifier;
+  if (state.sending) return (state.next ??= round()).done;
+  state.sending = true;
+  const first = round();
+  void (async () => {
+    let current: Round | null = first;
+    while (current) {
+      try {
+        await notifyDue(pool);
+      } catch (error) {
+        onError(error);
+      }
+      current.resolve();
+      current = state.next;
+      state.next = null;
+    }
+    state.sending = false;
+  })();
+  return first.done;
 }
 
 /**

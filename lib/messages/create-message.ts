@@ -5,7 +5,8 @@ import { isForeignKeyViolation, isRetryableConflict } from "../db/errors";
 import { retryOnConflict } from "../db/retry";
 import { AppError, ConflictError, NotFoundError, PayloadTooLargeError } from "../errors";
 import { newId } from "../ids";
-import { notifyDue, wakeDeliveries } from "../jobs";
+import { notifyDue, notifyDueAfterCommit, wakeDeliveries } from "../jobs";
+import { logger } from "../logger";
 import { recordMessagesIngested } from "../metrics/web";
 import { activeTraceparent, inSpan } from "../telemetry/tracing";
 import type { CreateMessageInput, MessageAccepted } from "./schemas";
@@ -47,7 +48,18 @@ export async function createMessage(args: Args): Promise<CreateMessageResult> {
   return result;
 }
 
-type IngestArgs = { ctx: Ctx; items: IngestItem[]; onlyEndpointId?: string; uniqueEventId?: boolean };
+type IngestArgs = {
+  ctx: Ctx;
+  items: IngestItem[];
+  onlyEndpointId?: string;
+  uniqueEventId?: boolean;
+  /**
+   * How the wake-up for work due at once goes out: after the commit, coalesced per process (the
+   * default; inside a caller's transaction, with it), or in the transaction, or not at all. Only
+   * bench/notify-ab.ts passes the other two, to measure what a NOTIFY in the transaction costs.
+   */
+  notify?: "after-commit" | "in-transaction" | "none";
+};
 
 /**
  * Ingest of any number of messages (POST /messages is a batch of one, POST /messages/batch up to
@@ -77,7 +89,7 @@ type Ready = {
   requestHash: string;
 };
 
-async function ingest({ ctx, items, onlyEndpointId, uniqueEventId }: IngestArgs): Promise<IngestResult[]> {
+async function ingest({ ctx, items, onlyEndpointId, uniqueEventId, notify = "after-commit" }: IngestArgs): Promise<IngestResult[]> {
   const { config } = ctx;
   const results: (IngestResult | undefined)[] = new Array(items.length);
   const payloads = items.map((item) => JSON.stringify(item.input.payload));
@@ -167,6 +179,10 @@ async function ingest({ ctx, items, onlyEndpointId, uniqueEventId }: IngestArgs)
   const stored = new Map<string, { requestHash: string; message: MessageAccepted }>();
   // Null, and no column written, unless this process traces.
   const traceparent = activeTraceparent();
+  // Work due at once is announced by a NOTIFY after the commit (lib/jobs, notifyDueAfterCommit),
+  // unless this joins a caller's transaction: then with it, as its commit is the caller's.
+  const notifyInTransaction = notify === "in-transaction" || (notify === "after-commit" && Boolean(ctx.inTransaction));
+  let notifyAfter = false;
 
   await inTransaction(ctx, async ({ sql: tx }) => {
     const writing = new Set(firsts);
@@ -232,13 +248,18 @@ async function ingest({ ctx, items, onlyEndpointId, uniqueEventId }: IngestArgs)
                     'pending', ${firstAttemptAt}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
              returning id, endpoint_id, next_attempt_at)
            insert into delivery_queue (delivery_id, endpoint_id, next_attempt_at) select id, endpoint_id, next_attempt_at from d`,
-        // One wake-up for the whole call, however many messages it holds.
-        firstDelay <= 0 ? notifyDue(tx) : wakeDeliveries(tx, firstAttemptAt.getTime()),
       );
+      // One wake-up for the whole call, however many messages it holds.
+      if (firstDelay > 0) writes.push(wakeDeliveries(tx, firstAttemptAt.getTime()));
+      else if (notifyInTransaction) writes.push(notifyDue(tx));
+      else notifyAfter = notify === "after-commit";
     }
     await Promise.all(writes);
     for (const row of rows) results[row.index] = { message: row.message, replayed: false };
   });
+  if (notifyAfter) {
+    void notifyDueAfterCommit(ctx.sql, (error) => logger.warn("the wake-up after ingest failed; the next wake-up or the sweep delivers", { error: String(error) }));
+  }
 
   for (const item of repeats) results[item.index] = answerFor(item, stored.get(item.key!)!);
   return results as IngestResult[];
