@@ -54,7 +54,16 @@ type PairOptions = { pairs: number; deliveries: number; endpointIds: string[]; l
  */
 export async function measureDeliveryPairs(
   ctx: PairContext,
-  options: PairOptions & { label: string; on: WorkerEnv; off: WorkerEnv; traceparents?: boolean },
+  options: PairOptions & {
+    label: string;
+    on: WorkerEnv;
+    off: WorkerEnv;
+    traceparents?: boolean;
+    /** Worker processes per side (default 1 each): bench/scale-out.ts's 2 against 1. */
+    processes?: { on: number; off: number };
+    /** Run before each phase's work is queued, e.g. to build or drop an index (bench/queue-index.ts). */
+    prepare?: (variant: "on" | "off") => Promise<void>;
+  },
 ): Promise<RollupPair[]> {
   const { db, receiver } = ctx;
   const pairs: RollupPair[] = [];
@@ -65,23 +74,27 @@ export async function measureDeliveryPairs(
     await db.sql`
       update endpoints e set url = ${receiver.url} || '/' || ${group} || '/' || x.i
       from unnest(${options.endpointIds}::text[]) with ordinality as x(id, i) where e.id = x.id`;
+    await options.prepare?.(variant);
     await queue(db, options.endpointIds, options.deliveries, options.traceparents ?? false);
     // What an earlier phase left appended is folded now, not on this phase's time.
     while ((await compactStats(db.sql)) === null);
     const attemptsBefore = (await countAttempts(db.sql)).total;
-    const worker = await startWorker({ ...ctx.env, ...options[variant] }, ctx.logDir);
+    const started = await Promise.all(
+      Array.from({ length: options.processes?.[variant] ?? 1 }, () => startWorker({ ...ctx.env, ...options[variant] }, ctx.logDir)),
+    );
+    const worker = started[0]!;
     // From the worker's start-up done: CPU time is what the setting adds, whatever else the machine runs.
-    const pids = { worker: worker.process.pid, postgres: db.postgresPid };
+    const pids = { ...Object.fromEntries(started.map((w, i) => [i ? `worker ${i + 1}` : "worker", w.process.pid])), postgres: db.postgresPid };
     const before = cpuSnapshot(pids);
     const result: DeliveryResult = await awaitDeliveries(
       { receiver, db },
       { label: `${options.label} ${variant}`, group, expected: options.deliveries, attemptsBefore, startedAt: worker.spawnedAt },
     );
     const after = cpuSnapshot(pids);
-    await worker.stop();
+    await Promise.all(started.map((w) => w.stop()));
     const rate = result.attempts / ((result.elapsedMs - result.firstArrivalMs) / 1000);
     const cpuSeconds = (k: string) => (after?.seconds[k] ?? 0) - (before?.seconds[k] ?? 0);
-    const cpu = ((cpuSeconds("worker") + cpuSeconds("postgres")) * 1e6) / result.attempts;
+    const cpu = (Object.keys(pids).reduce((sum, k) => sum + cpuSeconds(k), 0) * 1e6) / result.attempts;
     options.log(
       `  ${options.label} ${variant.padEnd(3)}: ${Math.round(rate).toLocaleString("en-US")}/s, worker + PostgreSQL ${Math.round(cpu)} µs CPU per attempt` +
         (result.complete ? "" : " (incomplete)"),

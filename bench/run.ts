@@ -7,12 +7,16 @@
  *          --latency 200 --connections 32 --drain-window 35 --fsync-off --recovery-messages 5000
  *          (× 20 endpoints; 0 skips part e) --recovery-rate 1000 --rollup-pairs 3 (0 skips part f)
  *          --rollup-deliveries 20000 --otel-pairs 2 (0 skips part f2) --otel-deliveries 20000
+ *          --scale-pairs 3 (0 skips part s) --scale-deliveries 20000 --scale-messages 3000
+ *          --queue-rows 1000000 (0 skips part q) --queue-pairs 3
  *          --log-messages 2000000 --log-attempts 10000000 (0 skips part g)
  *          --log-runs 50 --log-keep (keep part g's seeded database and reuse it) and the other --log-
  *          options of bench/log-queries.ts; product settings such as
  *          DELIVERY_BATCH_SIZE pass through from the environment. docs/benchmarks.md explains it all.
  */
 import { measureMetricsCost } from "./metrics-cost";
+import { measureQueueIndex, type QueueIndexFigures } from "./queue-index";
+import { measureScaleOut, type ScaleOutFigures } from "./scale-out";
 import os from "node:os";
 import path from "node:path";
 import { rm } from "node:fs/promises";
@@ -55,6 +59,11 @@ const { values } = parseArgs({
     "rollup-deliveries": { type: "string", default: "20000" },
     "otel-pairs": { type: "string", default: "2" },
     "otel-deliveries": { type: "string", default: "20000" },
+    "scale-pairs": { type: "string", default: "3" },
+    "scale-deliveries": { type: "string", default: "20000" },
+    "scale-messages": { type: "string", default: "3000" },
+    "queue-rows": { type: "string", default: "1000000" },
+    "queue-pairs": { type: "string", default: "3" },
     ...LOG_OPTIONS,
   },
 });
@@ -77,6 +86,11 @@ const opt = {
   rollupDeliveries: Number(values["rollup-deliveries"]),
   otelPairs: Number(values["otel-pairs"]),
   otelDeliveries: Number(values["otel-deliveries"]),
+  scalePairs: Number(values["scale-pairs"]),
+  scaleDeliveries: Number(values["scale-deliveries"]),
+  scaleMessages: Number(values["scale-messages"]),
+  queueRows: Number(values["queue-rows"]),
+  queuePairs: Number(values["queue-pairs"]),
   warmup: 200,
 };
 
@@ -157,6 +171,16 @@ function deliveryLine(result: DeliveryResult): string {
     (result.complete ? "" : `; stopped at ${int(result.received)} received, ${int(result.attempts)} attempts of ${int(result.expected)}`) +
     (result.failedAttempts ? `; ${int(result.failedAttempts)} failed attempts` : "") +
     (result.duplicates ? `; ${int(result.duplicates)} duplicate requests` : "")
+  );
+}
+
+const medianOf = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+function ingestPairsLine(pairs: ScaleOutFigures["ingestPairs"]): string {
+  const perSecond = (r: IngestResult) => r.accepted / (r.elapsedMs / 1000);
+  return (
+    `${medianOf(pairs.map((p) => p.ratio)).toFixed(3)} (${int(medianOf(pairs.map((p) => perSecond(p.two))))}/s with 2, ${int(medianOf(pairs.map((p) => perSecond(p.one))))}/s with 1; ` +
+    `p99 ${ms(medianOf(pairs.map((p) => p.two.latency.p99)))} and ${ms(medianOf(pairs.map((p) => p.one.latency.p99)))})`
   );
 }
 
@@ -418,6 +442,28 @@ async function main(): Promise<void> {
       (attemptCpu ? ` — ${((100 * metricsCost.microsPerAttempt) / attemptCpu).toFixed(2)} % of the ${int(attemptCpu)} µs of CPU an attempt costs (part f2, tracing off)` : ""),
   );
 
+  // s. Scale-out (bench/scale-out.ts): 2 workers against 1, 2 web processes against 1.
+  let scaleOut: ScaleOutFigures | null = null;
+  if (opt.scalePairs > 0) {
+    heading(`s. Scale-out: part b's delivery (${int(opt.scaleDeliveries)} queued by SQL) with 2 workers and 1, part a's ingest (${int(opt.scaleMessages)} POSTs) through 2 web processes and 1; ${opt.scalePairs} pairs each, in turn`);
+    await Promise.all([worker, ...extra].map((w) => w.stop()));
+    scaleOut = await measureScaleOut(
+      { db, receiver, env, logDir, webUrl: web.url },
+      { pairs: opt.scalePairs, deliveries: opt.scaleDeliveries, endpointIds: e2eEndpoints, messages: opt.scaleMessages, connections: opt.connections, log: say },
+    );
+  }
+
+  // q. The queue by endpoint (bench/queue-index.ts): disabling an endpoint beside a million queued rows.
+  let queueIndex: QueueIndexFigures | null = null;
+  if (opt.queueRows > 0) {
+    heading(`q. Queue by endpoint: disabling an endpoint beside ${int(opt.queueRows)} queued rows, with delivery_queue_endpoint_idx and without; part b's delivery beside them both ways, ${opt.queuePairs} pairs`);
+    await Promise.all([worker, ...extra].map((w) => w.stop()));
+    queueIndex = await measureQueueIndex(
+      { db, receiver, env, logDir },
+      { rows: opt.queueRows, endpoints: 1000, runs: 5, pairs: opt.queuePairs, deliveries: opt.scaleDeliveries, deliveryEndpointIds: e2eEndpoints, log: say },
+    );
+  }
+
   // g. The message log's and the overview's queries at scale, on a database of their own: the
   // product's processes are done, so they are stopped first and take no CPU from it.
   let logFigures: LogFigure[] = [];
@@ -474,6 +520,16 @@ async function main(): Promise<void> {
       ...pairRows("f. rollup on / off", rollupPairs, ["with", "without"]),
       ...pairRows("f2. tracing on / off", otelPairs, ["on", "off"], "; OTLP/HTTP JSON to a local sink"),
       ["f3. metrics per attempt", `${metricsCost.microsPerAttempt.toFixed(2)} µs`, "prom-client calls the pump makes per attempt (and per claim, amortized), in-process"],
+      ...(scaleOut ? pairRows("s. 2 workers / 1", scaleOut.workerPairs, ["2 workers", "1"]) : []),
+      ...(scaleOut?.ingestPairs.length
+        ? [["s. 2 web processes / 1", ingestPairsLine(scaleOut.ingestPairs), `part a's ingest, ${opt.connections} connections split over the processes, median of ${scaleOut.ingestPairs.length} pairs`]]
+        : []),
+      ...(queueIndex
+        ? [
+            ["q. disable beside the queue", `${ms(medianOf(queueIndex.disable.with))} with the index, ${ms(medianOf(queueIndex.disable.without))} without`, `${int(queueIndex.perEndpoint)} of ${int(queueIndex.rows)} queued rows; locks and cancel, median of ${queueIndex.disable.with.length}`],
+            ...pairRows("q. delivery with / without", queueIndex.pairs, ["with the index", "without"]),
+          ]
+        : []),
     ]),
   );
   if (logFigures.length) say(`\ng. Log queries at scale (p50, p95, max of each; goals on p95):\n${logTable(logFigures)}`);
