@@ -9,6 +9,8 @@
  *          --rollup-deliveries 20000 --otel-pairs 2 (0 skips part f2) --otel-deliveries 20000
  *          --scale-pairs 3 (0 skips part s) --scale-deliveries 20000 --scale-messages 3000
  *          --queue-rows 1000000 (0 skips part q) --queue-pairs 3
+ *          --partition-pairs 4 (0 skips part p) --partition-deliveries 20000 --partition-drop-messages 1000000
+ *          --soak-minutes 10 (0 skips the soak)
  *          --log-messages 2000000 --log-attempts 10000000 (0 skips part g)
  *          --log-runs 50 --log-keep (keep part g's seeded database and reuse it) and the other --log-
  *          options of bench/log-queries.ts; product settings such as
@@ -16,6 +18,7 @@
  */
 import { measureMetricsCost } from "./metrics-cost";
 import { measureQueueIndex, type QueueIndexFigures } from "./queue-index";
+import { measurePartitions } from "./partitions";
 import { measureScaleOut, type ScaleOutFigures } from "./scale-out";
 import os from "node:os";
 import path from "node:path";
@@ -64,6 +67,10 @@ const { values } = parseArgs({
     "scale-messages": { type: "string", default: "3000" },
     "queue-rows": { type: "string", default: "1000000" },
     "queue-pairs": { type: "string", default: "3" },
+    "partition-pairs": { type: "string", default: "4" },
+    "partition-deliveries": { type: "string", default: "20000" },
+    "partition-drop-messages": { type: "string", default: "1000000" },
+    "soak-minutes": { type: "string", default: "10" },
     ...LOG_OPTIONS,
   },
 });
@@ -461,6 +468,23 @@ async function main(): Promise<void> {
     queueIndex = await measureQueueIndex(
       { db, receiver, env, logDir },
       { rows: opt.queueRows, endpoints: 1000, runs: 5, pairs: opt.queuePairs, deliveries: opt.scaleDeliveries, deliveryEndpointIds: e2eEndpoints, log: say },
+    );
+  }
+
+  // p. Time partitions (bench/partitions.ts): partitioned / plain delivery, bytes per message, dropping a day, the soak.
+  if (Number(values["partition-pairs"]) > 0) {
+    heading(`p. Time partitions: delivery partitioned / plain (${values["partition-pairs"]} pairs), bytes per message, dropping a day, a ${values["soak-minutes"]}-minute soak`);
+    await Promise.all([worker, ...extra].map((w) => w.stop()));
+    await measurePartitions(
+      { serverUrl: db.url, receiver: receiver!, logDir },
+      {
+        pairs: Number(values["partition-pairs"]),
+        deliveries: Number(values["partition-deliveries"]),
+        dropMessages: Number(values["partition-drop-messages"]),
+        soakMinutes: Number(values["soak-minutes"]),
+        soakRate: 1000,
+        log: say,
+      },
     );
   }
 

@@ -1,4 +1,4 @@
--- Time partitioning (issue 21, ADR 0032): messages, attempts, audit_events and alerts become tables
+-- Time partitioning (issue 21, ADR 0034): messages, attempts, audit_events and alerts become tables
 -- partitioned by RANGE ("id") — ids begin with the milliseconds they were made in (lib/ids.ts), so
 -- text order is time order and a day is a range of ids. The primary keys, the foreign keys and every
 -- `where id = $1` stay as they were. The sweep (lib/retention/partitions.ts) makes one partition per

@@ -4,7 +4,7 @@ import { idBoundAt, idTime } from "../ids";
 import { addCounts, type Counts } from "./counts";
 
 /*
- * Time partitions (ADR 0032). messages, attempts, audit_events and alerts are partitioned by
+ * Time partitions (ADR 0034). messages, attempts, audit_events and alerts are partitioned by
  * RANGE (id) (migration 0017): an id begins with the millisecond it was made in, so one UTC day is
  * one range of ids, [prefix_<day's first ms>, prefix_<next day's first ms>). Each table has a
  * DEFAULT partition, `<table>_default` — on an upgraded install the table as it was — that takes
@@ -129,12 +129,18 @@ async function makeTablePartitions(sql: Sql, table: PartitionedTable, prefix: st
   return made;
 }
 
+/** How long a day's detach (an ACCESS EXCLUSIVE lock on the parent) and its drop took, lock waits included. */
+export type DropTiming = { table: string; name: string; detachMs: number; dropMs: number };
+
 /** Detaches a partition and drops it, each step waiting at most PARTITION_LOCK_TIMEOUT for its lock. */
-async function detachAndDrop(sql: Sql, table: string, name: string): Promise<void> {
+async function detachAndDrop(sql: Sql, table: string, name: string, timings: DropTiming[]): Promise<void> {
+  const started = performance.now();
   // Not CONCURRENTLY: PostgreSQL refuses it on a table with a default partition. The plain detach
   // holds an ACCESS EXCLUSIVE lock on the parent for a catalog change (docs/benchmarks.md measures it).
   await briefly(sql, (tx) => tx.unsafe(`alter table ${ident(table)} detach partition ${ident(name)}`));
+  const detached = performance.now();
   await briefly(sql, (tx) => tx.unsafe(`drop table if exists ${ident(name)}`));
+  timings.push({ table, name, detachMs: detached - started, dropMs: performance.now() - detached });
 }
 
 /** Rows removed per statement while a day's messages are cleared of what refers to them. */
@@ -155,7 +161,11 @@ export const PARTITION_BATCH = 5_000;
  *
  * What is left in a partly expired day, and in the default partition, is the batched retention's.
  */
-export async function dropExpiredPartitions(ctx: Ctx, { deadline, now = Date.now() }: { deadline: number; now?: number }): Promise<{ removed: Counts; more: boolean }> {
+export async function dropExpiredPartitions(
+  ctx: Ctx,
+  { deadline, now = Date.now() }: { deadline: number; now?: number },
+): Promise<{ removed: Counts; more: boolean; timings: DropTiming[] }> {
+  const timings: DropTiming[] = [];
   const sql = ctx.sql as Sql;
   const { config } = ctx;
   const removed: Counts = {};
@@ -164,7 +174,7 @@ export async function dropExpiredPartitions(ctx: Ctx, { deadline, now = Date.now
 
   for (const p of await dayPartitions(sql, "messages")) {
     if (!past(p, config.RETENTION_PERIOD)) break;
-    if (Date.now() >= deadline) return { removed, more: true };
+    if (Date.now() >= deadline) return { removed, more: true, timings };
     const [busy] = await sql<{ busy: boolean }[]>`
       select exists (select 1 from delivery_queue q join deliveries d on d.id = q.delivery_id
                      where d.message_id >= ${p.from} and d.message_id < ${p.to})
@@ -172,7 +182,7 @@ export async function dropExpiredPartitions(ctx: Ctx, { deadline, now = Date.now
     if (busy?.busy) continue;
     let left = true;
     while (left) {
-      if (Date.now() >= deadline) return { removed, more: true };
+      if (Date.now() >= deadline) return { removed, more: true, timings };
       left = await sql.begin(async (tx) => {
         const ids = (
           await tx<{ id: string }[]>`
@@ -201,11 +211,11 @@ export async function dropExpiredPartitions(ctx: Ctx, { deadline, now = Date.now
           select id from attempts where message_id >= ${p.from} and message_id < ${p.to} and id >= ${laterAttempts} limit ${PARTITION_BATCH})`;
       count("attempts", done.count);
       if (done.count < PARTITION_BATCH) break;
-      if (Date.now() >= deadline) return { removed, more: true };
+      if (Date.now() >= deadline) return { removed, more: true, timings };
     }
     const [rows] = await sql<{ n: number }[]>`select count(*)::int as n from ${sql(p.name)}`;
     try {
-      await detachAndDrop(sql, "messages", p.name);
+      await detachAndDrop(sql, "messages", p.name, timings);
       count("messages", rows!.n);
       count("partitions", 1);
     } catch (error) {
@@ -219,7 +229,7 @@ export async function dropExpiredPartitions(ctx: Ctx, { deadline, now = Date.now
     if (!past(p, config.RETENTION_PERIOD) || Date.now() >= deadline) break;
     if (oldest?.id != null && oldest.id < idBoundAt("msg", p.day + DAY_MS)) break;
     const [rows] = await sql<{ n: number }[]>`select count(*)::int as n from ${sql(p.name)}`;
-    await dropIfFree(sql, "attempts", p.name, () => (count("attempts", rows!.n), count("partitions", 1)));
+    await dropIfFree(sql, "attempts", p.name, timings, () => (count("attempts", rows!.n), count("partitions", 1)));
   }
 
   for (const table of ["audit_events", "alerts"] as const) {
@@ -228,15 +238,15 @@ export async function dropExpiredPartitions(ctx: Ctx, { deadline, now = Date.now
       const [rows] = await sql<{ n: number; pending: number }[]>`
         select count(*)::int as n, count(*) filter (where ${table === "alerts" ? sql`status = 'pending'` : sql`false`})::int as pending from ${sql(p.name)}`;
       if (rows!.pending > 0) break;
-      await dropIfFree(sql, table, p.name, () => (count(table, rows!.n), count("partitions", 1)));
+      await dropIfFree(sql, table, p.name, timings, () => (count(table, rows!.n), count("partitions", 1)));
     }
   }
-  return { removed, more: Date.now() >= deadline };
+  return { removed, more: Date.now() >= deadline, timings };
 }
 
-async function dropIfFree(sql: Sql, table: string, name: string, done: () => void): Promise<void> {
+async function dropIfFree(sql: Sql, table: string, name: string, timings: DropTiming[], done: () => void): Promise<void> {
   try {
-    await detachAndDrop(sql, table, name);
+    await detachAndDrop(sql, table, name, timings);
     done();
   } catch (error) {
     if (!isRetryable(error)) throw error;

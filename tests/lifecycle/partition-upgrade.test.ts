@@ -15,7 +15,7 @@ import { startReceiver, waitFor } from "../helpers/receiver";
 import { startTestWorker } from "../helpers/worker";
 
 /**
- * The upgrade to time partitions (migration 0017, ADR 0032) on a database that has data: the
+ * The upgrade to time partitions (migration 0017, ADR 0034) on a database that has data: the
  * file's database is brought to the schema before it (0016) and filled — through the API and the
  * worker (delivered, and retrying against a receiver that is down) and by SQL (thousands of older
  * messages with their deliveries and attempts) — then migrated by the normal migration. Every

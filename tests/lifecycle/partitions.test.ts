@@ -7,7 +7,7 @@ import { lifecycleFixture } from "../helpers/lifecycle";
 import { waitFor } from "../helpers/receiver";
 
 /**
- * Time partitions (lib/retention/partitions.ts, ADR 0032): the sweep makes a partition per UTC day
+ * Time partitions (lib/retention/partitions.ts, ADR 0034): the sweep makes a partition per UTC day
  * ahead of time, so new rows never land in the default partition; a day of messages past
  * RETENTION_PERIOD whose deliveries have all ended is dropped whole, with its deliveries and
  * attempts (those in later days too); a day with a pending delivery stays; a day of attempts goes

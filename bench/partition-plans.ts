@@ -1,0 +1,154 @@
+/**
+ * Part p0: the plans of the queries that must keep their index paths under time partitions
+ * (issue 21, ADR 0034) — the keyset lists (message log, attempts), a read by id, payload search,
+ * the claim's lease join and the outcome writes — on two databases of one server holding the same
+ * rows: one partitioned by day (migration 0017 and the sweep's day partitions), one with plain
+ * tables (0016). `days` days of `perDay` messages, each with one delivery and one attempt.
+ *
+ *   npx tsx bench/partition-plans.ts [--days 10] [--per-day 30000] [--server postgres://…]
+ *
+ * Prints EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) of each query on each database; docs/benchmarks.md
+ * quotes them.
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import postgres from "postgres";
+import { parseConfig } from "../lib/config";
+import type { Ctx } from "../lib/context";
+import { createSql, ormOver, type Sql } from "../lib/db/client";
+import { migrateDatabase } from "../lib/db/migrate";
+import { newId } from "../lib/ids";
+import { DAY_MS, makePartitions, startOfDay } from "../lib/retention/partitions";
+
+type Options = { days: number; perDay: number; log: (line: string) => void };
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+async function freshDatabase(serverUrl: string, name: string): Promise<string> {
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`drop database if exists ${name} with (force)`);
+  await admin.unsafe(`create database ${name}`);
+  await admin.end();
+  return withDatabase(serverUrl, name);
+}
+
+/** drizzle/ up to migration `last`, in a folder of its own. */
+function migrationsUpTo(last: number): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "wa-plans-"));
+  cpSync("drizzle", dir, { recursive: true });
+  const file = path.join(dir, "meta", "_journal.json");
+  const journal = JSON.parse(readFileSync(file, "utf8")) as { entries: { idx: number }[] };
+  journal.entries = journal.entries.filter((e) => e.idx <= last);
+  writeFileSync(file, JSON.stringify(journal));
+  return dir;
+}
+
+async function seed(dbs: Sql[], o: Options, now: number): Promise<{ endpoint: string; consumer: string; message: string }> {
+  const consumers = Array.from({ length: 10 }, (_, i) => ({ id: newId("consumer"), uid: `c${i}` }));
+  for (const sql of dbs) for (const c of consumers) await sql`insert into consumers (id, uid, name) values (${c.id}, ${c.uid}, ${c.uid})`;
+  const endpoints = consumers.map((c) => ({ id: newId("endpoint"), consumer: c.id }));
+  for (const sql of dbs) for (const e of endpoints) await sql`insert into endpoints (id, consumer_id, url) values (${e.id}, ${e.consumer}, 'http://127.0.0.1:9/')`;
+  const total = o.days * o.perDay;
+  const first = startOfDay(now) - (o.days - 1) * DAY_MS;
+  for (let start = 0; start < total; start += 10_000) {
+    const n = Math.min(10_000, total - start);
+    const at = Array.from({ length: n }, (_, i) => Math.min(now - 1000, first + Math.floor(((start + i) * (now - first)) / total)));
+    const e = at.map((_, i) => endpoints[(start + i) % endpoints.length]!);
+    const ids = at.map((t) => newId("message", t));
+    const dlv = at.map((t) => newId("delivery", t));
+    const att = at.map((t) => newId("attempt", t + 300));
+    const times = at.map((t) => new Date(t).toISOString());
+    const later = at.map((t) => new Date(t + 300).toISOString());
+    const cons = e.map((x) => x.consumer);
+    const eps = e.map((x) => x.id);
+    const payloads = at.map((_, i) => JSON.stringify({ customer: `cus_${start + i}`, amount: (start + i) % 1000 }));
+    for (const sql of dbs) {
+    await sql`insert into messages (id, consumer_id, event_type, payload, created_at)
+      select unnest(${ids}::text[]), unnest(${cons}::text[]), 'invoice.paid', unnest(${payloads}::text[]), unnest(${times}::timestamptz[])`;
+    await sql`insert into deliveries (id, message_id, endpoint_id, consumer_id, status, attempts, created_at)
+      select unnest(${dlv}::text[]), unnest(${ids}::text[]), unnest(${eps}::text[]), unnest(${cons}::text[]), 'succeeded', 1, unnest(${times}::timestamptz[])`;
+    await sql`insert into attempts (id, delivery_id, message_id, endpoint_id, consumer_id, attempt_number, trigger, success, status_code, duration_ms, created_at)
+      select unnest(${att}::text[]), unnest(${dlv}::text[]), unnest(${ids}::text[]), unnest(${eps}::text[]), unnest(${cons}::text[]), 1, 'scheduled', true, 200, 9,
+             unnest(${later}::timestamptz[])`;
+    }
+  }
+  for (const sql of dbs) {
+    await sql`vacuum analyze`;
+    // The partitioned parents too: autovacuum analyzes partitions, not their parents.
+    await sql`analyze messages, attempts`;
+  }
+  const [m] = await dbs[0]!<{ id: string }[]>`select id from messages order by id limit 1 offset ${Math.floor(total / 2)}`;
+  return { endpoint: endpoints[3]!.id, consumer: consumers[3]!.id, message: m!.id };
+}
+
+function queries(k: { endpoint: string; consumer: string; message: string }, cursor: { at: string; id: string }): { name: string; sql: string }[] {
+  const page = "order by created_at desc nulls last, id desc nulls last limit 51";
+  return [
+    { name: "message log, first page", sql: `select * from messages ${page}` },
+    { name: "message log, a later page (keyset)", sql: `select * from messages where (created_at, id) < ('${cursor.at}'::timestamptz, '${cursor.id}') ${page}` },
+    { name: "message log of one consumer", sql: `select * from messages where consumer_id = '${k.consumer}' ${page}` },
+    { name: "a message by id", sql: `select * from messages where id = '${k.message}'` },
+    { name: "payload search (payload_contains)", sql: `select * from messages where webhook_admin_payload_jsonb(payload) @> '{"customer":"cus_20000"}'::jsonb ${page}` },
+    { name: "attempts, first page", sql: `select * from attempts ${page}` },
+    { name: "attempts of one endpoint", sql: `select * from attempts where endpoint_id = '${k.endpoint}' ${page}` },
+    { name: "attempts of one message", sql: `select * from attempts where message_id = '${k.message}' ${page}` },
+    {
+      name: "the claim's lease join (deliveries → messages by id, 100 claimed)",
+      sql: `with c as materialized (select id as delivery_id from deliveries order by id desc limit 100)
+            select d.id, m.payload, m.is_test from c join deliveries d on d.id = c.delivery_id join messages m on m.id = d.message_id`,
+    },
+    {
+      name: "an outcome write: the attempt logged (insert … on conflict (id) do nothing)",
+      sql: `insert into attempts (id, delivery_id, message_id, endpoint_id, consumer_id, attempt_number, trigger, success, status_code, duration_ms)
+            values ('${newId("attempt")}', 'dlv_x', '${k.message}', '${k.endpoint}', '${k.consumer}', 2, 'manual', true, 200, 5) on conflict (id) do nothing`,
+    },
+  ];
+}
+
+export async function capturePlans(serverUrl: string, o: Options): Promise<{ name: string; plain: string; parted: string }[]> {
+  const now = Date.now();
+  const folder = migrationsUpTo(16);
+  const plainUrl = await freshDatabase(serverUrl, "wa_bench_plans_plain");
+  const partedUrl = await freshDatabase(serverUrl, "wa_bench_plans_parted");
+  await migrateDatabase(plainUrl, { migrationsFolder: folder });
+  rmSync(folder, { recursive: true, force: true });
+  await migrateDatabase(partedUrl);
+  const plain = createSql(plainUrl, { max: 1, name: "plans-plain" });
+  const parted = createSql(partedUrl, { max: 1, name: "plans-parted" });
+  const ctx: Ctx = { actor: { type: "system" }, db: ormOver(parted), sql: parted, config: parseConfig({ ...process.env, ENCRYPTION_KEY: "0".repeat(64) }) };
+  // Day partitions from the first seeded day (the default partition is empty: nothing to prove).
+  await makePartitions(ctx, { now: now - (o.days - 1) * DAY_MS });
+  await makePartitions(ctx, { now });
+  const keys = await seed([plain, parted], o, now);
+  const [c] = await plain<{ at: Date; id: string }[]>`select created_at as at, id from messages order by created_at desc, id desc offset 5000 limit 1`;
+  const out: { name: string; plain: string; parted: string }[] = [];
+  for (const q of queries(keys, { at: c!.at.toISOString(), id: c!.id })) {
+    const explain = async (sql: Sql) => {
+      await sql`begin`;
+      try {
+        return (await sql.unsafe(`explain (analyze, buffers, costs off, summary on) ${q.sql}`)).map((r) => (r as Record<string, string>)["QUERY PLAN"]).join("\n");
+      } finally {
+        await sql`rollback`;
+      }
+    };
+    const row = { name: q.name, plain: await explain(plain), parted: await explain(parted) };
+    out.push(row);
+    o.log(`\n### ${q.name}\n-- plain\n${row.plain}\n-- partitioned\n${row.parted}`);
+  }
+  await plain.end();
+  await parted.end();
+  return out;
+}
+
+if (process.argv[1]?.endsWith(path.join("bench", "partition-plans.ts"))) {
+  const { values } = parseArgs({ options: { days: { type: "string", default: "10" }, "per-day": { type: "string", default: "30000" }, server: { type: "string" } } });
+  if (!values.server) throw new Error("--server postgres://… (a server where databases may be created)");
+  await capturePlans(values.server, { days: Number(values.days), perDay: Number(values["per-day"]), log: (line) => console.log(line) });
+  process.exit(0);
+}
