@@ -69,7 +69,7 @@ async function timeDisable(sql: Sql, endpointId: string): Promise<number> {
   await sql
     .begin(async (tx) => {
       await tx`select 1 from delivery_queue where endpoint_id in (select ${endpointId}::text) order by delivery_id, kind for update`;
-      await tx`select 1 from deliveries where id in (select delivery_id from delivery_queue where endpoint_id in (select ${endpointId}::text)) order by id for update`;
+      await tx`select 1 from deliveries where id = any(array(select delivery_id from delivery_queue where endpoint_id in (select ${endpointId}::text))) order by id for update`;
       await tx`select 1 from endpoints where id in (select ${endpointId}::text) order by id for update`;
       await tx`select webhook_admin_cancel_pending(array[${endpointId}]::text[], 'endpoint_disabled')`;
       throw new RollBack();

@@ -13,8 +13,10 @@ LANGUAGE sql AS $$
     RETURNING delivery_id, kind
   ),
   canceled AS (
+    -- By id, through the primary key: a join to `gone` is planned for the array's generic estimate
+    -- (thousands of rows), and then read the whole of deliveries (its history, not the backlog).
     UPDATE deliveries d SET status = 'canceled', next_attempt_at = NULL, last_error = p_reason, updated_at = now()
-    FROM gone WHERE d.id = gone.delivery_id AND gone.kind = webhook_admin_queue_kind('scheduled')
+    WHERE d.id = ANY (ARRAY(SELECT delivery_id FROM gone WHERE kind = webhook_admin_queue_kind('scheduled')))
     RETURNING 1
   )
   SELECT count(*)::integer FROM canceled

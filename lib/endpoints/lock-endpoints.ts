@@ -11,9 +11,11 @@ export async function lockEndpoints({ db }: Ctx, which: { endpointId: string } |
   const endpointIds: SQL =
     "endpointId" in which ? sql`select ${which.endpointId}::text` : sql`select id from endpoints where consumer_id = ${which.consumerId}`;
   await db.execute(sql`select 1 from delivery_queue where endpoint_id in (${endpointIds}) order by delivery_id, kind for update`);
+  // "queued": by id through the primary key, whatever the estimate of the endpoint's backlog (a
+  // join can be planned as a scan of every delivery ever made).
   await db.execute(
     deliveries === "queued"
-      ? sql`select 1 from deliveries where id in (select delivery_id from delivery_queue where endpoint_id in (${endpointIds}))
+      ? sql`select 1 from deliveries where id = any(array(select delivery_id from delivery_queue where endpoint_id in (${endpointIds})))
             order by id for update`
       : sql`select 1 from deliveries where endpoint_id in (${endpointIds}) order by id for update`,
   );
