@@ -85,46 +85,47 @@ export async function makePartitions(ctx: Ctx, { now = Date.now() }: { now?: num
 
 async function makeTablePartitions(sql: Sql, table: PartitionedTable, prefix: string, now: number): Promise<string[]> {
   const made: string[] = [];
-  {
-    const deflt = defaultPartition(table);
-    const bound = `${deflt}_bound`;
-    // A bound left by a sweep cut off halfway: harmless until its first day comes, gone now.
-    await briefly(sql, (tx) => tx.unsafe(`alter table ${ident(deflt)} drop constraint if exists ${ident(bound)}`));
-    const days = await dayPartitions(sql, table);
-    const end = startOfDay(now) + (PARTITIONS_AHEAD + 1) * DAY_MS;
-    let first = days.length > 0 ? days.at(-1)!.day + DAY_MS : startOfDay(now);
-    const [newest] = await sql<{ id: string | null }[]>`select max(id) as id from only ${sql(deflt)}`;
-    const occupied = newest?.id != null;
-    if (occupied) {
-      // The default holds rows: start after its newest, and far enough ahead that no row made
-      // while this runs can fall in the new days (the bound constraint would refuse it).
-      first = Math.max(first, startOfDay(Math.max(idTime(newest!.id!), now + PARTITION_LEAD_MS)) + DAY_MS);
-    }
-    if (first >= end) return made;
-    const from = idBoundAt(prefix, first);
-    const to = idBoundAt(prefix, end);
-    if (occupied) {
+  const deflt = defaultPartition(table);
+  const bound = `${deflt}_bound`;
+  // A bound left by a sweep cut off halfway: harmless until its first day comes, gone now. (Looked
+  // up first: the drop takes an ACCESS EXCLUSIVE lock on the default partition, which every
+  // unpruned read of the table goes through.)
+  const [left] = await sql`select 1 from pg_constraint where conrelid = ${deflt}::regclass and conname = ${bound}`;
+  if (left) await briefly(sql, (tx) => tx.unsafe(`alter table ${ident(deflt)} drop constraint if exists ${ident(bound)}`));
+  const days = await dayPartitions(sql, table);
+  const end = startOfDay(now) + (PARTITIONS_AHEAD + 1) * DAY_MS;
+  let first = days.length > 0 ? days.at(-1)!.day + DAY_MS : startOfDay(now);
+  const [newest] = await sql<{ id: string | null }[]>`select max(id) as id from only ${sql(deflt)}`;
+  const occupied = newest?.id != null;
+  if (occupied) {
+    // The default holds rows: start after its newest, and far enough ahead that no row made
+    // while this runs can fall in the new days (the bound constraint would refuse it).
+    first = Math.max(first, startOfDay(Math.max(idTime(newest!.id!), now + PARTITION_LEAD_MS)) + DAY_MS);
+  }
+  if (first >= end) return made;
+  const from = idBoundAt(prefix, first);
+  const to = idBoundAt(prefix, end);
+  if (occupied) {
+    await briefly(sql, (tx) =>
+      tx.unsafe(`alter table ${ident(deflt)} add constraint ${ident(bound)} check (id < '${from}' or id >= '${to}') not valid`),
+    );
+    await sql.unsafe(`alter table ${ident(deflt)} validate constraint ${ident(bound)}`);
+  }
+  try {
+    for (let day = first; day < end; day += DAY_MS) {
+      const name = dayName(table, day);
+      await sql.unsafe(`create table if not exists ${ident(name)} (like ${ident(table)} including defaults including storage including compression)`);
+      // ATTACH takes a lock on the parent that lets reads and writes go on (CREATE TABLE …
+      // PARTITION OF would stop them); the new, empty table gets the parent's indexes and keys.
       await briefly(sql, (tx) =>
-        tx.unsafe(`alter table ${ident(deflt)} add constraint ${ident(bound)} check (id < '${from}' or id >= '${to}') not valid`),
+        tx.unsafe(
+          `alter table ${ident(table)} attach partition ${ident(name)} for values from ('${idBoundAt(prefix, day)}') to ('${idBoundAt(prefix, day + DAY_MS)}')`,
+        ),
       );
-      await sql.unsafe(`alter table ${ident(deflt)} validate constraint ${ident(bound)}`);
+      made.push(name);
     }
-    try {
-      for (let day = first; day < end; day += DAY_MS) {
-        const name = dayName(table, day);
-        await sql.unsafe(`create table if not exists ${ident(name)} (like ${ident(table)} including defaults including storage including compression)`);
-        // ATTACH takes a lock on the parent that lets reads and writes go on (CREATE TABLE …
-        // PARTITION OF would stop them); the new, empty table gets the parent's indexes and keys.
-        await briefly(sql, (tx) =>
-          tx.unsafe(
-            `alter table ${ident(table)} attach partition ${ident(name)} for values from ('${idBoundAt(prefix, day)}') to ('${idBoundAt(prefix, day + DAY_MS)}')`,
-          ),
-        );
-        made.push(name);
-      }
-    } finally {
-      if (occupied) await briefly(sql, (tx) => tx.unsafe(`alter table ${ident(deflt)} drop constraint if exists ${ident(bound)}`));
-    }
+  } finally {
+    if (occupied) await briefly(sql, (tx) => tx.unsafe(`alter table ${ident(deflt)} drop constraint if exists ${ident(bound)}`));
   }
   return made;
 }
