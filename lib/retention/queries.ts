@@ -58,12 +58,19 @@ export async function getDataLifecycle(ctx: Ctx): Promise<DataLifecycle> {
   ];
   const [size, tables, oldest, sweeps, erasures] = await Promise.all([
     sql<{ bytes: number }[]>`select pg_database_size(current_database())::float8 as bytes`,
+    // A partitioned table (time partitions, ADR 0034) counts as the sum of its partitions, which
+    // are not listed on their own.
     sql<{ name: string; bytes: number; rows_estimate: number | null }[]>`
-      select c.relname as name, pg_total_relation_size(c.oid)::float8 as bytes,
-             case when c.reltuples >= 0 then c.reltuples::float8 end as rows_estimate
-      from pg_class c join pg_namespace n on n.oid = c.relnamespace
-      where n.nspname = current_schema() and c.relkind in ('r', 'p')
-      order by pg_total_relation_size(c.oid) desc, c.relname limit 10`,
+      select name, bytes, rows_estimate from (
+        select c.relname as name,
+               coalesce((select sum(pg_total_relation_size(t.relid)) from pg_partition_tree(c.oid) t where t.isleaf and c.relkind = 'p'),
+                        pg_total_relation_size(c.oid))::float8 as bytes,
+               case when c.relkind = 'p'
+                    then (select sum(greatest(p.reltuples, 0)) from pg_partition_tree(c.oid) t join pg_class p on p.oid = t.relid where t.isleaf)
+                    when c.reltuples >= 0 then c.reltuples end::float8 as rows_estimate
+        from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = current_schema() and c.relkind in ('r', 'p') and not c.relispartition) t
+      order by bytes desc, name limit 10`,
     sql<{ at: Date | null }[]>`select min(created_at) as at from messages`,
     sql<{ started_at: Date; finished_at: Date; duration_ms: number; removed: Record<string, number>; more: boolean; error: string | null }[]>`
       select started_at, finished_at, duration_ms, removed, more, error from sweep_runs order by id desc limit ${SWEEPS_SHOWN}`,

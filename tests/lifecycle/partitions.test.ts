@@ -106,6 +106,16 @@ describe("time partitions", () => {
     expect((await t.api.get(`/api/v1/messages/${id}`)).status).toBe(200);
   });
 
+  it("count as their table on the Data & retention page: the sum of its days, none listed on its own", async () => {
+    const res = await t.api.get("/api/v1/data-lifecycle");
+    expect(res.status, res.text).toBe(200);
+    const tables = res.body.database.tables as { name: string; bytes: number }[];
+    expect(tables.filter((x) => /_(p[0-9]{8}|default)$/.test(x.name))).toEqual([]);
+    const [parts] = await sql()<{ bytes: number }[]>`
+      select sum(pg_total_relation_size(relid))::float8 as bytes from pg_partition_tree('messages') where isleaf`;
+    expect(tables.find((x) => x.name === "messages")?.bytes).toBe(parts!.bytes);
+  });
+
   it("drops a day past RETENTION_PERIOD whole, with its deliveries, failed rows and attempts (later days' too); keeps a day with a pending delivery", async () => {
     const gone = today - 4 * DAY_MS;
     const kept = today - 3 * DAY_MS;
