@@ -43,7 +43,7 @@ export type PartitionFigures = {
   pairs: { parted: number; plain: number; ratio: number }[];
   bytesPerMessage: { parted: number; plain: number };
   drop?: { messages: number; totalMs: number; writeMaxMs: number; readMaxMs: number; removed: Record<string, number>; detachMaxMs: number; dropMaxMs: number };
-  soak?: { minutes: { minute: number; dbBytes: number; delivered: number; ingestP99: number }[]; sweeping: Window; idle: Window; sweeps: number };
+  soak?: { minutes: { minute: number; dbBytes: number; ingested: number; delivered: number; ingestP99: number }[]; sweeping: Window; idle: Window; sweeps: number };
 };
 type Window = { seconds: number; deliveredPerSecond: number; ingestP99: number };
 
@@ -258,9 +258,9 @@ async function soak(v: Variant, receiver: Receiver, o: PartitionOptions, logDir:
       const [size] = await v.sql<{ bytes: number }[]>`select pg_database_size(current_database())::float8 as bytes`;
       const recent = deliveredAt.filter((d) => d.at > Date.now() - 60_000);
       const recentLat = latencies.filter((l) => l.at > Date.now() - 60_000).map((l) => l.ms);
-      const row = { minute, dbBytes: size!.bytes, delivered: recent.reduce((s, d) => s + d.count, 0) / 60, ingestP99: percentile(recentLat, 99) };
+      const row = { minute, dbBytes: size!.bytes, ingested: (recentLat.length * 100) / 60, delivered: recent.reduce((s, d) => s + d.count, 0) / 60, ingestP99: percentile(recentLat, 99) };
       minutes.push(row);
-      o.log(`  minute ${minute}: database ${(row.dbBytes / 1e6).toFixed(0)} MB, delivered ${int(row.delivered)}/s, ingest p99 ${ms(row.ingestP99)} per 100 messages, load ${os.loadavg()[0]!.toFixed(2)}`);
+      o.log(`  minute ${minute}: database ${(row.dbBytes / 1e6).toFixed(0)} MB, ingested ${int(row.ingested)}/s, delivered ${int(row.delivered)}/s, ingest p99 ${ms(row.ingestP99)} per 100 messages, load ${os.loadavg()[0]!.toFixed(2)}`);
     }
   }
   running = false;
