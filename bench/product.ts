@@ -16,11 +16,15 @@ export function productEnv(databaseUrl: string): NodeJS.ProcessEnv {
   };
 }
 
-/** Starts `next start` on a free port and waits until GET /api/health answers 200. */
-export async function startWeb(env: NodeJS.ProcessEnv, logDir: string): Promise<{ child: Child; url: string }> {
+/** Starts the web app (as production runs it, or `next start` alone) on a free port; waits until GET /api/health answers 200. */
+export async function startWeb(
+  env: NodeJS.ProcessEnv,
+  logDir: string,
+  server: "web-server" | "next-start" = "web-server",
+): Promise<{ child: Child; url: string }> {
   const port = await freePort();
-  const { command, args } = commands.web(port);
-  const child = startChild({ name: "web", command, args, env: { ...env, PORT: String(port) }, logDir });
+  const { command, args } = commands.web(port, server);
+  const child = startChild({ name: server === "web-server" ? "web" : "web-next-start", command, args, env: { ...env, PORT: String(port) }, logDir });
   const url = `http://127.0.0.1:${port}`;
   await waitUntil(
     "GET /api/health = 200",

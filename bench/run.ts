@@ -17,6 +17,9 @@
  *          DELIVERY_BATCH_SIZE pass through from the environment. docs/benchmarks.md explains it all.
  */
 import { measureMetricsCost } from "./metrics-cost";
+import { DEFAULT_LEAN_PROBE_DIR, runLeanProbe, type LeanProbeResult } from "./lean-probe";
+import { compareWebServers, summarizeServers, type ServerRound } from "./ingest-ab";
+import { measureNotifyCost, summarizeNotify, type NotifyRound } from "./notify-ab";
 import { measureQueueIndex, type QueueIndexFigures } from "./queue-index";
 import { measurePartitions } from "./partitions";
 import { measureScaleOut, type ScaleOutFigures } from "./scale-out";
@@ -48,6 +51,10 @@ const { values } = parseArgs({
     "batch-messages": { type: "string", default: "20000" },
     "batch-connections": { type: "string", default: "10" },
     "batch-payload-bytes": { type: "string", default: "200" },
+    "notify-rounds": { type: "string", default: "3" },
+    "server-pairs": { type: "string", default: "3" },
+    "lean-probe-dir": { type: "string", default: DEFAULT_LEAN_PROBE_DIR },
+    "notify-connections": { type: "string", default: "64" },
     deliveries: { type: "string", default: "20000" },
     endpoints: { type: "string", default: "20" },
     "endpoint-concurrency": { type: "string", default: "100" },
@@ -80,6 +87,9 @@ const opt = {
   batchMessages: Number(values["batch-messages"]),
   batchConnections: Number(values["batch-connections"]),
   batchPayloadBytes: Number(values["batch-payload-bytes"]),
+  notifyRounds: Number(values["notify-rounds"]),
+  serverPairs: Number(values["server-pairs"]),
+  notifyConnections: Number(values["notify-connections"]),
   deliveries: Number(values.deliveries),
   endpoints: Number(values.endpoints),
   endpointConcurrency: Number(values["endpoint-concurrency"]),
@@ -205,6 +215,12 @@ function pairRows(title: string, pairs: RollupPair[], [on, off]: [string, string
   ];
 }
 
+/** Part b2's summary rows: the lean probe's rate and part b's as a ratio of it. */
+function leanRows(lean: LeanProbeResult | { skipped: string }, ratio: number | null): string[][] {
+  if ("skipped" in lean) return [["b2. lean probe", "skipped", lean.skipped]];
+  return [["b2. part b / lean probe", `${ratio!.toFixed(2)}× (probe ${int(lean.perSecond)}/s)`, "the lean batch probe on the same database right after part b, 8 claimers × 100"]];
+}
+
 async function main(): Promise<void> {
   const started = new Date();
   say(`Webhook Admin benchmark — ${started.toISOString()}`);
@@ -275,6 +291,26 @@ async function main(): Promise<void> {
   say("Postgres active sessions (sampled every 100 ms):");
   for (const line of await waits()) say(`  ${line}`);
 
+  // a1. The same POSTs through the web server as production runs it and through `next start` alone
+  // (bench/ingest-ab.ts), in alternating rounds; a consumer of its own, whose endpoint is disabled after.
+  let serverRounds: ServerRound[] = [];
+  if (opt.serverPairs > 0) {
+    heading(`a1. Ingest by web server: scripts/web-server.ts (lean route) vs next start, ${opt.serverPairs} pairs of 2,000 POSTs, ${opt.connections} connections, in turn`);
+    await consumer("bench-servers");
+    const serversEndpoint = await endpoint("bench-servers", `${receiver.url}/servers`);
+    serverRounds = await compareWebServers(
+      { env, logDir, apiKey: db.apiKey, webUrl: web.url, webPid: web.child.process.pid },
+      { consumer: "bench-servers", connections: opt.connections, pairs: opt.serverPairs, messagesPerRound: 2000, offset: 0, log: say },
+    );
+    const s = summarizeServers(serverRounds);
+    say(
+      `web server: median ${int(s.webServer.perSecond)}/s, p99 ${ms(s.webServer.p99)}, ${int(s.webServer.cpuMicros)} µs web CPU a message; ` +
+        `next start: median ${int(s.nextStart.perSecond)}/s, p99 ${ms(s.nextStart.p99)}, ${int(s.nextStart.cpuMicros)} µs; ratio ${s.ratio.toFixed(2)}× pair by pair; ` +
+        `load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`,
+    );
+    await api.expect(200, "POST", `/api/v1/endpoints/${serversEndpoint.id}/disable`);
+  }
+
   // a2. Batch ingest, worker still stopped: 100 messages a call. The endpoint is disabled after, so
   // its deliveries are canceled rather than delivered by the phases below.
   let batchIngest: BatchIngestResult | null = null;
@@ -299,6 +335,19 @@ async function main(): Promise<void> {
     say("Postgres active sessions (sampled every 100 ms):");
     for (const line of await waits()) say(`  ${line}`);
     await api.expect(200, "POST", `/api/v1/endpoints/${batchEndpoint.id}/disable`);
+  }
+
+  // a3. What a NOTIFY in every ingest transaction costs (bench/notify-ab.ts), worker still stopped;
+  // the endpoint is disabled after, as part a2's.
+  let notifyRounds: NotifyRound[] = [];
+  if (opt.notifyRounds > 0) {
+    heading(`a3. Ingest's wake-up: the ingest verb from ${opt.notifyConnections} connections, NOTIFY in the transaction / after the commit (coalesced) / none, ${opt.notifyRounds} rounds of 3,000 messages each`);
+    const notifyConsumer = await consumer("bench-notify");
+    const notifyEndpoint = await endpoint("bench-notify", `${receiver.url}/notify`);
+    notifyRounds = await measureNotifyCost({ databaseUrl: db.url, config, consumer: notifyConsumer.id, connections: opt.notifyConnections, messagesPerRound: 3000, rounds: opt.notifyRounds, log: say });
+    for (const s of summarizeNotify(notifyRounds)) say(`${s.mode}: median ${int(s.perSecond)} messages/s, p99 ${ms(s.p99)}; ${s.ratio.toFixed(2)}× in-transaction's, round by round`);
+    say(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+    await api.expect(200, "POST", `/api/v1/endpoints/${notifyEndpoint.id}/disable`);
   }
 
   // The queued ingest deliveries go through the worker for a while: one endpoint's backlog at the
@@ -342,6 +391,14 @@ async function main(): Promise<void> {
   say(`CPU (100% = one core): ${formatShares(e2eCpu)}`);
   say("Postgres active sessions (sampled every 100 ms):");
   for (const line of await waits()) say(`  ${line}`);
+
+  // b2. The lean batch probe (bench/lean-probe.ts) on the same database, right after part b: the
+  // least a logged delivery costs on this stack, and part b's rate as a ratio of it.
+  heading(`b2. The lean batch probe (${values["lean-probe-dir"]}), ${int(opt.deliveries)} deliveries, 8 claimers × 100, as the anchor for part b`);
+  const lean = await runLeanProbe({ databaseUrl: db.url, deliveries: opt.deliveries, dir: values["lean-probe-dir"] });
+  const leanRatio = "perSecond" in lean ? (e2e.attempts / ((e2e.elapsedMs - e2e.firstArrivalMs) / 1000)) / lean.perSecond : null;
+  if ("skipped" in lean) say(`skipped: ${lean.skipped}`);
+  else say(`${lean.line}\npart b / lean probe: ${leanRatio!.toFixed(2)}× (${deliveringRate(e2e)} / ${int(lean.perSecond)}/s); load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
 
   // c. Latency with the worker running and idle.
   heading(`c. Create → first attempt, idle worker (${opt.latency} messages, one at a time, 20 ms apart)`);
@@ -521,6 +578,19 @@ async function main(): Promise<void> {
             ],
           ]
         : []),
+      ...(serverRounds.length
+        ? (() => {
+            const s = summarizeServers(serverRounds);
+            return [
+              ["a1. web server / next start", `${s.ratio.toFixed(2)}× (${int(s.webServer.perSecond)}/s p99 ${ms(s.webServer.p99)} vs ${int(s.nextStart.perSecond)}/s p99 ${ms(s.nextStart.p99)})`, `POST /messages, ${opt.connections} connections, median of ${opt.serverPairs} pairs in turn`],
+            ];
+          })()
+        : []),
+      ...(notifyRounds.length ? summarizeNotify(notifyRounds) : []).map((s) => [
+        `a3. wake-up ${s.mode}`,
+        `${int(s.perSecond)}/s (${s.ratio.toFixed(2)}×), p99 ${ms(s.p99)}`,
+        `ingest verb, ${opt.notifyConnections} connections, median of ${opt.notifyRounds} rounds; × = to NOTIFY in the transaction`,
+      ]),
       ["b. queueing", `${rate(insert.accepted, insert.elapsedMs)}, p50 ${ms(insert.latency.p50)}, p99 ${ms(insert.latency.p99)}`, `${int(opt.deliveries)} POSTs over ${opt.endpoints} consumers, worker stopped`],
       [
         "b. end-to-end delivery",
@@ -530,6 +600,7 @@ async function main(): Promise<void> {
       ["   from worker start", `${rate(e2e.attempts, e2e.elapsedMs)}`, `the same, plus the worker process's start-up (${seconds(e2e.firstArrivalMs)} to its first request)`],
       ["   arrival rate", `${rate(e2e.received, e2e.arrivalSpanMs)}`, "first → last arrival at the receiver"],
       ["   CPU while delivering", formatShares(e2eCpu), "100% = one core"],
+      ...leanRows(lean, leanRatio),
       ["c. create → attempt", `p50 ${ms(l.p50)}, p99 ${ms(l.p99)}, max ${ms(l.max)}`, `${latency.sent} sequential POSTs 20 ms apart, idle worker`],
       ["d. isolation, alone", isolationLine(alone), `healthy endpoint, ${alone.sent} sequential POSTs 20 ms apart`],
       ["   beside a hung endpoint", isolationLine(beside), "the same, while every other message goes to an endpoint that never answers"],

@@ -107,7 +107,11 @@ export function startChild(options: {
 }
 
 export const commands = {
-  web: (port: number) => ({ command: bin("next"), args: ["start", "-p", String(port), "-H", "127.0.0.1"] }),
+  // As `npm run web` runs it in production (scripts/web-server.ts), or `next start` alone (part a's A/B).
+  web: (port: number, server: "web-server" | "next-start" = "web-server") =>
+    server === "next-start"
+      ? { command: bin("next"), args: ["start", "-p", String(port), "-H", "127.0.0.1"] }
+      : { command: process.execPath, args: ["--import", "tsx", "scripts/web-server.ts", "--port", String(port), "--hostname", "127.0.0.1"] },
   // As `npm run worker` runs it. BENCH_WORKER_NODE_ARGS adds node flags, e.g. to profile the worker
   // alone: BENCH_WORKER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof".
   worker: () => ({

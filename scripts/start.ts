@@ -99,7 +99,9 @@ async function main(): Promise<void> {
   // The demo's receivers exist only in the embedded demo, whatever the environment says.
   const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", WEBHOOK_ADMIN_DEMO: database.embedded ? "true" : "false" };
   const port = String(config.PORT);
-  startChild("web app", bin("next"), [values.dev ? "dev" : "start", "-p", port], env, false);
+  // Production: Next.js behind the web server that serves the hottest route directly (ADR 0035).
+  if (values.dev) startChild("web app", bin("next"), ["dev", "-p", port], env, false);
+  else startChild("web app", process.execPath, ["--import", "tsx", "scripts/web-server.ts", "--port", port], env, false);
   if (mode === "all") {
     // node itself rather than the tsx wrapper, so signals reach the worker directly.
     const worker = values.dev ? [bin("tsx"), ["watch", "worker/index.ts"]] : [process.execPath, ["--import", "tsx", "worker/index.ts"]];

@@ -5,6 +5,7 @@ import { withApi } from "@/lib/http/api-route";
 import { ValidationError } from "@/lib/errors";
 import { PageQuery } from "@/lib/pagination";
 import { otherMethods } from "@/lib/http/methods";
+import { offerLeanRoute } from "@/lib/http/lean-routes";
 
 export const POST = withApi(async ({ req, ctx }) => {
   const header = req.headers.get("idempotency-key");
@@ -49,6 +50,9 @@ export const POST = withApi(async ({ req, ctx }) => {
     },
   },
 });
+
+// The hottest route: the web server calls this same handler without Next.js's routing (ADR 0035).
+offerLeanRoute("POST", "/api/v1/messages", POST);
 
 export const GET = withApi(async ({ req, ctx }) =>
   json(await listMessages(ctx, parseQuery(req, PageQuery.extend(ListMessagesQuery.shape)))), {
