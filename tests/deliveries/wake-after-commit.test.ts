@@ -8,7 +8,7 @@ import type { WorkerHandle } from "../../worker/runtime";
 
 /**
  * Ingest announces due work with a NOTIFY after its commit, coalesced per process (lib/jobs,
- * notifyDueAfterCommit; ADR 0032): never one per transaction in a burst, yet always one that
+ * notifyDueAfterCommit; ADR 0035): never one per transaction in a burst, yet always one that
  * started after each commit, so an idle worker misses nothing.
  */
 let sql: Sql;
