@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: starts the product as it runs in production (next start + one worker + its own
+ * `npm run bench`: starts the product as it runs in production (the web server of npm run web + one worker + its own
  * PostgreSQL), then measures ingest, end-to-end delivery throughput and idle create→attempt
  * latency against a fast local receiver, and prints the figures. It never passes or fails on them.
  * Options: --messages 5000 --deliveries 20000 --endpoints 20 --endpoint-concurrency 100
@@ -11,6 +11,8 @@
  *          --queue-rows 1000000 (0 skips part q) --queue-pairs 3
  *          --partition-pairs 4 (0 skips part p) --partition-deliveries 20000 --partition-drop-messages 1000000
  *          --soak-minutes 10 (0 skips the soak)
+ *          --server-pairs 3 (0 skips part a1) --notify-rounds 3 (0 skips part a3) --notify-connections 64
+ *          --lean-probe-dir ../shared/bench (part b2)
  *          --log-messages 2000000 --log-attempts 10000000 (0 skips part g)
  *          --log-runs 50 --log-keep (keep part g's seeded database and reuse it) and the other --log-
  *          options of bench/log-queries.ts; product settings such as
@@ -242,7 +244,7 @@ async function main(): Promise<void> {
     ["database", db.description],
     [
       "product",
-      `next start + 1 worker; WORKER_CONCURRENCY=${config.WORKER_CONCURRENCY}, DELIVERY_BATCH_SIZE=${config.DELIVERY_BATCH_SIZE}, ` +
+      `web server (scripts/web-server.ts) + 1 worker; WORKER_CONCURRENCY=${config.WORKER_CONCURRENCY}, DELIVERY_BATCH_SIZE=${config.DELIVERY_BATCH_SIZE}, ` +
         `ENDPOINT_MAX_CONCURRENCY=${config.ENDPOINT_MAX_CONCURRENCY}, DATABASE_POOL_SIZE=${process.env.DATABASE_POOL_SIZE ?? "10 (web), 30 (worker)"}`,
     ],
     ["logs", path.relative(process.cwd(), logDir)],
