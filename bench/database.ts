@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
@@ -6,6 +7,7 @@ import { createSql, type Sql } from "../lib/db/client";
 import { ctxOver } from "../lib/open-ctx";
 import { startEmbeddedPostgres } from "../lib/db/embedded";
 import { migrateDatabase } from "../lib/db/migrate";
+import { parseConfig } from "../lib/config";
 import { sleep } from "./stats";
 
 export const BENCH_DIR = path.resolve(".data/bench");
@@ -92,7 +94,9 @@ export async function prepareDatabase(options: { fsync: boolean; log: (line: str
 
   await migrateDatabase(url);
   const drizzleSql = createSql(url, { max: 1, name: "webhook-admin-bench" });
-  const { key } = await createApiKey({ ctx: ctxOver(drizzleSql), input: { name: "bench" } });
+  // The bench's own process has no product environment (each product process gets productEnv's).
+  const config = parseConfig({ ...process.env, DATABASE_URL: url, ENCRYPTION_KEY: randomBytes(32).toString("hex") });
+  const { key } = await createApiKey({ ctx: ctxOver(drizzleSql, { type: "system" }, config), input: { name: "bench" } });
   await drizzleSql.end();
 
   const sql = createSql(url, { max: 2, name: "webhook-admin-bench" });

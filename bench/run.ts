@@ -13,6 +13,7 @@
  *          --soak-minutes 10 (0 skips the soak)
  *          --server-pairs 3 (0 skips part a1) --notify-rounds 3 (0 skips part a3) --notify-connections 64
  *          --lean-probe-dir ../shared/bench (part b2)
+ *          --claim-pairs 2 (0 skips part f4) --claim-deliveries 20000 --claim-vs 132ac54 (the commit whose claim to compare)
  *          --log-messages 2000000 --log-attempts 10000000 (0 skips part g)
  *          --log-runs 50 --log-keep (keep part g's seeded database and reuse it) and the other --log-
  *          options of bench/log-queries.ts; product settings such as
@@ -25,6 +26,7 @@ import { measureNotifyCost, summarizeNotify, type NotifyRound } from "./notify-a
 import { measureQueueIndex, type QueueIndexFigures } from "./queue-index";
 import { measurePartitions } from "./partitions";
 import { measureScaleOut, type ScaleOutFigures } from "./scale-out";
+import { measureClaimSplit, type ClaimPairs, type ClaimTime } from "./claim-ab";
 import os from "node:os";
 import path from "node:path";
 import { rm } from "node:fs/promises";
@@ -80,6 +82,10 @@ const { values } = parseArgs({
     "partition-deliveries": { type: "string", default: "20000" },
     "partition-drop-messages": { type: "string", default: "1000000" },
     "soak-minutes": { type: "string", default: "10" },
+    "claim-pairs": { type: "string", default: "2" },
+    "claim-deliveries": { type: "string", default: "20000" },
+    // The last commit before the claim was split into stages (issue 20, step 4).
+    "claim-vs": { type: "string", default: "132ac54" },
     ...LOG_OPTIONS,
   },
 });
@@ -110,6 +116,9 @@ const opt = {
   scaleMessages: Number(values["scale-messages"]),
   queueRows: Number(values["queue-rows"]),
   queuePairs: Number(values["queue-pairs"]),
+  claimPairs: Number(values["claim-pairs"]),
+  claimDeliveries: Number(values["claim-deliveries"]),
+  claimVs: String(values["claim-vs"]),
   warmup: 200,
 };
 
@@ -221,6 +230,12 @@ function pairRows(title: string, pairs: RollupPair[], [on, off]: [string, string
 function leanRows(lean: LeanProbeResult | { skipped: string }, ratio: number | null): string[][] {
   if ("skipped" in lean) return [["b2. lean probe", "skipped", lean.skipped]];
   return [["b2. part b / lean probe", `${ratio!.toFixed(2)}× (probe ${int(lean.perSecond)}/s)`, "the lean batch probe on the same database right after part b, 8 claimers × 100"]];
+}
+
+/** The median of the phases' claim time per leased row. */
+function claimRowTime(times: ClaimTime[]): string {
+  const sorted = times.map((t) => t.usPerRow).sort((a, b) => a - b);
+  return sorted.length ? `${sorted[Math.floor(sorted.length / 2)]!.toFixed(1)} µs` : "n/a";
 }
 
 async function main(): Promise<void> {
@@ -547,6 +562,18 @@ async function main(): Promise<void> {
     );
   }
 
+  // f4. The claim split into stages against the claim before it: part b's delivery in pairs, each
+  // phase with its own claim in place (bench/claim-ab.ts).
+  let claimAb: ClaimPairs | null = null;
+  if (opt.claimPairs > 0) {
+    heading(`f4. The claim: this tree's against ${opt.claimVs}'s, part b's delivery (${int(opt.claimDeliveries)} queued by SQL), ${opt.claimPairs} pairs in turn`);
+    await Promise.all([worker, ...extra].map((w) => w.stop()));
+    claimAb = await measureClaimSplit({ db, receiver, env, logDir }, { pairs: opt.claimPairs, deliveries: opt.claimDeliveries, endpointIds: e2eEndpoints, ref: opt.claimVs, log: say });
+    const s = summarizePairs(claimAb.pairs);
+    say(`this tree's claim: median ${int(s.on)}/s; ${opt.claimVs}'s: median ${int(s.off)}/s; pair by pair: median ${s.ratio.toFixed(3)} (${s.minRatio.toFixed(3)}–${s.maxRatio.toFixed(3)})`);
+    say(`claim time in PostgreSQL per leased row: median ${claimRowTime(claimAb.time.on)} this tree's, ${claimRowTime(claimAb.time.off)} ${opt.claimVs}'s`);
+  }
+
   // g. The message log's and the overview's queries at scale, on a database of their own: the
   // product's processes are done, so they are stopped first and take no CPU from it.
   let logFigures: LogFigure[] = [];
@@ -616,6 +643,8 @@ async function main(): Promise<void> {
         : []),
       ...pairRows("f. rollup on / off", rollupPairs, ["with", "without"]),
       ...pairRows("f2. tracing on / off", otelPairs, ["on", "off"], "; OTLP/HTTP JSON to a local sink"),
+      ...pairRows(`f4. claim this tree / ${opt.claimVs}`, claimAb?.pairs ?? [], ["this tree", opt.claimVs]),
+      ...(claimAb ? [["   claim time per leased row", `${claimRowTime(claimAb.time.on)} / ${claimRowTime(claimAb.time.off)}`, "total time of the claim function in PostgreSQL (track_functions), per row it leased, median of the phases"]] : []),
       ["f3. metrics per attempt", `${metricsCost.microsPerAttempt.toFixed(2)} µs`, "prom-client calls the pump makes per attempt (and per claim, amortized), in-process"],
       ...(scaleOut ? pairRows("s. 2 workers / 1", scaleOut.workerPairs, ["2 workers", "1"]) : []),
       ...(scaleOut?.ingestPairs.length

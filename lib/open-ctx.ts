@@ -1,4 +1,4 @@
-import { getConfig } from "./config";
+import { getConfig, type Config } from "./config";
 import type { Actor, Ctx } from "./context";
 import { getDb, getSql, ormOver, type Sql } from "./db/client";
 
@@ -10,9 +10,9 @@ export function openCtx(actor: Actor): Ctx {
   return { actor, db: getDb(), sql: getSql(), config: getConfig() };
 }
 
-/** A ctx on a pool of the caller's own (the bench's, a second database's). */
-export function ctxOver(sql: Sql, actor: Actor = { type: "system" }): Ctx {
-  return { actor, db: ormOver(sql), sql, config: getConfig() };
+/** A ctx on a pool of the caller's own (the bench's, a second database's), with its own config where the process has none. */
+export function ctxOver(sql: Sql, actor: Actor = { type: "system" }, config: Config = getConfig()): Ctx {
+  return { actor, db: ormOver(sql), sql, config };
 }
 
 /** A ctx for work nobody asked for in person: the worker's tasks, start-up, the CLI. */

@@ -39,10 +39,11 @@ DECLARE
 BEGIN
   FOR e IN
     WITH w AS (
-      SELECT (p_items[n]).endpoint_id AS endpoint_id, array_agg(n ORDER BY n) AS waiting, min(n) AS first
-      FROM generate_subscripts(p_items, 1) AS n
-      WHERE (p_items[n]).endpoint_id = ANY (p_locked)
-      GROUP BY 1
+      -- One pass over the rows (a subscript of a composite array walks it from its start).
+      SELECT i.endpoint_id, array_agg(i.n::integer ORDER BY i.n) AS waiting, min(i.n) AS first
+      FROM unnest(p_items) WITH ORDINALITY AS i(delivery_id, kind, endpoint_id, recovery_id, action, until, for_slot, probe, wait_leased, n)
+      WHERE i.endpoint_id = ANY (p_locked)
+      GROUP BY i.endpoint_id
     )
     SELECT en.id, en.state, coalesce(en.max_concurrency, p_default_concurrency) AS max_concurrency,
            en.rate_limit_per_second, en.rate_window_start, en.rate_window_count, en.circuit_open_until, w.waiting,

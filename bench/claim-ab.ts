@@ -1,0 +1,77 @@
+import { execFileSync } from "node:child_process";
+import { applySqlFunctions } from "../lib/db/functions";
+import type { BenchDatabase } from "./database";
+import type { Receiver } from "./receiver";
+import { measureDeliveryPairs, type RollupPair } from "./rollup-ab";
+
+/** The claim's own time in PostgreSQL, per claim call and per row it leased (ms, µs). */
+export type ClaimTime = { calls: number; msPerCall: number; usPerRow: number };
+export type ClaimPairs = { pairs: RollupPair[]; time: { on: ClaimTime[]; off: ClaimTime[] } };
+
+const CLAIM = "webhook_admin_claim_deliveries_v2";
+
+/**
+ * Part f4: this tree's claim against the claim of an earlier commit (`ref`: by default the one
+ * before the claim was split into stages), in part b's delivery pairs. Both are the same function,
+ * webhook_admin_claim_deliveries_v2, with the same arguments and result, so each phase puts its own
+ * body in place (CREATE OR REPLACE) before its worker starts — the worker, the queue and the
+ * receiver are the same. Besides the delivery rate and CPU per attempt, PostgreSQL's function
+ * statistics (track_functions) give the claim's own time per call and per leased row.
+ */
+export async function measureClaimSplit(
+  ctx: { db: BenchDatabase; receiver: Receiver; env: NodeJS.ProcessEnv; logDir: string },
+  options: { pairs: number; deliveries: number; endpointIds: string[]; ref: string; log: (line: string) => void },
+): Promise<ClaimPairs> {
+  const { db } = ctx;
+  const before = execFileSync("git", ["show", `${options.ref}:lib/deliveries/claim-due-deliveries.sql`], { encoding: "utf8" });
+  if (before.includes("webhook_admin_claim_scan_due")) throw new Error(`${options.ref}'s claim is already the split one: pass an earlier --claim-vs`);
+  // For the workers' sessions, which start after this.
+  const database = (await db.sql<{ database: string }[]>`select current_database() as database`)[0]!.database;
+  await db.sql.unsafe(`alter database "${database}" set track_functions = 'pl'`);
+  const time: ClaimPairs["time"] = { on: [], off: [] };
+  const claimStats = async () => {
+    await db.sql`select pg_stat_clear_snapshot()`;
+    const [row] = await db.sql<{ calls: number; total: number }[]>`
+      select coalesce(sum(calls), 0)::float8 as calls, coalesce(sum(total_time), 0)::float8 as total
+      from pg_stat_user_functions where funcname = ${CLAIM}`;
+    return row ?? { calls: 0, total: 0 };
+  };
+  // Each phase's figures are read when the next one is prepared (its worker has stopped by then,
+  // and a session's counters reach the statistics when it ends), the last phase's at the end.
+  let current: { variant: "on" | "off"; calls: number; total: number; rows: number } | null = null;
+  const leasedRows = async () => (await db.sql<{ n: number }[]>`select count(*)::int as n from attempts`)[0]!.n;
+  const closePhase = async () => {
+    if (!current) return;
+    let end = await claimStats();
+    for (let i = 0; i < 20 && end.calls === current.calls; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      end = await claimStats();
+    }
+    const calls = end.calls - current.calls;
+    const rows = (await leasedRows()) - current.rows;
+    const figure = { calls, msPerCall: (end.total - current.total) / Math.max(1, calls), usPerRow: ((end.total - current.total) * 1000) / Math.max(1, rows) };
+    time[current.variant].push(figure);
+    options.log(`  claim ${current.variant.padEnd(3)}: ${figure.calls} calls, ${figure.msPerCall.toFixed(2)} ms per call, ${figure.usPerRow.toFixed(1)} µs per leased row`);
+    current = null;
+  };
+  const pairs = await measureDeliveryPairs(ctx, {
+    label: "claim",
+    pairs: options.pairs,
+    deliveries: options.deliveries,
+    endpointIds: options.endpointIds,
+    log: options.log,
+    on: {},
+    off: {},
+    prepare: async (variant) => {
+      await closePhase();
+      if (variant === "on") await applySqlFunctions(db.sql);
+      else await db.sql.unsafe(before);
+      current = { variant, ...(await claimStats()), rows: await leasedRows() };
+    },
+  });
+  await closePhase();
+  // Leave this tree's functions in place, and the statistics as they were, for whatever runs next.
+  await applySqlFunctions(db.sql);
+  await db.sql.unsafe(`alter database "${database}" reset track_functions`);
+  return { pairs, time };
+}
