@@ -15,6 +15,12 @@ import { addCounts, type Counts } from "./counts";
 export const DAY_MS = 86_400_000;
 /** Days made ahead of today: a worker may be down this long before rows fall to the default partition. */
 export const PARTITIONS_AHEAD = 3;
+/**
+ * Days made ahead at once when the default partition holds rows (an upgraded install's history, for
+ * RETENTION_PERIOD): each extension then validates a constraint over all of them (a scan, online),
+ * so it is done every eleven days or so rather than every day.
+ */
+export const PROVEN_AHEAD = 14;
 /** A new day partition starts at least this far in the future when the default partition holds rows (see makePartitions). */
 export const PARTITION_LEAD_MS = 10 * 60_000;
 /** How long a partition change waits for its lock before it gives up until the next sweep. */
@@ -58,7 +64,8 @@ async function briefly<T>(sql: Sql, work: (tx: Sql) => Promise<T>): Promise<T> {
 }
 
 /**
- * Makes the day partitions of every partitioned table up to PARTITIONS_AHEAD days after today.
+ * Makes the day partitions of every partitioned table up to PARTITIONS_AHEAD days after today
+ * (PROVEN_AHEAD at once when the default partition holds rows).
  *
  * A new partition must not cover a row of the default partition (PostgreSQL checks, scanning the
  * default under an ACCESS EXCLUSIVE lock). When the default is empty (a new install) the days start
@@ -67,7 +74,9 @@ async function briefly<T>(sql: Sql, work: (tx: Sql) => Promise<T>): Promise<T> {
  * made until then still fall to the default), and the check is proven instead of scanned: a CHECK
  * (id < first OR id >= end) is added to the default NOT VALID (a brief lock), validated (a scan
  * under a lock that lets reads and writes go on), the partitions are attached (PostgreSQL sees the
- * constraint and does not scan), and the constraint is dropped again. Returns the partitions made.
+ * constraint and does not scan), and the constraint is dropped again. That validation reads every
+ * row of the default partition, so while it holds rows the days are made PROVEN_AHEAD at once.
+ * Returns the partitions made.
  */
 export async function makePartitions(ctx: Ctx, { now = Date.now() }: { now?: number } = {}): Promise<string[]> {
   const sql = ctx.sql as Sql;
@@ -93,10 +102,12 @@ async function makeTablePartitions(sql: Sql, table: PartitionedTable, prefix: st
   const [left] = await sql`select 1 from pg_constraint where conrelid = ${deflt}::regclass and conname = ${bound}`;
   if (left) await briefly(sql, (tx) => tx.unsafe(`alter table ${ident(deflt)} drop constraint if exists ${ident(bound)}`));
   const days = await dayPartitions(sql, table);
-  const end = startOfDay(now) + (PARTITIONS_AHEAD + 1) * DAY_MS;
+  const due = startOfDay(now) + (PARTITIONS_AHEAD + 1) * DAY_MS;
   let first = days.length > 0 ? days.at(-1)!.day + DAY_MS : startOfDay(now);
+  if (first >= due) return made;
   const [newest] = await sql<{ id: string | null }[]>`select max(id) as id from only ${sql(deflt)}`;
   const occupied = newest?.id != null;
+  const end = occupied ? startOfDay(now) + (PROVEN_AHEAD + 1) * DAY_MS : due;
   if (occupied) {
     // The default holds rows: start after its newest, and far enough ahead that no row made
     // while this runs can fall in the new days (the bound constraint would refuse it).

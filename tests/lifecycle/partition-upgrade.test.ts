@@ -8,7 +8,7 @@ import { applySqlFunctions } from "../../lib/db/functions";
 import { migrateDatabase } from "../../lib/db/migrate";
 import { newId } from "../../lib/ids";
 import { systemCtx } from "../../lib/open-ctx";
-import { DAY_MS, PARTITIONED, dayPartitions, makePartitions, startOfDay } from "../../lib/retention/partitions";
+import { DAY_MS, PARTITIONED, PROVEN_AHEAD, dayPartitions, makePartitions, startOfDay } from "../../lib/retention/partitions";
 import type { WorkerHandle } from "../../worker/runtime";
 import { apiClient } from "../helpers/api";
 import { startReceiver, waitFor } from "../helpers/receiver";
@@ -154,8 +154,11 @@ describe("upgrading a database with data to time partitions", () => {
     // constraint it validates online and drops again.
     const made = await makePartitions(systemCtx());
     expect(made.length).toBeGreaterThan(0);
-    const [first] = await dayPartitions(sql, "messages");
-    expect(first!.day).toBeGreaterThan(startOfDay(Date.now()));
+    const days = await dayPartitions(sql, "messages");
+    expect(days[0]!.day).toBeGreaterThan(startOfDay(Date.now()));
+    // While the default partition holds the history, the days are made PROVEN_AHEAD at once (each
+    // proof reads all of it).
+    expect(days.at(-1)!.day).toBe(startOfDay(Date.now()) + PROVEN_AHEAD * DAY_MS);
     expect((await sql`select 1 from pg_constraint where conname like '%_default_bound'`).length).toBe(0);
 
     // Afterwards: old messages read back with their attempts, the retrying ones are retried, new
