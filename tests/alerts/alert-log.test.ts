@@ -5,13 +5,14 @@ import { getConfig, resetConfigForTests } from "../../lib/config";
 import { createSql, getSql } from "../../lib/db/client";
 import { fanOutAlerts } from "../../lib/alerts/fan-out-alerts";
 import { raiseAlerts, type RaisedAlert } from "../../lib/alerts/raise-alert";
-import { apiClient } from "../helpers/api";
+import { apiClient, type Api } from "../helpers/api";
 import { startReceiver, waitFor, type Received } from "../helpers/receiver";
 import { startSmtpServer } from "../helpers/smtp";
 import { withEnv } from "../helpers/env";
 import { settled } from "../helpers/settled";
 import { startTestWorker, withWorkerEnv } from "../helpers/worker";
 import { spawnWorker } from "../helpers/worker-process";
+import { createConsumer, createEndpoint } from "../helpers/fixtures";
 
 // Long enough that "within the window" holds however slow the machine; the one test that needs the
 // window to pass restarts the worker with a short one.
@@ -28,7 +29,7 @@ process.env.CIRCUIT_FAILURE_THRESHOLD = "1000";
 const SLACK_PATH = "/services/T0001/B0001/slacksecretslacksecret00";
 const CW_TOKEN = "cw0123456789abcdef0123456789abcd";
 
-let api: Awaited<ReturnType<typeof apiClient>>;
+let api: Api;
 let worker: Awaited<ReturnType<typeof startTestWorker>>;
 let slack: Awaited<ReturnType<typeof startReceiver>>;
 let teams: Awaited<ReturnType<typeof startReceiver>>;
@@ -74,11 +75,9 @@ afterAll(async () => {
 });
 
 async function endpointFor(alertEmails: string[] = []) {
-  const uid = `alerted-${++seq}`;
-  const consumer = await api.post("/api/v1/consumers", { uid, name: `Customer ${seq}`, alert_emails: alertEmails });
-  const ep = await api.post(`/api/v1/consumers/${uid}/endpoints`, { url: `https://hooks.customer${seq}.test/webhooks`, description: `endpoint ${seq}` });
-  expect(ep.status).toBe(201);
-  return { id: ep.body.id as string, url: ep.body.url as string, uid, consumerId: consumer.body.id as string };
+  const { uid, id: consumerId } = await createConsumer(api, { uid: `alerted-${++seq}`, name: `Customer ${seq}`, alert_emails: alertEmails });
+  const ep = await createEndpoint(api, uid, `https://hooks.customer${seq}.test/webhooks`, { description: `endpoint ${seq}` });
+  return { ...ep, uid, consumerId };
 }
 
 const raise = (alerts: RaisedAlert[]) => getSql().begin((tx) => raiseAlerts({ sql: tx }, alerts));

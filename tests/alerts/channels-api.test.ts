@@ -3,9 +3,9 @@ import { eq } from "drizzle-orm";
 import { resetConfigForTests } from "../../lib/config";
 import { getDb } from "../../lib/db/client";
 import { alertChannels, alerts } from "../../lib/db/schema";
-import { apiClient } from "../helpers/api";
+import { apiClient, type Api } from "../helpers/api";
 
-let api: Awaited<ReturnType<typeof apiClient>>;
+let api: Api;
 beforeAll(async () => {
   api = await apiClient();
 });

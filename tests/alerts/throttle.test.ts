@@ -10,16 +10,17 @@ import { getConfig, resetConfigForTests } from "../../lib/config";
 import { createSql, getSql } from "../../lib/db/client";
 import { fanOutAlerts } from "../../lib/alerts/fan-out-alerts";
 import { raiseAlerts, type RaisedAlert } from "../../lib/alerts/raise-alert";
-import { apiClient } from "../helpers/api";
+import { apiClient, type Api } from "../helpers/api";
 import { startReceiver, waitFor, type Received } from "../helpers/receiver";
 import { startSmtpServer } from "../helpers/smtp";
 import { settled } from "../helpers/settled";
 import { startTestWorker } from "../helpers/worker";
+import { createConsumer, createEndpoint } from "../helpers/fixtures";
 
 process.env.ALERT_THROTTLE = "1h";
 process.env.ALERT_RETRY_SCHEDULE = "0,50ms";
 
-let api: Awaited<ReturnType<typeof apiClient>>;
+let api: Api;
 let worker: Awaited<ReturnType<typeof startTestWorker>>;
 let hook: Awaited<ReturnType<typeof startReceiver>>;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
@@ -45,11 +46,8 @@ afterAll(async () => {
 });
 
 async function endpointFor(alertEmails: string[] = []) {
-  const uid = `throttled-${++seq}`;
-  await api.post("/api/v1/consumers", { uid, name: `Customer ${seq}`, alert_emails: alertEmails });
-  const ep = await api.post(`/api/v1/consumers/${uid}/endpoints`, { url: `https://hooks.throttled${seq}.test/in` });
-  expect(ep.status).toBe(201);
-  return { id: ep.body.id as string, url: ep.body.url as string };
+  const { uid } = await createConsumer(api, { uid: `throttled-${++seq}`, name: `Customer ${seq}`, alert_emails: alertEmails });
+  return createEndpoint(api, uid, `https://hooks.throttled${seq}.test/in`);
 }
 
 const raise = (alerts: RaisedAlert[]) => getSql().begin((tx) => raiseAlerts({ sql: tx }, alerts));

@@ -10,7 +10,7 @@ import { resetConfigForTests } from "../../lib/config";
 import { getSql } from "../../lib/db/client";
 import { sweep } from "../../lib/maintenance/sweep";
 import { systemCtx } from "../../lib/open-ctx";
-import { apiClient } from "../helpers/api";
+import { apiClient, type Api } from "../helpers/api";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { startSmtpServer } from "../helpers/smtp";
 import { settled } from "../helpers/settled";
@@ -23,7 +23,7 @@ process.env.ALERT_RETRY_SCHEDULE = "0,100ms";
 // The breaker would pause the failing endpoints; these tests are about the streak, not the pause.
 process.env.CIRCUIT_FAILURE_THRESHOLD = "1000";
 
-let api: Awaited<ReturnType<typeof apiClient>>;
+let api: Api;
 let worker: Awaited<ReturnType<typeof startTestWorker>>;
 let customer: Awaited<ReturnType<typeof startReceiver>>;
 let ops: Awaited<ReturnType<typeof startReceiver>>;

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { apiClient } from "../helpers/api";
+import { apiClient, type Api } from "../helpers/api";
 import { getSql } from "../../lib/db/client";
 
 /**
@@ -39,7 +39,7 @@ async function send(method: string, route: string, params: Record<string, string
   return { res, pulled: counter.pulled, body: await res.json() };
 }
 
-let api: Awaited<ReturnType<typeof apiClient>>;
+let api: Api;
 let endpointId: string;
 let channelId: string;
 let messageId: string;

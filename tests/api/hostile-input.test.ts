@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, type ApiResponse } from "../helpers/api";
+import { apiClient, type ApiResponse, type Api } from "../helpers/api";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { startTestWorker } from "../helpers/worker";
 import { getSql } from "../../lib/db/client";
@@ -10,7 +10,7 @@ import type { WorkerHandle } from "../../worker/runtime";
  * Input a hostile or careless client sends: each answer is problem+json 4xx with a stable code,
  * and nothing is written.
  */
-let api: Awaited<ReturnType<typeof apiClient>>;
+let api: Api;
 let endpointId: string;
 beforeAll(async () => {
   api = await apiClient();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { logger } from "../../lib/logger";
 import { acceptedRequestId, served } from "../../lib/http/served";
-import { apiClient, call } from "../helpers/api";
+import { apiClient, call, type Api } from "../helpers/api";
 import { portalSession } from "../helpers/portal";
 import { operatorClient } from "../helpers/session";
 
@@ -16,7 +16,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 let captured: string[] = [];
 const realWrite = process.stderr.write.bind(process.stderr);
-let api: Awaited<ReturnType<typeof apiClient>>;
+let api: Api;
 
 type Line = Record<string, unknown> & { msg: string; level: string };
 const lines = (): Line[] =>

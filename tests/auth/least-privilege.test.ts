@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
 import { getSql } from "../../lib/db/client";
-import { apiClient, call } from "../helpers/api";
+import { apiClient, call, type Api } from "../helpers/api";
 import { withEnv } from "../helpers/env";
 import { portalSession } from "../helpers/portal";
 import { startReceiver, waitFor } from "../helpers/receiver";
@@ -13,7 +13,7 @@ import { startTestWorker } from "../helpers/worker";
  */
 process.env.DELIVERY_SCHEDULE = "0";
 
-let api: Awaited<ReturnType<typeof apiClient>>;
+let api: Api;
 let seq = 0;
 
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../lib/db/client";
-import { apiClient, call } from "../helpers/api";
+import { apiClient, call, type Api } from "../helpers/api";
 import { operatorClient } from "../helpers/session";
 import { apiRoutes } from "../helpers/routes";
 import { loggedAttempt } from "../helpers/attempt-row";
@@ -52,7 +52,7 @@ const BODIES: Record<string, unknown> = {
 };
 
 /** An erasure to read (GET /erasures/{id}): a consumer of its own, deleted (and erased at once). */
-async function erasureId(api: Awaited<ReturnType<typeof apiClient>>, uid: string): Promise<string> {
+async function erasureId(api: Api, uid: string): Promise<string> {
   const doomed = `${uid}-erased`;
   await api.post("/api/v1/consumers", { uid: doomed, name: doomed });
   const consumer = (await getDb().execute<{ id: string }>(sql`select id from consumers where uid = ${doomed}`))[0]!.id;

@@ -1,10 +1,9 @@
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "../../lib/db/client";
 import { createOperator } from "../../lib/operators";
-import { apiClient } from "../helpers/api";
-import { launchBrowser } from "../helpers/browser";
-import { startBuiltApp } from "../helpers/built-app";
+import { apiClient, type Api } from "../helpers/api";
+import { browserSuite } from "../helpers/browser-suite";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { startTestWorker } from "../helpers/worker";
 import { systemCtx } from "../../lib/open-ctx";
@@ -15,11 +14,10 @@ process.env.CIRCUIT_FAILURE_THRESHOLD = "1000";
 
 /** The overview's, endpoint detail's and consumer detail's charts in Chromium, after real deliveries with failures. */
 const PASSWORD = "correct horse battery";
-let app: Awaited<ReturnType<typeof startBuiltApp>>;
-let browser: Browser;
+const suite = browserSuite();
 let worker: Awaited<ReturnType<typeof startTestWorker>> | undefined;
 const receivers: Awaited<ReturnType<typeof startReceiver>>[] = [];
-let api: Awaited<ReturnType<typeof apiClient>>;
+let api: Api;
 const ids = { flaky: "", quiet: "" };
 
 beforeAll(async () => {
@@ -38,27 +36,15 @@ beforeAll(async () => {
   for (let i = 0; i < 3; i++) expect((await api.post("/api/v1/messages", { consumer: "globex", event_type: "order.paid", payload: { i } })).status).toBe(202);
   const sql = getSql();
   await waitFor(async () => (await sql`select 1 from delivery_queue limit 1`).length === 0, { timeout: 60_000, what: "every delivery ended" });
-  app = await startBuiltApp();
-  browser = await launchBrowser();
+  await suite.open();
 }, 600_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
   await worker?.stop();
   for (const r of receivers) await r.close();
 });
 
-async function signedIn(locale: "en" | "ja" = "en"): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: app.url, locale: locale === "ja" ? "ja-JP" : "en-US", timezoneId: "Asia/Tokyo" });
-  const page = await context.newPage();
-  await page.goto("/login");
-  await page.locator("#email").fill("admin@example.com");
-  await page.locator("#password").fill(PASSWORD);
-  await page.locator("form button[type=submit]").click();
-  await page.waitForURL((url) => url.pathname === "/");
-  return { context, page };
-}
+const signedIn = (locale: "en" | "ja" = "en") => suite.signedIn("admin@example.com", PASSWORD, { locale: locale === "ja" ? "ja-JP" : "en-US" });
 
 const text = (locator: Locator) => locator.textContent();
 

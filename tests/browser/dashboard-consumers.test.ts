@@ -1,17 +1,14 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOperator } from "../../lib/operators";
 import { apiClient } from "../helpers/api";
-import { launchBrowser } from "../helpers/browser";
-import { startBuiltApp } from "../helpers/built-app";
+import { browserSuite } from "../helpers/browser-suite";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { startTestWorker } from "../helpers/worker";
 import { systemCtx } from "../../lib/open-ctx";
 
 /** Consumers, endpoint detail, alerts and audit in Chromium, against the build, a real worker and real receivers. */
 const PASSWORD = "correct horse battery";
-let app: Awaited<ReturnType<typeof startBuiltApp>>;
-let browser: Browser;
+const suite = browserSuite();
 let worker: Awaited<ReturnType<typeof startTestWorker>>;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let endpointId: string;
@@ -26,28 +23,15 @@ beforeAll(async () => {
   await api.post("/api/v1/consumers", { uid: "globex", name: "Globex" });
   endpointId = (await api.post("/api/v1/consumers/acme-corp/endpoints", { url: `${receiver.url}/hook`, description: "billing" })).body.id;
   worker = await startTestWorker();
-  app = await startBuiltApp();
-  browser = await launchBrowser();
+  await suite.open();
 }, 600_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
   await worker?.stop();
   await receiver?.close();
 });
 
-async function signedIn(email: string, locale = "en-US"): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: app.url, locale, timezoneId: "Asia/Tokyo" });
-  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: app.url });
-  const page = await context.newPage();
-  await page.goto("/login");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL((url) => url.pathname === "/");
-  return { context, page };
-}
+const signedIn = (email: string, locale = "en-US") => suite.signedIn(email, PASSWORD, { locale, clipboard: true });
 
 describe("consumers and endpoints in Chromium", () => {
   it("finds a consumer, opens its endpoint, disables and enables it, reveals the secret (audited) and sends a test", async () => {
@@ -169,8 +153,8 @@ describe("consumers and endpoints in Chromium", () => {
     expect(await page.getByRole("button", { name: "End portal sessions" }).isDisabled()).toBe(true);
     await page.goto(`/endpoints/${endpointId}`);
     expect(await page.getByRole("button", { name: "Disable" }).isDisabled()).toBe(true);
-    const cookie = (await context.cookies(app.url)).map((c) => `${c.name}=${c.value}`).join("; ");
-    const res = await fetch(`${app.url}/api/v1/endpoints/${endpointId}/disable`, { method: "POST", headers: { cookie, origin: app.url } });
+    const cookie = (await context.cookies(suite.app.url)).map((c) => `${c.name}=${c.value}`).join("; ");
+    const res = await fetch(`${suite.app.url}/api/v1/endpoints/${endpointId}/disable`, { method: "POST", headers: { cookie, origin: suite.app.url } });
     expect(res.status).toBe(403);
     expect(((await res.json()) as { code: string }).code).toBe("forbidden");
     await context.close();

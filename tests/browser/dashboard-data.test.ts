@@ -1,13 +1,13 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "../../lib/db/client";
 import { sweep } from "../../lib/maintenance/sweep";
 import { systemCtx } from "../../lib/open-ctx";
 import { eraseConsumer } from "../../lib/retention/erase-consumer";
 import { createOperator } from "../../lib/operators";
 import { apiClient } from "../helpers/api";
-import { clickUntilShown, launchBrowser, recordPage } from "../helpers/browser";
-import { startBuiltApp } from "../helpers/built-app";
+import { clickUntilShown } from "../helpers/browser";
+import { browserSuite } from "../helpers/browser-suite";
 import { withEnv } from "../helpers/env";
 
 /**
@@ -16,9 +16,8 @@ import { withEnv } from "../helpers/env";
  * background erasure stays in progress for the page to show.
  */
 const PASSWORD = "correct horse battery";
+const suite = browserSuite();
 const SECRET = "4111-1111-1111-1111";
-let app: Awaited<ReturnType<typeof startBuiltApp>>;
-let browser: Browser;
 let messageId = "";
 let erasureConsumer = "";
 
@@ -42,38 +41,14 @@ beforeAll(async () => {
     expect(await eraseConsumer(systemCtx(), { erasureId: res.body.id, deadline: Date.now() - 1, batchScale: 0.001 })).toEqual({ state: "running", wakeAt: null });
   });
   await sweep(systemCtx());
-  app = await startBuiltApp();
-  browser = await launchBrowser();
+  await suite.open();
 }, 600_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
-
-async function signedIn(email: string, locale = "en-US"): Promise<{ context: BrowserContext; page: Page; report: () => Promise<string> }> {
-  const context = await browser.newContext({ baseURL: app.url, locale, timezoneId: "Asia/Tokyo" });
-  const page = await context.newPage();
-  const report = recordPage(page);
-  await page.goto("/login");
-  await page.locator("#email").fill(email);
-  await page.locator("#password").fill(PASSWORD);
-  await page.locator("form button[type=submit]").click();
-  await page.waitForURL((url) => url.pathname === "/");
-  return { context, page, report };
-}
-
-/** Runs `steps` on a page signed in as `email`; a failure prints what the page did. */
+/** Runs `steps` on a page signed in as `email`; a failure leaves it open, for the suite to print what it did. */
 async function asOperator(email: string, steps: (page: Page) => Promise<void>, locale = "en-US"): Promise<void> {
-  const { context, page, report } = await signedIn(email, locale);
-  try {
-    await steps(page);
-  } catch (error) {
-    console.log(await report());
-    throw error;
-  } finally {
-    await context.close();
-  }
+  const { context, page } = await suite.signedIn(email, PASSWORD, { locale });
+  await steps(page);
+  await context.close();
 }
 
 describe("Data & retention", () => {

@@ -1,10 +1,9 @@
 import { readFileSync } from "node:fs";
-import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOperator } from "../../lib/operators";
-import { apiClient } from "../helpers/api";
-import { clickUntilShown, launchBrowser } from "../helpers/browser";
-import { startBuiltApp } from "../helpers/built-app";
+import { apiClient, type Api } from "../helpers/api";
+import { clickUntilShown } from "../helpers/browser";
+import { browserSuite } from "../helpers/browser-suite";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { startTestWorker } from "../helpers/worker";
 import { systemCtx } from "../../lib/open-ctx";
@@ -17,13 +16,12 @@ process.env.RECOVERY_RAMP_EVERY = "1ms";
 
 /** The message log and recoveries in a real Chromium against the production build. */
 const PASSWORD = "correct horse battery";
+const suite = browserSuite();
 const HOSTILE_BODY = `<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">`;
 const HOSTILE_NOTE = `<img src=x onerror="window.__pwned=3">`;
-let app: Awaited<ReturnType<typeof startBuiltApp>>;
-let browser: Browser;
 let worker: Awaited<ReturnType<typeof startTestWorker>>;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
-let api: Awaited<ReturnType<typeof apiClient>>;
+let api: Api;
 let failing = true;
 const sent: Record<string, string> = {};
 
@@ -43,27 +41,15 @@ beforeAll(async () => {
     sent[name] = res.body.id;
   }
   await waitFor(async () => (await api.get("/api/v1/messages?consumer=acme&status=failed")).body.data.length === 2, { what: "both deliveries failed" });
-  app = await startBuiltApp();
-  browser = await launchBrowser();
+  await suite.open();
 }, 600_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
   await worker?.stop();
   await receiver?.close();
 });
 
-async function signedIn(locale = "en-US"): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: app.url, locale, timezoneId: "Asia/Tokyo" });
-  const page = await context.newPage();
-  await page.goto("/login");
-  await page.getByLabel("Email").fill("admin@example.com");
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL((url) => url.pathname === "/");
-  return { context, page };
-}
+const signedIn = (locale = "en-US") => suite.signedIn("admin@example.com", PASSWORD, { locale });
 
 describe("the message log and recoveries in Chromium", () => {
   it("lists messages, filters by the URL, and finds one by payload search", async () => {

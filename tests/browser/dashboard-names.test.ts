@@ -1,14 +1,13 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../../lib/api-keys";
 import { getDb } from "../../lib/db/client";
 import { alerts } from "../../lib/db/schema";
 import { newId } from "../../lib/ids";
 import { createOperator } from "../../lib/operators";
 import { call } from "../helpers/api";
-import { launchBrowser, recordPage } from "../helpers/browser";
-import { startBuiltApp } from "../helpers/built-app";
+import { browserSuite } from "../helpers/browser-suite";
 import { systemCtx } from "../../lib/open-ctx";
 
 /**
@@ -18,9 +17,8 @@ import { systemCtx } from "../../lib/open-ctx";
  * typing its name, uid or URL, by keyboard alone, and keep its id in the address.
  */
 const PASSWORD = "correct horse battery";
+const suite = browserSuite();
 const BARE_ID = /\b(?:con|ep|key|op)_[0-9a-z]{26}\b/g;
-let app: Awaited<ReturnType<typeof startBuiltApp>>;
-let browser: Browser;
 let key: string;
 const ids = { acme: "", globex: "", crm: "", billing: "", gone: "", recovery: "", message: "" };
 
@@ -59,41 +57,20 @@ beforeAll(async () => {
   });
   await db.insert(alerts).values([alert("endpoint.failing", { channelId: channel.id }), alert("endpoint.disabled", { recipient: "ops@acme.example" })]);
   ids.recovery = (await post(`/endpoints/${ids.crm}/recover`, { since: "2020-01-01T00:00:00Z" })).id;
-  app = await startBuiltApp();
-  browser = await launchBrowser();
+  await suite.open();
 }, 600_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
-
-// A failed test prints what its page did.
+// Each test's pages close with it (a failed test's are printed first: browserSuite).
 let pages: Page[] = [];
-let reports: (() => Promise<string>)[] = [];
-beforeEach(({ onTestFailed }) => {
-  pages = [];
-  reports = [];
-  onTestFailed(async () => {
-    for (const report of reports) console.log(await report());
-  });
-});
 afterEach(async () => {
   for (const page of pages) await page.context().close();
+  pages = [];
 });
 
-async function signedIn(locale = "en-US"): Promise<{ context: BrowserContext; page: Page }> {
-  // The sign-in form in the browser's language (Japanese too): its fields by id.
-  const context = await browser.newContext({ baseURL: app.url, locale, timezoneId: "Asia/Tokyo" });
-  const page = await context.newPage();
-  pages.push(page);
-  reports.push(recordPage(page));
-  await page.goto("/login");
-  await page.locator("#email").fill("admin@example.com");
-  await page.locator("#password").fill(PASSWORD);
-  await page.locator("form button[type=submit]").click();
-  await page.waitForURL((url) => url.pathname === "/");
-  return { context, page };
+async function signedIn(locale = "en-US") {
+  const opened = await suite.signedIn("admin@example.com", PASSWORD, { locale });
+  pages.push(opened.page);
+  return opened;
 }
 
 /** The ids the screen shows as text (not on hover): none but those said to be deleted. */

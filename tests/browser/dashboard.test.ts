@@ -1,14 +1,13 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createOperator } from "../../lib/operators";
-import { launchBrowser, recordPage } from "../helpers/browser";
-import { startBuiltApp } from "../helpers/built-app";
+import { recordPage } from "../helpers/browser";
+import { browserSuite } from "../helpers/browser-suite";
 import { systemCtx } from "../../lib/open-ctx";
 
 /** The dashboard in a real headless Chromium against the production build and this file's database. */
 const PASSWORD = "correct horse battery";
-let app: Awaited<ReturnType<typeof startBuiltApp>>;
-let browser: Browser;
+const suite = browserSuite();
 
 beforeAll(async () => {
   const system = systemCtx();
@@ -16,21 +15,12 @@ beforeAll(async () => {
     await createOperator({ ctx: system, input: { email, password: PASSWORD, role } });
   }
   // Behind a proxy (TRUST_PROXY): each context names its own address in X-Forwarded-For.
-  app = await startBuiltApp({ LOGIN_MAX_FAILURES_PER_EMAIL: "3", TRUST_PROXY: "true" });
-  browser = await launchBrowser();
+  await suite.open({ LOGIN_MAX_FAILURES_PER_EMAIL: "3", TRUST_PROXY: "true" });
 }, 600_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const newPage = (options: { locale?: string } = {}) => suite.newPage({ ...options, clipboard: true });
 
-async function newPage(options: { locale?: string } = {}): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: app.url, locale: options.locale ?? "en-US", timezoneId: "Asia/Tokyo" });
-  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: app.url });
-  return { context, page: await context.newPage() };
-}
-
+/** Submits the sign-in form without waiting for where it leads: some tests here are refused. */
 async function signIn(page: Page, email: string, password = PASSWORD) {
   await page.goto("/login");
   await page.getByLabel("Email").fill(email);
@@ -40,8 +30,8 @@ async function signIn(page: Page, email: string, password = PASSWORD) {
 
 /** The API as the browser's own session would call it, from any origin we choose. */
 async function callWithSession(context: BrowserContext, method: string, path: string, origin: string, body?: unknown) {
-  const cookie = (await context.cookies(app.url)).map((c) => `${c.name}=${c.value}`).join("; ");
-  const res = await fetch(`${app.url}/api/v1${path}`, {
+  const cookie = (await context.cookies(suite.app.url)).map((c) => `${c.name}=${c.value}`).join("; ");
+  const res = await fetch(`${suite.app.url}/api/v1${path}`, {
     method,
     headers: { cookie, origin, "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -54,7 +44,7 @@ describe("the operator dashboard in Chromium", () => {
     const { context, page } = await newPage();
     await page.goto("/api-keys");
     await page.waitForURL(/\/login\?callbackUrl=%2Fapi-keys$/);
-    const login = await fetch(`${app.url}/login`);
+    const login = await fetch(`${suite.app.url}/login`);
     expect(login.headers.get("content-security-policy")).toBe("frame-ancestors 'none'");
     expect(login.headers.get("x-frame-options")).toBe("DENY");
     await signIn(page, "admin@example.com", "not the password");
@@ -105,7 +95,7 @@ describe("the operator dashboard in Chromium", () => {
     await page.getByRole("button", { name: "Copy API key" }).click();
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(shown);
     await page.getByText("Copied to the clipboard").first().waitFor();
-    expect((await fetch(`${app.url}/api/v1/consumers`, { headers: { authorization: `Bearer ${shown}` } })).status).toBe(200);
+    expect((await fetch(`${suite.app.url}/api/v1/consumers`, { headers: { authorization: `Bearer ${shown}` } })).status).toBe(200);
 
     await page.getByRole("button", { name: "Done" }).click();
     const row = page.getByRole("row", { name: "browser-test" });
@@ -125,7 +115,7 @@ describe("the operator dashboard in Chromium", () => {
     await page.getByRole("alertdialog").getByRole("button", { name: "Revoke" }).click();
     await row.waitFor({ state: "detached" });
     await page.getByText("API key “browser-test” revoked").waitFor();
-    expect((await fetch(`${app.url}/api/v1/consumers`, { headers: { authorization: `Bearer ${shown}` } })).status).toBe(401);
+    expect((await fetch(`${suite.app.url}/api/v1/consumers`, { headers: { authorization: `Bearer ${shown}` } })).status).toBe(401);
     await context.close();
   });
 
@@ -154,10 +144,10 @@ describe("the operator dashboard in Chromium", () => {
     await viewer.page.getByText("You are a viewer").waitFor();
     expect(await viewer.page.getByRole("button", { name: "Create API key" }).count()).toBe(0);
     // Hidden buttons are a courtesy; the server is what refuses.
-    const attempt = await callWithSession(viewer.context, "POST", "/api-keys", app.url, { name: "viewer-made" });
+    const attempt = await callWithSession(viewer.context, "POST", "/api-keys", suite.app.url, { name: "viewer-made" });
     expect(attempt.status).toBe(403);
     expect(attempt.body.code).toBe("forbidden");
-    const keys = await callWithSession(viewer.context, "GET", "/api-keys", app.url);
+    const keys = await callWithSession(viewer.context, "GET", "/api-keys", suite.app.url);
     expect(keys.status).toBe(200);
     expect(keys.body.data.map((k: { name: string }) => k.name)).not.toContain("viewer-made");
     await viewer.page.goto("/operators");
@@ -252,8 +242,8 @@ describe("the operator dashboard in Chromium", () => {
     await signIn(page, "admin@example.com");
     await page.waitForURL((url) => url.pathname === "/");
     // Page requests never re-issue the session cookie: one in flight during sign-out cannot revive it.
-    const cookie = (await context.cookies(app.url)).map((c) => `${c.name}=${c.value}`).join("; ");
-    const pageLoad = await fetch(`${app.url}/api-keys`, { headers: { cookie }, redirect: "manual" });
+    const cookie = (await context.cookies(suite.app.url)).map((c) => `${c.name}=${c.value}`).join("; ");
+    const pageLoad = await fetch(`${suite.app.url}/api-keys`, { headers: { cookie }, redirect: "manual" });
     expect(pageLoad.status).toBe(200);
     expect(pageLoad.headers.getSetCookie().filter((c) => c.startsWith("authjs.session-token"))).toEqual([]);
     await page.getByRole("button", { name: "Sign out" }).click();

@@ -1,10 +1,9 @@
-import type { Browser } from "playwright-core";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../lib/db/client";
 import { signInTokens } from "../../lib/db/schema";
 import { createOperator } from "../../lib/operators";
-import { launchBrowser } from "../helpers/browser";
+import { browserSuite } from "../helpers/browser-suite";
 import { startBuiltApp } from "../helpers/built-app";
 import { startSmtpServer } from "../helpers/smtp";
 import { systemCtx } from "../../lib/open-ctx";
@@ -15,9 +14,8 @@ import { systemCtx } from "../../lib/open-ctx";
  * what a script could send it directly.
  */
 const PASSWORD = "correct horse battery";
-let app: Awaited<ReturnType<typeof startBuiltApp>>;
+const suite = browserSuite();
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-let browser: Browser;
 
 beforeAll(async () => {
   const system = systemCtx();
@@ -25,18 +23,15 @@ beforeAll(async () => {
     await createOperator({ ctx: system, input: { email, password: PASSWORD, role: email.startsWith("viewer") ? "viewer" : "admin" } });
   }
   smtp = await startSmtpServer();
-  app = await startBuiltApp({
+  await suite.open({
     SMTP_URL: smtp.url,
     LOGIN_MAX_FAILURES_PER_EMAIL: "3",
     LOGIN_MAX_FAILURES_PER_ADDRESS: "6",
     TRUST_PROXY: "true",
   });
-  browser = await launchBrowser();
 }, 600_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
   await smtp?.close();
 });
 
@@ -44,10 +39,10 @@ const linkIn = (text: string) => /(http:\/\/\S+\/api\/auth\/callback\/email\?\S+
 
 /** Asks the Auth.js route for a link as a script would (CSRF token first); answers where it redirects. */
 async function requestLink(email: string, headers: Record<string, string> = {}) {
-  const csrf = await fetch(`${app.url}/api/auth/csrf`, { headers });
+  const csrf = await fetch(`${suite.app.url}/api/auth/csrf`, { headers });
   const cookie = csrf.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const res = await fetch(`${app.url}/api/auth/signin/email`, {
+  const res = await fetch(`${suite.app.url}/api/auth/signin/email`, {
     method: "POST",
     redirect: "manual",
     headers: { ...headers, cookie: [cookie, headers.cookie].filter(Boolean).join("; "), "content-type": "application/x-www-form-urlencoded" },
@@ -65,7 +60,7 @@ async function follow(link: string) {
 
 describe("the email sign-in link", () => {
   it("mails an operator a one-time link from the sign-in page, which signs in once", async () => {
-    const context = await browser.newContext({ baseURL: app.url, locale: "en-US" });
+    const context = await suite.browser.newContext({ baseURL: suite.app.url, locale: "en-US" });
     const page = await context.newPage();
     await page.goto("/login?callbackUrl=%2Fapi-keys");
     await page.getByLabel("Email").fill("admin@example.com");
@@ -75,7 +70,7 @@ describe("the email sign-in link", () => {
     const { mail } = smtp.to("admin@example.com")[0]!;
     expect(mail.subject).toBe("Your sign-in link for Webhook Admin");
     const link = linkIn(mail.text ?? "")!;
-    expect(link.startsWith(`${app.url}/api/auth/callback/email?`)).toBe(true);
+    expect(link.startsWith(`${suite.app.url}/api/auth/callback/email?`)).toBe(true);
     expect(mail.html).toContain(link.replace(/&/g, "&amp;"));
     // Only a hash of the token is kept.
     const token = new URL(link).searchParams.get("token")!;
@@ -84,12 +79,12 @@ describe("the email sign-in link", () => {
     expect(rows[0]!.tokenHash).not.toContain(token);
 
     await page.goto(link);
-    await page.waitForURL(`${app.url}/api-keys`);
+    await page.waitForURL(`${suite.app.url}/api-keys`);
     await expect.poll(() => page.getByRole("heading", { level: 1 }).first().textContent()).toBeTruthy();
     expect(await getDb().select().from(signInTokens)).toHaveLength(0);
 
     // The same link again, elsewhere: refused, back to sign-in with a reason.
-    const other = await browser.newContext({ baseURL: app.url, locale: "en-US" });
+    const other = await suite.browser.newContext({ baseURL: suite.app.url, locale: "en-US" });
     const second = await other.newPage();
     await second.goto(link);
     await second.waitForURL(/\/login\?error=Verification/);
@@ -99,7 +94,7 @@ describe("the email sign-in link", () => {
   });
 
   it("answers an unknown address exactly like an operator's, and mails it nothing", async () => {
-    const context = await browser.newContext({ baseURL: app.url, locale: "en-US" });
+    const context = await suite.browser.newContext({ baseURL: suite.app.url, locale: "en-US" });
     const page = await context.newPage();
     await page.goto("/login");
     await page.getByLabel("Email").fill("nobody@example.com");
@@ -130,17 +125,17 @@ describe("the email sign-in link", () => {
     await expect.poll(() => smtp.to("viewer@example.com").length, { timeout: 15_000 }).toBe(1);
     const signedIn = await follow(linkIn(smtp.to("viewer@example.com")[0]!.mail.text ?? "")!);
     // Back to APP_URL, where the session cookie was set.
-    expect(signedIn.location).toBe(`${app.url}/`);
+    expect(signedIn.location).toBe(`${suite.app.url}/`);
     expect(signedIn.session).toBeTruthy();
     // A viewer's session from a link reads and cannot change anything, as with a password.
-    const headers = { cookie: signedIn.session!, origin: app.url, "content-type": "application/json" };
-    expect((await fetch(`${app.url}/api/v1/consumers`, { headers })).status).toBe(200);
-    expect((await fetch(`${app.url}/api/v1/consumers`, { method: "POST", headers, body: JSON.stringify({ uid: "x", name: "X" }) })).status).toBe(403);
+    const headers = { cookie: signedIn.session!, origin: suite.app.url, "content-type": "application/json" };
+    expect((await fetch(`${suite.app.url}/api/v1/consumers`, { headers })).status).toBe(200);
+    expect((await fetch(`${suite.app.url}/api/v1/consumers`, { method: "POST", headers, body: JSON.stringify({ uid: "x", name: "X" }) })).status).toBe(403);
   });
 
   it("limits link requests per email and per client address, like password sign-ins", async () => {
     smtp.received.length = 0;
-    const context = await browser.newContext({ baseURL: app.url, locale: "en-US", extraHTTPHeaders: { "x-forwarded-for": "198.51.100.9" } });
+    const context = await suite.browser.newContext({ baseURL: suite.app.url, locale: "en-US", extraHTTPHeaders: { "x-forwarded-for": "198.51.100.9" } });
     const page = await context.newPage();
     await page.goto("/login");
     await page.getByLabel("Email").fill("limited@example.com");
@@ -171,7 +166,7 @@ describe("without SMTP_URL", () => {
     const plain = await startBuiltApp();
     const tokensBefore = (await getDb().select().from(signInTokens)).length;
     try {
-      const context = await browser.newContext({ baseURL: plain.url, locale: "en-US" });
+      const context = await suite.browser.newContext({ baseURL: plain.url, locale: "en-US" });
       const page = await context.newPage();
       await page.goto("/login");
       await expect.poll(() => page.getByRole("button", { name: "Sign in" }).count()).toBe(1);

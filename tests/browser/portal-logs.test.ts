@@ -1,10 +1,9 @@
 import { readFileSync } from "node:fs";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, call } from "../helpers/api";
-import { launchBrowser } from "../helpers/browser";
-import { startBuiltApp } from "../helpers/built-app";
-import { linkToken, portalSession } from "../helpers/portal";
+import { apiClient, call, type Api } from "../helpers/api";
+import { browserSuite } from "../helpers/browser-suite";
+import { portalSession } from "../helpers/portal";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { startTestWorker } from "../helpers/worker";
 
@@ -17,11 +16,10 @@ process.env.RECOVERY_RAMP_EVERY = "1ms";
 /** The customer portal's delivery log and recover screens in a real Chromium against the production build. */
 const HOSTILE_BODY = `<script>window.__x=1</script><img src=x onerror="window.__x=1">`;
 const HOSTILE_PAYLOAD = `<img src=x onerror="window.__x=2"><script>window.__x=2</script>`;
-let app: Awaited<ReturnType<typeof startBuiltApp>>;
-let browser: Browser;
+const suite = browserSuite();
 let worker: Awaited<ReturnType<typeof startTestWorker>> | undefined;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
-let api: Awaited<ReturnType<typeof apiClient>>;
+let api: Api;
 let failing = true;
 let acmeId = "";
 let hostileId = "";
@@ -47,25 +45,20 @@ beforeAll(async () => {
   for (let i = 0; i < 3; i++) recoverable.push(await send("acme", "invoice.created", { invoice: { id: `inv_${10 + i}` } }));
   theirsId = await send("globex", "invoice.paid", { secret: "globex-only" });
   await waitFor(async () => (await failedOf("acme")).length === 4 && (await failedOf("globex")).length === 1, { what: "every delivery failed" });
-  app = await startBuiltApp();
-  browser = await launchBrowser();
+  await suite.open();
 }, 600_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
   await worker?.stop();
   await receiver?.close();
 });
 
 /** A fresh browser signed in to the portal through a one-time link, as a customer would open it. */
 async function portal(link: Record<string, unknown> = {}, locale = "en-US"): Promise<Page> {
-  const minted = await api.post(`/api/v1/consumers/acme/portal-links`, link);
-  expect(minted.status).toBe(201);
-  const context = await browser.newContext({ baseURL: app.url, locale, timezoneId: "Asia/Tokyo", acceptDownloads: true });
-  const page = await context.newPage();
+  const address = await suite.portalLink(api, "acme", link);
+  const { page } = await suite.newPage({ locale, context: { acceptDownloads: true } });
   page.on("pageerror", (error) => errors.push(error.message));
-  await page.goto(`/portal#token=${linkToken(minted.body.url)}`);
+  await page.goto(address);
   await page.waitForURL((url) => url.pathname === "/portal" && url.hash === "");
   await page.getByRole("navigation").getByRole("link").first().waitFor();
   return page;

@@ -1,13 +1,11 @@
 import { createServer, type Server } from "node:http";
+import type { Page } from "playwright-core";
 import type { AddressInfo } from "node:net";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fillSecret } from "../../lib/receiving/sample-text";
 import { readReceivingSample } from "../../lib/receiving/samples";
-import { apiClient } from "../helpers/api";
-import { launchBrowser, recordPage } from "../helpers/browser";
-import { startBuiltApp } from "../helpers/built-app";
-import { linkToken } from "../helpers/portal";
+import { apiClient, type Api } from "../helpers/api";
+import { browserSuite } from "../helpers/browser-suite";
 import { operatorClient, sessionCookie } from "../helpers/session";
 import { startReceiver } from "../helpers/receiver";
 import { startTestWorker } from "../helpers/worker";
@@ -18,11 +16,10 @@ import { startTestWorker } from "../helpers/worker";
  * endpoint gets, the samples with the endpoint's secret filled in (or a stand-in without
  * view_secrets), the headers of a real test send, both languages, and a narrow iframe.
  */
-let app: Awaited<ReturnType<typeof startBuiltApp>>;
-let browser: Browser;
+const suite = browserSuite();
 let worker: Awaited<ReturnType<typeof startTestWorker>>;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
-let api: Awaited<ReturnType<typeof apiClient>>;
+let api: Api;
 let host: Server;
 let hostOrigin: string;
 let billing: string; // invoice.paid only
@@ -61,38 +58,17 @@ beforeAll(async () => {
   billing = (await api.post("/api/v1/consumers/acme/endpoints", { url: `${receiver.url}/billing`, event_types: ["invoice.paid"] })).body.id;
   everything = (await api.post("/api/v1/consumers/acme/endpoints", { url: `${receiver.url}/all` })).body.id;
   worker = await startTestWorker();
-  app = await startBuiltApp({ PORTAL_FRAME_ANCESTORS: `'self' ${hostOrigin}`, PORTAL_NAME: "Acme Cloud" });
-  browser = await launchBrowser();
+  await suite.open({ PORTAL_FRAME_ANCESTORS: `'self' ${hostOrigin}`, PORTAL_NAME: "Acme Cloud" });
 }, 600_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
   await worker?.stop();
   await receiver?.close();
   await new Promise((resolve) => host?.close(resolve));
 });
 
-async function mintLink(consumer: string, link: Record<string, unknown> = {}): Promise<string> {
-  const minted = await api.post(`/api/v1/consumers/${consumer}/portal-links`, link);
-  if (minted.status !== 201) throw new Error(`portal link: ${minted.status} ${minted.text}`);
-  return `${app.url}/portal#token=${linkToken(minted.body.url)}`;
-}
-
-let pagesOfTest: (() => Promise<string>)[] = [];
-beforeEach(({ onTestFailed }) => {
-  pagesOfTest = [];
-  onTestFailed(async () => {
-    for (const tell of pagesOfTest) console.log(await tell());
-  });
-});
-
-async function newPage(locale = "en-US"): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ locale, timezoneId: "Asia/Tokyo" });
-  const page = await context.newPage();
-  pagesOfTest.push(recordPage(page));
-  return { context, page };
-}
+const mintLink = (consumer: string, link: Record<string, unknown> = {}) => suite.portalLink(api, consumer, link);
+const newPage = (locale = "en-US") => suite.newPage({ locale });
 
 /** Signed in on the endpoints list, with the link's capabilities. */
 async function openPortal(capabilities: string[], locale = "en-US", linkLocale?: string) {
@@ -111,7 +87,7 @@ const secretReads = (page: Page) => {
 describe("the portal's event catalog and receiving guide", () => {
   it("lists every event type with its fields and an example to copy, and marks what an endpoint gets", async () => {
     const { context, page } = await openPortal([]);
-    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: app.url });
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: suite.app.url });
     await page.getByRole("link", { name: "Event types", exact: true }).click();
     await page.getByRole("heading", { name: "Event types", level: 1 }).waitFor();
     const paid = page.locator('[data-event-type="invoice.paid"]');
@@ -145,7 +121,7 @@ describe("the portal's event catalog and receiving guide", () => {
     await page.locator('[data-event-type="invoice.paid"][data-subscribed="true"]').waitFor();
     await page.locator('[data-event-type="subscription.canceled"][data-subscribed="false"]').getByText("Not subscribed").waitFor();
     // An endpoint with no filter gets them all.
-    await page.goto(`${app.url}/portal/event-types?endpoint_id=${everything}`);
+    await page.goto(`${suite.app.url}/portal/event-types?endpoint_id=${everything}`);
     await page.getByText("Every event type is marked: this endpoint gets them all, including ones added later.").waitFor();
     // The note comes with the endpoint, the marks with the catalog: each in its own time.
     await expect.poll(() => page.locator('[data-subscribed="true"]').count()).toBe(2);
@@ -187,7 +163,7 @@ describe("the portal's event catalog and receiving guide", () => {
   it("shows a stand-in for the secret without view_secrets, reads no secret, and says why a test cannot be sent", async () => {
     const { context, page } = await openPortal([]);
     const reads = secretReads(page);
-    await page.goto(`${app.url}/portal/endpoints/${everything}/receiving`);
+    await page.goto(`${suite.app.url}/portal/endpoints/${everything}/receiving`);
     await page.locator('[data-testid="secret-note"][data-secret="hidden"]').getByText("The samples show whsec_YOUR_ENDPOINT_SECRET where the signing secret goes: your link does not show secrets. Ask Acme Cloud for a link that allows it.").waitFor();
     expect(await page.getByTestId("sample-code").textContent()).toBe(fillSecret(readReceivingSample("node").code, null));
     expect(await page.getByRole("button", { name: "Send test" }).isDisabled()).toBe(true);
@@ -201,7 +177,7 @@ describe("the portal's event catalog and receiving guide", () => {
     expect(await page.getByTestId("headers-source").textContent()).toBe("Example values.");
     await page.getByTestId("secret-note").getByText("Replace whsec_YOUR_ENDPOINT_SECRET with your endpoint's signing secret, or open an endpoint's own guide to have it filled in.").waitFor();
     await page.getByRole("link", { name: new RegExp(`${receiver.url}/billing`) }).click();
-    await page.waitForURL(`${app.url}/portal/endpoints/${billing}/receiving`);
+    await page.waitForURL(`${suite.app.url}/portal/endpoints/${billing}/receiving`);
     await page.getByTestId("guide-endpoint-url").getByText(`${receiver.url}/billing`).waitFor();
     expect(reads).toEqual([]);
     await context.close();
@@ -262,8 +238,8 @@ describe("the portal's event catalog and receiving guide", () => {
     const { operator } = await operatorClient("viewer");
     const { context, page } = await newPage();
     const [name, value] = (await sessionCookie(operator.id)).split(/=(.*)/s) as [string, string];
-    await context.addCookies([{ name, value, url: app.url }]);
-    await page.goto(`${app.url}/endpoints/${billing}`);
+    await context.addCookies([{ name, value, url: suite.app.url }]);
+    await page.goto(`${suite.app.url}/endpoints/${billing}`);
     await page.getByRole("link", { name: "Its event types in the catalog" }).click();
     await page.getByRole("heading", { name: "Event types", level: 1 }).waitFor();
     await page.getByTestId("subscription-note").getByText("Marked: the 1 event type this endpoint gets.").waitFor();

@@ -1,11 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { apiClient } from "../helpers/api";
-import { launchBrowser, recordPage } from "../helpers/browser";
-import { startBuiltApp } from "../helpers/built-app";
-import { linkToken } from "../helpers/portal";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiClient, type Api } from "../helpers/api";
+import { browserSuite } from "../helpers/browser-suite";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { startTestWorker } from "../helpers/worker";
 
@@ -14,11 +11,10 @@ import { startTestWorker } from "../helpers/worker";
  * the host page that embeds it is served from another origin (localhost vs the app's 127.0.0.1).
  */
 const HOSTILE = `<script>window.__x=1</script><img src=x onerror="window.__x=1">`;
-let app: Awaited<ReturnType<typeof startBuiltApp>>;
-let browser: Browser;
+const suite = browserSuite();
 let worker: Awaited<ReturnType<typeof startTestWorker>>;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
-let api: Awaited<ReturnType<typeof apiClient>>;
+let api: Api;
 let host: Server;
 let hostOrigin: string;
 let endpointId: string;
@@ -39,40 +35,17 @@ beforeAll(async () => {
   await api.post("/api/v1/event-types", { name: "invoice.paid", description: "An invoice was paid.", example: { invoice: { id: "inv_1", amount: 1200 } } });
   endpointId = (await api.post("/api/v1/consumers/acme/endpoints", { url: `${receiver.url}/existing`, description: HOSTILE })).body.id;
   worker = await startTestWorker();
-  app = await startBuiltApp({ PORTAL_FRAME_ANCESTORS: `'self' ${hostOrigin}`, PORTAL_NAME: "Acme Cloud" });
-  browser = await launchBrowser();
+  await suite.open({ PORTAL_FRAME_ANCESTORS: `'self' ${hostOrigin}`, PORTAL_NAME: "Acme Cloud" });
 }, 600_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
   await worker?.stop();
   await receiver?.close();
   await new Promise((resolve) => host?.close(resolve));
 });
 
-/** A fresh link's address on the built app (the in-process API names this process's APP_URL). */
-async function mintLink(consumer: string, link: Record<string, unknown> = {}): Promise<string> {
-  const minted = await api.post(`/api/v1/consumers/${consumer}/portal-links`, link);
-  if (minted.status !== 201) throw new Error(`portal link: ${minted.status} ${minted.text}`);
-  return `${app.url}/portal#token=${linkToken(minted.body.url)}`;
-}
-
-/** Each test's pages, told on failure (the page's calls and screen) so a wait that never ended says why. */
-let pagesOfTest: (() => Promise<string>)[] = [];
-beforeEach(({ onTestFailed }) => {
-  pagesOfTest = [];
-  onTestFailed(async () => {
-    for (const tell of pagesOfTest) console.log(await tell());
-  });
-});
-
-async function newPage(locale = "en-US"): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ locale, timezoneId: "Asia/Tokyo" });
-  const page = await context.newPage();
-  pagesOfTest.push(recordPage(page));
-  return { context, page };
-}
+const mintLink = (consumer: string, link: Record<string, unknown> = {}) => suite.portalLink(api, consumer, link);
+const newPage = (locale = "en-US") => suite.newPage({ locale });
 
 describe("the customer portal in Chromium", () => {
   it("opens a minted link on the endpoints list, drops the token from the address, and keeps the session over a reload", async () => {
@@ -80,7 +53,7 @@ describe("the customer portal in Chromium", () => {
     await page.goto(await mintLink("acme"));
     await page.getByRole("heading", { name: "Endpoints", level: 1 }).waitFor();
     await page.getByRole("row", { name: `${receiver.url}/existing` }).waitFor();
-    expect(page.url()).toBe(`${app.url}/portal`);
+    expect(page.url()).toBe(`${suite.app.url}/portal`);
     expect(await page.getByTestId("portal-product").textContent()).toBe("Acme Cloud");
     await page.reload();
     await page.getByRole("row", { name: `${receiver.url}/existing` }).waitFor();
@@ -101,12 +74,12 @@ describe("the customer portal in Chromium", () => {
   });
 
   it("lets only PORTAL_FRAME_ANCESTORS frame /portal, and keeps every other page unframeable", async () => {
-    const portal = await fetch(`${app.url}/portal`);
+    const portal = await fetch(`${suite.app.url}/portal`);
     expect(portal.headers.get("content-security-policy")).toBe(`frame-ancestors 'self' ${hostOrigin}`);
     expect(portal.headers.get("x-frame-options")).toBeNull();
-    const detail = await fetch(`${app.url}/portal/endpoints/${endpointId}`);
+    const detail = await fetch(`${suite.app.url}/portal/endpoints/${endpointId}`);
     expect(detail.headers.get("content-security-policy")).toBe(`frame-ancestors 'self' ${hostOrigin}`);
-    const login = await fetch(`${app.url}/login`);
+    const login = await fetch(`${suite.app.url}/login`);
     expect(login.headers.get("content-security-policy")).toBe("frame-ancestors 'none'");
     expect(login.headers.get("x-frame-options")).toBe("DENY");
   });
@@ -120,7 +93,7 @@ describe("the customer portal in Chromium", () => {
     const received = () => page.evaluate(() => (window as unknown as { received: Received[] }).received);
     await expect.poll(async () => (await received()).map((m) => m.data.type)).toContain("webhook-admin:ready");
     await expect.poll(async () => (await received()).some((m) => m.data.type === "webhook-admin:resize" && (m.data.height ?? 0) > 100)).toBe(true);
-    expect(new Set((await received()).map((m) => m.origin))).toEqual(new Set([app.url]));
+    expect(new Set((await received()).map((m) => m.origin))).toEqual(new Set([suite.app.url]));
     await context.close();
   });
 
@@ -193,7 +166,7 @@ describe("the customer portal in Chromium", () => {
     expect(await reveal.isDisabled()).toBe(true);
     await without.page.getByText("Your link does not show signing secrets. Ask Acme Cloud for a link that allows it.").first().waitFor();
     const token = await without.page.evaluate(() => JSON.parse(sessionStorage.getItem("webhook-admin.portal.session")!).session_token as string);
-    const refused = await fetch(`${app.url}/api/v1/endpoints/${endpointId}/secret`, { headers: { authorization: `Bearer ${token}` } });
+    const refused = await fetch(`${suite.app.url}/api/v1/endpoints/${endpointId}/secret`, { headers: { authorization: `Bearer ${token}` } });
     expect(refused.status).toBe(403);
     await without.context.close();
   });
@@ -209,7 +182,7 @@ describe("the customer portal in Chromium", () => {
     await page.getByRole("link", { name: `${receiver.url}/existing` }).click();
     for (const name of ["Edit", "Disable", "Delete", "Send test"]) expect(await page.getByRole("button", { name, exact: true }).isDisabled()).toBe(true);
     const token = await page.evaluate(() => JSON.parse(sessionStorage.getItem("webhook-admin.portal.session")!).session_token as string);
-    const refused = await fetch(`${app.url}/api/v1/endpoints/${endpointId}/disable`, { method: "POST", headers: { authorization: `Bearer ${token}` } });
+    const refused = await fetch(`${suite.app.url}/api/v1/endpoints/${endpointId}/disable`, { method: "POST", headers: { authorization: `Bearer ${token}` } });
     expect(refused.status).toBe(403);
     expect(((await refused.json()) as { code: string }).code).toBe("forbidden");
     await context.close();
@@ -285,12 +258,12 @@ describe("the customer portal in Chromium", () => {
     await page.getByRole("heading", { name: "Endpoints", level: 1 }).waitFor();
     const token = await page.evaluate(() => JSON.parse(sessionStorage.getItem("webhook-admin.portal.session")!).session_token as string);
     await page.getByRole("link", { name: "Alert emails" }).click();
-    await page.waitForURL(`${app.url}/portal/alert-emails`);
+    await page.waitForURL(`${suite.app.url}/portal/alert-emails`);
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByRole("heading", { name: "You signed out" }).waitFor();
     // The router must not have put the spent token back in the address.
-    expect(page.url()).toBe(`${app.url}/portal/alert-emails`);
-    const after = await fetch(`${app.url}/api/v1/consumers/acme`, { headers: { authorization: `Bearer ${token}` } });
+    expect(page.url()).toBe(`${suite.app.url}/portal/alert-emails`);
+    const after = await fetch(`${suite.app.url}/api/v1/consumers/acme`, { headers: { authorization: `Bearer ${token}` } });
     expect(after.status).toBe(401);
     await page.reload();
     await page.getByRole("heading", { name: "Open the portal from a link" }).waitFor();

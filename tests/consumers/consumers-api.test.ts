@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { apiClient, call } from "../helpers/api";
+import { apiClient, call, type Api } from "../helpers/api";
 import { getDb } from "../../lib/db/client";
 import { revokeApiKey } from "../../lib/api-keys";
 import { consumers } from "../../lib/db/schema";
 import { systemCtx } from "../../lib/open-ctx";
 
-let api: Awaited<ReturnType<typeof apiClient>>;
+let api: Api;
 beforeAll(async () => {
   api = await apiClient();
 });

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "../../lib/db/client";
 import { alerts } from "../../lib/db/schema";
 import { newId } from "../../lib/ids";
-import { apiClient, call } from "../helpers/api";
+import { apiClient, call, type Api } from "../helpers/api";
 import { portalSession } from "../helpers/portal";
 import { operatorClient } from "../helpers/session";
 
@@ -14,7 +14,7 @@ import { operatorClient } from "../helpers/session";
  * session is told nothing of the SaaS's own operators and keys.
  */
 const since = "2020-01-01T00:00:00Z";
-let api: Awaited<ReturnType<typeof apiClient>>;
+let api: Api;
 let acme: { id: string; uid: string };
 let crm: { id: string; url: string };
 let billing: { id: string; url: string };

@@ -4,7 +4,7 @@ import { decryptionKeys } from "../../lib/endpoints/secrets";
 import { getSql, type Sql } from "../../lib/db/client";
 import { claimDueDeliveries } from "../../lib/deliveries/claim-due-deliveries";
 import { recordOutcomes, type AttemptOutcome } from "../../lib/deliveries/record-outcomes";
-import { apiClient } from "../helpers/api";
+import { apiClient, type Api } from "../helpers/api";
 import { holdTransaction } from "../helpers/held-transaction";
 
 /**
@@ -13,7 +13,7 @@ import { holdTransaction } from "../helpers/held-transaction";
  * worker runs in this file: each test claims by hand and reads what the claim left behind.
  */
 const LEASE_MS = 30_000;
-let api: Awaited<ReturnType<typeof apiClient>>;
+let api: Api;
 let seq = 0;
 
 beforeAll(async () => {

@@ -4,10 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { getDb, getSql } from "../../lib/db/client";
 import { attempts, deliveries, messages } from "../../lib/db/schema";
-import { apiClient } from "../helpers/api";
+import { apiClient, type Api } from "../helpers/api";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { withEnv } from "../helpers/env";
 import { startTestWorker } from "../helpers/worker";
+import { consumerWithEndpoint, sendMessage } from "../helpers/fixtures";
 
 // Eight attempts, as in production, with gaps of test size.
 process.env.DELIVERY_SCHEDULE = "0,150ms,300ms,150ms,150ms,150ms,150ms,150ms";
@@ -15,9 +16,8 @@ process.env.DELIVERY_TIMEOUT = "700ms";
 // The breaker has its own tests (endpoint-health); here it must not interrupt the schedule.
 process.env.CIRCUIT_FAILURE_THRESHOLD = "1000";
 
-let api: Awaited<ReturnType<typeof apiClient>>;
+let api: Api;
 let worker: Awaited<ReturnType<typeof startTestWorker>>;
-let consumerSeq = 0;
 
 beforeAll(async () => {
   api = await apiClient();
@@ -28,19 +28,13 @@ afterAll(async () => {
 });
 
 async function setup(url: string, endpoint: Record<string, unknown> = {}) {
-  const uid = `c${++consumerSeq}`;
-  await api.post("/api/v1/consumers", { uid, name: uid });
-  const ep = await api.post(`/api/v1/consumers/${uid}/endpoints`, { url, ...endpoint });
-  expect(ep.status).toBe(201);
-  const secret = (await api.get(`/api/v1/endpoints/${ep.body.id}/secret`)).body.key as string;
-  return { uid, endpointId: ep.body.id as string, secret };
+  const { uid, endpointId } = await consumerWithEndpoint(api, url, { endpoint, prefix: "c" });
+  const secret = (await api.get(`/api/v1/endpoints/${endpointId}/secret`)).body.key as string;
+  return { uid, endpointId, secret };
 }
 
-async function send(uid: string, payload: Record<string, unknown> = { hello: "world" }, eventType = "invoice.paid") {
-  const res = await api.post("/api/v1/messages", { consumer: uid, event_type: eventType, payload });
-  expect(res.status).toBe(202);
-  return res.body as { id: string; consumer_id: string; deliveries: number };
-}
+const send = async (uid: string, payload: Record<string, unknown> = { hello: "world" }, eventType = "invoice.paid") =>
+  (await sendMessage(api, uid, { event_type: eventType, payload })) as { id: string; consumer_id: string; deliveries: number };
 
 const deliveryOf = async (messageId: string) =>
   (await getDb().select().from(deliveries).where(eq(deliveries.messageId, messageId)))[0]!;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "../../lib/db/client";
 import { listMessages } from "../../lib/messages";
-import { apiClient } from "../helpers/api";
+import { apiClient, type Api } from "../helpers/api";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { settled } from "../helpers/settled";
 import { startTestWorker } from "../helpers/worker";
@@ -11,7 +11,7 @@ import { openCtx } from "../../lib/open-ctx";
 process.env.DELIVERY_SCHEDULE = "0,50ms";
 process.env.CIRCUIT_FAILURE_THRESHOLD = "1000";
 
-let api: Awaited<ReturnType<typeof apiClient>>;
+let api: Api;
 let worker: Awaited<ReturnType<typeof startTestWorker>>;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 /** Paths the receiver fails; every other path answers 204. */

@@ -7,7 +7,7 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from "../../lib/db/embed
 import { migrateDatabase } from "../../lib/db/migrate";
 import { getDb, getSql } from "../../lib/db/client";
 import { deliveries } from "../../lib/db/schema";
-import { apiClient } from "../helpers/api";
+import { apiClient, type Api } from "../helpers/api";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { spawnWorker } from "../helpers/worker-process";
 
@@ -15,7 +15,7 @@ import { spawnWorker } from "../helpers/worker-process";
 const dir = path.join(tmpdir(), `webhook-admin-faults-${process.pid}`);
 let pg: EmbeddedDatabase;
 let port = 0;
-let api: Awaited<ReturnType<typeof apiClient>>;
+let api: Api;
 
 process.env.DELIVERY_SCHEDULE = "0,300ms,300ms,300ms,300ms";
 process.env.DELIVERY_TIMEOUT = "2s";

@@ -2,7 +2,7 @@ import { createServer, type Server, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "../../lib/db/client";
-import { apiClient } from "../helpers/api";
+import { apiClient, type Api } from "../helpers/api";
 import { withEnv } from "../helpers/env";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { spawnWorker } from "../helpers/worker-process";
@@ -34,7 +34,7 @@ const EMBEDDED_FORMS: Record<string, string> = {
   teredo: "2001:0:4136:e378:8000:63bf:5601:5601",
 };
 
-let api: Awaited<ReturnType<typeof apiClient>>;
+let api: Api;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let garbage: Server;
 let garbagePort = 0;

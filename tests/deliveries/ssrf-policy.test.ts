@@ -6,7 +6,7 @@ import { attempts } from "../../lib/db/schema";
 import { DEMO_DEFAULTS } from "../../lib/runtime/demo-defaults";
 import { postWebhook } from "../../lib/webhooks/egress";
 import { urlPolicy } from "../../lib/webhooks/policy";
-import { apiClient } from "../helpers/api";
+import { apiClient, type Api } from "../helpers/api";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { startTestWorker, withWorkerEnv } from "../helpers/worker";
 
@@ -16,7 +16,7 @@ import { startTestWorker, withWorkerEnv } from "../helpers/worker";
  */
 process.env.DELIVERY_SCHEDULE = "0";
 
-let api: Awaited<ReturnType<typeof apiClient>>;
+let api: Api;
 let worker: Awaited<ReturnType<typeof startTestWorker>>;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let seq = 0;

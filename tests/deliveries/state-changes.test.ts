@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, type ApiResponse } from "../helpers/api";
+import { apiClient, type ApiResponse, type Api } from "../helpers/api";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { startTestWorker } from "../helpers/worker";
 import { getSql } from "../../lib/db/client";
@@ -15,7 +15,7 @@ process.env.CIRCUIT_FAILURE_THRESHOLD = "1000";
  * then endpoints, and a deadlock or serialization failure left over is retried inside the verb.
  * No request answers 5xx.
  */
-let api: Awaited<ReturnType<typeof apiClient>>;
+let api: Api;
 let worker: WorkerHandle;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 const answers: { what: string; status: number; text: string }[] = [];

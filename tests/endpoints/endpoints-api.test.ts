@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { apiClient } from "../helpers/api";
+import { apiClient, type Api } from "../helpers/api";
 import { getDb } from "../../lib/db/client";
 import { endpointSecrets, endpoints } from "../../lib/db/schema";
 import { eq } from "drizzle-orm";
 
-let api: Awaited<ReturnType<typeof apiClient>>;
+let api: Api;
 beforeAll(async () => {
   api = await apiClient();
   await api.post("/api/v1/consumers", { uid: "acme", name: "Acme" });

@@ -4,39 +4,29 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { asc, eq } from "drizzle-orm";
 import { getDb, getSql } from "../../lib/db/client";
 import { attempts, auditEvents, deliveries } from "../../lib/db/schema";
-import { apiClient } from "../helpers/api";
+import { apiClient, type Api } from "../helpers/api";
 import { holdTransaction } from "../helpers/held-transaction";
 import { startReceiver, waitFor, type Received } from "../helpers/receiver";
 import { withEnv } from "../helpers/env";
 import { startTestWorker, withWorkerEnv } from "../helpers/worker";
 import { spawnWorker } from "../helpers/worker-process";
+import { consumerWithEndpoint, sendMessages } from "../helpers/fixtures";
 
 process.env.DELIVERY_SCHEDULE = "0,100ms,100ms,100ms,100ms,100ms,100ms,100ms";
 process.env.DELIVERY_TIMEOUT = "4s";
 process.env.CIRCUIT_OPEN_FOR = "1s";
 
-let api: Awaited<ReturnType<typeof apiClient>>;
-let seq = 0;
+let api: Api;
 beforeAll(async () => {
   api = await apiClient();
 });
 
 async function endpointFor(url: string, extra: Record<string, unknown> = {}) {
-  const uid = `h${++seq}`;
-  await api.post("/api/v1/consumers", { uid, name: uid });
-  const ep = await api.post(`/api/v1/consumers/${uid}/endpoints`, { url, ...extra });
-  expect(ep.status).toBe(201);
-  return { uid, id: ep.body.id as string };
+  const { uid, endpointId } = await consumerWithEndpoint(api, url, { endpoint: extra, prefix: "h" });
+  return { uid, id: endpointId };
 }
 
-async function sendMany(uid: string, n: number) {
-  const ids: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const res = await api.post("/api/v1/messages", { consumer: uid, event_type: "load.test", payload: { i } });
-    ids.push(res.body.id);
-  }
-  return ids;
-}
+const sendMany = (uid: string, n: number) => sendMessages(api, uid, n, "load.test");
 
 const slow = (ms: number) => (_req: unknown, res: { writeHead: (n: number) => { end: () => void } }) =>
   setTimeout(() => res.writeHead(200).end(), ms);

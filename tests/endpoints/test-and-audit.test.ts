@@ -1,11 +1,11 @@
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient } from "../helpers/api";
+import { apiClient, type Api } from "../helpers/api";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { operatorClient } from "../helpers/session";
 import { startTestWorker } from "../helpers/worker";
 
-let api: Awaited<ReturnType<typeof apiClient>>;
+let api: Api;
 let worker: Awaited<ReturnType<typeof startTestWorker>>;
 beforeAll(async () => {
   api = await apiClient();

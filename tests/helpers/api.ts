@@ -44,3 +44,5 @@ export async function apiClient() {
       call<T>(method, pathname, { body, headers, key });
   return { key, get: as("GET"), post: as("POST"), patch: as("PATCH"), del: as("DELETE"), raw: call };
 }
+
+export type Api = Awaited<ReturnType<typeof apiClient>>;

@@ -1,6 +1,4 @@
-import { call, type apiClient } from "./api";
-
-type Api = Awaited<ReturnType<typeof apiClient>>;
+import { call, type Api } from "./api";
 
 /** Mints a portal link for a consumer with an API key and exchanges it: a live `ps_` session. */
 export async function portalSession(api: Api, consumer: string, link: Record<string, unknown> = {}) {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "../../lib/db/client";
-import { apiClient } from "../helpers/api";
+import { apiClient, type Api } from "../helpers/api";
 import { withEnv } from "../helpers/env";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { startTestWorker } from "../helpers/worker";
@@ -9,7 +9,7 @@ import { startTestWorker } from "../helpers/worker";
 process.env.DELIVERY_SCHEDULE = "0,100ms";
 process.env.DELIVERY_TIMEOUT = "2s";
 
-let api: Awaited<ReturnType<typeof apiClient>>;
+let api: Api;
 let worker: Awaited<ReturnType<typeof startTestWorker>>;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let seq = 0;

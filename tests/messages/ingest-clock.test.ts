@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { apiClient } from "../helpers/api";
+import { apiClient, type Api } from "../helpers/api";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { startTestWorker } from "../helpers/worker";
 import { getSql } from "../../lib/db/client";
@@ -9,7 +9,7 @@ import type { WorkerHandle } from "../../worker/runtime";
  * Ingest takes its times from the database's clock, as the claim does: a web host whose clock runs
  * ahead must not make a new message wait (before, it waited for the minute sweep).
  */
-let api: Awaited<ReturnType<typeof apiClient>>;
+let api: Api;
 let worker: WorkerHandle;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 beforeAll(async () => {

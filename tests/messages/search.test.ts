@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { apiClient } from "../helpers/api";
+import { apiClient, type Api } from "../helpers/api";
 
 /** GET /messages?payload_contains: JSON containment (Postgres `@>`) over the payload as sent. */
-let api: Awaited<ReturnType<typeof apiClient>>;
+let api: Api;
 const ids: Record<string, string> = {};
 
 const search = (value: unknown, extra = "") =>

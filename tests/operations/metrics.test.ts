@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "../../lib/config";
 import { getSql } from "../../lib/db/client";
 import { raiseAlerts } from "../../lib/alerts/raise-alert";
-import { apiClient, call } from "../helpers/api";
+import { apiClient, call, type Api } from "../helpers/api";
 import { promtoolCheckMetrics, promtoolPath, readExposition, valueOf } from "../helpers/prometheus";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { spawnWorker } from "../helpers/worker-process";
@@ -19,7 +19,7 @@ process.env.CIRCUIT_FAILURE_THRESHOLD = "1000";
 const TOKEN = "metrics-token-0123456789abcdef";
 
 const promtool = promtoolPath();
-let api: Awaited<ReturnType<typeof apiClient>>;
+let api: Api;
 let worker: Awaited<ReturnType<typeof spawnWorker>>;
 let metricsUrl: string;
 let ok: Awaited<ReturnType<typeof startReceiver>>;

@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "../../lib/config";
 import { sha256Hex } from "../../lib/crypto/encryption";
 import { getDb } from "../../lib/db/client";
-import { apiClient, call } from "../helpers/api";
+import { apiClient, call, type Api } from "../helpers/api";
 import { linkToken, portalSession } from "../helpers/portal";
 
 /** Portal links are one-time and short-lived; sessions end when revoked or when their consumer goes; tokens never leak. */
-let api: Awaited<ReturnType<typeof apiClient>>;
+let api: Api;
 const tokens: string[] = [];
 const logged: string[] = [];
 const realWrite = process.stderr.write.bind(process.stderr);

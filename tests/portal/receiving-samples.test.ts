@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fillSecret, type ReceivingSampleId } from "../../lib/receiving/sample-text";
 import { readReceivingSample } from "../../lib/receiving/samples";
-import { apiClient } from "../helpers/api";
+import { apiClient, type Api } from "../helpers/api";
 import { waitFor } from "../helpers/receiver";
 import { startTestWorker } from "../helpers/worker";
 
@@ -24,7 +24,7 @@ const RUNNERS: Runner[] = [
 ];
 
 let worker: Awaited<ReturnType<typeof startTestWorker>>;
-let api: Awaited<ReturnType<typeof apiClient>>;
+let api: Api;
 
 beforeAll(async () => {
   api = await apiClient();

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { PORTAL_CAPABILITIES, type PortalCapability } from "../../lib/portal/capabilities";
-import { apiClient, call } from "../helpers/api";
+import { apiClient, call, type Api } from "../helpers/api";
 import { loggedAttempt } from "../helpers/attempt-row";
 import { portalSession } from "../helpers/portal";
 import { apiRoutes, routeKeys } from "../helpers/routes";
@@ -215,7 +215,7 @@ const TABLE: Record<string, Entry> = {
   "POST /auth/logout": { rule: "scoped", own: () => ({ path: "/auth/logout" }) },
 };
 
-let api: Awaited<ReturnType<typeof apiClient>>;
+let api: Api;
 let A: Ids;
 let B: Ids;
 let bMarkers: string[];

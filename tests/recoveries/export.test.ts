@@ -3,7 +3,7 @@ import { getSql } from "../../lib/db/client";
 import { newId } from "../../lib/ids";
 import { recoveryItemsCsv } from "../../lib/recoveries/queries";
 import { GET as exportItems } from "../../app/api/v1/recoveries/[id]/items/route";
-import { apiClient, call } from "../helpers/api";
+import { apiClient, call, type Api } from "../helpers/api";
 import { holdTransaction } from "../helpers/held-transaction";
 import { waitFor } from "../helpers/receiver";
 import { openCtx } from "../../lib/open-ctx";
@@ -12,7 +12,7 @@ import { openCtx } from "../../lib/open-ctx";
 process.env.DATABASE_POOL_SIZE = "10";
 
 const ITEMS = 3500;
-let api: Awaited<ReturnType<typeof apiClient>>;
+let api: Api;
 let runId: string;
 
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "../../lib/db/client";
-import { apiClient } from "../helpers/api";
+import { apiClient, type Api } from "../helpers/api";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { favourScheduling } from "../helpers/scheduling";
 import { spawnWorker } from "../helpers/worker-process";
@@ -18,7 +18,7 @@ process.env.RECOVERY_TICK = "250ms";
 // Full rate at once: the ramp has its own test (tests/recoveries/recoveries.test.ts).
 process.env.RECOVERY_RAMP_EVERY = "1ms";
 
-let api: Awaited<ReturnType<typeof apiClient>>;
+let api: Api;
 // A worker process of its own, as in production: the receiver below records arrival times in this
 // process, whose event loop then has nothing else to do.
 let worker: Awaited<ReturnType<typeof spawnWorker>>;

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "../../lib/db/client";
-import { apiClient } from "../helpers/api";
+import { apiClient, type Api } from "../helpers/api";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { startTestWorker, withWorkerEnv } from "../helpers/worker";
 import { favourScheduling } from "../helpers/scheduling";
 import { spawnWorker } from "../helpers/worker-process";
+import { consumerWithEndpoints, sendMessages } from "../helpers/fixtures";
 import { workerState } from "../../worker/state";
 
 // One scheduled attempt: a delivery that fails once is failed for good, ready to recover.
@@ -15,9 +16,8 @@ process.env.RECOVERY_TICK = "50ms";
 // The ramp has its own test; elsewhere a run goes at its full rate at once.
 process.env.RECOVERY_RAMP_EVERY = "1ms";
 
-let api: Awaited<ReturnType<typeof apiClient>>;
+let api: Api;
 let worker: Awaited<ReturnType<typeof startTestWorker>>;
-let seq = 0;
 const sql = () => getSql();
 
 beforeAll(async () => {
@@ -31,26 +31,11 @@ afterAll(async () => {
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
 async function consumerWith(urls: string[], settings: Record<string, unknown> = {}) {
-  const uid = `rec${++seq}`;
-  expect((await api.post("/api/v1/consumers", { uid, name: uid })).status).toBe(201);
-  const endpoints: string[] = [];
-  for (const url of urls) {
-    const ep = await api.post(`/api/v1/consumers/${uid}/endpoints`, { url, ...settings });
-    expect(ep.status).toBe(201);
-    endpoints.push(ep.body.id as string);
-  }
-  return { uid, endpoints };
+  const { uid, endpoints } = await consumerWithEndpoints(api, urls, { endpoint: settings, prefix: "rec" });
+  return { uid, endpoints: endpoints.map((e) => e.id) };
 }
 
-async function send(uid: string, n: number, eventType = "invoice.paid") {
-  const ids: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const res = await api.post("/api/v1/messages", { consumer: uid, event_type: eventType, payload: { i } });
-    expect(res.status).toBe(202);
-    ids.push(res.body.id as string);
-  }
-  return ids;
-}
+const send = (uid: string, n: number, eventType = "invoice.paid") => sendMessages(api, uid, n, eventType);
 
 async function failedCount(endpointId: string) {
   const [row] = await sql()<{ n: number }[]>`select count(*)::int as n from deliveries where endpoint_id = ${endpointId} and status = 'failed'`;

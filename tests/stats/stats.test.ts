@@ -5,7 +5,7 @@ import { recordOutcomes, type AttemptOutcome } from "../../lib/deliveries/record
 import { BUCKET_COUNT, bucketLow, bucketOf, bucketWidth } from "../../lib/stats/histogram";
 import { compactStats } from "../../lib/stats/compact-stats";
 import { getStats } from "../../lib/stats/queries";
-import { apiClient } from "../helpers/api";
+import { apiClient, type Api } from "../helpers/api";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { startTestWorker } from "../helpers/worker";
 import { openCtx } from "../../lib/open-ctx";
@@ -14,7 +14,7 @@ import { openCtx } from "../../lib/open-ctx";
 process.env.DELIVERY_SCHEDULE = "0,50ms,50ms";
 process.env.CIRCUIT_FAILURE_THRESHOLD = "1000";
 
-let api: Awaited<ReturnType<typeof apiClient>>;
+let api: Api;
 let worker: Awaited<ReturnType<typeof startTestWorker>>;
 const receivers: Awaited<ReturnType<typeof startReceiver>>[] = [];
 const ids = { a: "", b: "", a1: "", a2: "", b1: "" };

@@ -8,7 +8,7 @@ import { createMessage } from "../../lib/messages/create-message";
 import { findMessageRow } from "../../lib/messages/queries";
 import { systemCtx } from "../../lib/open-ctx";
 import { AppError } from "../../lib/errors";
-import { apiClient } from "../helpers/api";
+import { apiClient, type Api } from "../helpers/api";
 import { withEnv } from "../helpers/env";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { startTestWorker } from "../helpers/worker";
@@ -19,7 +19,7 @@ import { startTestWorker } from "../helpers/worker";
 
 process.env.DELIVERY_SCHEDULE = "0,150ms";
 
-let api: Awaited<ReturnType<typeof apiClient>>;
+let api: Api;
 let worker: Awaited<ReturnType<typeof startTestWorker>>;
 let seq = 0;
 

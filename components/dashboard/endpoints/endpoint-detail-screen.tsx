@@ -4,10 +4,9 @@ import Link from "next/link";
 import { useNow, useTranslations } from "next-intl";
 import { EndpointHealthBanner } from "../../shared/endpoint-health-banner";
 import { EndpointStateBadge } from "../../shared/endpoint-state-badge";
-import { EndpointStatsChart } from "../../shared/endpoint-stats-chart";
+import { EndpointOverview } from "../../shared/endpoints/endpoint-overview";
 import { ErrorMessage } from "../../shared/error-message";
 import { RelativeTime } from "../../shared/relative-time";
-import { Card } from "../../ui/card";
 import { CopyButton } from "../../ui/copy-button";
 import { Skeleton } from "../../ui/skeleton";
 import { useOperator } from "../operator-context";
@@ -32,7 +31,6 @@ export function EndpointDetailScreen({ id }: { id: string }) {
   const e = endpoint.data;
   const canWrite = role === "admin";
   const reason = canWrite ? null : t("viewerNote");
-  const link = "text-sm font-medium text-primary underline-offset-2 hover:underline";
   const circuitOpen = e.circuit_open_until !== null && new Date(e.circuit_open_until).getTime() > now.getTime();
 
   return (
@@ -55,14 +53,12 @@ export function EndpointDetailScreen({ id }: { id: string }) {
       <div className="mb-4">
         <EndpointHealthBanner endpoint={e} />
       </div>
-      <div className="grid gap-4 lg:grid-cols-3">
-        <Card className="p-4 lg:col-span-2">
-          <h2 className="mb-3 text-sm font-semibold">{t("statsTitle")}</h2>
-          <EndpointStatsChart endpointId={e.id} />
-        </Card>
-        <Card className="p-4">
-          <h2 className="mb-3 text-sm font-semibold">{t("facts")}</h2>
-          <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-2 text-sm">
+      <EndpointOverview
+        endpointId={e.id}
+        statsTitle={t("statsTitle")}
+        factsTitle={t("facts")}
+        facts={
+          <>
             <dt className="text-muted-foreground">{t("id")}</dt>
             <dd className="flex items-center gap-1">
               <code className="font-mono text-xs break-all">{e.id}</code>
@@ -96,24 +92,16 @@ export function EndpointDetailScreen({ id }: { id: string }) {
             <dd>
               <RelativeTime value={e.updated_at} />
             </dd>
-          </dl>
-          <div className="mt-4 flex flex-col gap-2">
-            <Link className={link} href={`/messages?endpoint_id=${encodeURIComponent(e.id)}`}>
-              {t("deliveries")}
-            </Link>
-            <Link className={link} href={`/recoveries?endpoint_id=${encodeURIComponent(e.id)}`}>
-              {t("recover")}
-            </Link>
-            <Link className={link} href={`/event-types?endpoint_id=${encodeURIComponent(e.id)}`}>
-              {catalog("openForEndpoint")}
-            </Link>
-          </div>
-        </Card>
-        <SecretCard endpointId={e.id} revealReason={canWrite ? null : t("secret.viewerCannotReveal")} rotateReason={canWrite ? null : t("secret.viewerCannotReveal")} />
-        <div className="lg:col-span-2">
-          <TestSendCard endpoint={e} reason={reason} messageHref={(id) => `/messages/${id}`} />
-        </div>
-      </div>
+          </>
+        }
+        links={[
+          { href: `/messages?endpoint_id=${encodeURIComponent(e.id)}`, label: t("deliveries") },
+          { href: `/recoveries?endpoint_id=${encodeURIComponent(e.id)}`, label: t("recover") },
+          { href: `/event-types?endpoint_id=${encodeURIComponent(e.id)}`, label: catalog("openForEndpoint") },
+        ]}
+        secretCard={<SecretCard endpointId={e.id} revealReason={canWrite ? null : t("secret.viewerCannotReveal")} rotateReason={canWrite ? null : t("secret.viewerCannotReveal")} />}
+        testCard={<TestSendCard endpoint={e} reason={reason} messageHref={(id) => `/messages/${id}`} />}
+      />
     </>
   );
 }

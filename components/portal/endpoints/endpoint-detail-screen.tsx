@@ -1,10 +1,9 @@
 "use client";
 
-import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { EndpointHealthBanner } from "../../shared/endpoint-health-banner";
 import { EndpointStateBadge } from "../../shared/endpoint-state-badge";
-import { EndpointStatsChart } from "../../shared/endpoint-stats-chart";
+import { EndpointOverview } from "../../shared/endpoints/endpoint-overview";
 import { EndpointFormDialog } from "../../shared/endpoints/endpoint-form-dialog";
 import { EnableToggle } from "../../shared/endpoints/enable-toggle";
 import { SecretCard } from "../../shared/endpoints/secret-card";
@@ -12,11 +11,11 @@ import { TestSendCard } from "../../shared/endpoints/test-send-card";
 import { useEndpoint } from "../../shared/queries/endpoints";
 import { RelativeTime } from "../../shared/relative-time";
 import { endpointHealth } from "../../shared/resources";
-import { Card } from "../../ui/card";
 import { EndpointGate } from "./endpoint-gate";
 import { usePortalSession } from "../session-context";
 import { DeleteEndpointButton } from "./delete-endpoint-button";
 import { usePortalReasons } from "./use-portal-reasons";
+import { ReadOnlyNote } from "./read-only-note";
 
 const deliveryHref = (messageId: string) => `/portal/deliveries/${encodeURIComponent(messageId)}`;
 
@@ -26,7 +25,6 @@ export function PortalEndpointDetailScreen({ id }: { id: string }) {
   const { theme } = usePortalSession();
   const reasons = usePortalReasons();
   const endpoint = useEndpoint(id);
-  const link = "text-sm font-medium text-primary underline-offset-2 hover:underline";
   return (
     <EndpointGate query={endpoint} back={{ href: "/portal", label: t("back") }}>
       {(e) => {
@@ -47,11 +45,7 @@ export function PortalEndpointDetailScreen({ id }: { id: string }) {
                 <DeleteEndpointButton endpoint={e} reason={reasons.manage} />
               </div>
             </div>
-            {reasons.manage ? (
-              <p className="mb-4 text-sm text-muted-foreground" data-testid="portal-read-only">
-                {reasons.manage}
-              </p>
-            ) : null}
+            <ReadOnlyNote reason={reasons.manage} />
             {health !== "healthy" ? (
               <div className="mb-4">
                 <EndpointHealthBanner
@@ -70,14 +64,12 @@ export function PortalEndpointDetailScreen({ id }: { id: string }) {
                 />
               </div>
             ) : null}
-            <div className="grid gap-4 lg:grid-cols-3">
-              <Card className="p-4 lg:col-span-2">
-                <h2 className="mb-3 text-sm font-semibold">{t("statsTitle")}</h2>
-                <EndpointStatsChart endpointId={e.id} />
-              </Card>
-              <Card className="p-4">
-                <h2 className="mb-3 text-sm font-semibold">{t("settings")}</h2>
-                <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-2 text-sm">
+            <EndpointOverview
+              endpointId={e.id}
+              statsTitle={t("statsTitle")}
+              factsTitle={t("settings")}
+              facts={
+                <>
                   <dt className="text-muted-foreground">{t("columns.eventTypes")}</dt>
                   <dd className="break-all">{e.event_types?.join(", ") ?? t("allEventTypes")}</dd>
                   <dt className="text-muted-foreground">{t("headers")}</dt>
@@ -88,27 +80,17 @@ export function PortalEndpointDetailScreen({ id }: { id: string }) {
                   <dd>
                     <RelativeTime value={e.updated_at} />
                   </dd>
-                </dl>
-                <div className="mt-4 flex flex-col gap-2">
-                  <Link className={link} href={`/portal/deliveries?endpoint_id=${encodeURIComponent(e.id)}`}>
-                    {t("deliveries")}
-                  </Link>
-                  <Link className={link} href={`/portal/recover?endpoint_id=${encodeURIComponent(e.id)}`}>
-                    {t("recover")}
-                  </Link>
-                  <Link className={link} href={`/portal/endpoints/${encodeURIComponent(e.id)}/receiving`}>
-                    {receiving("endpointLink")}
-                  </Link>
-                  <Link className={link} href={`/portal/event-types?endpoint_id=${encodeURIComponent(e.id)}`}>
-                    {receiving("eventTypesLink")}
-                  </Link>
-                </div>
-              </Card>
-              <SecretCard endpointId={e.id} revealReason={reasons.secrets} rotateReason={reasons.secrets} />
-              <div className="lg:col-span-2">
-                <TestSendCard endpoint={e} reason={reasons.manage} messageHref={deliveryHref} />
-              </div>
-            </div>
+                </>
+              }
+              links={[
+                { href: `/portal/deliveries?endpoint_id=${encodeURIComponent(e.id)}`, label: t("deliveries") },
+                { href: `/portal/recover?endpoint_id=${encodeURIComponent(e.id)}`, label: t("recover") },
+                { href: `/portal/endpoints/${encodeURIComponent(e.id)}/receiving`, label: receiving("endpointLink") },
+                { href: `/portal/event-types?endpoint_id=${encodeURIComponent(e.id)}`, label: receiving("eventTypesLink") },
+              ]}
+              secretCard={<SecretCard endpointId={e.id} revealReason={reasons.secrets} rotateReason={reasons.secrets} />}
+              testCard={<TestSendCard endpoint={e} reason={reasons.manage} messageHref={deliveryHref} />}
+            />
           </>
         );
       }}

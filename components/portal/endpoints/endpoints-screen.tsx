@@ -7,6 +7,7 @@ import { EndpointTable } from "../../shared/endpoints/endpoint-table";
 import { useConsumerEndpoints } from "../../shared/queries/consumers";
 import { usePortalSession } from "../session-context";
 import { usePortalReasons } from "./use-portal-reasons";
+import { ReadOnlyNote } from "./read-only-note";
 
 /** The customer's endpoints, each with its health and its last 24 hours; adding one opens it. */
 export function PortalEndpointsScreen() {
@@ -28,11 +29,7 @@ export function PortalEndpointsScreen() {
         </div>
         {endpoints.data?.data.length ? add : null}
       </div>
-      {reasons.manage ? (
-        <p className="mb-4 text-sm text-muted-foreground" data-testid="portal-read-only">
-          {reasons.manage}
-        </p>
-      ) : null}
+      <ReadOnlyNote reason={reasons.manage} />
       <EndpointTable
         endpoints={endpoints}
         href={(id) => `/portal/endpoints/${id}`}

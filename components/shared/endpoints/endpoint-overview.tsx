@@ -1,0 +1,45 @@
+"use client";
+
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { EndpointStatsChart } from "../endpoint-stats-chart";
+import { Card } from "../../ui/card";
+
+const linkClass = "text-sm font-medium text-primary underline-offset-2 hover:underline";
+
+/**
+ * The body of an endpoint's page, in the dashboard and in the portal alike: its delivery chart
+ * beside a card of its facts and where to go from it, then its signing secret and a test send.
+ * What each side shows (and may do) is theirs: `facts` are the card's <dt>/<dd> pairs.
+ */
+export function EndpointOverview(props: {
+  endpointId: string;
+  statsTitle: string;
+  factsTitle: string;
+  facts: ReactNode;
+  links: { href: string; label: string }[];
+  secretCard: ReactNode;
+  testCard: ReactNode;
+}) {
+  return (
+    <div className="grid gap-4 lg:grid-cols-3">
+      <Card className="p-4 lg:col-span-2">
+        <h2 className="mb-3 text-sm font-semibold">{props.statsTitle}</h2>
+        <EndpointStatsChart endpointId={props.endpointId} />
+      </Card>
+      <Card className="p-4">
+        <h2 className="mb-3 text-sm font-semibold">{props.factsTitle}</h2>
+        <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-2 text-sm">{props.facts}</dl>
+        <div className="mt-4 flex flex-col gap-2">
+          {props.links.map((l) => (
+            <Link key={l.href} className={linkClass} href={l.href}>
+              {l.label}
+            </Link>
+          ))}
+        </div>
+      </Card>
+      {props.secretCard}
+      <div className="lg:col-span-2">{props.testCard}</div>
+    </div>
+  );
+}
