@@ -10,6 +10,13 @@ export type ClaimPairs = { pairs: RollupPair[]; time: { on: ClaimTime[]; off: Cl
 
 const CLAIM = "webhook_admin_claim_deliveries_v2";
 
+/** The claim's SQL as commit `ref` had it, in one file: the claim before it was split into stages. */
+export function claimBodyAt(ref: string): string {
+  const body = execFileSync("git", ["show", `${ref}:lib/deliveries/claim-due-deliveries.sql`], { encoding: "utf8" });
+  if (body.includes("webhook_admin_claim_scan_due")) throw new Error(`${ref}'s claim is already the split one: compare with an earlier commit`);
+  return body;
+}
+
 /**
  * Part f4: this tree's claim against the claim of an earlier commit (`ref`: by default the one
  * before the claim was split into stages), in part b's delivery pairs. Both are the same function,
@@ -23,8 +30,7 @@ export async function measureClaimSplit(
   options: { pairs: number; deliveries: number; endpointIds: string[]; ref: string; log: (line: string) => void },
 ): Promise<ClaimPairs> {
   const { db } = ctx;
-  const before = execFileSync("git", ["show", `${options.ref}:lib/deliveries/claim-due-deliveries.sql`], { encoding: "utf8" });
-  if (before.includes("webhook_admin_claim_scan_due")) throw new Error(`${options.ref}'s claim is already the split one: pass an earlier --claim-vs`);
+  const before = claimBodyAt(options.ref);
   // For the workers' sessions, which start after this.
   const database = (await db.sql<{ database: string }[]>`select current_database() as database`)[0]!.database;
   await db.sql.unsafe(`alter database "${database}" set track_functions = 'pl'`);

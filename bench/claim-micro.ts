@@ -6,12 +6,12 @@
  * claims of 100 in turn, the two bodies alternating round by round. Prints the median time per
  * claim, client-side and in PostgreSQL (track_functions), and their ratio.
  */
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { createSql } from "../lib/db/client";
 import { applySqlFunctions } from "../lib/db/functions";
 import { newId } from "../lib/ids";
+import { claimBodyAt } from "./claim-ab";
 import { prepareDatabase } from "./database";
 
 const { values } = parseArgs({
@@ -36,7 +36,7 @@ async function main() {
   const db = await prepareDatabase({ fsync: false, log: () => {} });
   const sql = createSql(db.url, { max: 1, name: "claim-micro" });
   try {
-    const before = execFileSync("git", ["show", `${values.vs}:lib/deliveries/claim-due-deliveries.sql`], { encoding: "utf8" });
+    const before = claimBodyAt(values.vs!);
     const endpoints: { id: string; consumer: string }[] = [];
     for (let i = 0; i < endpointCount; i++) {
       const consumer = newId("consumer");
