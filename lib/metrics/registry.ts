@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Registry } from "prom-client";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type CollectFunction } from "prom-client";
 
 /** Every series either process exposes starts with this (Prometheus naming: a prefix per application). */
 export const METRIC_PREFIX = "webhook_admin_";
@@ -11,4 +11,20 @@ export function createRegistry(): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: METRIC_PREFIX });
   return registry;
+}
+
+/**
+ * The three kinds of series, each named with METRIC_PREFIX and registered in `registry` only (never
+ * prom-client's global registry, which both processes would share in tests).
+ */
+export function seriesIn(registry: Registry) {
+  const registers = [registry];
+  return {
+    counter: <L extends string = string>(name: string, help: string, labelNames: readonly L[] = []) =>
+      new Counter<L>({ name: METRIC_PREFIX + name, help, labelNames, registers }),
+    histogram: <L extends string = string>(name: string, help: string, buckets: number[], labelNames: readonly L[] = []) =>
+      new Histogram<L>({ name: METRIC_PREFIX + name, help, labelNames, buckets, registers }),
+    gauge: <L extends string = string>(name: string, help: string, labelNames: readonly L[] = [], collect?: CollectFunction<Gauge<L>>) =>
+      new Gauge<L>({ name: METRIC_PREFIX + name, help, labelNames, registers, ...(collect && { collect }) }),
+  };
 }

@@ -3,8 +3,8 @@
  * globalThis: Next.js may evaluate this module once per route bundle, and every route must count
  * into the same series.
  */
-import { Counter, Histogram, type Registry } from "prom-client";
-import { createRegistry, METRIC_PREFIX } from "./registry";
+import type { Counter, Histogram, Registry } from "prom-client";
+import { createRegistry, seriesIn } from "./registry";
 
 type WebMetrics = {
   registry: Registry;
@@ -16,32 +16,22 @@ type WebMetrics = {
 
 function create(): WebMetrics {
   const registry = createRegistry();
-  const registers = [registry];
+  const { counter, histogram } = seriesIn(registry);
   return {
     registry,
-    requests: new Counter({
-      name: `${METRIC_PREFIX}http_requests_total`,
-      help: "REST API requests answered, by route template (/api/v1/messages/[id]), method and status.",
-      labelNames: ["route", "method", "status"] as const,
-      registers,
-    }),
-    duration: new Histogram({
-      name: `${METRIC_PREFIX}http_request_duration_seconds`,
-      help: "REST API request duration, from the wrapper's start to its answer, by route template and method.",
-      labelNames: ["route", "method"] as const,
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers,
-    }),
-    ingested: new Counter({
-      name: `${METRIC_PREFIX}messages_ingested_total`,
-      help: "Messages accepted by ingest (an idempotent replay is not counted again).",
-      registers,
-    }),
-    authFailures: new Counter({
-      name: `${METRIC_PREFIX}auth_failures_total`,
-      help: "Requests refused for a missing, unknown or revoked API key or portal session.",
-      registers,
-    }),
+    requests: counter(
+      "http_requests_total",
+      "REST API requests answered, by route template (/api/v1/messages/[id]), method and status.",
+      ["route", "method", "status"],
+    ),
+    duration: histogram(
+      "http_request_duration_seconds",
+      "REST API request duration, from the wrapper's start to its answer, by route template and method.",
+      [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      ["route", "method"],
+    ),
+    ingested: counter("messages_ingested_total", "Messages accepted by ingest (an idempotent replay is not counted again)."),
+    authFailures: counter("auth_failures_total", "Requests refused for a missing, unknown or revoked API key or portal session."),
   };
 }
 

@@ -4,61 +4,48 @@
  * The record functions sit on the hot path (thousands of attempts a second): counters and
  * histograms only, no I/O.
  */
-import { Counter, Gauge, Histogram } from "prom-client";
 import type { AttemptTrigger } from "../db/schema";
-import { createRegistry, METRIC_PREFIX } from "./registry";
+import { createRegistry, seriesIn } from "./registry";
 
 export const workerRegistry = createRegistry();
-const registers = [workerRegistry];
-const name = (suffix: string) => `${METRIC_PREFIX}${suffix}`;
+const { counter, histogram, gauge } = seriesIn(workerRegistry);
 
-const attempts = new Counter({
-  name: name("attempts_total"),
-  help: "Delivery attempts this worker made, by result (success: a 2xx) and trigger (scheduled, probe, manual, recovery).",
-  labelNames: ["result", "trigger"] as const,
-  registers,
-});
-const attemptDuration = new Histogram({
-  name: name("attempt_duration_seconds"),
-  help: "One attempt's HTTP exchange, from connect to the end of the kept response body, by result.",
-  labelNames: ["result"] as const,
-  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 30],
-  registers,
-});
-const firstAttemptLag = new Histogram({
-  name: name("first_attempt_lag_seconds"),
-  help: "From a delivery's creation (the message's ingest, by the database's clock) to the start of its first attempt.",
-  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900],
-  registers,
-});
-const claimBatchSize = new Histogram({
-  name: name("claim_batch_size"),
-  help: "Deliveries one claim leased (0: nothing due that this worker could take).",
-  buckets: [0, 1, 2, 5, 10, 25, 50, 100, 250, 500, 1000],
-  registers,
-});
-const claimDuration = new Histogram({
-  name: name("claim_duration_seconds"),
-  help: "One claim's round trip (webhook_admin_claim_deliveries_v2).",
-  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-  registers,
-});
-const alerts = new Counter({
-  name: name("alerts_total"),
-  help: "Alerts that ended, by outcome: sent, failed (its retry schedule used up) or suppressed (throttled).",
-  labelNames: ["outcome"] as const,
-  registers,
-});
-const sweeps = new Counter({ name: name("sweeps_total"), help: "Maintenance sweeps this worker ran.", registers });
+const attempts = counter(
+  "attempts_total",
+  "Delivery attempts this worker made, by result (success: a 2xx) and trigger (scheduled, probe, manual, recovery).",
+  ["result", "trigger"],
+);
+const attemptDuration = histogram(
+  "attempt_duration_seconds",
+  "One attempt's HTTP exchange, from connect to the end of the kept response body, by result.",
+  [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 30],
+  ["result"],
+);
+const firstAttemptLag = histogram(
+  "first_attempt_lag_seconds",
+  "From a delivery's creation (the message's ingest, by the database's clock) to the start of its first attempt.",
+  [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900],
+);
+const claimBatchSize = histogram(
+  "claim_batch_size",
+  "Deliveries one claim leased (0: nothing due that this worker could take).",
+  [0, 1, 2, 5, 10, 25, 50, 100, 250, 500, 1000],
+);
+const claimDuration = histogram(
+  "claim_duration_seconds",
+  "One claim's round trip (webhook_admin_claim_deliveries_v2).",
+  [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+);
+const alerts = counter(
+  "alerts_total",
+  "Alerts that ended, by outcome: sent, failed (its retry schedule used up) or suppressed (throttled).",
+  ["outcome"],
+);
+const sweeps = counter("sweeps_total", "Maintenance sweeps this worker ran.");
 
 let inFlightSource: () => number = () => 0;
-new Gauge({
-  name: name("attempts_in_flight"),
-  help: "Delivery attempts this worker has open now (claimed, not yet written).",
-  registers,
-  collect() {
-    this.set(inFlightSource());
-  },
+gauge("attempts_in_flight", "Delivery attempts this worker has open now (claimed, not yet written).", [], function () {
+  this.set(inFlightSource());
 });
 
 for (const result of ["success", "failure"]) {
@@ -111,32 +98,24 @@ export function recordSweep(): void {
 
 // What the database says, read when Prometheus scrapes (refreshDatabaseGauges): the same in every
 // worker, so sum nothing across instances — take max.
-const queueDeliveries = new Gauge({
-  name: name("queue_deliveries"),
-  help: "Rows in delivery_queue by kind (scheduled, manual, recovery) and state (due, parked, later, leased); each count walks at most 10000 index entries (at the bound: at least).",
-  labelNames: ["kind", "state"] as const,
-  registers,
-});
-const queueOldestDue = new Gauge({
-  name: name("queue_oldest_due_age_seconds"),
-  help: "How long the earliest due, unparked queue row of each kind has waited (0: nothing due).",
-  labelNames: ["kind"] as const,
-  registers,
-});
-const endpoints = new Gauge({ name: name("endpoints"), help: "Endpoints by state (active, disabled, auto_disabled).", labelNames: ["state"] as const, registers });
-const endpointsFailing = new Gauge({ name: name("endpoints_failing"), help: "Active endpoints with a failure streak.", registers });
-const circuitsOpen = new Gauge({ name: name("circuits_open"), help: "Active endpoints whose circuit is open now.", registers });
-const recoveriesActive = new Gauge({
-  name: name("recoveries_active"),
-  help: "Recovery runs not yet ended, by state (planned, canary, running, paused).",
-  labelNames: ["state"] as const,
-  registers,
-});
-const databaseUp = new Gauge({
-  name: name("database_up"),
-  help: "1 when this scrape's reads of the database answered, 0 when they failed (the database gauges are then absent).",
-  registers,
-});
+const queueDeliveries = gauge(
+  "queue_deliveries",
+  "Rows in delivery_queue by kind (scheduled, manual, recovery) and state (due, parked, later, leased); each count walks at most 10000 index entries (at the bound: at least).",
+  ["kind", "state"],
+);
+const queueOldestDue = gauge(
+  "queue_oldest_due_age_seconds",
+  "How long the earliest due, unparked queue row of each kind has waited (0: nothing due).",
+  ["kind"],
+);
+const endpoints = gauge("endpoints", "Endpoints by state (active, disabled, auto_disabled).", ["state"]);
+const endpointsFailing = gauge("endpoints_failing", "Active endpoints with a failure streak.");
+const circuitsOpen = gauge("circuits_open", "Active endpoints whose circuit is open now.");
+const recoveriesActive = gauge("recoveries_active", "Recovery runs not yet ended, by state (planned, canary, running, paused).", ["state"]);
+const databaseUp = gauge(
+  "database_up",
+  "1 when this scrape's reads of the database answered, 0 when they failed (the database gauges are then absent).",
+);
 const databaseGauges = [queueDeliveries, queueOldestDue, endpoints, endpointsFailing, circuitsOpen, recoveriesActive];
 
 export type DatabaseGaugeReads = {
@@ -171,19 +150,18 @@ export async function refreshDatabaseGauges(reads: DatabaseGaugeReads): Promise<
 
 type PoolLike = { totalCount: number; idleCount: number; waitingCount: number };
 let graphilePool: PoolLike | null = null;
-new Gauge({
-  name: name("graphile_pool_connections"),
-  help: "graphile-worker's pg pool in this worker: connections open (total), idle, in_use, and clients waiting for one (waiting).",
-  labelNames: ["state"] as const,
-  registers,
-  collect() {
+gauge(
+  "graphile_pool_connections",
+  "graphile-worker's pg pool in this worker: connections open (total), idle, in_use, and clients waiting for one (waiting).",
+  ["state"],
+  function () {
     if (!graphilePool) return;
     this.labels("total").set(graphilePool.totalCount);
     this.labels("idle").set(graphilePool.idleCount);
     this.labels("in_use").set(graphilePool.totalCount - graphilePool.idleCount);
     this.labels("waiting").set(graphilePool.waitingCount);
   },
-});
+);
 
 /** graphile-worker's pg pool, whose counts are read at scrape time (postgres.js's pools expose none). */
 export function setGraphilePool(pool: PoolLike): void {
