@@ -48,13 +48,14 @@ export async function consumerWithEndpoint(
   return { uid, consumerId, endpointId: endpoints[0]!.id, url: endpoints[0]!.url };
 }
 
-/** A message to `consumer` (202 or the test fails); `fields` as POST /messages takes them. */
+/** A message to `consumer` (202 or the test fails); `fields` as POST /messages takes them, `headers` (an idempotency key, say) with the request. */
 export async function sendMessage(
   api: Api,
   consumer: string,
   fields: { event_type?: string; payload?: unknown } & Record<string, unknown> = {},
+  headers?: Record<string, string>,
 ): Promise<{ id: string; deliveries: number; [field: string]: unknown }> {
-  return created("message", await api.post("/api/v1/messages", { consumer, event_type: "invoice.paid", payload: { hello: "world" }, ...fields }), 202);
+  return created("message", await api.post("/api/v1/messages", { consumer, event_type: "invoice.paid", payload: { hello: "world" }, ...fields }, headers), 202);
 }
 
 /** `n` messages to `consumer`, one after another, with payloads `{ i }`: their ids in order. */

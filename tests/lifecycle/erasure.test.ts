@@ -4,6 +4,7 @@ import { systemCtx } from "../../lib/open-ctx";
 import { eraseConsumer } from "../../lib/retention/erase-consumer";
 import { compactStats } from "../../lib/stats/compact-stats";
 import { withEnv } from "../helpers/env";
+import { consumerWithEndpoint, createConsumer, createEndpoint, sendMessage } from "../helpers/fixtures";
 import { portalSession } from "../helpers/portal";
 import { lifecycleFixture } from "../helpers/lifecycle";
 import { startReceiver, waitFor } from "../helpers/receiver";
@@ -39,18 +40,12 @@ async function richConsumer(messages = 4): Promise<Made> {
   const n = ++seq;
   const marker = `zz-erase-${n}-${Date.now()}`;
   const uid = `erase-target-${n}`;
-  const consumer = await t.api.post("/api/v1/consumers", { uid, name: `Erase Me ${marker}`, metadata: { crm: marker }, alert_emails: [`ops+${marker}@example.com`] });
-  expect(consumer.status, consumer.text).toBe(201);
-  const good = await t.api.post(`/api/v1/consumers/${uid}/endpoints`, { url: `${t.ok.url}/${marker}`, description: marker, headers: { authorization: `Bearer ${marker}` } });
-  const bad = await t.api.post(`/api/v1/consumers/${uid}/endpoints`, { url: `${t.down.url}/${marker}` });
-  expect(bad.status, bad.text).toBe(201);
+  const consumer = await createConsumer(t.api, { uid, name: `Erase Me ${marker}`, metadata: { crm: marker }, alert_emails: [`ops+${marker}@example.com`] });
+  const good = await createEndpoint(t.api, uid, `${t.ok.url}/${marker}`, { description: marker, headers: { authorization: `Bearer ${marker}` } });
+  const bad = await createEndpoint(t.api, uid, `${t.down.url}/${marker}`);
   const ids: string[] = [];
   for (let i = 0; i < messages; i++) {
-    const res = await t.api.post("/api/v1/messages", { consumer: uid, event_type: "invoice.paid", event_id: `${marker}-evt-${i}`, payload: { secret: marker, i } }, {
-      "idempotency-key": `${marker}-key-${i}`,
-    });
-    expect(res.status, res.text).toBe(202);
-    ids.push(res.body.id);
+    ids.push((await sendMessage(t.api, uid, { event_id: `${marker}-evt-${i}`, payload: { secret: marker, i } }, { "idempotency-key": `${marker}-key-${i}` })).id);
   }
   await portalSession(t.api, uid, { theme: { name: marker } });
   await t.api.post(`/api/v1/consumers/${uid}/portal-links`, {});
@@ -61,14 +56,14 @@ async function richConsumer(messages = 4): Promise<Made> {
     timeout: 30_000,
   });
   // An endpoint added since: a recovery brings it the messages it never got.
-  const late = await t.api.post(`/api/v1/consumers/${uid}/endpoints`, { url: `${t.ok.url}/${marker}-late` });
-  const recovery = await t.api.post(`/api/v1/endpoints/${late.body.id}/recover`, { since: "2020-01-01T00:00:00Z", include_never_attempted: true });
+  const late = await createEndpoint(t.api, uid, `${t.ok.url}/${marker}-late`);
+  const recovery = await t.api.post(`/api/v1/endpoints/${late.id}/recover`, { since: "2020-01-01T00:00:00Z", include_never_attempted: true });
   expect(recovery.status, recovery.text).toBe(202);
   expect(recovery.body.counts.expected).toBe(messages);
   await compactStats(getSql());
-  const [stats] = await sql()<{ n: number }[]>`select count(*)::int as n from attempt_stats where scope = ${consumer.body.id}`;
+  const [stats] = await sql()<{ n: number }[]>`select count(*)::int as n from attempt_stats where scope = ${consumer.id}`;
   expect(stats!.n).toBeGreaterThan(0);
-  return { id: consumer.body.id, uid, marker, endpoints: [good.body.id, bad.body.id, late.body.id], messages: ids };
+  return { id: consumer.id, uid, marker, endpoints: [good.id, bad.id, late.id], messages: ids };
 }
 
 const ID_COLUMNS = ["consumer_id", "endpoint_id", "message_id", "delivery_id", "recovery_id"] as const;
@@ -245,10 +240,8 @@ describe("DELETE /consumers/{consumer}", () => {
   it("waits for an attempt in flight as it began: its late outcome is erased too", async () => {
     const slow = await startReceiver((_req, res) => void setTimeout(() => res.writeHead(200).end("late"), 1_000));
     try {
-      const uid = `erase-slow-${++seq}`;
-      const consumer = (await t.api.post("/api/v1/consumers", { uid, name: uid })).body.id as string;
-      const endpoint = (await t.api.post(`/api/v1/consumers/${uid}/endpoints`, { url: slow.url })).body.id as string;
-      const message = (await t.api.post("/api/v1/messages", { consumer: uid, event_type: "invoice.paid", payload: {} })).body.id as string;
+      const { uid, consumerId: consumer, endpointId: endpoint } = await consumerWithEndpoint(t.api, slow.url, { prefix: "erase-slow" });
+      const { id: message } = await sendMessage(t.api, uid, { payload: {} });
       await waitFor(() => slow.received.length === 1, { what: "the attempt on its way" });
       const res = await t.api.del(`/api/v1/consumers/${uid}`);
       // Small, but not done at once: the attempt's outcome is yet to be written.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { getSql } from "../../lib/db/client";
 import { call } from "../helpers/api";
+import { consumerWithEndpoint, sendMessage } from "../helpers/fixtures";
 import { lifecycleFixture } from "../helpers/lifecycle";
 import { waitFor } from "../helpers/receiver";
 import { operatorClient } from "../helpers/session";
@@ -20,18 +21,7 @@ let seq = 0;
 const sql = () => getSql();
 const SECRET = "card-4242-4242";
 
-async function consumerWith(url: string) {
-  const uid = `exp-${++seq}`;
-  expect((await t.api.post("/api/v1/consumers", { uid, name: uid })).status).toBe(201);
-  const endpoint = (await t.api.post(`/api/v1/consumers/${uid}/endpoints`, { url })).body.id as string;
-  return { uid, endpoint };
-}
-
-async function send(uid: string): Promise<string> {
-  const res = await t.api.post("/api/v1/messages", { consumer: uid, event_type: "invoice.paid", payload: { card: SECRET, n: ++seq } });
-  expect(res.status, res.text).toBe(202);
-  return res.body.id as string;
-}
+const send = async (uid: string) => (await sendMessage(t.api, uid, { payload: { card: SECRET, n: ++seq } })).id;
 
 const deliveryOf = async (messageId: string) =>
   (await sql()<{ status: string; last_error: string | null; attempts: number }[]>`select status, last_error, attempts from deliveries where message_id = ${messageId}`)[0]!;
@@ -40,7 +30,7 @@ const expunge = (messageId: string) => t.api.del(`/api/v1/messages/${messageId}/
 
 describe("DELETE /messages/{id}/payload", () => {
   it("removes the payload's bytes and keeps the message and its log; GET answers payload null with payload_expunged_at", async () => {
-    const { uid } = await consumerWith(t.ok.url);
+    const { uid } = await consumerWithEndpoint(t.api, t.ok.url, { prefix: "exp" });
     const id = await send(uid);
     await waitFor(async () => (await deliveryOf(id)).status === "succeeded", { what: "the delivery" });
     const before = await t.api.get(`/api/v1/messages/${id}`);
@@ -74,7 +64,7 @@ describe("DELETE /messages/{id}/payload", () => {
   });
 
   it("refuses a resend with 409 payload_expunged, and a second expunge the same way", async () => {
-    const { uid, endpoint } = await consumerWith(t.ok.url);
+    const { uid, endpointId: endpoint } = await consumerWithEndpoint(t.api, t.ok.url, { prefix: "exp" });
     const id = await send(uid);
     await waitFor(async () => (await deliveryOf(id)).status === "succeeded", { what: "the delivery" });
     expect((await expunge(id)).status).toBe(204);
@@ -92,7 +82,7 @@ describe("DELETE /messages/{id}/payload", () => {
   });
 
   it("cancels a delivery still pending (it can no longer be sent) and drops its queue row", async () => {
-    const { uid } = await consumerWith(t.down.url);
+    const { uid } = await consumerWithEndpoint(t.api, t.down.url, { prefix: "exp" });
     const id = await send(uid);
     await waitFor(async () => (await deliveryOf(id)).attempts === 1, { what: "the first, failed, attempt" });
     expect((await deliveryOf(id)).status).toBe("pending");
@@ -105,7 +95,7 @@ describe("DELETE /messages/{id}/payload", () => {
   });
 
   it("makes a recovery skip its item, payload_expired", async () => {
-    const { uid, endpoint } = await consumerWith(t.down.url);
+    const { uid, endpointId: endpoint } = await consumerWithEndpoint(t.api, t.down.url, { prefix: "exp" });
     const id = await send(uid);
     await waitFor(async () => (await deliveryOf(id)).attempts === 1, { what: "the first, failed, attempt" });
     expect((await t.api.post(`/api/v1/endpoints/${endpoint}/disable`)).status).toBe(200);
@@ -139,7 +129,7 @@ describe("DELETE /messages/{id}/payload", () => {
     expect(unknown.headers.get("content-type")).toBe("application/problem+json");
     expect(unknown.body.code).toBe("not_found");
 
-    const { uid } = await consumerWith(t.ok.url);
+    const { uid } = await consumerWithEndpoint(t.api, t.ok.url, { prefix: "exp" });
     const id = await send(uid);
     const viewer = await operatorClient("viewer");
     const refused = await call("DELETE", `/api/v1/messages/${id}/payload`, { headers: { cookie: viewer.cookie, origin: "http://localhost:3000" } });
@@ -149,7 +139,7 @@ describe("DELETE /messages/{id}/payload", () => {
     expect((await call("DELETE", `/api/v1/messages/${id}/payload`, { headers: { cookie: admin.cookie, origin: "http://localhost:3000" } })).status).toBe(204);
 
     // A consumer being erased is gone from every read: its messages too.
-    const other = await consumerWith(t.ok.url);
+    const other = await consumerWithEndpoint(t.api, t.ok.url, { prefix: "exp" });
     const theirs = await send(other.uid);
     await sql()`update consumers set deleted_at = now() where uid = ${other.uid}`;
     try {

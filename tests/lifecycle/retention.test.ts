@@ -6,6 +6,7 @@ import { systemCtx } from "../../lib/open-ctx";
 import { expireMessages } from "../../lib/retention/expire-messages";
 import { runRetention } from "../../lib/retention/run-retention";
 import { compactStats } from "../../lib/stats/compact-stats";
+import { consumerWithEndpoint, sendMessages } from "../helpers/fixtures";
 import { lifecycleFixture } from "../helpers/lifecycle";
 import { waitFor } from "../helpers/receiver";
 import { withWorkerEnv } from "../helpers/worker";
@@ -27,23 +28,8 @@ const t = lifecycleFixture();
 let seq = 0;
 const sql = () => getSql();
 
-async function consumerWith(...urls: string[]) {
-  const uid = `ret-${++seq}`;
-  expect((await t.api.post("/api/v1/consumers", { uid, name: uid })).status).toBe(201);
-  const endpoints: string[] = [];
-  for (const url of urls) endpoints.push((await t.api.post(`/api/v1/consumers/${uid}/endpoints`, { url })).body.id as string);
-  return { uid, endpoints };
-}
-
-async function send(uid: string, n: number): Promise<string[]> {
-  const ids: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const res = await t.api.post("/api/v1/messages", { consumer: uid, event_type: "invoice.paid", payload: { i, uid } });
-    expect(res.status, res.text).toBe(202);
-    ids.push(res.body.id as string);
-  }
-  return ids;
-}
+const consumerWith = (url: string) => consumerWithEndpoint(t.api, url, { prefix: "ret" });
+const send = (uid: string, n: number) => sendMessages(t.api, uid, n);
 
 /** Rows of each table that hold these messages (by message id, or by their deliveries' ids). */
 async function rowsOf(messageIds: string[]) {
@@ -115,7 +101,7 @@ describe("the retention sweep", () => {
     expect((await t.api.get(`/api/v1/stats?${window}&consumer=${succeeded.uid}`)).body).toEqual(consumerStatsBefore);
 
     // Once the pending deliveries end (their endpoint disabled: canceled), the next sweep takes them.
-    expect((await t.api.post(`/api/v1/endpoints/${retrying.endpoints[0]}/disable`)).status).toBe(200);
+    expect((await t.api.post(`/api/v1/endpoints/${retrying.endpointId}/disable`)).status).toBe(200);
     await waitFor(async () => (await statuses(pending)).every((s) => s === "canceled"), { what: "canceled deliveries" });
     await sweep(systemCtx());
     expect(await rowsOf(pending)).toEqual({ messages: 0, deliveries: 0, attempts: 0, queue: 0, failed: 0 });
@@ -128,14 +114,14 @@ describe("the retention sweep", () => {
   });
 
   it("keeps a message whose resend waits in the queue", async () => {
-    const { uid, endpoints } = await consumerWith(t.ok.url);
+    const { uid, endpointId } = await consumerWith(t.ok.url);
     const [id] = await send(uid, 1);
     await waitFor(async () => (await statuses([id!]))[0] === "succeeded", { what: "a success" });
     await pastRetention([id!]);
     // A resend queued (the worker is stopped, so it stays queued) holds the message back.
     await t.stopWorker();
     try {
-      expect((await t.api.post(`/api/v1/messages/${id}/resend`, { endpoint_id: endpoints[0] })).status).toBe(202);
+      expect((await t.api.post(`/api/v1/messages/${id}/resend`, { endpoint_id: endpointId })).status).toBe(202);
       await runRetention(systemCtx());
       expect((await rowsOf([id!])).messages).toBe(1);
     } finally {
@@ -161,18 +147,18 @@ describe("the retention sweep", () => {
   });
 
   it("skips a recovery item whose message expired, payload_expired; a finished run expires in turn", async () => {
-    const { uid, endpoints } = await consumerWith(t.down.url);
+    const { uid, endpointId } = await consumerWith(t.down.url);
     const ids = await send(uid, 2);
     await waitFor(async () => (await rowsOf(ids)).attempts === 2, { what: "first attempts" });
-    expect((await t.api.post(`/api/v1/endpoints/${endpoints[0]}/disable`)).status).toBe(200);
+    expect((await t.api.post(`/api/v1/endpoints/${endpointId}/disable`)).status).toBe(200);
     await waitFor(async () => (await statuses(ids)).every((s) => s === "canceled"), { what: "canceled deliveries" });
-    expect((await t.api.post(`/api/v1/endpoints/${endpoints[0]}/enable`)).status).toBe(200);
+    expect((await t.api.post(`/api/v1/endpoints/${endpointId}/enable`)).status).toBe(200);
     await pastRetention(ids);
     // The run is made while no worker feeds it; its messages then expire before their turn.
     await t.stopWorker();
     let runId = "";
     try {
-      const run = await t.api.post(`/api/v1/endpoints/${endpoints[0]}/recover`, { since: "2020-01-01T00:00:00Z", statuses: ["canceled"] });
+      const run = await t.api.post(`/api/v1/endpoints/${endpointId}/recover`, { since: "2020-01-01T00:00:00Z", statuses: ["canceled"] });
       expect(run.status, run.text).toBe(202);
       runId = run.body.id;
       await runRetention(systemCtx());
