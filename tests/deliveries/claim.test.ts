@@ -5,6 +5,7 @@ import { getSql, type Sql } from "../../lib/db/client";
 import { claimDueDeliveries } from "../../lib/deliveries/claim-due-deliveries";
 import { recordOutcomes, type AttemptOutcome } from "../../lib/deliveries/record-outcomes";
 import { apiClient, type Api } from "../helpers/api";
+import { consumerWithEndpoint, sendMessage, sendMessages } from "../helpers/fixtures";
 import { holdTransaction } from "../helpers/held-transaction";
 
 /**
@@ -14,7 +15,8 @@ import { holdTransaction } from "../helpers/held-transaction";
  */
 const LEASE_MS = 30_000;
 let api: Api;
-let seq = 0;
+/** The consumer of the latest endpointWith, for a message sent later. */
+let latestConsumer = "";
 
 beforeAll(async () => {
   api = await apiClient();
@@ -26,12 +28,9 @@ afterEach(async () => {
 });
 
 async function endpointWith(due: number, settings: Record<string, unknown> = {}) {
-  const uid = `claim${++seq}`;
-  await api.post("/api/v1/consumers", { uid, name: uid });
-  const endpoint = await api.post(`/api/v1/consumers/${uid}/endpoints`, { url: "http://127.0.0.1:9/hook" });
-  expect(endpoint.status).toBe(201);
-  const id = endpoint.body.id as string;
-  for (let i = 0; i < due; i++) expect((await api.post("/api/v1/messages", { consumer: uid, event_type: "claim.test", payload: { i } })).status).toBe(202);
+  const { uid, endpointId: id } = await consumerWithEndpoint(api, "http://127.0.0.1:9/hook", { prefix: "claim" });
+  latestConsumer = uid;
+  await sendMessages(api, uid, due, "claim.test");
   const sql = getSql();
   const { max_concurrency = null, rate_limit_per_second = null, circuit_open_until = null, state = "active" } = settings;
   await sql`update endpoints set max_concurrency = ${max_concurrency as number | null}, rate_limit_per_second = ${rate_limit_per_second as number | null},
@@ -230,7 +229,7 @@ describe("claiming due deliveries", () => {
     const id = await endpointWith(1, { max_concurrency: 1 });
     const [first] = (await claim()).deliveries;
     // The next message comes while the first attempt is out.
-    expect((await api.post("/api/v1/messages", { consumer: `claim${seq}`, event_type: "claim.test", payload: { i: 1 } })).status).toBe(202);
+    await sendMessage(api, latestConsumer, { event_type: "claim.test", payload: { i: 1 } });
     // An outcome write in progress holds the lease's queue row until it commits.
     const writer = await holdTransaction((tx) => tx`select 1 from delivery_queue where delivery_id = ${first!.id} for update`);
     expect((await claim()).deliveries).toHaveLength(0);
@@ -251,7 +250,7 @@ describe("claiming due deliveries", () => {
     const id = await endpointWith(1, { max_concurrency: 1 });
     const first = await claim();
     const lease = first.deliveries[0]!;
-    expect((await api.post("/api/v1/messages", { consumer: `claim${seq}`, event_type: "claim.test", payload: { i: 1 } })).status).toBe(202);
+    await sendMessage(api, latestConsumer, { event_type: "claim.test", payload: { i: 1 } });
     // A claim that has parked the new delivery behind the lease, not yet committed.
     const claiming = await holdTransaction((tx) => claimDueDeliveries(tx as unknown as Sql, { limit: 100, leaseMs: LEASE_MS, defaultConcurrency: 10, keys: decryptionKeys(getConfig()) }));
     expect(claiming.result.deliveries).toHaveLength(0);

@@ -8,7 +8,7 @@ import { apiClient, type Api } from "../helpers/api";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { withEnv } from "../helpers/env";
 import { startTestWorker } from "../helpers/worker";
-import { consumerWithEndpoint, sendMessage } from "../helpers/fixtures";
+import { consumerWithEndpoint, createEndpoint, endpointSecret, sendMessage } from "../helpers/fixtures";
 
 // Eight attempts, as in production, with gaps of test size.
 process.env.DELIVERY_SCHEDULE = "0,150ms,300ms,150ms,150ms,150ms,150ms,150ms";
@@ -29,8 +29,7 @@ afterAll(async () => {
 
 async function setup(url: string, endpoint: Record<string, unknown> = {}) {
   const { uid, endpointId } = await consumerWithEndpoint(api, url, { endpoint, prefix: "c" });
-  const secret = (await api.get(`/api/v1/endpoints/${endpointId}/secret`)).body.key as string;
-  return { uid, endpointId, secret };
+  return { uid, endpointId, secret: await endpointSecret(api, endpointId) };
 }
 
 const send = async (uid: string, payload: Record<string, unknown> = { hello: "world" }, eventType = "invoice.paid") =>
@@ -198,8 +197,8 @@ describe("delivery", () => {
   it("filters by event type and skips disabled endpoints", async () => {
     const receiver = await startReceiver();
     const { uid } = await setup(receiver.url, { event_types: ["user.created"] });
-    const other = await api.post(`/api/v1/consumers/${uid}/endpoints`, { url: receiver.url, disabled: true });
-    expect(other.body.state).toBe("disabled");
+    const other = await createEndpoint(api, uid, receiver.url, { disabled: true });
+    expect(other.state).toBe("disabled");
     expect((await send(uid, {}, "invoice.paid")).deliveries).toBe(0);
     const matched = await send(uid, { id: 1 }, "user.created");
     expect(matched.deliveries).toBe(1);

@@ -8,6 +8,7 @@ import { migrateDatabase } from "../../lib/db/migrate";
 import { getDb, getSql } from "../../lib/db/client";
 import { deliveries } from "../../lib/db/schema";
 import { apiClient, type Api } from "../helpers/api";
+import { consumerWithEndpoint, sendMessage } from "../helpers/fixtures";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { spawnWorker } from "../helpers/worker-process";
 
@@ -32,15 +33,9 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function setup(url: string) {
-  const uid = `f${Math.random().toString(36).slice(2, 8)}`;
-  await api.post("/api/v1/consumers", { uid, name: uid });
-  const ep = await api.post(`/api/v1/consumers/${uid}/endpoints`, { url });
-  return { uid, endpointId: ep.body.id as string };
-}
+const setup = (url: string) => consumerWithEndpoint(api, url, { prefix: "f" });
 
-const send = async (uid: string) =>
-  (await api.post("/api/v1/messages", { consumer: uid, event_type: "fault.test", payload: { at: Date.now() } })).body.id as string;
+const send = async (uid: string) => (await sendMessage(api, uid, { event_type: "fault.test", payload: { at: Date.now() } })).id;
 
 const statusOf = async (messageId: string) =>
   (await getDb().select().from(deliveries).where(eq(deliveries.messageId, messageId)))[0]?.status;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../helpers/api";
+import { consumerWithEndpoint, sendMessage } from "../helpers/fixtures";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { startTestWorker } from "../helpers/worker";
 import { getSql } from "../../lib/db/client";
@@ -43,9 +44,8 @@ describe("an idle worker", () => {
     const api = await apiClient();
     const receiver = await startReceiver((_req, res, _body, index) => res.writeHead(index === 0 ? 503 : 204).end());
     try {
-      await api.post("/api/v1/consumers", { uid: "acme", name: "Acme" });
-      await api.post("/api/v1/consumers/acme/endpoints", { url: `${receiver.url}/hook` });
-      expect((await api.post("/api/v1/messages", { consumer: "acme", event_type: "a.b", payload: {} })).status).toBe(202);
+      const { uid } = await consumerWithEndpoint(api, `${receiver.url}/hook`);
+      await sendMessage(api, uid, { event_type: "a.b", payload: {} });
       // graphile's own poll would come ten minutes later.
       await waitFor(() => receiver.received.length === 2, { what: "the retry" });
       expect(receiver.received[1]!.at - receiver.received[0]!.at).toBeGreaterThanOrEqual(1_000);

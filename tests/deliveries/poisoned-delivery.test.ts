@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "../../lib/db/client";
 import { apiClient, type Api } from "../helpers/api";
 import { withEnv } from "../helpers/env";
+import { createConsumer, createEndpoint, sendMessage } from "../helpers/fixtures";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { spawnWorker } from "../helpers/worker-process";
 
@@ -44,7 +45,7 @@ const uid = "poison";
 
 beforeAll(async () => {
   api = await apiClient();
-  expect((await api.post("/api/v1/consumers", { uid, name: uid })).status).toBe(201);
+  await createConsumer(api, { uid });
   receiver = await startReceiver();
   // Answers any request with bytes that are not HTTP.
   garbage = createServer((socket) => {
@@ -62,7 +63,7 @@ afterAll(async () => {
 
 describe("a poisoned delivery", () => {
   it("fails alone, as an attempt with an error, while the worker lives and delivers everyone else's", async () => {
-    const endpoint = async (url: string) => (await api.post(`/api/v1/consumers/${uid}/endpoints`, { url })).body.id as string;
+    const endpoint = async (url: string) => (await createEndpoint(api, uid, url)).id;
 
     const dns: Record<string, string[] | "throw"> = { "healthy.example": ["127.0.0.1"], "garbage.example": ["127.0.0.1"] };
     const poisoned = new Map<string, string>();
@@ -91,14 +92,13 @@ describe("a poisoned delivery", () => {
     let exitCode: number | null | "running" = "running";
     void worker.exited.then((code) => (exitCode = code));
     try {
-      const first = await api.post("/api/v1/messages", { consumer: uid, event_type: "poison.test", payload: { n: 1 } });
-      expect(first.status).toBe(202);
-      expect(first.body.deliveries).toBe(poisoned.size + 1);
+      const first = await sendMessage(api, uid, { event_type: "poison.test", payload: { n: 1 } });
+      expect(first.deliveries).toBe(poisoned.size + 1);
       const outcomes = await waitFor(
         async () => {
           const rows = await getSql()<{ endpoint_id: string; status: string; error: string | null; error_detail: string | null }[]>`
             select d.endpoint_id, d.status, a.error, a.error_detail from deliveries d
-            left join attempts a on a.delivery_id = d.id where d.message_id = ${first.body.id}`;
+            left join attempts a on a.delivery_id = d.id where d.message_id = ${first.id}`;
           return rows.every((row) => row.status !== "pending") ? rows : null;
         },
         { timeout: 60_000, what: "every delivery of the message ended", onTimeout: () => console.log(worker.output()) },
@@ -116,10 +116,9 @@ describe("a poisoned delivery", () => {
       expect(receiver.received.map((r) => r.path)).toEqual(["/ok"]);
 
       // Still the same process, still delivering.
-      const second = await api.post("/api/v1/messages", { consumer: uid, event_type: "poison.test", payload: { n: 2 } });
+      await sendMessage(api, uid, { event_type: "poison.test", payload: { n: 2 } });
       await waitFor(() => receiver.received.length === 2, { timeout: 30_000, what: "the next message delivered" });
       expect(exitCode).toBe("running");
-      expect(second.status).toBe(202);
       expect(worker.output()).not.toMatch(/unhandled rejection|uncaught exception/);
     } finally {
       await worker.kill();

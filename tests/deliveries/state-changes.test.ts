@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, type ApiResponse, type Api } from "../helpers/api";
+import { consumerWithEndpoints } from "../helpers/fixtures";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { startTestWorker } from "../helpers/worker";
 import { getSql } from "../../lib/db/client";
@@ -76,12 +77,12 @@ async function ingestFlowing(uid: string, n: number) {
 
 describe("state changes under a running worker", () => {
   it("flipping endpoints' state and deleting them and their consumer while outcomes are written answers no 5xx", async () => {
-    const uid = "flip";
-    await api.post("/api/v1/consumers", { uid, name: "Flip" }).then(record("consumer"));
-    const ids: string[] = [];
-    for (let i = 0; i < 4; i++) {
-      ids.push((await api.post(`/api/v1/consumers/${uid}/endpoints`, { url: `${receiver.url}/e${i}` }).then(record("endpoint"))).body.id);
-    }
+    const { uid, endpoints } = await consumerWithEndpoints(
+      api,
+      [0, 1, 2, 3].map((i) => `${receiver.url}/e${i}`),
+      { consumer: { uid: "flip", name: "Flip" } },
+    );
+    const ids = endpoints.map((e) => e.id);
     for (let round = 0; round < 8; round++) {
       await ingestFlowing(uid, 60);
       await Promise.all([

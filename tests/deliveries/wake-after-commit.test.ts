@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSql, type Sql } from "../../lib/db/client";
 import { WAKE_CHANNEL, notifyDueAfterCommit } from "../../lib/jobs";
 import { apiClient } from "../helpers/api";
+import { consumerWithEndpoint, sendMessage } from "../helpers/fixtures";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { startTestWorker } from "../helpers/worker";
 import type { WorkerHandle } from "../../worker/runtime";
@@ -45,12 +46,9 @@ describe("the wake-up after commit", () => {
     const receiver = await startReceiver();
     try {
       const api = await apiClient();
-      await api.post("/api/v1/consumers", { uid: "burst", name: "Burst" });
-      await api.post("/api/v1/consumers/burst/endpoints", { url: `${receiver.url}/hook` });
-      const answers = await Promise.all(
-        Array.from({ length: 40 }, (_, n) => api.post("/api/v1/messages", { consumer: "burst", event_type: "a.b", payload: { n } })),
-      );
-      expect(answers.map((a) => a.status)).toEqual(Array(40).fill(202));
+      const { uid } = await consumerWithEndpoint(api, `${receiver.url}/hook`, { prefix: "burst" });
+      // Concurrent, each answer checked 202 by the fixture.
+      await Promise.all(Array.from({ length: 40 }, (_, n) => sendMessage(api, uid, { event_type: "a.b", payload: { n } })));
       // The sweep (SWEEP_INTERVAL, a minute) would come after these 30 s have run out.
       await waitFor(() => receiver.received.length === 40, { timeout: 30_000, what: "all 40 deliveries" });
     } finally {

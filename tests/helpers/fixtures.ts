@@ -20,10 +20,19 @@ export async function createConsumer(api: Api, fields: Record<string, unknown> =
   return { uid, id: body.id as string };
 }
 
-/** An endpoint of `consumer` (its uid) at `url`, with any other fields of POST /consumers/{uid}/endpoints. */
-export async function createEndpoint(api: Api, consumer: string, url: string, fields: Record<string, unknown> = {}): Promise<{ id: string; url: string }> {
-  const body = created("endpoint", await api.post(`/api/v1/consumers/${consumer}/endpoints`, { url, ...fields }));
-  return { id: body.id as string, url: body.url as string };
+/** An endpoint of `consumer` (its uid) at `url`, with any other fields of POST /consumers/{uid}/endpoints: the endpoint as created. */
+export async function createEndpoint(
+  api: Api,
+  consumer: string,
+  url: string,
+  fields: Record<string, unknown> = {},
+): Promise<{ id: string; url: string; [field: string]: unknown }> {
+  return created("endpoint", await api.post(`/api/v1/consumers/${consumer}/endpoints`, { url, ...fields }));
+}
+
+/** An endpoint's signing secret (`whsec_…`), read as a customer reads it. */
+export async function endpointSecret(api: Api, endpointId: string): Promise<string> {
+  return created("secret", await api.get(`/api/v1/endpoints/${endpointId}/secret`), 200).key as string;
 }
 
 /** A fresh consumer with one endpoint per URL, each with `endpoint`'s fields. */
