@@ -35,9 +35,8 @@ export async function call<T = any>(
   return { status: response.status, headers: response.headers, body: parsed as T, text };
 }
 
-/** A client bound to a fresh API key. */
-export async function apiClient() {
-  const { key } = await createApiKey({ ctx: systemCtx(), input: { name: "test" } });
+/** A client that calls with this bearer key: an API key (one the CLI printed, say) or a portal session's token. */
+export function clientFor(key: string) {
   const as =
     (method: string) =>
     <T = any>(pathname: string, body?: unknown, headers?: Record<string, string>) =>
@@ -45,4 +44,10 @@ export async function apiClient() {
   return { key, get: as("GET"), post: as("POST"), patch: as("PATCH"), del: as("DELETE"), raw: call };
 }
 
-export type Api = Awaited<ReturnType<typeof apiClient>>;
+/** A client bound to a fresh API key. */
+export async function apiClient() {
+  const { key } = await createApiKey({ ctx: systemCtx(), input: { name: "test" } });
+  return clientFor(key);
+}
+
+export type Api = ReturnType<typeof clientFor>;

@@ -10,7 +10,8 @@ import { keyIdOf } from "../../lib/crypto/encryption";
 import { resetConfigForTests } from "../../lib/config";
 import { getDb } from "../../lib/db/client";
 import { endpointSecrets, operators } from "../../lib/db/schema";
-import { apiClient, call } from "../helpers/api";
+import { apiClient, call, clientFor } from "../helpers/api";
+import { createConsumer, createEndpoint } from "../helpers/fixtures";
 import { getSql } from "../../lib/db/client";
 
 const run = promisify(execFile);
@@ -44,8 +45,9 @@ describe("npm run cli", () => {
   it("re-encrypts every secret under a new ENCRYPTION_KEY", async () => {
     const { stdout } = await cli(["api-key", "create", "--name", "rotation"]);
     const key = stdout.trim().split("\n").at(-1)!;
-    await call("POST", "/api/v1/consumers", { key, body: { uid: "enc", name: "Enc" } });
-    const endpoint = (await call("POST", "/api/v1/consumers/enc/endpoints", { key, body: { url: "https://enc.example/" } })).body;
+    const api = clientFor(key);
+    await createConsumer(api, { uid: "enc", name: "Enc" });
+    const endpoint = await createEndpoint(api, "enc", "https://enc.example/");
     const secret = (await call("GET", `/api/v1/endpoints/${endpoint.id}/secret`, { key })).body.key as string;
 
     const oldKey = process.env.ENCRYPTION_KEY!;
@@ -68,7 +70,7 @@ describe("npm run cli", () => {
 
   it("sends a JSON Lines file in batches of 100, reporting each failed line by number; a rerun sends nothing twice", async () => {
     const api = await apiClient();
-    expect((await api.post("/api/v1/consumers", { uid: "backfill", name: "Backfill" })).status).toBe(201);
+    await createConsumer(api, { uid: "backfill", name: "Backfill" });
     const lines = Array.from({ length: 240 }, (_, i) =>
       JSON.stringify({ consumer: "backfill", event_type: "invoice.paid", payload: { i }, idempotency_key: `backfill-${i}` }),
     );

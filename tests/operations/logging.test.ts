@@ -1,10 +1,11 @@
-import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "../../lib/config";
 import { getSql } from "../../lib/db/client";
 import { raiseAlerts } from "../../lib/alerts/raise-alert";
 import { logger } from "../../lib/logger";
 import { apiClient, call } from "../helpers/api";
+import { freePort } from "../helpers/built-app";
+import { createConsumer, createEndpoint, sendMessage } from "../helpers/fixtures";
 import { portalSession } from "../helpers/portal";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { spawnWorker } from "../helpers/worker-process";
@@ -24,14 +25,6 @@ const CHATWORK_TOKEN = "cwTokenIsACredential0123456789";
 const HEADER_SECRET = "hdrValueSecret-7f3a9c2e5b";
 const SMTP_PASSWORD = "SmtpPassw0rdNeverLogged";
 
-const closedPort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 const webLog: string[] = [];
 const realWrite = process.stderr.write.bind(process.stderr);
@@ -56,7 +49,7 @@ afterAll(async () => {
 
 describe("logs", () => {
   it("never carry a secret the run made or used, and are JSON lines with level, time and msg", async () => {
-    const smtpUrl = `smtp://alerts:${SMTP_PASSWORD}@127.0.0.1:${await closedPort()}`;
+    const smtpUrl = `smtp://alerts:${SMTP_PASSWORD}@127.0.0.1:${await freePort()}`;
     const env = {
       LOG_LEVEL: "debug",
       SLACK_API_BASE: services.url,
@@ -70,14 +63,13 @@ describe("logs", () => {
     const dbPassword = decodeURIComponent(new URL(process.env.DATABASE_URL!).password);
     if (dbPassword) secrets.push(dbPassword);
 
-    await api.post("/api/v1/consumers", { uid: "logged", name: "Logged", alert_emails: ["owner@logged.example"] });
-    const ok = await api.post("/api/v1/consumers/logged/endpoints", { url: `${receiver.url}/ok`, headers: { "X-Api-Token": HEADER_SECRET } });
-    const failing = await api.post("/api/v1/consumers/logged/endpoints", { url: `${receiver.url}/fail` });
-    expect([ok.status, failing.status]).toEqual([201, 201]);
-    secrets.push((await api.get(`/api/v1/endpoints/${ok.body.id}/secret`)).body.key);
-    const rotated = await api.post(`/api/v1/endpoints/${ok.body.id}/secret/rotate`);
+    await createConsumer(api, { uid: "logged", name: "Logged", alert_emails: ["owner@logged.example"] });
+    const ok = await createEndpoint(api, "logged", `${receiver.url}/ok`, { headers: { "X-Api-Token": HEADER_SECRET } });
+    const failing = await createEndpoint(api, "logged", `${receiver.url}/fail`);
+    secrets.push((await api.get(`/api/v1/endpoints/${ok.id}/secret`)).body.key);
+    const rotated = await api.post(`/api/v1/endpoints/${ok.id}/secret/rotate`);
     expect(rotated.status).toBe(200);
-    secrets.push((await api.get(`/api/v1/endpoints/${ok.body.id}/secret`)).body.key);
+    secrets.push((await api.get(`/api/v1/endpoints/${ok.id}/secret`)).body.key);
 
     const channels = await Promise.all([
       api.post("/api/v1/alert-channels", { kind: "slack", name: "slack", config: { webhook_url: `https://hooks.slack.com${SLACK_PATH}` } }),
@@ -100,9 +92,8 @@ describe("logs", () => {
     const worker = await spawnWorker(env);
     let workerLog = "";
     try {
-      const sent = await api.post("/api/v1/messages", { consumer: "logged", event_type: "log.test", payload: { hello: "world" } });
-      expect(sent.status).toBe(202);
-      await getSql().begin((tx) => raiseAlerts({ sql: tx }, [{ kind: "endpoint.failing", endpointId: failing.body.id, data: {} }]));
+      const sent = await sendMessage(api, "logged", { event_type: "log.test", payload: { hello: "world" } });
+      await getSql().begin((tx) => raiseAlerts({ sql: tx }, [{ kind: "endpoint.failing", endpointId: failing.id, data: {} }]));
       // The email channel and the consumer's alert email fail on the closed SMTP port: two "alert failed" lines.
       await waitFor(() => (worker.output().match(/"msg":"alert failed"/g) ?? []).length >= 2 && services.received.length >= 3, {
         timeout: 30_000,
@@ -115,7 +106,7 @@ describe("logs", () => {
         .split("\n")
         .filter((line) => line.includes('"msg":"attempt"'))
         .map((line) => JSON.parse(line))
-        .find((line) => line.message_id === sent.body.id && line.endpoint_id === ok.body.id);
+        .find((line) => line.message_id === sent.id && line.endpoint_id === ok.id);
       expect(attempt).toMatchObject({ level: "debug", delivery_id: expect.stringMatching(/^dlv_/), trigger: "scheduled", status_code: 200 });
     } finally {
       await worker.kill("SIGTERM");
@@ -131,7 +122,7 @@ describe("logs", () => {
       expect(new Date(parsed.time).toISOString()).toBe(parsed.time);
     }
     const failed = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === "alert failed");
-    expect(failed[0]).toMatchObject({ level: "warn", alert_id: expect.stringMatching(/^alr_/), endpoint_id: failing.body.id });
+    expect(failed[0]).toMatchObject({ level: "warn", alert_id: expect.stringMatching(/^alr_/), endpoint_id: failing.id });
 
     // What a careless caller in the web app might hand the logger: the wrapper still redacts it.
     logger.warn(`request with Bearer ${api.key} failed`, {

@@ -4,6 +4,7 @@ import { resetConfigForTests } from "../../lib/config";
 import { getSql } from "../../lib/db/client";
 import { raiseAlerts } from "../../lib/alerts/raise-alert";
 import { apiClient, call, type Api } from "../helpers/api";
+import { createConsumer, createEndpoint, sendMessage, sendMessages } from "../helpers/fixtures";
 import { promtoolCheckMetrics, promtoolPath, readExposition, valueOf } from "../helpers/prometheus";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { spawnWorker } from "../helpers/worker-process";
@@ -74,15 +75,14 @@ function documentedSeries(): string[] {
 
 describe("the worker's /metrics", () => {
   it("counts attempts, claims, lag and alerts, reads the queue and endpoints from the database, and passes promtool", async () => {
-    await api.post("/api/v1/consumers", { uid: "m1", name: "Metrics" });
-    const good = await api.post("/api/v1/consumers/m1/endpoints", { url: `${ok.url}/ok` });
-    const bad = await api.post("/api/v1/consumers/m1/endpoints", { url: `${failing.url}/fail` });
-    expect([good.status, bad.status]).toEqual([201, 201]);
+    await createConsumer(api, { uid: "m1", name: "Metrics" });
+    await createEndpoint(api, "m1", `${ok.url}/ok`);
+    const bad = await createEndpoint(api, "m1", `${failing.url}/fail`);
     await api.post("/api/v1/alert-channels", { kind: "slack", name: "ops", config: { webhook_url: "https://hooks.slack.com/services/T1/B1/metricsmetrics" } });
     await api.post("/api/v1/alert-channels", { kind: "webhook", name: "broken", config: { url: `${failing.url}/alerts` } });
-    for (let i = 0; i < 3; i++) expect((await api.post("/api/v1/messages", { consumer: "m1", event_type: "metrics.test", payload: { i } })).status).toBe(202);
+    await sendMessages(api, "m1", 3, "metrics.test");
     // Twice within ALERT_THROTTLE: the second is suppressed for both channels.
-    const raise = () => getSql().begin((tx) => raiseAlerts({ sql: tx }, [{ kind: "endpoint.failing", endpointId: bad.body.id, data: {} }]));
+    const raise = () => getSql().begin((tx) => raiseAlerts({ sql: tx }, [{ kind: "endpoint.failing", endpointId: bad.id, data: {} }]));
     await raise();
     await waitFor(() => slack.received.length === 1, { timeout: 30_000, what: "the first alert" });
     await raise();
@@ -126,19 +126,19 @@ describe("the worker's /metrics", () => {
 
   it("reports a backlog: due rows by kind and how long the oldest has waited", async () => {
     // Rows made due a minute ago on an endpoint whose circuit is open wait where the claim leaves them.
-    await api.post("/api/v1/consumers", { uid: "m2", name: "Backlog" });
-    const ep = await api.post("/api/v1/consumers/m2/endpoints", { url: `${ok.url}/later` });
-    await getSql()`update endpoints set circuit_open_until = now() + interval '1 hour' where id = ${ep.body.id}`;
-    await api.post("/api/v1/messages", { consumer: "m2", event_type: "metrics.test", payload: {} });
+    await createConsumer(api, { uid: "m2", name: "Backlog" });
+    const ep = await createEndpoint(api, "m2", `${ok.url}/later`);
+    await getSql()`update endpoints set circuit_open_until = now() + interval '1 hour' where id = ${ep.id}`;
+    await sendMessage(api, "m2", { event_type: "metrics.test", payload: {} });
     // The worker's claim (woken by the ingest) parks it behind the circuit first; made due after
     // that, nothing wakes a claim before the scrape.
-    await waitFor(async () => (await getSql()`select 1 from delivery_queue where endpoint_id = ${ep.body.id} and parked`).length === 1, { what: "the claim to park the row" });
-    await getSql()`update delivery_queue set next_attempt_at = now() - interval '60 seconds', parked = false where endpoint_id = ${ep.body.id}`;
+    await waitFor(async () => (await getSql()`select 1 from delivery_queue where endpoint_id = ${ep.id} and parked`).length === 1, { what: "the claim to park the row" });
+    await getSql()`update delivery_queue set next_attempt_at = now() - interval '60 seconds', parked = false where endpoint_id = ${ep.id}`;
     const { samples } = readExposition(await scrapeWorker());
     expect(valueOf(samples, "webhook_admin_queue_deliveries", { kind: "scheduled", state: "due" })).toBe(1);
     expect(valueOf(samples, "webhook_admin_queue_oldest_due_age_seconds", { kind: "scheduled" })).toBeGreaterThanOrEqual(59);
     expect(valueOf(samples, "webhook_admin_circuits_open")).toBe(1);
-    await getSql()`update endpoints set circuit_open_until = null where id = ${ep.body.id}`;
+    await getSql()`update endpoints set circuit_open_until = null where id = ${ep.id}`;
   });
 
   it("answers /health 200 with its database, as JSON", async () => {
@@ -168,9 +168,9 @@ describe("the web app's GET /api/metrics", () => {
     // Real requests through the API's wrapper: two reads of one message route, one unknown key.
     const before = readExposition((await call("GET", "/api/metrics", { key: TOKEN })).text).samples;
     const count = (samples: typeof before, labels: Record<string, string>) => valueOf(samples, "webhook_admin_http_requests_total", labels) ?? 0;
-    expect((await api.post("/api/v1/consumers", { uid: "metered", name: "Metered" })).status).toBe(201);
-    const sent = await api.post("/api/v1/messages", { consumer: "metered", event_type: "metrics.test", payload: {} });
-    expect((await api.get(`/api/v1/messages/${sent.body.id}`)).status).toBe(200);
+    await createConsumer(api, { uid: "metered", name: "Metered" });
+    const sent = await sendMessage(api, "metered", { event_type: "metrics.test", payload: {} });
+    expect((await api.get(`/api/v1/messages/${sent.id}`)).status).toBe(200);
     expect((await api.get("/api/v1/messages/msg_unknown")).status).toBe(404);
     expect((await call("GET", "/api/v1/consumers", { key: "sk_not_a_key" })).status).toBe(401);
     const res = await call("GET", "/api/metrics", { key: TOKEN });
@@ -180,7 +180,7 @@ describe("the web app's GET /api/metrics", () => {
     // By template, never by the concrete path (one series per message id would grow without end).
     expect(count(samples, { route: "/api/v1/messages/[id]", method: "GET", status: "200" }) - count(before, { route: "/api/v1/messages/[id]", method: "GET", status: "200" })).toBe(1);
     expect(count(samples, { route: "/api/v1/messages/[id]", method: "GET", status: "404" }) - count(before, { route: "/api/v1/messages/[id]", method: "GET", status: "404" })).toBe(1);
-    expect(res.text).not.toContain(sent.body.id);
+    expect(res.text).not.toContain(sent.id);
     expect(valueOf(samples, "webhook_admin_http_request_duration_seconds_count", { route: "/api/v1/messages/[id]", method: "GET" })).toBeGreaterThanOrEqual(2);
     // This file's ingests ran in this process, through createMessage.
     expect(valueOf(samples, "webhook_admin_messages_ingested_total")).toBeGreaterThanOrEqual(4);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "../../lib/db/client";
 import { flushTracing, startTracing, stopTracing, tracingOn } from "../../lib/telemetry/tracing";
 import { apiClient } from "../helpers/api";
+import { createConsumer, createEndpoint, sendMessage } from "../helpers/fixtures";
 import { startOtlpReceiver, type ExportedSpan } from "../helpers/otlp";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { spawnWorker } from "../helpers/worker-process";
@@ -55,15 +56,13 @@ describe("traces", () => {
     expect(await startTracing("web")).toBe(true);
     expect(tracingOn()).toBe(true);
     const api = await apiClient();
-    await api.post("/api/v1/consumers", { uid: "traced", name: "Traced" });
-    const ok = await api.post("/api/v1/consumers/traced/endpoints", { url: `${webhooks.url}/ok` });
-    const flaky = await api.post("/api/v1/consumers/traced/endpoints", { url: `${webhooks.url}/flaky` });
-    expect([ok.status, flaky.status]).toEqual([201, 201]);
+    await createConsumer(api, { uid: "traced", name: "Traced" });
+    const ok = await createEndpoint(api, "traced", `${webhooks.url}/ok`);
+    const flaky = await createEndpoint(api, "traced", `${webhooks.url}/flaky`);
     worker = await spawnWorker();
     expect(worker.output()).toContain('"msg":"tracing on"');
 
-    const sent = await api.post("/api/v1/messages", { consumer: "traced", event_type: "trace.test", payload: { marker: MARKER } });
-    expect(sent.status).toBe(202);
+    const sent = await sendMessage(api, "traced", { event_type: "trace.test", payload: { marker: MARKER } });
     await waitFor(() => webhooks.received.length >= 2, { timeout: 30_000, what: "both attempts", onTimeout: () => console.log(worker!.output()) });
     await flushTracing();
 
@@ -76,20 +75,20 @@ describe("traces", () => {
     expect(ingest, "the ingest span, a child of the HTTP span").toBeDefined();
     expect(ingest.traceId).toBe(http.traceId);
     expect(ingest.attributes).toMatchObject({ "webhook_admin.messages": 1, "webhook_admin.deliveries": 2 });
-    const [stored] = await getSql()<{ traceparent: string }[]>`select traceparent from messages where id = ${sent.body.id}`;
+    const [stored] = await getSql()<{ traceparent: string }[]>`select traceparent from messages where id = ${sent.id}`;
     expect(stored!.traceparent).toBe(`00-${ingest.traceId}-${ingest.spanId}-01`);
 
     // The worker: one attempt span per endpoint, under a claim, linked to the ingest span.
     const attempts = await waitFor(
       () => {
-        const found = spansNamed("delivery.attempt", "webhook-admin-worker").filter((s) => s.attributes["webhook_admin.message_id"] === sent.body.id);
+        const found = spansNamed("delivery.attempt", "webhook-admin-worker").filter((s) => s.attributes["webhook_admin.message_id"] === sent.id);
         return found.length === 2 ? found : null;
       },
       { timeout: 30_000, what: "the worker's attempt spans", onTimeout: () => console.log(worker!.output()) },
     );
     const attemptTo = (endpointId: string) => attempts.find((s) => s.attributes["webhook_admin.endpoint_id"] === endpointId)!;
-    const good = attemptTo(ok.body.id);
-    const bad = attemptTo(flaky.body.id);
+    const good = attemptTo(ok.id);
+    const bad = attemptTo(flaky.id);
     expect(good.kind).toBe(SPAN_KIND.client);
     expect(good.attributes).toMatchObject({ "http.response.status_code": 200, "webhook_admin.attempt.success": true, "webhook_admin.attempt.trigger": "scheduled", "webhook_admin.attempt.number": 1 });
     expect(good.attributes["webhook_admin.delivery_id"]).toMatch(/^dlv_/);
@@ -110,14 +109,14 @@ describe("traces", () => {
 
     // A recovery of the failed delivery: its feeder's ticks, and an attempt linked to the same ingest span.
     flakyAnswers = 200;
-    await waitFor(async () => (await getSql()`select 1 from deliveries where endpoint_id = ${flaky.body.id} and status = 'failed'`).length === 1, { what: "the failed delivery" });
-    const recovery = await api.post(`/api/v1/endpoints/${flaky.body.id}/recover`, { since: new Date(Date.now() - 60_000).toISOString() });
+    await waitFor(async () => (await getSql()`select 1 from deliveries where endpoint_id = ${flaky.id} and status = 'failed'`).length === 1, { what: "the failed delivery" });
+    const recovery = await api.post(`/api/v1/endpoints/${flaky.id}/recover`, { since: new Date(Date.now() - 60_000).toISOString() });
     expect(recovery.status, recovery.text).toBe(202);
     const recovered = await waitFor(
       () => spansNamed("delivery.attempt", "webhook-admin-worker").find((s) => s.attributes["webhook_admin.attempt.trigger"] === "recovery"),
       { timeout: 30_000, what: "the recovery's attempt span", onTimeout: () => console.log(worker!.output()) },
     );
-    expect(recovered.attributes).toMatchObject({ "webhook_admin.endpoint_id": flaky.body.id, "http.response.status_code": 200 });
+    expect(recovered.attributes).toMatchObject({ "webhook_admin.endpoint_id": flaky.id, "http.response.status_code": 200 });
     expect(isLinkedTo(recovered, ingest)).toBe(true);
     const ticks = await waitFor(() => {
       const found = spansNamed("recovery.tick", "webhook-admin-worker").filter((s) => Number(s.attributes["webhook_admin.recovery.queued"]) > 0);
@@ -147,8 +146,7 @@ describe("traces", () => {
     process.env.OTEL_EXPORTER_OTLP_TIMEOUT = "1000";
     expect(await startTracing("web")).toBe(true);
     const api = await apiClient();
-    const down = await api.post("/api/v1/messages", { consumer: "traced", event_type: "trace.test", payload: {} });
-    expect(down.status).toBe(202);
+    const down = await sendMessage(api, "traced", { event_type: "trace.test", payload: {} });
     // The export fails and is given up on; the process goes on.
     await flushTracing();
     await stopTracing();
@@ -157,11 +155,10 @@ describe("traces", () => {
     delete process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
     expect(await startTracing("web")).toBe(false);
     expect(tracingOn()).toBe(false);
-    const off = await api.post("/api/v1/messages", { consumer: "traced", event_type: "trace.test", payload: {} });
-    expect(off.status).toBe(202);
+    const off = await sendMessage(api, "traced", { event_type: "trace.test", payload: {} });
     const rows = await getSql()<{ id: string; traceparent: string | null }[]>`
-      select id, traceparent from messages where id in (${down.body.id}, ${off.body.id}) order by id`;
-    expect(rows.find((r) => r.id === off.body.id)!.traceparent).toBeNull();
-    expect(rows.find((r) => r.id === down.body.id)!.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+      select id, traceparent from messages where id in (${down.id}, ${off.id}) order by id`;
+    expect(rows.find((r) => r.id === off.id)!.traceparent).toBeNull();
+    expect(rows.find((r) => r.id === down.id)!.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
   });
 });
