@@ -12,7 +12,7 @@ import { withEnv } from "../helpers/env";
 import { settled } from "../helpers/settled";
 import { startTestWorker, withWorkerEnv } from "../helpers/worker";
 import { spawnWorker } from "../helpers/worker-process";
-import { createConsumer, createEndpoint } from "../helpers/fixtures";
+import { consumerWithEndpoint, createConsumer, createEndpoint, sendMessage } from "../helpers/fixtures";
 
 // Long enough that "within the window" holds however slow the machine; the one test that needs the
 // window to pass restarts the worker with a short one.
@@ -163,12 +163,11 @@ describe("alert formats", () => {
 
   it("a receiver that keeps failing raises exactly one endpoint.failing per channel and owner", async () => {
     const receiver = await startReceiver((_req, res) => res.writeHead(500).end());
-    const uid = `alerted-${++seq}`;
-    await api.post("/api/v1/consumers", { uid, name: `Customer ${seq}`, alert_emails: ["owner-real@customer.test"] });
-    const ep = (await api.post(`/api/v1/consumers/${uid}/endpoints`, { url: `${receiver.url}/hooks` })).body;
+    const { uid } = await createConsumer(api, { uid: `alerted-${++seq}`, name: `Customer ${seq}`, alert_emails: ["owner-real@customer.test"] });
+    const ep = await createEndpoint(api, uid, `${receiver.url}/hooks`);
     // Failures for well past ALERT_FAILING_AFTER, from several messages.
     for (let i = 0; i < 4; i++) {
-      await api.post("/api/v1/messages", { consumer: uid, event_type: "order.paid", payload: { i } });
+      await sendMessage(api, uid, { event_type: "order.paid", payload: { i } });
       await new Promise((r) => setTimeout(r, 200));
     }
     // Its deliveries are exhausted too, so the channels also hear message.attempt.exhausted: count
@@ -346,9 +345,8 @@ describe("reliability", () => {
       expect(await hungStillOnFirst()).toBe(true);
 
       // A delivery goes out while the hung channel holds its one slot.
-      const consumer = await api.post("/api/v1/consumers", { uid: `deliv-${++seq}`, name: "d" });
-      await api.post(`/api/v1/consumers/${consumer.body.uid}/endpoints`, { url: target.url });
-      await api.post("/api/v1/messages", { consumer: consumer.body.uid, event_type: "invoice.paid", payload: { n: 1 } });
+      const { uid } = await consumerWithEndpoint(api, target.url, { prefix: "deliv" });
+      await sendMessage(api, uid, { payload: { n: 1 } });
       await waitFor(() => target.received.length === 1, { what: "the delivery" });
       expect(await hungStillOnFirst()).toBe(true);
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "../../lib/db/client";
 import { listMessages } from "../../lib/messages";
 import { apiClient, type Api } from "../helpers/api";
+import { createConsumer, createEndpoint, sendMessage } from "../helpers/fixtures";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { settled } from "../helpers/settled";
 import { startTestWorker } from "../helpers/worker";
@@ -20,9 +21,7 @@ const ids = { acme: "", globex: "", acmeOne: "", acmeTwo: "", globexOne: "" };
 const sent: Record<string, string> = {};
 
 const send = async (consumer: string, name: string, eventType = "invoice.paid") => {
-  const res = await api.post("/api/v1/messages", { consumer, event_type: eventType, payload: { name } });
-  expect(res.status).toBe(202);
-  sent[name] = res.body.id as string;
+  sent[name] = (await sendMessage(api, consumer, { event_type: eventType, payload: { name } })).id;
   // Each message its own millisecond, so the since/until cases below have one answer.
   await waitFor(async () => (await getSql()`select 1 from messages where id = ${sent[name]!} and created_at < now()`).length === 1);
 };
@@ -68,13 +67,10 @@ beforeAll(async () => {
   api = await apiClient();
   receiver = await startReceiver((req, res) => res.writeHead(failing.has(req.url ?? "/") ? 500 : 204).end());
   worker = await startTestWorker();
-  for (const uid of ["acme", "globex"]) {
-    const res = await api.post("/api/v1/consumers", { uid, name: uid });
-    ids[uid as "acme" | "globex"] = res.body.id;
-  }
-  ids.acmeOne = (await api.post("/api/v1/consumers/acme/endpoints", { url: `${receiver.url}/acme-one` })).body.id;
-  ids.acmeTwo = (await api.post("/api/v1/consumers/acme/endpoints", { url: `${receiver.url}/acme-two`, event_types: ["invoice.paid"] })).body.id;
-  ids.globexOne = (await api.post("/api/v1/consumers/globex/endpoints", { url: `${receiver.url}/globex-one` })).body.id;
+  for (const uid of ["acme", "globex"] as const) ids[uid] = (await createConsumer(api, { uid })).id;
+  ids.acmeOne = (await createEndpoint(api, "acme", `${receiver.url}/acme-one`)).id;
+  ids.acmeTwo = (await createEndpoint(api, "acme", `${receiver.url}/acme-two`, { event_types: ["invoice.paid"] })).id;
+  ids.globexOne = (await createEndpoint(api, "globex", `${receiver.url}/globex-one`)).id;
 
   failing.add("/acme-one").add("/acme-two").add("/globex-one");
   await send("acme", "both-fail"); // fails at both of acme's endpoints: listed once

@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { apiClient, type Api } from "../helpers/api";
+import { withEnv } from "../helpers/env";
+import { createConsumer, createEndpoint, endpointSecret } from "../helpers/fixtures";
 import { getDb } from "../../lib/db/client";
 import { endpointSecrets, endpoints } from "../../lib/db/schema";
 import { eq } from "drizzle-orm";
@@ -7,7 +9,7 @@ import { eq } from "drizzle-orm";
 let api: Api;
 beforeAll(async () => {
   api = await apiClient();
-  await api.post("/api/v1/consumers", { uid: "acme", name: "Acme" });
+  await createConsumer(api, { uid: "acme", name: "Acme" });
 });
 
 const expectProblem = (res: { status: number; body: any }, status: number, code: string) => {
@@ -56,9 +58,9 @@ describe("endpoints", () => {
   });
 
   it("lists by consumer id or uid, reads, patches, disables, enables and deletes", async () => {
-    const created = await api.post("/api/v1/consumers/acme/endpoints", { url: "https://a.acme.test/" });
-    const id = created.body.id;
-    const list = await api.get(`/api/v1/consumers/${created.body.consumer_id}/endpoints`);
+    const created = await createEndpoint(api, "acme", "https://a.acme.test/");
+    const id = created.id;
+    const list = await api.get(`/api/v1/consumers/${created.consumer_id as string}/endpoints`);
     expect(list.body.data.map((e: { id: string }) => e.id)).toContain(id);
     expect((await api.get(`/api/v1/endpoints/${id}`)).body.url).toBe("https://a.acme.test/");
 
@@ -110,34 +112,26 @@ describe("endpoints", () => {
   });
 
   it("rotates the secret; a caller-chosen key must be a valid whsec_", async () => {
-    const { body } = await api.post("/api/v1/consumers/acme/endpoints", { url: "https://r.acme.test" });
-    const before = (await api.get(`/api/v1/endpoints/${body.id}/secret`)).body.key;
-    const rotated = await api.post(`/api/v1/endpoints/${body.id}/secret/rotate`);
+    const { id } = await createEndpoint(api, "acme", "https://r.acme.test");
+    const before = await endpointSecret(api, id);
+    const rotated = await api.post(`/api/v1/endpoints/${id}/secret/rotate`);
     expect(rotated.status).toBe(200);
     expect(rotated.body.key).not.toBe(before);
-    expect((await api.get(`/api/v1/endpoints/${body.id}/secret`)).body.key).toBe(rotated.body.key);
+    expect(await endpointSecret(api, id)).toBe(rotated.body.key);
     const chosen = "whsec_" + Buffer.alloc(32, 7).toString("base64");
-    expect((await api.post(`/api/v1/endpoints/${body.id}/secret/rotate`, { key: chosen })).body.key).toBe(chosen);
-    expectProblem(await api.post(`/api/v1/endpoints/${body.id}/secret/rotate`, { key: "whsec_short" }), 422, "validation_failed");
+    expect((await api.post(`/api/v1/endpoints/${id}/secret/rotate`, { key: chosen })).body.key).toBe(chosen);
+    expectProblem(await api.post(`/api/v1/endpoints/${id}/secret/rotate`, { key: "whsec_short" }), 422, "validation_failed");
   });
 });
 
 describe("with the SSRF guard on", () => {
   it("refuses obviously internal URLs at create time", async () => {
-    process.env.ALLOW_PRIVATE_ENDPOINTS = "false";
-    process.env.ALLOW_HTTP_ENDPOINTS = "false";
-    const { resetConfigForTests } = await import("../../lib/config");
-    resetConfigForTests();
-    try {
+    await withEnv({ ALLOW_PRIVATE_ENDPOINTS: "false", ALLOW_HTTP_ENDPOINTS: "false" }, async () => {
       for (const url of ["https://127.0.0.1/", "https://localhost/x", "https://[::1]/", "https://10.1.2.3/", "https://169.254.169.254/latest"]) {
         expectProblem(await api.post("/api/v1/consumers/acme/endpoints", { url }), 422, "endpoint_url_forbidden");
       }
       expectProblem(await api.post("/api/v1/consumers/acme/endpoints", { url: "http://public.example/" }), 422, "endpoint_url_forbidden");
       expect((await api.post("/api/v1/consumers/acme/endpoints", { url: "https://public.example/" })).status).toBe(201);
-    } finally {
-      process.env.ALLOW_PRIVATE_ENDPOINTS = "true";
-      process.env.ALLOW_HTTP_ENDPOINTS = "true";
-      resetConfigForTests();
-    }
+    });
   });
 });

@@ -10,7 +10,7 @@ import { startReceiver, waitFor, type Received } from "../helpers/receiver";
 import { withEnv } from "../helpers/env";
 import { startTestWorker, withWorkerEnv } from "../helpers/worker";
 import { spawnWorker } from "../helpers/worker-process";
-import { consumerWithEndpoint, sendMessages } from "../helpers/fixtures";
+import { consumerWithEndpoint, sendMessage, sendMessages } from "../helpers/fixtures";
 
 process.env.DELIVERY_SCHEDULE = "0,100ms,100ms,100ms,100ms,100ms,100ms,100ms";
 process.env.DELIVERY_TIMEOUT = "4s";
@@ -135,7 +135,7 @@ describe("per-endpoint concurrency", () => {
       () =>
         Promise.all(
           Array.from({ length: 120 }, (_, i) =>
-            api.post("/api/v1/messages", { consumer: i % 2 ? a.uid : b.uid, event_type: "mixed", payload: { i } }),
+            sendMessage(api, i % 2 ? a.uid : b.uid, { event_type: "mixed", payload: { i } }),
           ),
         ).then(() => {}),
     );
@@ -246,11 +246,11 @@ describe("auto-disable", () => {
         expect(events.map((e) => e.action)).toContain("endpoint.auto_disabled");
         // A new message is not delivered to an auto-disabled endpoint.
         const before = receiver.received.length;
-        expect((await api.post("/api/v1/messages", { consumer: ep.uid, event_type: "x.y", payload: {} })).body.deliveries).toBe(0);
+        expect((await sendMessage(api, ep.uid, { event_type: "x.y", payload: {} })).deliveries).toBe(0);
         const enabled = await api.post(`/api/v1/endpoints/${ep.id}/enable`);
         expect(enabled.body).toMatchObject({ state: "active", disabled_reason: null, failing_since: null });
         receiver.setHandler((_req, res) => res.writeHead(200).end());
-        await api.post("/api/v1/messages", { consumer: ep.uid, event_type: "x.y", payload: {} });
+        await sendMessage(api, ep.uid, { event_type: "x.y", payload: {} });
         await waitFor(() => receiver.received.length === before + 1, { what: "delivery after enable" });
         await receiver.close();
       } finally {
