@@ -6,7 +6,8 @@ import { ConcurrencyGate, GateFullError, createOperator, signInOperator, type Si
 import { passwordChecks } from "../../lib/operators/password";
 import { apiClient, call } from "../helpers/api";
 import { withEnv } from "../helpers/env";
-import { linkToken } from "../helpers/portal";
+import { createConsumer } from "../helpers/fixtures";
+import { mintPortalLink } from "../helpers/portal";
 import { systemCtx } from "../../lib/open-ctx";
 
 /** What an anonymous client can make the server spend: database work on guessed link tokens, scrypt on sign-ins. */
@@ -24,12 +25,8 @@ function deferred<T = void>() {
 describe("the portal token exchange", () => {
   it("is under the failed-authentication limit of bearer tokens: over it, 429 before any database work, for that client only", async () => {
     const api = await apiClient();
-    expect((await api.post("/api/v1/consumers", { uid: "acme", name: "Acme" })).status).toBe(201);
-    const mint = async () => {
-      const res = await api.post("/api/v1/consumers/acme/portal-links", {});
-      expect(res.status, res.text).toBe(201);
-      return linkToken(res.body.url);
-    };
+    const { uid } = await createConsumer(api);
+    const mint = () => mintPortalLink(api, uid);
     const exchange = (token: string, address: string) =>
       call("POST", "/api/v1/portal/session", { body: { token }, headers: { "x-forwarded-for": address } });
 

@@ -3,6 +3,7 @@ import { Webhook } from "standardwebhooks";
 import { getSql } from "../../lib/db/client";
 import { apiClient, call, type Api } from "../helpers/api";
 import { withEnv } from "../helpers/env";
+import { consumerWithEndpoint, endpointSecret, sendMessage } from "../helpers/fixtures";
 import { portalSession } from "../helpers/portal";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { startTestWorker } from "../helpers/worker";
@@ -14,19 +15,14 @@ import { startTestWorker } from "../helpers/worker";
 process.env.DELIVERY_SCHEDULE = "0";
 
 let api: Api;
-let seq = 0;
 
 beforeAll(async () => {
   api = await apiClient();
 });
 
-async function consumerWithEndpoint(headers: Record<string, string> = {}, url = "http://127.0.0.1:9/hook") {
-  const uid = `lp-${++seq}`;
-  expect((await api.post("/api/v1/consumers", { uid, name: uid, metadata: { plan: "enterprise", crm_id: "internal-42" } })).status).toBe(201);
-  const endpoint = await api.post(`/api/v1/consumers/${uid}/endpoints`, { url, headers });
-  expect(endpoint.status, endpoint.text).toBe(201);
-  return { uid, endpointId: endpoint.body.id as string };
-}
+/** A consumer with the SaaS's internal metadata, which no portal link may see, and one endpoint. */
+const customer = (headers: Record<string, string> = {}, url = "http://127.0.0.1:9/hook") =>
+  consumerWithEndpoint(api, url, { consumer: { metadata: { plan: "enterprise", crm_id: "internal-42" } }, endpoint: { headers }, prefix: "lp" });
 
 const as = (token: string) => ({
   get: (path: string) => call("GET", path, { key: token }),
@@ -36,7 +32,7 @@ const as = (token: string) => ({
 
 describe("custom header values", () => {
   it("are masked for a link without view_secrets, and a masked value sent back keeps the stored one", async () => {
-    const { uid, endpointId } = await consumerWithEndpoint({ authorization: "Bearer receiver-token", "x-tenant": "t1" });
+    const { uid, endpointId } = await customer({ authorization: "Bearer receiver-token", "x-tenant": "t1" });
     const { token } = await portalSession(api, uid, { capabilities: ["manage_endpoints"] });
     const portal = as(token);
     const seen = await portal.get(`/api/v1/endpoints/${endpointId}`);
@@ -51,7 +47,7 @@ describe("custom header values", () => {
   });
 
   it("are shown to a link with view_secrets", async () => {
-    const { uid, endpointId } = await consumerWithEndpoint({ authorization: "Bearer receiver-token" });
+    const { uid, endpointId } = await customer({ authorization: "Bearer receiver-token" });
     const { token } = await portalSession(api, uid, { capabilities: ["view_secrets"] });
     expect((await as(token).get(`/api/v1/endpoints/${endpointId}`)).body.headers).toEqual({ authorization: "Bearer receiver-token" });
   });
@@ -59,7 +55,7 @@ describe("custom header values", () => {
 
 describe("a portal link and its consumer", () => {
   it("never sees the SaaS's internal metadata", async () => {
-    const { uid } = await consumerWithEndpoint();
+    const { uid } = await customer();
     const { token, session } = await portalSession(api, uid, { capabilities: [] });
     const one = await as(token).get(`/api/v1/consumers/${session.consumer_id}`);
     expect(one.status).toBe(200);
@@ -72,7 +68,7 @@ describe("a portal link and its consumer", () => {
   });
 
   it("changes alert_emails only with manage_endpoints", async () => {
-    const { uid } = await consumerWithEndpoint();
+    const { uid } = await customer();
     const readOnly = await portalSession(api, uid, { capabilities: [] });
     const refused = await as(readOnly.token).patch(`/api/v1/consumers/${readOnly.session.consumer_id}`, { alert_emails: ["attacker@example.com"] });
     expect(refused.status).toBe(403);
@@ -89,7 +85,7 @@ describe("a portal link and its consumer", () => {
 describe("portal limits on endpoints", () => {
   it("refuses a max_concurrency above ENDPOINT_MAX_CONCURRENCY to a portal session, not to an API key", async () => {
     await withEnv({ ENDPOINT_MAX_CONCURRENCY: "10" }, async () => {
-      const { uid, endpointId } = await consumerWithEndpoint();
+      const { uid, endpointId } = await customer();
       const { token } = await portalSession(api, uid, { capabilities: ["manage_endpoints"] });
       const created = await as(token).post(`/api/v1/consumers/${uid}/endpoints`, { url: "http://127.0.0.1:9/x", max_concurrency: 11 });
       expect(created.status).toBe(422);
@@ -104,7 +100,7 @@ describe("portal limits on endpoints", () => {
 
   it("stops a portal session at PORTAL_MAX_ENDPOINTS, also when creates race for the last place", async () => {
     await withEnv({ PORTAL_MAX_ENDPOINTS: "3" }, async () => {
-      const { uid } = await consumerWithEndpoint();
+      const { uid } = await customer();
       const { token } = await portalSession(api, uid, { capabilities: ["manage_endpoints"] });
       const racing = await Promise.all([1, 2, 3, 4].map((n) => as(token).post(`/api/v1/consumers/${uid}/endpoints`, { url: `http://127.0.0.1:9/${n}` })));
       expect(racing.map((r) => r.status).sort()).toEqual([201, 201, 409, 409]);
@@ -118,7 +114,7 @@ describe("portal limits on endpoints", () => {
   });
 
   it("bounds rate_limit_per_second for everyone", async () => {
-    const { endpointId } = await consumerWithEndpoint();
+    const { endpointId } = await customer();
     const res = await api.patch(`/api/v1/endpoints/${endpointId}`, { rate_limit_per_second: 10_001 });
     expect(res.status).toBe(422);
     expect((await api.patch(`/api/v1/endpoints/${endpointId}`, { rate_limit_per_second: 10_000 })).status).toBe(200);
@@ -139,8 +135,8 @@ describe("test sends", () => {
 
   it("are marked `webhook-test: true` (signed like any other), real traffic is not, and each endpoint takes a bounded number a minute", async () => {
     await withEnv({ ENDPOINT_TEST_SENDS_PER_MINUTE: "2" }, async () => {
-      const { uid, endpointId } = await consumerWithEndpoint({}, receiver.url);
-      const secret = (await api.get(`/api/v1/endpoints/${endpointId}/secret`)).body.key as string;
+      const { uid, endpointId } = await customer({}, receiver.url);
+      const secret = await endpointSecret(api, endpointId);
       const { token } = await portalSession(api, uid, { capabilities: ["manage_endpoints"] });
       const sends = [];
       for (let i = 0; i < 3; i++) sends.push(await as(token).post(`/api/v1/endpoints/${endpointId}/test`, { event_type: "invoice.paid", payload: { forged: i } }));
@@ -151,10 +147,10 @@ describe("test sends", () => {
       const [row] = await getSql()<{ n: number }[]>`select count(*)::int as n from messages m join deliveries d on d.message_id = m.id where d.endpoint_id = ${endpointId}`;
       expect(row!.n).toBe(2);
 
-      const real = await api.post("/api/v1/messages", { consumer: uid, event_type: "invoice.paid", payload: { real: true } });
+      const real = await sendMessage(api, uid, { payload: { real: true } });
       await waitFor(() => receiver.received.length === 3, { what: "two test sends and one real message" });
       for (const received of receiver.received) {
-        const isReal = received.headers["webhook-id"] === real.body.id;
+        const isReal = received.headers["webhook-id"] === real.id;
         expect(received.headers["webhook-test"], received.body).toBe(isReal ? undefined : "true");
         expect(() => new Webhook(secret).verify(received.body, received.headers as Record<string, string>)).not.toThrow();
       }

@@ -5,6 +5,7 @@ import { getConfig, resetConfigForTests } from "../../lib/config";
 import { closeDb } from "../../lib/db/client";
 import { startMetricsServer } from "../../worker/metrics";
 import { apiClient, call } from "../helpers/api";
+import { createConsumer } from "../helpers/fixtures";
 import { portalSession } from "../helpers/portal";
 import { systemCtx } from "../../lib/open-ctx";
 
@@ -98,8 +99,8 @@ describe("failed API-key authentication", () => {
     const { key: fresh } = await createApiKey({ ctx: systemCtx(), input: { name: "fresh" } });
     await expect.poll(async () => (await get(fresh, from)).status, { timeout: 15_000 }).toBe(200);
     const api = await apiClient();
-    expect((await api.post("/api/v1/consumers", { uid: "blocked-client-co", name: "Blocked Co" })).status).toBe(201);
-    const { token: session } = await portalSession(api, "blocked-client-co");
+    const { uid } = await createConsumer(api, { name: "Blocked Co" });
+    const { token: session } = await portalSession(api, uid);
     await expect.poll(async () => (await call("GET", "/api/v1/consumers", { key: session, headers: from })).status, { timeout: 15_000 }).toBe(200);
     expect((await get(unknown(), from)).status).toBe(429);
     // A key already in use from there keeps working; another address is not affected, nor is the

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../lib/db/client";
 import { apiClient, call, type Api } from "../helpers/api";
+import { createConsumer, createEndpoint, sendMessage } from "../helpers/fixtures";
 import { operatorClient } from "../helpers/session";
 import { apiRoutes } from "../helpers/routes";
 import { loggedAttempt } from "../helpers/attempt-row";
@@ -53,9 +54,7 @@ const BODIES: Record<string, unknown> = {
 
 /** An erasure to read (GET /erasures/{id}): a consumer of its own, deleted (and erased at once). */
 async function erasureId(api: Api, uid: string): Promise<string> {
-  const doomed = `${uid}-erased`;
-  await api.post("/api/v1/consumers", { uid: doomed, name: doomed });
-  const consumer = (await getDb().execute<{ id: string }>(sql`select id from consumers where uid = ${doomed}`))[0]!.id;
+  const { uid: doomed, id: consumer } = await createConsumer(api, { uid: `${uid}-erased` });
   expect((await api.del(`/api/v1/consumers/${doomed}`)).status).toBe(204);
   return (await getDb().execute<{ id: string }>(sql`select id from erasures where consumer_id = ${consumer}`))[0]!.id;
 }
@@ -80,26 +79,26 @@ const cases: Case[] = [];
 /** One of every object a route can name, made by an API key; `uid` names the consumer. */
 async function makeObjects(uid: string, headers: Record<string, string> = {}): Promise<Record<string, string>> {
   const api = await apiClient();
-  const consumer = await api.post("/api/v1/consumers", { uid, name: uid });
-  const endpoint = await api.post(`/api/v1/consumers/${uid}/endpoints`, { url: "http://127.0.0.1:9/hook", headers });
-  const message = await api.post("/api/v1/messages", { consumer: uid, event_type: "invoice.paid", payload: { n: 1 } });
+  const consumer = await createConsumer(api, { uid });
+  const endpoint = await createEndpoint(api, uid, "http://127.0.0.1:9/hook", { headers });
+  const message = await sendMessage(api, uid, { payload: { n: 1 } });
   const channel = await api.post("/api/v1/alert-channels", { kind: "email", name: "ops", config: { to: ["ops@example.com"] } });
   const key = await api.post("/api/v1/api-keys", { name: "victim" });
   const other = await api.post("/api/v1/operators", { email: `other-${uid}@example.com`, password: "long enough pw", role: "admin" });
-  const recovery = await api.post(`/api/v1/endpoints/${endpoint.body.id}/recover`, { since: "2020-01-01T00:00:00Z", include_never_attempted: true });
+  const recovery = await api.post(`/api/v1/endpoints/${endpoint.id}/recover`, { since: "2020-01-01T00:00:00Z", include_never_attempted: true });
   expect(recovery.status, recovery.text).toBe(202);
   await api.post("/api/v1/event-types", { name: "invoice.paid" }); // 409 the second time: there is one
   return {
-    consumer: consumer.body.id,
+    consumer: consumer.id,
     // The Svix-compatible surface's names for the same objects.
-    app: consumer.body.id,
+    app: consumer.id,
     "event-type": "invoice.paid",
     "background-task": recovery.body.id,
-    endpoint: endpoint.body.id,
-    msg: message.body.id,
-    attempt: await loggedAttempt(message.body.id, endpoint.body.id),
-    endpoints: endpoint.body.id,
-    messages: message.body.id,
+    endpoint: endpoint.id,
+    msg: message.id,
+    attempt: await loggedAttempt(message.id, endpoint.id),
+    endpoints: endpoint.id,
+    messages: message.id,
     "alert-channels": channel.body.id,
     "api-keys": key.body.id,
     operators: other.body.id,

@@ -3,7 +3,7 @@ import { afterAll, beforeEach } from "vitest";
 import type { Api } from "./api";
 import { launchBrowser, recordPage } from "./browser";
 import { startBuiltApp } from "./built-app";
-import { linkToken } from "./portal";
+import { mintPortalLink } from "./portal";
 
 type BuiltApp = Awaited<ReturnType<typeof startBuiltApp>>;
 type PageOptions = { locale?: string; clipboard?: boolean; context?: BrowserContextOptions };
@@ -69,9 +69,7 @@ export function browserSuite() {
     },
     /** A fresh portal link's address on the built app (the in-process API names this process's APP_URL). */
     async portalLink(api: Api, consumer: string, link: Record<string, unknown> = {}): Promise<string> {
-      const minted = await api.post(`/api/v1/consumers/${consumer}/portal-links`, link);
-      if (minted.status !== 201) throw new Error(`portal link: ${minted.status} ${minted.text}`);
-      return `${suite.app.url}/portal#token=${linkToken(minted.body.url)}`;
+      return `${suite.app.url}/portal#token=${await mintPortalLink(api, consumer, link)}`;
     },
   };
   return suite;

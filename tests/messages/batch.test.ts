@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "../../lib/db/client";
 import { apiClient, type Api } from "../helpers/api";
 import { withEnv } from "../helpers/env";
+import { createConsumer, createEndpoint, sendMessage } from "../helpers/fixtures";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { startTestWorker } from "../helpers/worker";
 
@@ -12,7 +13,6 @@ process.env.DELIVERY_TIMEOUT = "2s";
 let api: Api;
 let worker: Awaited<ReturnType<typeof startTestWorker>>;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
-let seq = 0;
 
 beforeAll(async () => {
   api = await apiClient();
@@ -28,11 +28,9 @@ const sql = () => getSql();
 
 /** A consumer with one endpoint on the receiver (event types: all, or those given). */
 async function consumer(eventTypes?: string[]) {
-  const uid = `batch${++seq}`;
-  expect((await api.post("/api/v1/consumers", { uid, name: uid })).status).toBe(201);
-  const ep = await api.post(`/api/v1/consumers/${uid}/endpoints`, { url: `${receiver.url}/${uid}`, ...(eventTypes ? { event_types: eventTypes } : {}) });
-  expect(ep.status).toBe(201);
-  return { uid, endpointId: ep.body.id as string };
+  const { uid } = await createConsumer(api, {}, "batch");
+  const ep = await createEndpoint(api, uid, `${receiver.url}/${uid}`, eventTypes ? { event_types: eventTypes } : {});
+  return { uid, endpointId: ep.id };
 }
 
 const batch = (messages: unknown[]) => api.post("/api/v1/messages/batch", { messages });
@@ -90,8 +88,7 @@ describe("POST /messages/batch", () => {
     const { uid } = await consumer();
     const other = await consumer();
     // A key already used by POST /messages: the same body replays it, another conflicts.
-    const first = await api.post("/api/v1/messages", { consumer: other.uid, event_type: "a.b", payload: { k: 1 } }, { "idempotency-key": `hdr-${uid}` });
-    expect(first.status).toBe(202);
+    const first = await sendMessage(api, other.uid, { event_type: "a.b", payload: { k: 1 } }, { "idempotency-key": `hdr-${uid}` });
     await withEnv({ MAX_PAYLOAD_BYTES: "1000" }, async () => {
       const res = await batch([
         { consumer: uid, event_type: "a.b", payload: { ok: 1 } },
@@ -129,7 +126,7 @@ describe("POST /messages/batch", () => {
       expect(res.body.data[2].error.errors).toEqual([expect.objectContaining({ path: "event_type" })]);
       expect(res.body.data[7].error.errors).toEqual([expect.objectContaining({ path: "idempotency_key" })]);
       expect(res.body.data[10].error.errors).toEqual([expect.objectContaining({ path: "event_id" })]);
-      expect(res.body.data[9]).toEqual({ status: 202, message: first.body, replayed: true });
+      expect(res.body.data[9]).toEqual({ status: 202, message: first, replayed: true });
       expect(res.body.data[0].replayed).toBeUndefined();
     });
     // Written: the two valid new messages; nothing of the others.

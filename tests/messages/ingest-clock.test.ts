@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { apiClient, type Api } from "../helpers/api";
+import { consumerWithEndpoint, sendMessage } from "../helpers/fixtures";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { startTestWorker } from "../helpers/worker";
 import { getSql } from "../../lib/db/client";
@@ -12,11 +13,11 @@ import type { WorkerHandle } from "../../worker/runtime";
 let api: Api;
 let worker: WorkerHandle;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let uid: string;
 beforeAll(async () => {
   api = await apiClient();
   receiver = await startReceiver();
-  await api.post("/api/v1/consumers", { uid: "acme", name: "Acme" });
-  await api.post("/api/v1/consumers/acme/endpoints", { url: `${receiver.url}/hook` });
+  ({ uid } = await consumerWithEndpoint(api, `${receiver.url}/hook`));
 });
 afterAll(async () => {
   await worker?.stop();
@@ -28,9 +29,7 @@ async function createWithClockAhead(ms: number) {
   vi.useFakeTimers({ toFake: ["Date"] });
   vi.setSystemTime(Date.now() + ms);
   try {
-    const res = await api.post("/api/v1/messages", { consumer: "acme", event_type: "a.b", payload: {} });
-    expect(res.status, res.text).toBe(202);
-    return res.body as { id: string; created_at: string };
+    return await sendMessage(api, uid, { event_type: "a.b", payload: {} });
   } finally {
     vi.useRealTimers();
   }
@@ -44,7 +43,7 @@ describe("a message created while the web host's clock is a minute ahead", () =>
       from delivery_queue q join deliveries d on d.id = q.delivery_id join messages m on m.id = d.message_id
       where m.id = ${message.id}`;
     expect(row).toEqual({ due: true, dated_now: true });
-    expect(new Date(message.created_at).getTime()).toBeLessThanOrEqual(Date.now());
+    expect(new Date(message.created_at as string).getTime()).toBeLessThanOrEqual(Date.now());
 
     worker = await startTestWorker();
     await waitFor(() => receiver.received.length === 1, { what: "the delivery" });

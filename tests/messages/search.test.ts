@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { apiClient, type Api } from "../helpers/api";
+import { createConsumer, sendMessage } from "../helpers/fixtures";
 
 /** GET /messages?payload_contains: JSON containment (Postgres `@>`) over the payload as sent. */
 let api: Api;
@@ -11,11 +12,9 @@ const found = (res: { body: { data: { id: string }[] } }) => res.body.data.map((
 
 beforeAll(async () => {
   api = await apiClient();
-  for (const uid of ["search-a", "search-b"]) expect((await api.post("/api/v1/consumers", { uid, name: uid })).status).toBe(201);
+  for (const uid of ["search-a", "search-b"]) await createConsumer(api, { uid });
   const send = async (name: string, consumer: string, payload: Record<string, unknown>) => {
-    const res = await api.post("/api/v1/messages", { consumer, event_type: "invoice.paid", payload });
-    expect(res.status).toBe(202);
-    ids[name] = res.body.id;
+    ids[name] = (await sendMessage(api, consumer, { payload })).id;
   };
   await send("paid", "search-a", { invoice: { id: "inv_1", status: "paid", lines: [{ sku: "A" }, { sku: "B" }] }, amount: 100 });
   await send("open", "search-a", { invoice: { id: "inv_2", status: "open", lines: [{ sku: "C" }] }, amount: 250 });
