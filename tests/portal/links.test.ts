@@ -4,6 +4,7 @@ import { resetConfigForTests } from "../../lib/config";
 import { sha256Hex } from "../../lib/crypto/encryption";
 import { getDb } from "../../lib/db/client";
 import { apiClient, call, type Api } from "../helpers/api";
+import { createConsumer, sendMessage } from "../helpers/fixtures";
 import { linkToken, portalSession } from "../helpers/portal";
 
 /** Portal links are one-time and short-lived; sessions end when revoked or when their consumer goes; tokens never leak. */
@@ -37,8 +38,8 @@ beforeAll(async () => {
     return realWrite(chunk, ...rest);
   }) as typeof process.stderr.write;
   api = await apiClient();
-  await api.post("/api/v1/consumers", { uid: "acme", name: "Acme" });
-  await api.post("/api/v1/consumers", { uid: "globex", name: "Globex" });
+  await createConsumer(api, { uid: "acme", name: "Acme" });
+  await createConsumer(api, { uid: "globex", name: "Globex" });
 });
 
 afterAll(() => {
@@ -164,7 +165,7 @@ describe("a portal session", () => {
   });
 
   it("stops working (401) when its consumer is deleted", async () => {
-    await api.post("/api/v1/consumers", { uid: "doomed", name: "Doomed" });
+    await createConsumer(api, { uid: "doomed", name: "Doomed" });
     const { token } = await session("doomed");
     expect((await asSession(token, "GET", "/api/v1/consumers/doomed")).status).toBe(200);
     expect((await api.del("/api/v1/consumers/doomed")).status).toBe(204);
@@ -179,13 +180,13 @@ describe("a portal session", () => {
     const endpoint = await as("POST", "/consumers/acme/endpoints", { url: "http://127.0.0.1:9/acme" });
     expect(endpoint.status, endpoint.text).toBe(201);
     const id = endpoint.body.id as string;
-    const message = await api.post("/api/v1/messages", { consumer: "acme", event_type: "invoice.paid", payload: {} });
+    const message = await sendMessage(api, "acme", { payload: {} });
     for (const [method, path, body] of [
       ["PATCH", `/endpoints/${id}`, { description: "mine" }],
       ["POST", `/endpoints/${id}/disable`, undefined],
       ["POST", `/endpoints/${id}/enable`, undefined],
       ["POST", `/endpoints/${id}/secret/rotate`, {}],
-      ["POST", `/messages/${message.body.id}/resend`, { endpoint_id: id }],
+      ["POST", `/messages/${message.id}/resend`, { endpoint_id: id }],
       ["PATCH", "/consumers/acme", { alert_emails: ["ops@acme.example"] }],
       ["DELETE", `/endpoints/${id}`, undefined],
     ] as const) {

@@ -1,10 +1,11 @@
 import { spawn, spawnSync } from "node:child_process";
-import { createServer } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fillSecret, type ReceivingSampleId } from "../../lib/receiving/sample-text";
 import { readReceivingSample } from "../../lib/receiving/samples";
 import { apiClient, type Api } from "../helpers/api";
+import { freePort } from "../helpers/built-app";
+import { consumerWithEndpoint, sendMessage } from "../helpers/fixtures";
 import { waitFor } from "../helpers/receiver";
 import { startTestWorker } from "../helpers/worker";
 
@@ -35,15 +36,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await worker?.stop();
 });
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 /** The sample as a process on `port`: its output so far, and a stop that waits for its exit. */
 async function startSample(runner: Runner, code: string, port: number) {
@@ -86,31 +78,21 @@ async function waitForAttempts(messageId: string, atLeast: number, onTimeout?: (
   );
 }
 
-/** A consumer of the test's own, so its messages go to its endpoint alone. */
-async function newConsumer(): Promise<string> {
-  const uid = `acme_${Math.random().toString(36).slice(2, 10)}`;
-  expect((await api.post("/api/v1/consumers", { uid, name: "Acme" })).status).toBe(201);
-  return uid;
-}
-
 const count = (text: string, needle: string) => text.split(needle).length - 1;
 
 describe.each(RUNNERS)("the $id receiver sample", (runner) => {
   it.runIf(runner.available)("accepts our deliveries, answers a duplicate 2xx without processing it again, and refuses a tampered body", async () => {
     const port = await freePort();
-    const consumer = await newConsumer();
-    const endpoint = await api.post(`/api/v1/consumers/${consumer}/endpoints`, { url: `http://127.0.0.1:${port}/webhooks`, event_types: ["invoice.paid"] });
-    expect(endpoint.status).toBe(201);
-    const secret = (await api.get(`/api/v1/endpoints/${endpoint.body.id}/secret`)).body.key as string;
+    // A consumer of the test's own, so its messages go to its endpoint alone.
+    const { uid: consumer, endpointId } = await consumerWithEndpoint(api, `http://127.0.0.1:${port}/webhooks`, { consumer: { name: "Acme" }, endpoint: { event_types: ["invoice.paid"] }, prefix: "acme" });
+    const secret = (await api.get(`/api/v1/endpoints/${endpointId}/secret`)).body.key as string;
     const code = fillSecret(readReceivingSample(runner.id).code, secret);
     expect(code).toContain(secret);
     const sample = await startSample(runner, code, port);
     try {
       // A real message, delivered by the worker: the sample verifies it and the attempt succeeds.
       const payload = { invoice: "in_42", amount: 4200, note: "café ☕" };
-      const sent = await api.post("/api/v1/messages", { consumer, event_type: "invoice.paid", payload });
-      expect(sent.status).toBe(202);
-      const messageId = sent.body.id as string;
+      const { id: messageId } = await sendMessage(api, consumer, { payload });
       const [first] = await waitForAttempts(messageId, 1, () => console.log(sample.output()));
       expect(first).toMatchObject({ success: true, status_code: 204 });
       await waitFor(() => sample.output().includes(`${messageId}: processed`), { what: "the sample to process the message", onTimeout: () => console.log(sample.output()) });
@@ -128,7 +110,7 @@ describe.each(RUNNERS)("the $id receiver sample", (runner) => {
       expect(reserialised.status).toBe(400);
 
       // A resend through the product: a fresh timestamp and signature, the same webhook-id; 2xx, processed once.
-      const resend = await api.post(`/api/v1/messages/${messageId}/resend`, { endpoint_id: endpoint.body.id });
+      const resend = await api.post(`/api/v1/messages/${messageId}/resend`, { endpoint_id: endpointId });
       expect(resend.status).toBeLessThan(300);
       const attempts = await waitForAttempts(messageId, 2, () => console.log(sample.output()));
       expect(attempts.map((a) => [a.trigger, a.success])).toEqual([["scheduled", true], ["manual", true]]);
@@ -136,7 +118,7 @@ describe.each(RUNNERS)("the $id receiver sample", (runner) => {
       expect(count(sample.output(), `${messageId}: processed`)).toBe(1);
 
       // A test send is signed like any other and carries webhook-test: true.
-      const test = await api.post(`/api/v1/endpoints/${endpoint.body.id}/test`, {});
+      const test = await api.post(`/api/v1/endpoints/${endpointId}/test`, {});
       expect(test.status).toBe(202);
       const testId = test.body.message_id as string;
       const [testAttempt] = await waitForAttempts(testId, 1, () => console.log(sample.output()));
@@ -153,13 +135,12 @@ describe.each(RUNNERS)("the $id receiver sample", (runner) => {
     const other = "whsec_" + Buffer.from("another endpoint's 32-byte key!!").toString("base64");
     const sample = await startSample(runner, fillSecret(readReceivingSample(runner.id).code, other), port);
     try {
-      const consumer = await newConsumer();
-      const endpoint = await api.post(`/api/v1/consumers/${consumer}/endpoints`, { url: `http://127.0.0.1:${port}/webhooks` });
-      const sent = await api.post("/api/v1/messages", { consumer, event_type: "invoice.paid", payload: { invoice: "in_43" } });
-      const [attempt] = await waitForAttempts(sent.body.id, 1, () => console.log(sample.output()));
+      const { uid: consumer, endpointId } = await consumerWithEndpoint(api, `http://127.0.0.1:${port}/webhooks`, { consumer: { name: "Acme" }, prefix: "acme" });
+      const sent = await sendMessage(api, consumer, { payload: { invoice: "in_43" } });
+      const [attempt] = await waitForAttempts(sent.id, 1, () => console.log(sample.output()));
       expect(attempt).toMatchObject({ success: false, status_code: 400 });
       expect(sample.output()).not.toContain(": processed");
-      await api.post(`/api/v1/endpoints/${endpoint.body.id}/disable`);
+      await api.post(`/api/v1/endpoints/${endpointId}/disable`);
     } finally {
       await sample.stop();
     }

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { PORTAL_CAPABILITIES, type PortalCapability } from "../../lib/portal/capabilities";
 import { apiClient, call, type Api } from "../helpers/api";
 import { loggedAttempt } from "../helpers/attempt-row";
+import { consumerWithEndpoints, sendMessage } from "../helpers/fixtures";
 import { portalSession } from "../helpers/portal";
 import { apiRoutes, routeKeys } from "../helpers/routes";
 
@@ -222,14 +223,13 @@ let bMarkers: string[];
 const walked: string[] = [];
 
 async function objectsOf(uid: string, name: string, url: string): Promise<Ids> {
-  const consumer = await api.post("/api/v1/consumers", { uid, name });
-  const endpoint = await api.post(`/api/v1/consumers/${uid}/endpoints`, { url });
-  const spare = await api.post(`/api/v1/consumers/${uid}/endpoints`, { url: `${url}-spare` });
-  const message = await api.post("/api/v1/messages", { consumer: uid, event_type: "invoice.paid", payload: { owner: name } });
-  const recovery = await api.post(`/api/v1/endpoints/${endpoint.body.id}/recover`, { since, include_never_attempted: true });
+  const { consumerId, endpoints } = await consumerWithEndpoints(api, [url, `${url}-spare`], { consumer: { uid, name } });
+  const [endpoint, spare] = endpoints.map((e) => e.id) as [string, string];
+  const message = await sendMessage(api, uid, { payload: { owner: name } });
+  const recovery = await api.post(`/api/v1/endpoints/${endpoint}/recover`, { since, include_never_attempted: true });
   expect(recovery.status, recovery.text).toBe(202);
-  const attempt = await loggedAttempt(message.body.id, endpoint.body.id);
-  return { consumer: consumer.body.id, uid, endpoint: endpoint.body.id, spare: spare.body.id, message: message.body.id, recovery: recovery.body.id, attempt };
+  const attempt = await loggedAttempt(message.id, endpoint);
+  return { consumer: consumerId, uid, endpoint, spare, message: message.id, recovery: recovery.body.id, attempt };
 }
 
 beforeAll(async () => {
