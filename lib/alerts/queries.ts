@@ -1,11 +1,11 @@
-import { and, eq, gte, inArray, ne } from "drizzle-orm";
+import { eq, gte, inArray, ne } from "drizzle-orm";
 import type { Ctx } from "../context";
 import { consumerRefs, notErasing } from "../consumers/queries";
 import { endpointRefs } from "../endpoints/queries";
 import { alertChannels, alerts } from "../db/schema";
-import { keysetBefore, newestFirst } from "../db/keyset";
+import { selectPage } from "../db/keyset";
 import { NotFoundError } from "../errors";
-import { decodeCursor, toPage, type PageQuery } from "../pagination";
+import { toPage, type PageQuery } from "../pagination";
 import { toAlert, toAlertChannel, type AlertChannelRef, type ListAlertsQuery } from "./schemas";
 
 // Alert channels and the alert log are the operators' (API key or dashboard): a portal session
@@ -22,36 +22,20 @@ export async function getAlertChannel(ctx: Ctx, id: string) {
 }
 
 export async function listAlertChannels(ctx: Ctx, query: PageQuery) {
-  const cursor = decodeCursor(query.cursor);
-  const rows = await ctx.db
-    .select()
-    .from(alertChannels)
-    .where(cursor ? keysetBefore(alertChannels.createdAt, alertChannels.id, cursor) : undefined)
-    .orderBy(...newestFirst(alertChannels.createdAt, alertChannels.id))
-    .limit(query.limit + 1);
+  const rows = await selectPage(ctx.db, alertChannels, query);
   return toPage(rows, query.limit, toAlertChannel);
 }
 
 /** The alert log, newest first. Rows still being sent (`pending`) appear once they have an outcome. */
 export async function listAlerts(ctx: Ctx, query: PageQuery & ListAlertsQuery) {
-  const cursor = decodeCursor(query.cursor);
-  // A consumer being erased is gone from the list at once, as it is from every read.
-  const erasing = await notErasing(ctx, alerts.consumerId, { nullable: true });
-  const rows = await ctx.db
-    .select()
-    .from(alerts)
-    .where(
-      and(
-        ne(alerts.status, "pending"),
-        erasing,
-        cursor ? keysetBefore(alerts.createdAt, alerts.id, cursor) : undefined,
-        query.endpoint_id ? eq(alerts.endpointId, query.endpoint_id) : undefined,
-        query.kind ? eq(alerts.kind, query.kind) : undefined,
-        query.since ? gte(alerts.createdAt, query.since) : undefined,
-      ),
-    )
-    .orderBy(...newestFirst(alerts.createdAt, alerts.id))
-    .limit(query.limit + 1);
+  const rows = await selectPage(ctx.db, alerts, query, [
+    ne(alerts.status, "pending"),
+    // A consumer being erased is gone from the list at once, as it is from every read.
+    await notErasing(ctx, alerts.consumerId, { nullable: true }),
+    query.endpoint_id ? eq(alerts.endpointId, query.endpoint_id) : undefined,
+    query.kind ? eq(alerts.kind, query.kind) : undefined,
+    query.since ? gte(alerts.createdAt, query.since) : undefined,
+  ]);
   // Names for the page's distinct endpoints, consumers and channels, each by primary key.
   const page = rows.slice(0, query.limit);
   const [endpoints, consumers, channels] = await Promise.all([

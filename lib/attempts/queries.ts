@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { and, eq, gte, lt, type SQL } from "drizzle-orm";
+import { eq, gte, lt, type SQL } from "drizzle-orm";
 import { consumerScope, type Ctx } from "../context";
 import { attempts } from "../db/schema";
-import { keysetBefore, newestFirst } from "../db/keyset";
-import { decodeCursor, toPage, type PageQuery } from "../pagination";
+import { selectPage } from "../db/keyset";
+import { toPage, type PageQuery } from "../pagination";
 import { findConsumer, notErasing } from "../consumers/queries";
 import { findMessageRow } from "../messages/queries";
 import { IsoDate, Text } from "../schemas";
@@ -40,20 +40,8 @@ export function toAttempt(row: typeof attempts.$inferSelect) {
 }
 
 async function pageOfAttempts(ctx: Ctx, query: PageQuery, filters: (SQL | undefined)[]) {
-  const cursor = decodeCursor(query.cursor);
   const scope = consumerScope(ctx);
-  const rows = await ctx.db
-    .select()
-    .from(attempts)
-    .where(
-      and(
-        cursor ? keysetBefore(attempts.createdAt, attempts.id, cursor) : undefined,
-        scope ? eq(attempts.consumerId, scope) : undefined,
-        ...filters,
-      ),
-    )
-    .orderBy(...newestFirst(attempts.createdAt, attempts.id))
-    .limit(query.limit + 1);
+  const rows = await selectPage(ctx.db, attempts, query, [scope ? eq(attempts.consumerId, scope) : undefined, ...filters]);
   return toPage(rows, query.limit, toAttempt);
 }
 

@@ -1,9 +1,9 @@
-import { and, eq, gte, lt } from "drizzle-orm";
+import { eq, gte, lt } from "drizzle-orm";
 import type { Ctx } from "../context";
 import { auditEvents } from "../db/schema";
-import { keysetBefore, newestFirst } from "../db/keyset";
+import { selectPage } from "../db/keyset";
 import { ForbiddenError } from "../errors";
-import { decodeCursor, toPage, type PageQuery } from "../pagination";
+import { toPage, type PageQuery } from "../pagination";
 import { nameActors, type ActorName } from "./actor-names";
 import { nameTargets, type TargetName } from "./name-targets";
 import type { AuditEventView, ListAuditEventsQuery } from "./schemas";
@@ -32,23 +32,14 @@ export async function listAuditEvents(ctx: Ctx, query: PageQuery & ListAuditEven
   if (ctx.actor.type !== "api_key" && ctx.actor.type !== "operator") {
     throw new ForbiddenError("The audit log is for API keys and operators only.");
   }
-  const cursor = decodeCursor(query.cursor);
-  const rows = await ctx.db
-    .select()
-    .from(auditEvents)
-    .where(
-      and(
-        cursor ? keysetBefore(auditEvents.createdAt, auditEvents.id, cursor) : undefined,
-        query.actor_type ? eq(auditEvents.actorType, query.actor_type) : undefined,
-        query.actor_id ? eq(auditEvents.actorId, query.actor_id) : undefined,
-        query.target_id ? eq(auditEvents.targetId, query.target_id) : undefined,
-        query.action ? eq(auditEvents.action, query.action) : undefined,
-        query.since ? gte(auditEvents.createdAt, query.since) : undefined,
-        query.until ? lt(auditEvents.createdAt, query.until) : undefined,
-      ),
-    )
-    .orderBy(...newestFirst(auditEvents.createdAt, auditEvents.id))
-    .limit(query.limit + 1);
+  const rows = await selectPage(ctx.db, auditEvents, query, [
+    query.actor_type ? eq(auditEvents.actorType, query.actor_type) : undefined,
+    query.actor_id ? eq(auditEvents.actorId, query.actor_id) : undefined,
+    query.target_id ? eq(auditEvents.targetId, query.target_id) : undefined,
+    query.action ? eq(auditEvents.action, query.action) : undefined,
+    query.since ? gte(auditEvents.createdAt, query.since) : undefined,
+    query.until ? lt(auditEvents.createdAt, query.until) : undefined,
+  ]);
   const page = rows.slice(0, query.limit);
   const [actors, targets] = await Promise.all([nameActors(ctx, page.map(actorOf)), nameTargets(ctx, page.map(targetOf))]);
   return toPage(rows, query.limit, (row) => toAuditEvent(row, actors(actorOf(row)), targets(targetOf(row))));

@@ -2,8 +2,8 @@ import { and, eq, ilike, inArray, isNotNull, isNull, notInArray, or, sql, type A
 import { consumerScope, type Ctx } from "../context";
 import { consumers } from "../db/schema";
 import { NotFoundError } from "../errors";
-import { decodeCursor, toPage, type PageQuery } from "../pagination";
-import { keysetBefore, newestFirst } from "../db/keyset";
+import { toPage, type PageQuery } from "../pagination";
+import { selectPage } from "../db/keyset";
 import { consumerView, type ConsumerRef } from "./schemas";
 
 /**
@@ -23,23 +23,13 @@ export async function findConsumer(ctx: Ctx, ref: string) {
 }
 
 export async function listConsumers(ctx: Ctx, query: PageQuery & { q?: string }) {
-  const cursor = decodeCursor(query.cursor);
   const scope = consumerScope(ctx);
-  const filters: (SQL | undefined)[] = [
-    cursor ? keysetBefore(consumers.createdAt, consumers.id, cursor) : undefined,
+  const pattern = query.q ? containsPattern(query.q) : undefined;
+  const rows = await selectPage(ctx.db, consumers, query, [
     scope ? eq(consumers.id, scope) : undefined,
     isNull(consumers.deletedAt),
-  ];
-  if (query.q) {
-    const pattern = containsPattern(query.q);
-    filters.push(or(ilike(consumers.name, pattern), ilike(consumers.uid, pattern)));
-  }
-  const rows = await ctx.db
-    .select()
-    .from(consumers)
-    .where(and(...filters))
-    .orderBy(...newestFirst(consumers.createdAt, consumers.id))
-    .limit(query.limit + 1);
+    pattern ? or(ilike(consumers.name, pattern), ilike(consumers.uid, pattern)) : undefined,
+  ]);
   return toPage(rows, query.limit, (row) => consumerView(ctx, row));
 }
 

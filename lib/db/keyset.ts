@@ -1,5 +1,7 @@
-import { sql, type AnyColumn, type SQL } from "drizzle-orm";
-import type { Cursor } from "../pagination";
+import { and, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
+import { decodeCursor, type Cursor, type PageQuery } from "../pagination";
+import type { Executor } from "./client";
 
 /** Rows strictly after the cursor in newest-first order: `(created_at, id) < (cursor)`. */
 export function keysetBefore(createdAt: AnyColumn, id: AnyColumn, cursor: Cursor): SQL {
@@ -14,4 +16,20 @@ export function keysetBefore(createdAt: AnyColumn, id: AnyColumn, cursor: Cursor
  */
 export function newestFirst(createdAt: AnyColumn, id: AnyColumn): SQL[] {
   return [sql`${createdAt} desc nulls last`, sql`${id} desc nulls last`];
+}
+
+type KeysetTable = PgTable & { createdAt: AnyColumn; id: AnyColumn };
+
+/**
+ * A public list's rows: `table`'s rows that match every filter, newest first, after the query's
+ * cursor, `limit + 1` of them (the extra one tells toPage whether another page exists).
+ */
+export async function selectPage<T extends KeysetTable>(db: Executor, table: T, query: PageQuery, filters: (SQL | undefined)[] = []): Promise<T["$inferSelect"][]> {
+  const cursor = decodeCursor(query.cursor);
+  return (await db
+    .select()
+    .from(table as PgTable)
+    .where(and(cursor ? keysetBefore(table.createdAt, table.id, cursor) : undefined, ...filters))
+    .orderBy(...newestFirst(table.createdAt, table.id))
+    .limit(query.limit + 1)) as T["$inferSelect"][];
 }

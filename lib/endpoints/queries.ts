@@ -1,9 +1,9 @@
-import { and, eq, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, ilike, inArray, or, sql } from "drizzle-orm";
 import { maySeeSecrets, consumerScope, type Ctx } from "../context";
 import { consumers, endpoints } from "../db/schema";
-import { keysetBefore, newestFirst } from "../db/keyset";
+import { selectPage } from "../db/keyset";
 import { NotFoundError } from "../errors";
-import { decodeCursor, toPage, type PageQuery } from "../pagination";
+import { toPage, type PageQuery } from "../pagination";
 import { consumerRefs, containsPattern, findConsumer, notErasing } from "../consumers/queries";
 import { toEndpoint, type EndpointRef, type SearchEndpointsQuery } from "./schemas";
 
@@ -34,13 +34,7 @@ export async function getEndpoint(ctx: Ctx, id: string) {
 
 export async function listEndpoints(ctx: Ctx, consumerRef: string, query: PageQuery) {
   const consumer = await findConsumer(ctx, consumerRef);
-  const cursor = decodeCursor(query.cursor);
-  const rows = await ctx.db
-    .select()
-    .from(endpoints)
-    .where(and(eq(endpoints.consumerId, consumer.id), cursor ? keysetBefore(endpoints.createdAt, endpoints.id, cursor) : undefined))
-    .orderBy(...newestFirst(endpoints.createdAt, endpoints.id))
-    .limit(query.limit + 1);
+  const rows = await selectPage(ctx.db, endpoints, query, [eq(endpoints.consumerId, consumer.id)]);
   const concurrency = ctx.config.ENDPOINT_MAX_CONCURRENCY;
   const reveal = maySeeSecrets(ctx);
   return toPage(rows, query.limit, (row) => toEndpoint(row, concurrency, reveal));
@@ -54,27 +48,21 @@ export async function listEndpoints(ctx: Ctx, consumerRef: string, query: PageQu
 export async function searchEndpoints(ctx: Ctx, query: PageQuery & SearchEndpointsQuery) {
   const scope = consumerScope(ctx);
   const consumerId = query.consumer ? (await findConsumer(ctx, query.consumer)).id : scope;
-  const cursor = decodeCursor(query.cursor);
-  const filters: (SQL | undefined)[] = [
-    cursor ? keysetBefore(endpoints.createdAt, endpoints.id, cursor) : undefined,
+  const rows = await selectPage(ctx.db, endpoints, query, [
     // A consumer being erased is gone from the list at once, as it is from every read.
     consumerId ? eq(endpoints.consumerId, consumerId) : await notErasing(ctx, endpoints.consumerId),
-  ];
-  if (query.q) {
-    const pattern = containsPattern(query.q);
-    const named = ctx.db.select({ id: consumers.id }).from(consumers).where(or(ilike(consumers.name, pattern), ilike(consumers.uid, pattern)));
-    filters.push(or(ilike(endpoints.url, pattern), ilike(endpoints.description, pattern), inArray(endpoints.consumerId, named)));
-  }
-  const rows = await ctx.db
-    .select()
-    .from(endpoints)
-    .where(and(...filters))
-    .orderBy(...newestFirst(endpoints.createdAt, endpoints.id))
-    .limit(query.limit + 1);
+    query.q ? endpointsMatching(ctx, containsPattern(query.q)) : undefined,
+  ]);
   const owners = await consumerRefs(ctx, rows.slice(0, query.limit).map((row) => row.consumerId));
   const concurrency = ctx.config.ENDPOINT_MAX_CONCURRENCY;
   const reveal = maySeeSecrets(ctx);
   return toPage(rows, query.limit, (row) => ({ ...toEndpoint(row, concurrency, reveal), consumer: owners.get(row.consumerId) ?? null }));
+}
+
+/** Endpoints whose URL or description, or whose consumer's name or uid, match the ILIKE pattern. */
+function endpointsMatching(ctx: Ctx, pattern: string) {
+  const named = ctx.db.select({ id: consumers.id }).from(consumers).where(or(ilike(consumers.name, pattern), ilike(consumers.uid, pattern)));
+  return or(ilike(endpoints.url, pattern), ilike(endpoints.description, pattern), inArray(endpoints.consumerId, named));
 }
 
 /**

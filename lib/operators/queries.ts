@@ -1,18 +1,12 @@
 import { eq, inArray } from "drizzle-orm";
 import type { Ctx } from "../context";
 import { operators } from "../db/schema";
-import { keysetBefore, newestFirst } from "../db/keyset";
-import { decodeCursor, toPage, type PageQuery } from "../pagination";
+import { selectPage } from "../db/keyset";
+import { toPage, type PageQuery } from "../pagination";
 import { toOperator } from "./schemas";
 
 export async function listOperators(ctx: Ctx, query: PageQuery) {
-  const cursor = decodeCursor(query.cursor);
-  const rows = await ctx.db
-    .select()
-    .from(operators)
-    .where(cursor ? keysetBefore(operators.createdAt, operators.id, cursor) : undefined)
-    .orderBy(...newestFirst(operators.createdAt, operators.id))
-    .limit(query.limit + 1);
+  const rows = await selectPage(ctx.db, operators, query);
   return toPage(rows, query.limit, toOperator);
 }
 

@@ -1,10 +1,10 @@
-import { and, asc, eq, gt, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt } from "drizzle-orm";
 import { consumerScope, type Ctx } from "../context";
 import { type SqlOrTx } from "../db/client";
 import { recoveries, recoveryItems } from "../db/schema";
-import { keysetBefore, newestFirst } from "../db/keyset";
+import { selectPage } from "../db/keyset";
 import { NotFoundError, ValidationError } from "../errors";
-import { decodeCursor, toPage, type PageQuery } from "../pagination";
+import { toPage, type PageQuery } from "../pagination";
 import { nameActors } from "../audit/actor-names";
 import { consumerRefs, findConsumer, notErasing } from "../consumers/queries";
 import { endpointRefs } from "../endpoints/queries";
@@ -48,22 +48,14 @@ export async function nameRecoveries(ctx: Ctx, rows: RecoveryRow[]) {
 }
 
 export async function listRecoveries(ctx: Ctx, query: PageQuery & ListRecoveriesQuery) {
-  const cursor = decodeCursor(query.cursor);
   const scope = consumerScope(ctx);
   const consumerId = query.consumer ? (await findConsumer(ctx, query.consumer)).id : scope;
-  const filters: (SQL | undefined)[] = [
-    cursor ? keysetBefore(recoveries.createdAt, recoveries.id, cursor) : undefined,
+  const rows = await selectPage(ctx.db, recoveries, query, [
     // A consumer being erased is gone from the list at once, as it is from every read.
     consumerId ? eq(recoveries.consumerId, consumerId) : await notErasing(ctx, recoveries.consumerId),
     query.endpoint_id ? eq(recoveries.endpointId, query.endpoint_id) : undefined,
     query.state ? eq(recoveries.state, query.state) : undefined,
-  ];
-  const rows = await ctx.db
-    .select()
-    .from(recoveries)
-    .where(and(...filters))
-    .orderBy(...newestFirst(recoveries.createdAt, recoveries.id))
-    .limit(query.limit + 1);
+  ]);
   return toPage(rows, query.limit, await nameRecoveries(ctx, rows.slice(0, query.limit)));
 }
 
