@@ -76,11 +76,59 @@ type PickerProps = {
   className?: string;
 };
 
+type Selection = { label: string; detail?: string; title?: string };
+
+/**
+ * The combobox both pickers show: the looked-up value by its name, a value not (yet) looked up as
+ * typed (marked when it was not found), and the texts of the picker's kind.
+ */
+function PickerCombobox({
+  id,
+  labelledBy = `${id}-label`,
+  value,
+  onChange,
+  allowAny,
+  className,
+  lookup,
+  shown,
+  options,
+  texts,
+}: PickerProps & {
+  lookup: Pick<ReturnType<typeof usePickerLookup>, "search" | "setSearch" | "setOpen" | "loading" | "pickedMissing">;
+  /** The picked object as the button shows it, once it is known. */
+  shown: Selection | undefined;
+  options: ComboboxOption[];
+  texts: { any: string; choose: string; search: string; empty: string };
+}) {
+  const t = useTranslations("names.pickers");
+  return (
+    <Combobox
+      id={id}
+      labelledBy={labelledBy}
+      value={value}
+      selected={shown ?? (value ? { label: value, detail: lookup.pickedMissing ? t("notFound") : undefined } : null)}
+      options={options}
+      search={lookup.search}
+      onSearch={lookup.setSearch}
+      onChange={onChange}
+      onOpenChange={lookup.setOpen}
+      loading={lookup.loading}
+      placeholder={allowAny ? texts.any : texts.choose}
+      searchLabel={texts.search}
+      emptyText={texts.empty}
+      loadingText={t("searching")}
+      none={allowAny ? texts.any : undefined}
+      className={className}
+    />
+  );
+}
+
 /**
  * A consumer, found by typing its name or uid (GET /consumers?q=), chosen by its id. A value given
  * from the address (an id or a uid) is shown by name, read once.
  */
-export function ConsumerPicker({ id, labelledBy = `${id}-label`, value, onChange, allowAny, className }: PickerProps) {
+export function ConsumerPicker(props: PickerProps) {
+  const { value } = props;
   const t = useTranslations("names.pickers");
   const lookup = usePickerLookup<Consumer, Consumer>({
     value,
@@ -89,25 +137,14 @@ export function ConsumerPicker({ id, labelledBy = `${id}-label`, value, onChange
     inList: (items) => items.find((c) => c.id === value || c.uid === value),
   });
   const consumer = lookup.picked;
-  const options: ComboboxOption[] = lookup.matches.map((c) => ({ value: c.id, label: c.name, detail: c.uid, title: c.id }));
   return (
-    <Combobox
-      id={id}
-      labelledBy={labelledBy}
+    <PickerCombobox
+      {...props}
       value={consumer?.id ?? value}
-      selected={consumer ? { label: consumer.name, detail: consumer.uid, title: consumer.id } : value ? { label: value, detail: lookup.pickedMissing ? t("notFound") : undefined } : null}
-      options={options}
-      search={lookup.search}
-      onSearch={lookup.setSearch}
-      onChange={onChange}
-      onOpenChange={lookup.setOpen}
-      loading={lookup.loading}
-      placeholder={allowAny ? t("anyConsumer") : t("chooseConsumer")}
-      searchLabel={t("searchConsumers")}
-      emptyText={t("noMatch")}
-      loadingText={t("searching")}
-      none={allowAny ? t("anyConsumer") : undefined}
-      className={className}
+      lookup={lookup}
+      shown={consumer && { label: consumer.name, detail: consumer.uid, title: consumer.id }}
+      options={lookup.matches.map((c) => ({ value: c.id, label: c.name, detail: c.uid, title: c.id }))}
+      texts={{ any: t("anyConsumer"), choose: t("chooseConsumer"), search: t("searchConsumers"), empty: t("noMatch") }}
     />
   );
 }
@@ -116,7 +153,8 @@ export function ConsumerPicker({ id, labelledBy = `${id}-label`, value, onChange
  * An endpoint of any consumer (or of `consumer` alone), found by typing its URL, its description or
  * its consumer's name or uid (GET /endpoints?q=), chosen by its id, shown by its description or URL.
  */
-export function EndpointPicker({ id, labelledBy = `${id}-label`, value, onChange, allowAny, consumer, className }: PickerProps & { consumer?: string }) {
+export function EndpointPicker({ consumer, ...props }: PickerProps & { consumer?: string }) {
+  const { value } = props;
   const t = useTranslations("names.pickers");
   const lookup = usePickerLookup<EndpointWithConsumer, Endpoint>({
     value,
@@ -136,23 +174,12 @@ export function EndpointPicker({ id, labelledBy = `${id}-label`, value, onChange
     title: `${e.url}\n${e.id}`,
   }));
   return (
-    <Combobox
-      id={id}
-      labelledBy={labelledBy}
-      value={value}
-      selected={endpoint ? { label: endpointLabel(endpoint), title: `${endpoint.url}\n${endpoint.id}` } : value ? { label: value, detail: lookup.pickedMissing ? t("notFound") : undefined } : null}
+    <PickerCombobox
+      {...props}
+      lookup={lookup}
+      shown={endpoint && { label: endpointLabel(endpoint), title: `${endpoint.url}\n${endpoint.id}` }}
       options={options}
-      search={lookup.search}
-      onSearch={lookup.setSearch}
-      onChange={onChange}
-      onOpenChange={lookup.setOpen}
-      loading={lookup.loading}
-      placeholder={allowAny ? t("anyEndpoint") : t("chooseEndpoint")}
-      searchLabel={t("searchEndpoints")}
-      emptyText={lookup.failed ? t("notFound") : t("noMatch")}
-      loadingText={t("searching")}
-      none={allowAny ? t("anyEndpoint") : undefined}
-      className={className}
+      texts={{ any: t("anyEndpoint"), choose: t("chooseEndpoint"), search: t("searchEndpoints"), empty: lookup.failed ? t("notFound") : t("noMatch") }}
     />
   );
 }
