@@ -3,8 +3,8 @@
 import Link from "next/link";
 import { useNow, useTranslations } from "next-intl";
 import { EndpointHealthBanner } from "../../shared/endpoint-health-banner";
-import { EndpointStateBadge } from "../../shared/endpoint-state-badge";
 import { EndpointOverview } from "../../shared/endpoints/endpoint-overview";
+import { EndpointHeading, EventTypesFact, Fact, HeadersFact, RateLimitFact, UpdatedFact } from "../../shared/endpoints/endpoint-facts";
 import { ErrorMessage } from "../../shared/error-message";
 import { RelativeTime } from "../../shared/relative-time";
 import { CopyButton } from "../../ui/copy-button";
@@ -35,20 +35,17 @@ export function EndpointDetailScreen({ id }: { id: string }) {
 
   return (
     <>
-      <div className="mb-6 flex flex-wrap items-start justify-between gap-4">
-        <div className="min-w-0">
-          <p className="text-sm text-muted-foreground">{t("title")}</p>
-          <h1 className="flex flex-wrap items-center gap-2 text-xl font-semibold break-all">
-            <span className="font-mono">{e.url}</span>
-            <EndpointStateBadge endpoint={e} />
-          </h1>
-          {e.description ? <p className="mt-1 text-sm text-muted-foreground">{e.description}</p> : null}
-        </div>
-        <div className="flex shrink-0 gap-2">
-          <EndpointFormDialog target={{ kind: "edit", endpoint: e }} reason={reason} withConcurrency />
-          <EnableToggle endpoint={e} reason={reason} />
-        </div>
-      </div>
+      <EndpointHeading
+        endpoint={e}
+        above={<p className="text-sm text-muted-foreground">{t("title")}</p>}
+        below={e.description ? <p className="mt-1 text-sm text-muted-foreground">{e.description}</p> : null}
+        actions={
+          <>
+            <EndpointFormDialog target={{ kind: "edit", endpoint: e }} reason={reason} withConcurrency />
+            <EnableToggle endpoint={e} reason={reason} />
+          </>
+        }
+      />
       {!canWrite ? <p className="mb-4 text-sm text-muted-foreground">{t("viewerNote")}</p> : null}
       <div className="mb-4">
         <EndpointHealthBanner endpoint={e} />
@@ -59,17 +56,14 @@ export function EndpointDetailScreen({ id }: { id: string }) {
         factsTitle={t("facts")}
         facts={
           <>
-            <dt className="text-muted-foreground">{t("id")}</dt>
-            <dd className="flex items-center gap-1">
+            <Fact label={t("id")} className="flex items-center gap-1">
               <code className="font-mono text-xs break-all">{e.id}</code>
               <CopyButton value={e.id} label={t("copyId")} copiedLabel={common("copied")} failedLabel={common("copyFailed")} />
-            </dd>
-            <dt className="text-muted-foreground">{t("consumer")}</dt>
-            <dd>
+            </Fact>
+            <Fact label={t("consumer")}>
               <EndpointConsumer id={e.consumer_id} />
-            </dd>
-            <dt className="text-muted-foreground">{t("streak")}</dt>
-            <dd data-testid="failure-streak">
+            </Fact>
+            <Fact label={t("streak")} testId="failure-streak">
               {e.failing_since ? (
                 <>
                   {t("failuresInARow", { count: e.consecutive_failures })}, <RelativeTime value={e.failing_since} />
@@ -77,21 +71,13 @@ export function EndpointDetailScreen({ id }: { id: string }) {
               ) : (
                 t("noStreak")
               )}
-            </dd>
-            <dt className="text-muted-foreground">{t("circuit")}</dt>
-            <dd>{circuitOpen ? <>{t("circuitOpen")} <RelativeTime value={e.circuit_open_until} /></> : t("circuitClosed")}</dd>
-            <dt className="text-muted-foreground">{t("cap")}</dt>
-            <dd>{t("capValue", { count: e.max_concurrency })}</dd>
-            <dt className="text-muted-foreground">{t("rateLimit")}</dt>
-            <dd>{e.rate_limit_per_second === null ? t("noRateLimit") : t("rateValue", { count: e.rate_limit_per_second })}</dd>
-            <dt className="text-muted-foreground">{t("eventTypes")}</dt>
-            <dd className="break-all">{e.event_types?.join(", ") ?? t("allEventTypes")}</dd>
-            <dt className="text-muted-foreground">{t("headers")}</dt>
-            <dd className="font-mono text-xs break-all">{Object.keys(e.headers).join(", ") || "—"}</dd>
-            <dt className="text-muted-foreground">{t("updated")}</dt>
-            <dd>
-              <RelativeTime value={e.updated_at} />
-            </dd>
+            </Fact>
+            <Fact label={t("circuit")}>{circuitOpen ? <>{t("circuitOpen")} <RelativeTime value={e.circuit_open_until} /></> : t("circuitClosed")}</Fact>
+            <Fact label={t("cap")}>{t("capValue", { count: e.max_concurrency })}</Fact>
+            <RateLimitFact endpoint={e} label={t("rateLimit")} none={t("noRateLimit")} perSecond={(count) => t("rateValue", { count })} />
+            <EventTypesFact endpoint={e} label={t("eventTypes")} all={t("allEventTypes")} />
+            <HeadersFact endpoint={e} label={t("headers")} />
+            <UpdatedFact endpoint={e} label={t("updated")} />
           </>
         }
         links={[

@@ -2,8 +2,8 @@
 
 import { useTranslations } from "next-intl";
 import { EndpointHealthBanner } from "../../shared/endpoint-health-banner";
-import { EndpointStateBadge } from "../../shared/endpoint-state-badge";
 import { EndpointOverview } from "../../shared/endpoints/endpoint-overview";
+import { EndpointHeading, EventTypesFact, HeadersFact, RateLimitFact, UpdatedFact } from "../../shared/endpoints/endpoint-facts";
 import { EndpointFormDialog } from "../../shared/endpoints/endpoint-form-dialog";
 import { EnableToggle } from "../../shared/endpoints/enable-toggle";
 import { SecretCard } from "../../shared/endpoints/secret-card";
@@ -31,20 +31,18 @@ export function PortalEndpointDetailScreen({ id }: { id: string }) {
         const health = endpointHealth(e);
         return (
           <>
-            <div className="mb-6 flex flex-wrap items-start justify-between gap-4">
-              <div className="min-w-0">
-                <h1 className="flex flex-wrap items-center gap-2 text-xl font-semibold break-all">
-                  <span className="font-mono">{e.url}</span>
-                  <EndpointStateBadge endpoint={e} />
-                </h1>
-                {e.description ? <p className="mt-1 text-sm break-words text-muted-foreground" data-testid="endpoint-description">{e.description}</p> : null}
-              </div>
-              <div className="flex shrink-0 flex-wrap gap-2">
-                <EndpointFormDialog target={{ kind: "edit", endpoint: e }} reason={reasons.manage} />
-                {e.state === "active" ? <EnableToggle endpoint={e} reason={reasons.manage} /> : null}
-                <DeleteEndpointButton endpoint={e} reason={reasons.manage} />
-              </div>
-            </div>
+            <EndpointHeading
+              endpoint={e}
+              below={e.description ? <p className="mt-1 text-sm break-words text-muted-foreground" data-testid="endpoint-description">{e.description}</p> : null}
+              actions={
+                <>
+                  <EndpointFormDialog target={{ kind: "edit", endpoint: e }} reason={reasons.manage} />
+                  {e.state === "active" ? <EnableToggle endpoint={e} reason={reasons.manage} /> : null}
+                  <DeleteEndpointButton endpoint={e} reason={reasons.manage} />
+                </>
+              }
+              wrapActions
+            />
             <ReadOnlyNote reason={reasons.manage} />
             {health !== "healthy" ? (
               <div className="mb-4">
@@ -70,16 +68,10 @@ export function PortalEndpointDetailScreen({ id }: { id: string }) {
               factsTitle={t("settings")}
               facts={
                 <>
-                  <dt className="text-muted-foreground">{t("columns.eventTypes")}</dt>
-                  <dd className="break-all">{e.event_types?.join(", ") ?? t("allEventTypes")}</dd>
-                  <dt className="text-muted-foreground">{t("headers")}</dt>
-                  <dd className="font-mono text-xs break-all">{Object.keys(e.headers).join(", ") || "—"}</dd>
-                  <dt className="text-muted-foreground">{t("rateLimit")}</dt>
-                  <dd>{e.rate_limit_per_second === null ? t("noRateLimit") : t("rateValue", { count: e.rate_limit_per_second })}</dd>
-                  <dt className="text-muted-foreground">{t("updated")}</dt>
-                  <dd>
-                    <RelativeTime value={e.updated_at} />
-                  </dd>
+                  <EventTypesFact endpoint={e} label={t("columns.eventTypes")} all={t("allEventTypes")} />
+                  <HeadersFact endpoint={e} label={t("headers")} />
+                  <RateLimitFact endpoint={e} label={t("rateLimit")} none={t("noRateLimit")} perSecond={(count) => t("rateValue", { count })} />
+                  <UpdatedFact endpoint={e} label={t("updated")} />
                 </>
               }
               links={[

@@ -1,0 +1,80 @@
+"use client";
+
+import type { ReactNode } from "react";
+import { EndpointStateBadge } from "../endpoint-state-badge";
+import { RelativeTime } from "../relative-time";
+import type { Endpoint } from "../resources";
+
+/**
+ * An endpoint page's heading, in the dashboard and in the portal alike: its URL and state, what the
+ * page says above and below them, and its actions on the right (`wrapActions` where they are many).
+ */
+export function EndpointHeading({
+  endpoint,
+  above,
+  below,
+  actions,
+  wrapActions,
+}: {
+  endpoint: Endpoint;
+  above?: ReactNode;
+  below: ReactNode;
+  actions: ReactNode;
+  wrapActions?: boolean;
+}) {
+  return (
+    <div className="mb-6 flex flex-wrap items-start justify-between gap-4">
+      <div className="min-w-0">
+        {above}
+        <h1 className="flex flex-wrap items-center gap-2 text-xl font-semibold break-all">
+          <span className="font-mono">{endpoint.url}</span>
+          <EndpointStateBadge endpoint={endpoint} />
+        </h1>
+        {below}
+      </div>
+      <div className={wrapActions ? "flex shrink-0 flex-wrap gap-2" : "flex shrink-0 gap-2"}>{actions}</div>
+    </div>
+  );
+}
+
+/** One fact of an endpoint's card (EndpointOverview's `facts`): a <dt>/<dd> pair. */
+export function Fact({ label, className, testId, children }: { label: string; className?: string; testId?: string; children: ReactNode }) {
+  return (
+    <>
+      <dt className="text-muted-foreground">{label}</dt>
+      <dd className={className} data-testid={testId}>
+        {children}
+      </dd>
+    </>
+  );
+}
+
+// The settings both pages show, each under the label of the page's own wording.
+
+export function EventTypesFact({ endpoint, label, all }: { endpoint: Endpoint; label: string; all: string }) {
+  return (
+    <Fact label={label} className="break-all">
+      {endpoint.event_types?.join(", ") ?? all}
+    </Fact>
+  );
+}
+
+export function HeadersFact({ endpoint, label }: { endpoint: Endpoint; label: string }) {
+  return (
+    <Fact label={label} className="font-mono text-xs break-all">
+      {Object.keys(endpoint.headers).join(", ") || "—"}
+    </Fact>
+  );
+}
+
+export function RateLimitFact({ endpoint, label, none, perSecond }: { endpoint: Endpoint; label: string; none: string; perSecond: (count: number) => string }) {
+  return <Fact label={label}>{endpoint.rate_limit_per_second === null ? none : perSecond(endpoint.rate_limit_per_second)}</Fact>;
+}
+
+export function UpdatedFact({ endpoint, label }: { endpoint: Endpoint; label: string }) {
+  return (
+    <Fact label={label}>
+      <RelativeTime value={endpoint.updated_at} />
+    </Fact>
+  );
+}
