@@ -4,6 +4,7 @@ import { newId } from "../../lib/ids";
 import { recoveryItemsCsv } from "../../lib/recoveries/queries";
 import { GET as exportItems } from "../../app/api/v1/recoveries/[id]/items/route";
 import { apiClient, call, type Api } from "../helpers/api";
+import { consumerWithEndpoint } from "../helpers/fixtures";
 import { holdTransaction } from "../helpers/held-transaction";
 import { waitFor } from "../helpers/receiver";
 import { openCtx } from "../../lib/open-ctx";
@@ -17,9 +18,7 @@ let runId: string;
 
 beforeAll(async () => {
   api = await apiClient();
-  expect((await api.post("/api/v1/consumers", { uid: "exporter", name: "Exporter" })).status).toBe(201);
-  const endpoint = await api.post("/api/v1/consumers/exporter/endpoints", { url: "https://hooks.example.test/export" });
-  expect(endpoint.status).toBe(201);
+  const { endpointId } = await consumerWithEndpoint(api, "https://hooks.example.test/export", { consumer: { uid: "exporter", name: "Exporter" } });
   runId = newId("recovery");
   // A finished run of a few thousand items, written directly: the export is what is under test.
   await getSql().begin(async (tx) => {
@@ -27,10 +26,10 @@ beforeAll(async () => {
       insert into recoveries (id, consumer_id, endpoint_id, state, scope, options, expected, succeeded, created_by_type)
       select ${runId}, consumer_id, id, 'completed', ${tx.json({ since: "2026-01-01T00:00:00Z", until: "2026-01-02T00:00:00Z", event_types: null, statuses: ["failed"], include_never_attempted: false })},
              ${tx.json({ rate_per_second: 10, canary: 10, stop_if_failure_ratio: 0.5 })}, ${ITEMS}, ${ITEMS}, 'api_key'
-      from endpoints where id = ${endpoint.body.id}`;
+      from endpoints where id = ${endpointId}`;
     await tx`
       insert into recovery_items (recovery_id, seq, message_id, endpoint_id, delivery_id, outcome, status_code)
-      select ${runId}, n, 'msg_' || lpad(n::text, 6, '0'), ${endpoint.body.id}, 'dlv_' || n, 'succeeded', 200
+      select ${runId}, n, 'msg_' || lpad(n::text, 6, '0'), ${endpointId}, 'dlv_' || n, 'succeeded', 200
       from generate_series(1, ${ITEMS}) n`;
   });
 });

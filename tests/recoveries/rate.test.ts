@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "../../lib/db/client";
 import { apiClient, type Api } from "../helpers/api";
+import { consumerWithEndpoint, sendMessages } from "../helpers/fixtures";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { favourScheduling } from "../helpers/scheduling";
 import { spawnWorker } from "../helpers/worker-process";
@@ -50,15 +51,10 @@ describe("a recovery's rate at the receiver", () => {
   it("never puts more than rate_per_second arrivals in any one-second window", async () => {
     let ok = false;
     const receiver = await startReceiver((_req, res) => res.writeHead(ok ? 204 : 500).end());
-    expect((await api.post("/api/v1/consumers", { uid: "pace", name: "Pace" })).status).toBe(201);
-    const ep = await api.post("/api/v1/consumers/pace/endpoints", { url: receiver.url, max_concurrency: 200 });
-    expect(ep.status).toBe(201);
-    const endpointId = ep.body.id as string;
+    const { endpointId } = await consumerWithEndpoint(api, receiver.url, { consumer: { uid: "pace", name: "Pace" }, endpoint: { max_concurrency: 200 } });
     const since = new Date(Date.now() - 60_000).toISOString();
     const N = 400;
-    for (let i = 0; i < N; i++) {
-      expect((await api.post("/api/v1/messages", { consumer: "pace", event_type: "invoice.paid", payload: { i } })).status).toBe(202);
-    }
+    await sendMessages(api, "pace", N);
     const failed = async () =>
       (await getSql()<{ n: number }[]>`select count(*)::int as n from deliveries where endpoint_id = ${endpointId} and status = 'failed'`)[0]!.n;
     await waitFor(async () => (await failed()) === N, { what: "the failed deliveries", timeout: 60_000 });

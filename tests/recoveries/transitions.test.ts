@@ -1,24 +1,18 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { getSql } from "../../lib/db/client";
 import { RECOVERY_STATES } from "../../lib/db/schema";
 import { moveRun, RECOVERY_TRANSITIONS, type RecoveryMove } from "../../lib/recoveries/transitions";
 import { apiClient } from "../helpers/api";
+import { consumerWithEndpoint } from "../helpers/fixtures";
+import { sourceFiles } from "../helpers/sources";
 
 // A recovery run's state changes in one place, lib/recoveries/transitions.ts, and only along its table.
 
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const file = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sources(file);
-    return /\.(ts|sql)$/.test(entry.name) && !entry.name.endsWith(".test.ts") ? [file] : [];
-  });
-}
-
 describe("recovery run states", () => {
   it("are written nowhere but moveRun", () => {
-    const writes = sources("lib").flatMap((file) => {
+    const writes = sourceFiles("lib").flatMap((file) => {
       const text = readFileSync(file, "utf8");
       return /update\s+recoveries\s+(\w+\s+)?set\s+state\s*=/i.test(text) ? [file] : [];
     });
@@ -28,8 +22,7 @@ describe("recovery run states", () => {
   it("move only from the states the table allows, into states that exist", async () => {
     for (const t of Object.values(RECOVERY_TRANSITIONS)) expect(RECOVERY_STATES).toContain(t.to);
     const api = await apiClient();
-    await api.post("/api/v1/consumers", { uid: "runs", name: "Runs" });
-    const endpoint = (await api.post("/api/v1/consumers/runs/endpoints", { url: "https://hooks.example.test/r" })).body.id as string;
+    const { endpointId: endpoint } = await consumerWithEndpoint(api, "https://hooks.example.test/r", { consumer: { uid: "runs", name: "Runs" } });
     const run = await api.post(`/api/v1/endpoints/${endpoint}/recover`, { since: new Date(Date.now() - 3_600_000).toISOString() });
     expect(run.status).toBe(202);
     const id = run.body.id as string;
