@@ -54,7 +54,12 @@ function withDatabase(url: string, database: string): string {
  * A fresh, migrated database with one API key: an embedded PostgreSQL in .data/bench (wiped first),
  * or a new database on DATABASE_URL's server (dropped at the end).
  */
-export async function prepareDatabase(options: { fsync: boolean; log: (line: string) => void }): Promise<BenchDatabase> {
+export async function prepareDatabase(options: {
+  fsync: boolean;
+  log: (line: string) => void;
+  /** More server settings for the embedded server (ignored on DATABASE_URL's), e.g. to load pg_stat_statements. */
+  settings?: Record<string, string>;
+}): Promise<BenchDatabase> {
   let url: string;
   let description: string;
   let stopServer = async () => {};
@@ -83,6 +88,7 @@ export async function prepareDatabase(options: { fsync: boolean; log: (line: str
       max_wal_size: "8GB",
       checkpoint_timeout: "30min",
       ...(options.fsync ? {} : { fsync: "off", synchronous_commit: "off", full_page_writes: "off" }),
+      ...options.settings,
     };
     const embedded = await startEmbeddedPostgres({ dir: BENCH_DIR, settings, log: options.log });
     url = embedded.url;

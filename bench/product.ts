@@ -39,7 +39,7 @@ export async function startWeb(
 }
 
 /** Starts the worker and waits for its "worker started" log line (graphile-worker is running). */
-export async function startWorker(env: NodeJS.ProcessEnv, logDir: string): Promise<Child> {
+export async function startWorker(env: NodeJS.ProcessEnv, logDir: string, cwd?: string): Promise<Child> {
   let ready = false;
   const { command, args } = commands.worker();
   const child = startChild({
@@ -48,6 +48,7 @@ export async function startWorker(env: NodeJS.ProcessEnv, logDir: string): Promi
     args,
     env: { ...env, WORKER_METRICS_PORT: "0" },
     logDir,
+    cwd,
     onLine: (line) => {
       if (line.includes('"msg":"worker started"')) ready = true;
     },

@@ -61,6 +61,8 @@ export async function measureDeliveryPairs(
     traceparents?: boolean;
     /** Worker processes per side (default 1 each): bench/scale-out.ts's 2 against 1. */
     processes?: { on: number; off: number };
+    /** The checkout each side's worker runs from (default: this one): bench/worker-ab.ts. */
+    cwd?: { on?: string; off?: string };
     /** Run before each phase's work is queued, e.g. to build or drop an index (bench/queue-index.ts). */
     prepare?: (variant: "on" | "off") => Promise<void>;
   },
@@ -80,7 +82,7 @@ export async function measureDeliveryPairs(
     while ((await compactStats(db.sql)) === null);
     const attemptsBefore = (await countAttempts(db.sql)).total;
     const started = await Promise.all(
-      Array.from({ length: options.processes?.[variant] ?? 1 }, () => startWorker({ ...ctx.env, ...options[variant] }, ctx.logDir)),
+      Array.from({ length: options.processes?.[variant] ?? 1 }, () => startWorker({ ...ctx.env, ...options[variant] }, ctx.logDir, options.cwd?.[variant])),
     );
     const worker = started[0]!;
     // From the worker's start-up done: CPU time is what the setting adds, whatever else the machine runs.

@@ -70,10 +70,12 @@ export function startChild(options: {
   env: NodeJS.ProcessEnv;
   logDir: string;
   onLine?: (line: string) => void;
+  /** Another checkout to run the command in (bench/worker-ab.ts runs an earlier commit's worker). */
+  cwd?: string;
 }): Child {
   const out = createWriteStream(path.join(options.logDir, `${options.name}.log`), { flags: "a" });
   const spawnedAt = performance.now();
-  const child = spawn(options.command, options.args, { env: options.env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(options.command, options.args, { env: options.env, cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout.pipe(out, { end: false });
   createInterface({ input: child.stderr }).on("line", (line) => {
     out.write(line + "\n");
