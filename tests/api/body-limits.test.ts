@@ -1,6 +1,7 @@
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { apiClient, type Api } from "../helpers/api";
+import { consumerWithEndpoint, sendMessage } from "../helpers/fixtures";
 import { getSql } from "../../lib/db/client";
 
 /**
@@ -45,11 +46,10 @@ let channelId: string;
 let messageId: string;
 beforeAll(async () => {
   api = await apiClient();
-  await api.post("/api/v1/consumers", { uid: "acme", name: "Acme" });
-  endpointId = (await api.post("/api/v1/consumers/acme/endpoints", { url: "https://hooks.acme.test/x" })).body.id;
+  ({ endpointId } = await consumerWithEndpoint(api, "https://hooks.acme.test/x", { consumer: { uid: "acme", name: "Acme" } }));
   await api.post(`/api/v1/endpoints/${endpointId}/disable`);
   channelId = (await api.post("/api/v1/alert-channels", { kind: "email", name: "ops", config: { to: ["ops@acme.test"] } })).body.id;
-  messageId = (await api.post("/api/v1/messages", { consumer: "acme", event_type: "a.b", payload: {} })).body.id;
+  messageId = (await sendMessage(api, "acme", { event_type: "a.b", payload: {} })).id;
 });
 
 const snapshot = async () => {

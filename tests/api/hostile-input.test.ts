@@ -4,6 +4,7 @@ import { startReceiver, waitFor } from "../helpers/receiver";
 import { startTestWorker } from "../helpers/worker";
 import { getSql } from "../../lib/db/client";
 import { withEnv } from "../helpers/env";
+import { consumerWithEndpoint, createConsumer, createEndpoint, sendMessage } from "../helpers/fixtures";
 import type { WorkerHandle } from "../../worker/runtime";
 
 /**
@@ -14,8 +15,7 @@ let api: Api;
 let endpointId: string;
 beforeAll(async () => {
   api = await apiClient();
-  await api.post("/api/v1/consumers", { uid: "acme", name: "Acme" });
-  endpointId = (await api.post("/api/v1/consumers/acme/endpoints", { url: "https://hooks.acme.test/x" })).body.id;
+  ({ endpointId } = await consumerWithEndpoint(api, "https://hooks.acme.test/x", { consumer: { uid: "acme", name: "Acme" } }));
 });
 
 const NUL = "a\u0000b";
@@ -102,10 +102,9 @@ describe("a payload's strings are the client's own JSON", () => {
   });
 
   it("U+0000 and a lone surrogate inside the payload are accepted and delivered exactly as stored", async () => {
-    await api.post("/api/v1/consumers", { uid: "payloads", name: "Payloads" });
-    await api.post("/api/v1/consumers/payloads/endpoints", { url: `${receiver.url}/hook` });
+    const { uid } = await consumerWithEndpoint(api, `${receiver.url}/hook`, { prefix: "payloads" });
     const payload = { nul: NUL, surrogate: LONE_SURROGATE, nested: { [NUL]: [LONE_SURROGATE] } };
-    const res = await api.post("/api/v1/messages", { consumer: "payloads", event_type: "a.b", payload });
+    const res = await api.post("/api/v1/messages", { consumer: uid, event_type: "a.b", payload });
     expect(res.status, res.text).toBe(202);
     const got = await waitFor(() => receiver.received[0], { what: "the delivery" });
     const [stored] = await getSql()<{ payload: string }[]>`select payload from messages where id = ${res.body.id}`;
@@ -118,11 +117,11 @@ describe("a payload's strings are the client's own JSON", () => {
   });
 
   it("keeps payload search working beside a payload that PostgreSQL's jsonb cannot hold", async () => {
-    await api.post("/api/v1/consumers", { uid: "searchable", name: "Searchable" });
+    const { uid } = await createConsumer(api, {}, "searchable");
     for (const payload of [{ order: "o-1", note: NUL }, { order: "o-1", note: LONE_SURROGATE }, { order: "o-1", note: "plain" }, { order: "o-2" }]) {
-      expect((await api.post("/api/v1/messages", { consumer: "searchable", event_type: "a.b", payload })).status).toBe(202);
+      await sendMessage(api, uid, { event_type: "a.b", payload });
     }
-    const found = await api.get(`/api/v1/messages?consumer=searchable&payload_contains=${encodeURIComponent(JSON.stringify({ order: "o-1" }))}`);
+    const found = await api.get(`/api/v1/messages?consumer=${uid}&payload_contains=${encodeURIComponent(JSON.stringify({ order: "o-1" }))}`);
     expect(found.status, found.text).toBe(200);
     // The two jsonb refuses cannot be searched; every other payload still can.
     expect(found.body.data.map((m: { id: string }) => m.id)).toHaveLength(1);
@@ -199,12 +198,11 @@ describe("endpoint custom headers", () => {
     });
 
     it("visible ASCII, tabs, spaces and Latin-1 reach the receiver", async () => {
-      await api.post("/api/v1/consumers", { uid: "headers", name: "Headers" });
+      const { uid } = await createConsumer(api, {}, "headers");
       const headers = { "X-Latin": "café crème", "X-Tab": "a\tb", "X-Symbols": "!#$%&'*+-.^_`|~;=/?" };
-      const created = await api.post("/api/v1/consumers/headers/endpoints", { url: `${receiver.url}/h`, headers });
-      expect(created.status, created.text).toBe(201);
-      expect((await api.post("/api/v1/messages", { consumer: "headers", event_type: "a.b", payload: {} })).status).toBe(202);
-      const attempt = await waitFor(async () => (await getSql()`select success, error from attempts where endpoint_id = ${created.body.id}`)[0], {
+      const created = await createEndpoint(api, uid, `${receiver.url}/h`, { headers });
+      await sendMessage(api, uid, { event_type: "a.b", payload: {} });
+      const attempt = await waitFor(async () => (await getSql()`select success, error from attempts where endpoint_id = ${created.id}`)[0], {
         what: "the attempt",
       });
       expect(attempt).toEqual({ success: true, error: null });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { logger } from "../../lib/logger";
 import { acceptedRequestId, served } from "../../lib/http/served";
 import { apiClient, call, type Api } from "../helpers/api";
+import { createConsumer } from "../helpers/fixtures";
 import { portalSession } from "../helpers/portal";
 import { operatorClient } from "../helpers/session";
 
@@ -34,7 +35,7 @@ beforeAll(async () => {
     return realWrite(chunk, ...rest);
   }) as typeof process.stderr.write;
   api = await apiClient();
-  expect((await api.post("/api/v1/consumers", { uid: "rid", name: "Request ids" })).status).toBe(201);
+  await createConsumer(api, { uid: "rid", name: "Request ids" });
 });
 
 beforeEach(() => {

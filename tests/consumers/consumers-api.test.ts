@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { apiClient, call, type Api } from "../helpers/api";
+import { createConsumer, createEndpoint } from "../helpers/fixtures";
 import { getDb } from "../../lib/db/client";
 import { revokeApiKey } from "../../lib/api-keys";
 import { consumers } from "../../lib/db/schema";
@@ -66,7 +67,7 @@ describe("consumers", () => {
       alert_emails: ["owner-zz@acme.test"],
     });
     expect(created.status).toBe(201);
-    await api.post(`/api/v1/consumers/${created.body.id}/endpoints`, { url: "https://hooks.acme.test/audited-zz" });
+    await createEndpoint(api, created.body.id, "https://hooks.acme.test/audited-zz");
     expect((await api.del(`/api/v1/consumers/${created.body.id}`)).status).toBe(204);
 
     const events = ((await api.get(`/api/v1/audit-events?target_id=${created.body.id}`)).body.data as any[]).reverse();
@@ -97,7 +98,7 @@ describe("consumers", () => {
   });
 
   it("refuses a duplicate uid with 409 uid_taken and writes nothing", async () => {
-    expect((await api.post("/api/v1/consumers", { uid: "dup", name: "One" })).status).toBe(201);
+    await createConsumer(api, { uid: "dup", name: "One" });
     problem(await api.post("/api/v1/consumers", { uid: "dup", name: "Two" }), 409, "uid_taken");
     const page = await api.get("/api/v1/consumers?q=dup");
     expect(page.body.data).toHaveLength(1);
@@ -122,7 +123,7 @@ describe("consumers", () => {
   });
 
   it("paginates newest first with stable keyset cursors", async () => {
-    for (let i = 0; i < 7; i++) await api.post("/api/v1/consumers", { uid: `page_${i}`, name: `Page ${i}` });
+    for (let i = 0; i < 7; i++) await createConsumer(api, { uid: `page_${i}`, name: `Page ${i}` });
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
@@ -131,7 +132,7 @@ describe("consumers", () => {
       seen.push(...res.body.data.map((c: { uid: string }) => c.uid));
       cursor = res.body.next_cursor;
       // Inserting while paging must neither repeat nor skip rows.
-      if (seen.length === 3) await api.post("/api/v1/consumers", { uid: "page_new", name: "New" });
+      if (seen.length === 3) await createConsumer(api, { uid: "page_new", name: "New" });
     } while (cursor);
     expect(seen).toEqual(["page_6", "page_5", "page_4", "page_3", "page_2", "page_1", "page_0"]);
   });

@@ -4,6 +4,7 @@ import { closeDb, getDb } from "../../lib/db/client";
 import { alerts } from "../../lib/db/schema";
 import { newId } from "../../lib/ids";
 import { apiClient, call, type Api } from "../helpers/api";
+import { createConsumer, createEndpoint, sendMessage } from "../helpers/fixtures";
 import { portalSession } from "../helpers/portal";
 import { operatorClient } from "../helpers/session";
 
@@ -22,15 +23,12 @@ let message: string;
 
 beforeAll(async () => {
   api = await apiClient();
-  const consumer = await api.post("/api/v1/consumers", { uid: "acme", name: "Acme Corp" });
-  acme = { id: consumer.body.id, uid: "acme" };
-  await api.post("/api/v1/consumers", { uid: "globex", name: "Globex" });
-  const a = await api.post("/api/v1/consumers/acme/endpoints", { url: "http://127.0.0.1:9/crm/retired", description: "Old CRM hook" });
-  const b = await api.post("/api/v1/consumers/acme/endpoints", { url: "http://127.0.0.1:9/billing" });
-  await api.post("/api/v1/consumers/globex/endpoints", { url: "http://127.0.0.1:9/globex-hook", description: "Globex sync" });
-  crm = { id: a.body.id, url: a.body.url };
-  billing = { id: b.body.id, url: b.body.url };
-  message = (await api.post("/api/v1/messages", { consumer: "acme", event_type: "user.created", payload: { user: "u_1" } })).body.id;
+  acme = await createConsumer(api, { uid: "acme", name: "Acme Corp" });
+  await createConsumer(api, { uid: "globex", name: "Globex" });
+  crm = await createEndpoint(api, "acme", "http://127.0.0.1:9/crm/retired", { description: "Old CRM hook" });
+  billing = await createEndpoint(api, "acme", "http://127.0.0.1:9/billing");
+  await createEndpoint(api, "globex", "http://127.0.0.1:9/globex-hook", { description: "Globex sync" });
+  message = (await sendMessage(api, "acme", { event_type: "user.created", payload: { user: "u_1" } })).id;
 });
 
 const acmeRef = () => ({ id: acme.id, uid: "acme", name: "Acme Corp" });
@@ -127,7 +125,7 @@ describe("GET /endpoints", () => {
 describe("alerts", () => {
   it("name their endpoint, consumer and channel; a deleted one is null beside its id", async () => {
     const channel = await api.post("/api/v1/alert-channels", { kind: "email", name: "Ops mailbox", config: { to: ["ops@example.com"] } });
-    const gone = await api.post("/api/v1/consumers/acme/endpoints", { url: "http://127.0.0.1:9/gone" });
+    const gone = await createEndpoint(api, "acme", "http://127.0.0.1:9/gone");
     const row = (endpointId: string, channelId: string | null) => ({
       id: newId("alert"),
       kind: "endpoint.failing",
@@ -138,8 +136,8 @@ describe("alerts", () => {
       status: "sent" as const,
       payload: {},
     });
-    await getDb().insert(alerts).values([row(crm.id, channel.body.id), row(gone.body.id, null)]);
-    await api.del(`/api/v1/endpoints/${gone.body.id}`);
+    await getDb().insert(alerts).values([row(crm.id, channel.body.id), row(gone.id, null)]);
+    await api.del(`/api/v1/endpoints/${gone.id}`);
     const log = (await api.get("/api/v1/alerts")).body.data as Record<string, unknown>[];
     expect(log.find((a) => a.endpoint_id === crm.id)).toMatchObject({
       channel_id: channel.body.id,
@@ -148,7 +146,7 @@ describe("alerts", () => {
       consumer: acmeRef(),
       channel: { id: channel.body.id, name: "Ops mailbox", kind: "email" },
     });
-    expect(log.find((a) => a.endpoint_id === gone.body.id)).toMatchObject({ endpoint: null, channel: null, channel_id: null, recipient: "ops@acme.example", consumer: acmeRef() });
+    expect(log.find((a) => a.endpoint_id === gone.id)).toMatchObject({ endpoint: null, channel: null, channel_id: null, recipient: "ops@acme.example", consumer: acmeRef() });
   });
 });
 
@@ -190,8 +188,8 @@ describe("recoveries", () => {
 describe("audit events", () => {
   it("name their actor and target; a deleted target is marked deleted beside its id", async () => {
     const admin = await operatorClient("admin");
-    const temp = await admin.post("/api/v1/consumers/acme/endpoints", { url: "http://127.0.0.1:9/temporary", description: "Temporary" });
-    expect((await admin.del(`/api/v1/endpoints/${temp.body.id}`)).status).toBe(204);
+    const temp = await createEndpoint(admin, "acme", "http://127.0.0.1:9/temporary", { description: "Temporary" });
+    expect((await admin.del(`/api/v1/endpoints/${temp.id}`)).status).toBe(204);
     const key = await admin.post("/api/v1/api-keys", { name: "reporting" });
     await api.patch("/api/v1/consumers/acme", { alert_emails: ["ops@acme.example"] });
     const { token } = await portalSession(api, "acme");
@@ -205,9 +203,9 @@ describe("audit events", () => {
       target: { type: string; id: string; name: string | null; detail: string | null; deleted: boolean };
     }[];
     const find = (action: string, target: string) => events.find((e) => e.action === action && e.target_id === target)!;
-    expect(find("endpoint.created", temp.body.id)).toMatchObject({
+    expect(find("endpoint.created", temp.id)).toMatchObject({
       actor: { type: "operator", id: admin.operator.id, name: admin.operator.email, deleted: false },
-      target: { type: "endpoint", id: temp.body.id, name: null, detail: null, deleted: true },
+      target: { type: "endpoint", id: temp.id, name: null, detail: null, deleted: true },
     });
     expect(find("api_key.created", key.body.id).target).toEqual({ type: "api_key", id: key.body.id, name: "reporting", detail: key.body.prefix, deleted: false });
     expect(find("consumer.updated", acme.id)).toMatchObject({

@@ -1,10 +1,13 @@
-import type { Api } from "./api";
+import type { Api as ApiClient } from "./api";
 
 /**
  * The objects most tests start from, made through the REST API as a customer's code makes them,
  * each creation checked (a fixture that silently failed would make the test fail for another
  * reason, far away). A portal session: portalSession in ./portal.
  */
+
+/** Whoever makes them: an API key's client, or an operator's (tests/helpers/session.ts) where the actor is the point. */
+type Api = Pick<ApiClient, "get" | "post">;
 
 let seq = 0;
 
