@@ -6,6 +6,7 @@ import { BUCKET_COUNT, bucketLow, bucketOf, bucketWidth } from "../../lib/stats/
 import { compactStats } from "../../lib/stats/compact-stats";
 import { getStats } from "../../lib/stats/queries";
 import { apiClient, type Api } from "../helpers/api";
+import { createConsumer, createEndpoint, sendMessage } from "../helpers/fixtures";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { startTestWorker } from "../helpers/worker";
 import { openCtx } from "../../lib/open-ctx";
@@ -34,15 +35,15 @@ beforeAll(async () => {
   api = await apiClient();
   worker = await startTestWorker();
   receivers.push(await answering(1, 30, 0), await answering(2, 120, 3), await answering(3, 60, 4));
-  ids.a = (await api.post("/api/v1/consumers", { uid: "stats-a", name: "A" })).body.id;
-  ids.b = (await api.post("/api/v1/consumers", { uid: "stats-b", name: "B" })).body.id;
-  ids.a1 = (await api.post("/api/v1/consumers/stats-a/endpoints", { url: receivers[0]!.url })).body.id;
-  ids.a2 = (await api.post("/api/v1/consumers/stats-a/endpoints", { url: receivers[1]!.url })).body.id;
-  ids.b1 = (await api.post("/api/v1/consumers/stats-b/endpoints", { url: receivers[2]!.url })).body.id;
+  ids.a = (await createConsumer(api, { uid: "stats-a", name: "A" })).id;
+  ids.b = (await createConsumer(api, { uid: "stats-b", name: "B" })).id;
+  ids.a1 = (await createEndpoint(api, "stats-a", receivers[0]!.url)).id;
+  ids.a2 = (await createEndpoint(api, "stats-a", receivers[1]!.url)).id;
+  ids.b1 = (await createEndpoint(api, "stats-b", receivers[2]!.url)).id;
   runStart = new Date();
   for (let i = 0; i < 120; i++) {
     for (const consumer of ["stats-a", "stats-b"]) {
-      expect((await api.post("/api/v1/messages", { consumer, event_type: "order.paid", payload: { i } })).status).toBe(202);
+      await sendMessage(api, consumer, { event_type: "order.paid", payload: { i } });
     }
     // Folded once mid-run, while outcomes are being written: later rows then merge into folded ones.
     if (i === 60) await foldAll();
@@ -294,7 +295,7 @@ describe("stats rollup", () => {
   it("is folded by the worker that delivered, with no one calling the compaction", async () => {
     const sql = getSql();
     const before = (await sql<{ n: number }[]>`select count(*)::int as n from attempts`)[0]!.n;
-    for (let i = 0; i < 20; i++) await api.post("/api/v1/messages", { consumer: "stats-a", event_type: "order.paid", payload: { late: i } });
+    for (let i = 0; i < 20; i++) await sendMessage(api, "stats-a", { event_type: "order.paid", payload: { late: i } });
     await waitFor(async () => (await sql`select 1 from delivery_queue limit 1`).length === 0, { what: "all deliveries ended" });
     expect((await sql<{ n: number }[]>`select count(*)::int as n from attempts`)[0]!.n).toBeGreaterThan(before);
     await waitFor(async () => (await sql`select 1 from attempt_stats_pending limit 1`).length === 0, { what: "the worker's own compaction" });
