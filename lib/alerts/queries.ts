@@ -3,6 +3,7 @@ import type { Ctx } from "../context";
 import { consumerRefs, notErasing } from "../consumers/queries";
 import { endpointRefs } from "../endpoints/queries";
 import { alertChannels, alerts } from "../db/schema";
+import { rowsById } from "../db/by-id";
 import { selectPage } from "../db/keyset";
 import { NotFoundError } from "../errors";
 import { toPage, type PageQuery } from "../pagination";
@@ -53,10 +54,6 @@ export async function listAlerts(ctx: Ctx, query: PageQuery & ListAlertsQuery) {
 }
 
 /** The alert channels among `ids` that exist, by id. */
-export async function channelRefs(ctx: Ctx, ids: Iterable<string | null | undefined>): Promise<Map<string, AlertChannelRef>> {
-  const { db } = ctx;
-  const wanted = [...new Set([...ids].filter((id): id is string => !!id))];
-  if (wanted.length === 0) return new Map();
-  const rows = await db.select({ id: alertChannels.id, name: alertChannels.name, kind: alertChannels.kind }).from(alertChannels).where(inArray(alertChannels.id, wanted));
-  return new Map(rows.map((row) => [row.id, row]));
+export function channelRefs(ctx: Ctx, ids: Iterable<string | null | undefined>): Promise<Map<string, AlertChannelRef>> {
+  return rowsById(ids, (wanted) => ctx.db.select({ id: alertChannels.id, name: alertChannels.name, kind: alertChannels.kind }).from(alertChannels).where(inArray(alertChannels.id, wanted)));
 }

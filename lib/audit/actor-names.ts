@@ -20,7 +20,7 @@ export async function nameActors(ctx: Ctx, actors: RecordedActor[]): Promise<(ac
   const insider = ctx.actor.type !== "portal";
   const ids = (type: RecordedActor["type"]) => actors.filter((a) => a.type === type).map((a) => a.id);
   const [operators, keys, consumers] = await Promise.all([
-    insider ? operatorEmails(ctx, ids("operator")) : new Map<string, string>(),
+    insider ? operatorEmails(ctx, ids("operator")) : new Map<string, { email: string }>(),
     insider ? apiKeyNames(ctx, ids("api_key")) : new Map<string, { name: string }>(),
     consumerRefs(ctx, actors.filter((a) => a.type === "portal").map((a) => a.consumerId)),
   ]);
@@ -32,7 +32,7 @@ export async function nameActors(ctx: Ctx, actors: RecordedActor[]): Promise<(ac
       return consumer ? { name: consumer.name, deleted: false } : { name: null, deleted: true };
     }
     if (!insider) return NONE;
-    const name = actor.type === "operator" ? operators.get(actor.id) : keys.get(actor.id)?.name;
+    const name = actor.type === "operator" ? operators.get(actor.id)?.email : keys.get(actor.id)?.name;
     return name === undefined ? { name: null, deleted: true } : { name, deleted: false };
   };
 }

@@ -49,8 +49,8 @@ export async function nameTargets(ctx: Ctx, targets: RecordedTarget[]): Promise<
       case "endpoint":
         return endpointName(id);
       case "operator": {
-        const email = operators.get(id);
-        return email === undefined ? undefined : { name: email, detail: null };
+        const operator = operators.get(id);
+        return operator && { name: operator.email, detail: null };
       }
       case "api_key": {
         const key = keys.get(id);

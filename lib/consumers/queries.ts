@@ -3,6 +3,7 @@ import { consumerScope, type Ctx } from "../context";
 import { consumers } from "../db/schema";
 import { NotFoundError } from "../errors";
 import { toPage, type PageQuery } from "../pagination";
+import { rowsById } from "../db/by-id";
 import { selectPage } from "../db/keyset";
 import { consumerView, type ConsumerRef } from "./schemas";
 
@@ -38,12 +39,10 @@ export async function listConsumers(ctx: Ctx, query: PageQuery & { q?: string })
  * page another list already read (and scoped), so a list names its consumers without a join that
  * could change its plan. A deleted consumer is simply absent.
  */
-export async function consumerRefs(ctx: Ctx, ids: Iterable<string | null | undefined>): Promise<Map<string, ConsumerRef>> {
-  const { db } = ctx;
-  const wanted = [...new Set([...ids].filter((id): id is string => !!id))];
-  if (wanted.length === 0) return new Map();
-  const rows = await db.select({ id: consumers.id, uid: consumers.uid, name: consumers.name }).from(consumers).where(and(inArray(consumers.id, wanted), isNull(consumers.deletedAt)));
-  return new Map(rows.map((row) => [row.id, row]));
+export function consumerRefs(ctx: Ctx, ids: Iterable<string | null | undefined>): Promise<Map<string, ConsumerRef>> {
+  return rowsById(ids, (wanted) =>
+    ctx.db.select({ id: consumers.id, uid: consumers.uid, name: consumers.name }).from(consumers).where(and(inArray(consumers.id, wanted), isNull(consumers.deletedAt))),
+  );
 }
 
 /**

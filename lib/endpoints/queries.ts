@@ -1,6 +1,7 @@
 import { and, eq, ilike, inArray, or, sql } from "drizzle-orm";
 import { maySeeSecrets, consumerScope, type Ctx } from "../context";
 import { consumers, endpoints } from "../db/schema";
+import { rowsById } from "../db/by-id";
 import { selectPage } from "../db/keyset";
 import { NotFoundError } from "../errors";
 import { toPage, type PageQuery } from "../pagination";
@@ -69,10 +70,6 @@ function endpointsMatching(ctx: Ctx, pattern: string) {
  * The endpoints among `ids` that exist, by id: one lookup by primary key for the distinct ids of a
  * page another list already read (and scoped). A deleted endpoint is simply absent.
  */
-export async function endpointRefs(ctx: Ctx, ids: Iterable<string | null | undefined>): Promise<Map<string, EndpointRef>> {
-  const { db } = ctx;
-  const wanted = [...new Set([...ids].filter((id): id is string => !!id))];
-  if (wanted.length === 0) return new Map();
-  const rows = await db.select({ id: endpoints.id, url: endpoints.url, description: endpoints.description }).from(endpoints).where(inArray(endpoints.id, wanted));
-  return new Map(rows.map((row) => [row.id, row]));
+export function endpointRefs(ctx: Ctx, ids: Iterable<string | null | undefined>): Promise<Map<string, EndpointRef>> {
+  return rowsById(ids, (wanted) => ctx.db.select({ id: endpoints.id, url: endpoints.url, description: endpoints.description }).from(endpoints).where(inArray(endpoints.id, wanted)));
 }

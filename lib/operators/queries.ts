@@ -1,6 +1,7 @@
 import { eq, inArray } from "drizzle-orm";
 import type { Ctx } from "../context";
 import { operators } from "../db/schema";
+import { rowsById } from "../db/by-id";
 import { selectPage } from "../db/keyset";
 import { toPage, type PageQuery } from "../pagination";
 import { toOperator } from "./schemas";
@@ -17,11 +18,7 @@ export async function findOperator(ctx: Ctx, id: string) {
   return row ? toOperator(row) : null;
 }
 
-/** The emails of the operators among `ids` that still exist, by id (for the names other lists show). */
-export async function operatorEmails(ctx: Ctx, ids: Iterable<string | null | undefined>): Promise<Map<string, string>> {
-  const { db } = ctx;
-  const wanted = [...new Set([...ids].filter((id): id is string => !!id))];
-  if (wanted.length === 0) return new Map();
-  const rows = await db.select({ id: operators.id, email: operators.email }).from(operators).where(inArray(operators.id, wanted));
-  return new Map(rows.map((row) => [row.id, row.email]));
+/** The operators among `ids` that still exist, by id, with their emails (for the names other lists show). */
+export function operatorEmails(ctx: Ctx, ids: Iterable<string | null | undefined>): Promise<Map<string, { id: string; email: string }>> {
+  return rowsById(ids, (wanted) => ctx.db.select({ id: operators.id, email: operators.email }).from(operators).where(inArray(operators.id, wanted)));
 }
