@@ -110,3 +110,12 @@ export function idTime(id: string): number {
   for (const c of time) ms = ms * 32 + ALPHABET.indexOf(c);
   return ms;
 }
+
+/**
+ * A new delivery's id: made in its message's millisecond rather than now, so every delivery of a
+ * message (ingest's, a resend's or a recovery's, days later) falls in the message's day partition
+ * (ADR 0034): that partition's unique index on (message_id, endpoint_id) then sees them all.
+ */
+export function deliveryIdFor(messageId: string): string {
+  return newId("delivery", idTime(messageId));
+}

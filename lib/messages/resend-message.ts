@@ -1,7 +1,7 @@
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { inTransaction, type Ctx } from "../context";
 import { ConflictError, NotFoundError } from "../errors";
-import { newId } from "../ids";
+import { deliveryIdFor } from "../ids";
 import { notifyDue } from "../jobs";
 import { findEndpointRow } from "../endpoints/queries";
 import { findMessageRow } from "./queries";
@@ -28,15 +28,20 @@ export async function resendMessage({ ctx, messageId, endpointId }: { ctx: Ctx; 
     const [held] = await sql<{ payload_expunged_at: Date | null }[]>`select payload_expunged_at from messages where id = ${message.id} for key share`;
     if (!held) throw new NotFoundError("message", messageId);
     if (held.payload_expunged_at) throw payloadExpunged(held.payload_expunged_at);
-    const [row] = await sql<{ id: string }[]>`
+    const [made] = await sql<{ id: string }[]>`
       with made as (
         insert into deliveries (id, message_id, endpoint_id, consumer_id, status)
-        values (${newId("delivery")}, ${message.id}, ${endpoint.id}, ${message.consumerId}, 'failed')
-        on conflict (message_id, endpoint_id) do nothing
+        values (${deliveryIdFor(message.id)}, ${message.id}, ${endpoint.id}, ${message.consumerId}, 'failed')
+        -- The message's partition's unique (message_id, endpoint_id) index is the arbiter (deliveries
+        -- are partitioned: no index of the parent can name those columns).
+        on conflict do nothing
         returning id
       )
       select id from made union all select id from deliveries where message_id = ${message.id} and endpoint_id = ${endpoint.id}
       limit 1`;
+    // A resend racing this one made the delivery after this statement's snapshot was taken (the
+    // insert waited for it, then did nothing): the next statement sees it.
+    const [row] = made ? [made] : await sql<{ id: string }[]>`select id from deliveries where message_id = ${message.id} and endpoint_id = ${endpoint.id}`;
     await sql`
       insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at)
       values (${row!.id}, webhook_admin_queue_kind('manual'), ${endpoint.id}, date_trunc('milliseconds', now()))

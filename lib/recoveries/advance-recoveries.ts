@@ -2,7 +2,7 @@ import type { Sql, SqlOrTx } from "../db/client";
 import { moveRun } from "./transitions";
 import { SYSTEM } from "../context";
 import type { SkipReason } from "../db/schema";
-import { newId } from "../ids";
+import { deliveryIdFor } from "../ids";
 import { TASKS, notifyDue } from "../jobs";
 import { logger } from "../logger";
 import { recordAuditEvent } from "../audit/record-audit-event";
@@ -172,11 +172,13 @@ async function feedItems(tx: SqlOrTx, run: RecoveryRow, wanted: number): Promise
     const going = items.filter((i) => i.reason === null);
     const unborn = going.filter((i) => i.delivery_id === null);
     if (unborn.length > 0) {
+      // Each message's partition's unique (message_id, endpoint_id) index is the arbiter: deliveries
+      // are partitioned by id, so no index of the parent can name those columns (ADR 0034).
       await tx`
         insert into deliveries (id, message_id, endpoint_id, consumer_id, status, last_error)
-        select unnest(${unborn.map(() => newId("delivery"))}::text[]), unnest(${unborn.map((i) => i.message_id)}::text[]),
+        select unnest(${unborn.map((i) => deliveryIdFor(i.message_id))}::text[]), unnest(${unborn.map((i) => i.message_id)}::text[]),
                unnest(${unborn.map((i) => i.endpoint_id)}::text[]), ${run.consumerId}, 'canceled', 'not_delivered_before_recovery'
-        on conflict (message_id, endpoint_id) do nothing`;
+        on conflict do nothing`;
     }
     if (going.length > 0) {
       await tx`

@@ -4,9 +4,11 @@ import { idBoundAt, idTime } from "../ids";
 import { addCounts, type Counts } from "./counts";
 
 /*
- * Time partitions (ADR 0034). messages, attempts, audit_events and alerts are partitioned by
- * RANGE (id) (migration 0017): an id begins with the millisecond it was made in, so one UTC day is
- * one range of ids, [prefix_<day's first ms>, prefix_<next day's first ms>). Each table has a
+ * Time partitions (ADR 0034). messages, deliveries, attempts, audit_events and alerts are
+ * partitioned by RANGE (id) (migrations 0017 and 0019): an id begins with the millisecond it was
+ * made in, so one UTC day is one range of ids, [prefix_<day's first ms>, prefix_<next day's first
+ * ms>). A delivery's id takes its message's millisecond (lib/ids.ts deliveryIdFor), so a message's
+ * deliveries are in the message's day. Each table has a
  * DEFAULT partition, `<table>_default` — on an upgraded install the table as it was — that takes
  * any row no day partition covers; the sweep makes the days ahead of time so that none lands there,
  * and the batched retention (expire-messages.ts, trim-audit-log.ts) empties it.
@@ -23,11 +25,18 @@ export const PARTITIONS_AHEAD = 3;
 export const PROVEN_AHEAD = 14;
 /** A new day partition starts at least this far in the future when the default partition holds rows (see makePartitions). */
 export const PARTITION_LEAD_MS = 10 * 60_000;
-/** How long a partition change waits for its lock before it gives up until the next sweep. */
-export const PARTITION_LOCK_TIMEOUT = "2s";
+/**
+ * How long a partition change waits for a lock before it gives up until the next sweep. Below
+ * PostgreSQL's deadlock_timeout (1 s by default): a detach takes locks one after another (the
+ * parent, the default partition, then the tables whose foreign keys name the partition), so it can
+ * close a cycle with a claim or a read that takes the same tables in another order; it then gives
+ * up itself before the deadlock detector would cancel the other side.
+ */
+export const PARTITION_LOCK_TIMEOUT = "500ms";
 
 export const PARTITIONED = [
   { table: "messages", prefix: "msg" },
+  { table: "deliveries", prefix: "dlv" },
   { table: "attempts", prefix: "att" },
   { table: "audit_events", prefix: "aud" },
   { table: "alerts", prefix: "alr" },
@@ -53,6 +62,34 @@ export async function dayPartitions(sql: Sql, table: PartitionedTable): Promise<
     const day = Date.UTC(Number(d.slice(0, 4)), Number(d.slice(4, 6)) - 1, Number(d.slice(6, 8)));
     return { name, day, from: idBoundAt(prefix, day), to: idBoundAt(prefix, day + DAY_MS) };
   });
+}
+
+/**
+ * What a day of deliveries carries of its own (migration 0019): the unique (message_id,
+ * endpoint_id) index, the arbiter of resends and recoveries, which the parent cannot have (it lacks
+ * the partition key). Made on the new, empty table before it is attached. (No foreign key to
+ * messages: see migration 0019.)
+ */
+async function prepareDay(sql: Sql, table: PartitionedTable, name: string): Promise<void> {
+  if (table !== "deliveries") return;
+  await sql.unsafe(`create unique index if not exists ${ident(`${name}_message_endpoint_idx`)} on ${ident(name)} (message_id, endpoint_id)`);
+}
+
+/**
+ * Makes one day's partition of `table` and attaches it; the default partition must hold none of its
+ * rows (makeTablePartitions proves it first). Returns its name.
+ */
+export async function attachDay(sql: Sql, table: PartitionedTable, day: number): Promise<string> {
+  const prefix = prefixOf(table);
+  const name = dayName(table, day);
+  await sql.unsafe(`create table if not exists ${ident(name)} (like ${ident(table)} including defaults including storage including compression)`);
+  await prepareDay(sql, table, name);
+  // ATTACH takes a lock on the parent that lets reads and writes go on (CREATE TABLE … PARTITION
+  // OF would stop them); the new, empty table gets the parent's indexes and keys.
+  await briefly(sql, (tx) =>
+    tx.unsafe(`alter table ${ident(table)} attach partition ${ident(name)} for values from ('${idBoundAt(prefix, day)}') to ('${idBoundAt(prefix, day + DAY_MS)}')`),
+  );
+  return name;
 }
 
 /** Runs `work` in a transaction whose lock waits end after PARTITION_LOCK_TIMEOUT. */
@@ -123,18 +160,7 @@ async function makeTablePartitions(sql: Sql, table: PartitionedTable, prefix: st
     await sql.unsafe(`alter table ${ident(deflt)} validate constraint ${ident(bound)}`);
   }
   try {
-    for (let day = first; day < end; day += DAY_MS) {
-      const name = dayName(table, day);
-      await sql.unsafe(`create table if not exists ${ident(name)} (like ${ident(table)} including defaults including storage including compression)`);
-      // ATTACH takes a lock on the parent that lets reads and writes go on (CREATE TABLE …
-      // PARTITION OF would stop them); the new, empty table gets the parent's indexes and keys.
-      await briefly(sql, (tx) =>
-        tx.unsafe(
-          `alter table ${ident(table)} attach partition ${ident(name)} for values from ('${idBoundAt(prefix, day)}') to ('${idBoundAt(prefix, day + DAY_MS)}')`,
-        ),
-      );
-      made.push(name);
-    }
+    for (let day = first; day < end; day += DAY_MS) made.push(await attachDay(sql, table, day));
   } finally {
     if (occupied) await briefly(sql, (tx) => tx.unsafe(`alter table ${ident(deflt)} drop constraint if exists ${ident(bound)}`));
   }
@@ -144,12 +170,18 @@ async function makeTablePartitions(sql: Sql, table: PartitionedTable, prefix: st
 /** How long a day's detach (an ACCESS EXCLUSIVE lock on the parent) and its drop took, lock waits included. */
 export type DropTiming = { table: string; name: string; detachMs: number; dropMs: number };
 
-/** Detaches a partition and drops it, each step waiting at most PARTITION_LOCK_TIMEOUT for its lock. */
-async function detachAndDrop(sql: Sql, table: string, name: string, timings: DropTiming[]): Promise<void> {
+/**
+ * Detaches a partition and drops it, each step waiting at most PARTITION_LOCK_TIMEOUT for its lock.
+ * `before` runs in the detach's transaction, first: what must go with the partition or not at all.
+ */
+async function detachAndDrop(sql: Sql, table: string, name: string, timings: DropTiming[], before?: (tx: Sql) => Promise<void>): Promise<void> {
   const started = performance.now();
   // Not CONCURRENTLY: PostgreSQL refuses it on a table with a default partition. The plain detach
   // holds an ACCESS EXCLUSIVE lock on the parent for a catalog change (docs/benchmarks.md measures it).
-  await briefly(sql, (tx) => tx.unsafe(`alter table ${ident(table)} detach partition ${ident(name)}`));
+  await briefly(sql, async (tx) => {
+    await before?.(tx);
+    await tx.unsafe(`alter table ${ident(table)} detach partition ${ident(name)}`);
+  });
   const detached = performance.now();
   await briefly(sql, (tx) => tx.unsafe(`drop table if exists ${ident(name)}`));
   timings.push({ table, name, detachMs: detached - started, dropMs: performance.now() - detached });
@@ -162,11 +194,14 @@ export const PARTITION_BATCH = 5_000;
  * Drops whole day partitions past their retention, oldest first, until `deadline`:
  *
  * - a day of messages once the day ended RETENTION_PERIOD ago and none of its messages has a
- *   delivery pending or queued: its deliveries (with their failed_deliveries rows, and the items of
- *   finished recovery runs) are deleted in batches — deliveries are not partitioned — and so are
- *   the attempts of its messages that later days' partitions hold (retries after midnight,
- *   resends); then the partition is detached (PostgreSQL checks that no delivery refers to it, so
- *   a resend that slipped in makes it wait for the next sweep) and dropped;
+ *   delivery pending or queued, with that day of deliveries: the deliveries of its messages held
+ *   elsewhere (the default partition: made before deliveries were partitioned, or before their
+ *   day was) are deleted in batches, with their failed_deliveries rows and the items of finished
+ *   recovery runs, and so are the attempts of its messages that later days' partitions hold
+ *   (retries after midnight, resends); then the day of deliveries is detached with its
+ *   failed_deliveries rows deleted in the same transaction (PostgreSQL checks that no queue row
+ *   refers to it, so a resend that slipped in makes it wait for the next sweep) and dropped, and
+ *   so is the day of messages (checked likewise against deliveries);
  * - a day of attempts once no message older than the day's end is left (an attempt is made after
  *   its message, so every message it belongs to is gone);
  * - a day of audit events, or of alerts (none still being sent), once it ended AUDIT_RETENTION ago.
@@ -184,6 +219,7 @@ export async function dropExpiredPartitions(
   const count = (key: string, n: number) => addCounts(removed, { [key]: n });
   const past = (p: DayPartition, retention: number) => p.day + DAY_MS <= now - retention;
 
+  const deliveryDays = new Map((await dayPartitions(sql, "deliveries")).map((d) => [d.day, d]));
   for (const p of await dayPartitions(sql, "messages")) {
     if (!past(p, config.RETENTION_PERIOD)) break;
     if (Date.now() >= deadline) return { removed, more: true, timings };
@@ -192,6 +228,7 @@ export async function dropExpiredPartitions(
                      where d.message_id >= ${p.from} and d.message_id < ${p.to})
           or exists (select 1 from deliveries d where d.message_id >= ${p.from} and d.message_id < ${p.to} and d.status = 'pending') as busy`;
     if (busy?.busy) continue;
+    const dp = deliveryDays.get(p.day);
     let left = true;
     while (left) {
       if (Date.now() >= deadline) return { removed, more: true, timings };
@@ -199,6 +236,7 @@ export async function dropExpiredPartitions(
         const ids = (
           await tx<{ id: string }[]>`
             select id from deliveries where message_id >= ${p.from} and message_id < ${p.to}
+              ${dp ? sql`and (id < ${dp.from} or id >= ${dp.to})` : sql``}
             order by message_id limit ${PARTITION_BATCH} for update skip locked`
         ).map((d) => d.id);
         if (ids.length === 0) return false;
@@ -224,6 +262,21 @@ export async function dropExpiredPartitions(
       count("attempts", done.count);
       if (done.count < PARTITION_BATCH) break;
       if (Date.now() >= deadline) return { removed, more: true, timings };
+    }
+    if (dp) {
+      const [dRows] = await sql<{ n: number }[]>`select count(*)::int as n from ${sql(dp.name)}`;
+      let failed = 0;
+      try {
+        await detachAndDrop(sql, "deliveries", dp.name, timings, async (tx) => {
+          failed = (await tx`delete from failed_deliveries where delivery_id >= ${dp.from} and delivery_id < ${dp.to}`).count;
+        });
+        count("deliveries", dRows!.n);
+        count("failed_deliveries", failed);
+        count("partitions", 1);
+      } catch (error) {
+        if (!isRetryable(error)) throw error;
+        continue;
+      }
     }
     const [rows] = await sql<{ n: number }[]>`select count(*)::int as n from ${sql(p.name)}`;
     try {

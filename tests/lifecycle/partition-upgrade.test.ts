@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSql } from "../../lib/db/client";
 import { applySqlFunctions } from "../../lib/db/functions";
 import { migrateDatabase } from "../../lib/db/migrate";
-import { newId } from "../../lib/ids";
+import { deliveryIdFor, newId } from "../../lib/ids";
 import { systemCtx } from "../../lib/open-ctx";
 import { DAY_MS, PARTITIONED, PROVEN_AHEAD, dayPartitions, makePartitions, startOfDay } from "../../lib/retention/partitions";
 import type { WorkerHandle } from "../../worker/runtime";
@@ -15,13 +15,15 @@ import { startReceiver, waitFor } from "../helpers/receiver";
 import { startTestWorker } from "../helpers/worker";
 
 /**
- * The upgrade to time partitions (migration 0017, ADR 0034) on a database that has data: the
+ * The upgrade to time partitions (migrations 0017 and 0019, ADR 0034) on a database that has data: the
  * file's database is brought to the schema before it (0016) and filled — through the API and the
  * worker (delivered, and retrying against a receiver that is down) and by SQL (thousands of older
  * messages with their deliveries and attempts) — then migrated by the normal migration. Every
  * table keeps every row; ingest goes on while the migration runs, waiting at most for its catalog
  * changes; afterwards the sweep makes the days ahead without scanning the old rows, old messages
- * read back, retrying ones are still retried, and new ones are delivered.
+ * read back, retrying ones are still retried, and new ones are delivered; a retried ingest, a resend
+ * and a recovery still make one delivery per message and endpoint (the default partition's unique
+ * index is the arbiter for the old messages).
  */
 process.env.DELIVERY_SCHEDULE = "0,1h";
 process.env.SWEEP_INTERVAL = "1h";
@@ -89,7 +91,7 @@ describe("upgrading a database with data to time partitions", () => {
     const consumer = await api.post("/api/v1/consumers", { uid: "up", name: "Upgrade" });
     const consumerId = consumer.body.id as string;
     const okEndpoint = (await api.post("/api/v1/consumers/up/endpoints", { url: ok.url })).body.id as string;
-    await api.post("/api/v1/consumers/up/endpoints", { url: down.url });
+    const downEndpoint = (await api.post("/api/v1/consumers/up/endpoints", { url: down.url })).body.id as string;
     const early = await send(10);
     // Each message's attempt at each endpoint: delivered to one, failed (and retrying in an hour) at the other.
     await waitFor(async () => (await attemptsOf(early)) === 20, { what: "the first attempts" });
@@ -156,6 +158,7 @@ describe("upgrading a database with data to time partitions", () => {
     expect(made.length).toBeGreaterThan(0);
     const days = await dayPartitions(sql, "messages");
     expect(days[0]!.day).toBeGreaterThan(startOfDay(Date.now()));
+    expect((await dayPartitions(sql, "deliveries"))[0]!.day).toBeGreaterThan(startOfDay(Date.now()));
     // While the default partition holds the history, the days are made PROVEN_AHEAD at once (each
     // proof reads all of it).
     expect(days.at(-1)!.day).toBe(startOfDay(Date.now()) + PROVEN_AHEAD * DAY_MS);
@@ -177,7 +180,46 @@ describe("upgrading a database with data to time partitions", () => {
     const [statuses] = await sql<{ ok: number }[]>`
       select count(*) filter (where status = 'succeeded')::int as ok from deliveries where message_id = any(${later})`;
     expect(statuses!.ok).toBe(5);
-    // A delivery still has to name a message that exists.
+    // One delivery per message and endpoint still. A retried ingest (the same Idempotency-Key) is the
+    // same message with the same deliveries.
+    const key = { "idempotency-key": "upgrade-retry" };
+    const first = await api.post("/api/v1/messages", { consumer: "up", event_type: "invoice.paid", payload: { retried: true } }, key);
+    const again = await api.post("/api/v1/messages", { consumer: "up", event_type: "invoice.paid", payload: { retried: true } }, key);
+    expect(again.body.id).toBe(first.body.id);
+    const deliveriesOf = (message: string) =>
+      sql<{ id: string; endpoint_id: string; p: string }[]>`
+        select id, endpoint_id, tableoid::regclass::text as p from deliveries where message_id = ${message} order by endpoint_id`;
+    expect(await deliveriesOf(first.body.id as string)).toHaveLength(2);
+    // An old message (in the default partition): a resend to its endpoint reuses its delivery; two
+    // resends at once to the endpoint it never had make one, in the default partition too.
+    const oldOne = rows[0]!;
+    expect((await api.post(`/api/v1/messages/${oldOne.id}/resend`, { endpoint_id: okEndpoint })).body.delivery_id).toBe(oldOne.delivery);
+    const resends = await Promise.all([0, 1].map(() => api.post(`/api/v1/messages/${oldOne.id}/resend`, { endpoint_id: downEndpoint })));
+    for (const r of resends) expect(r.status, r.text).toBe(202);
+    const resent = (await deliveriesOf(oldOne.id)).filter((d) => d.endpoint_id === downEndpoint);
+    expect(resent).toEqual([{ id: resends[0]!.body.delivery_id, endpoint_id: downEndpoint, p: "deliveries_default" }]);
+    expect(resends[1]!.body.delivery_id).toBe(resent[0]!.id);
+    // A recovery that takes another old message for the endpoint it never had, then a resend of it.
+    const oldTwo = rows[1]!;
+    const run = await api.post(`/api/v1/endpoints/${downEndpoint}/recover`, {
+      since: new Date(oldTwo.at - 1000).toISOString(),
+      until: new Date(oldTwo.at + 1000).toISOString(),
+      include_never_attempted: true,
+      rate_per_second: 1000,
+    });
+    expect(run.status, run.text).toBe(202);
+    await waitFor(async () => (await sql`select 1 from recovery_items where recovery_id = ${run.body.id} and outcome <> 'pending'`).length > 0, {
+      what: "the recovery's item queued",
+    });
+    const recovered = (await deliveriesOf(oldTwo.id)).filter((d) => d.endpoint_id === downEndpoint);
+    expect(recovered).toEqual([{ id: expect.any(String), endpoint_id: downEndpoint, p: "deliveries_default" }]);
+    expect((await api.post(`/api/v1/messages/${oldTwo.id}/resend`, { endpoint_id: downEndpoint })).body.delivery_id).toBe(recovered[0]!.id);
+    await expect(
+      sql`insert into deliveries (id, message_id, endpoint_id, consumer_id) values (${deliveryIdFor(oldTwo.id)}, ${oldTwo.id}, ${downEndpoint}, ${consumerId})`,
+    ).rejects.toMatchObject({ code: "23505" });
+
+    // A delivery in the default partition still has to name a message that exists (0017's key stays
+    // on it; day partitions have none, ADR 0034).
     await expect(
       sql`insert into deliveries (id, message_id, endpoint_id, consumer_id) values (${newId("delivery")}, 'msg_missing', ${okEndpoint}, ${consumerId})`,
     ).rejects.toMatchObject({ code: "23503" });

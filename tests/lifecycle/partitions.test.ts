@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "../../lib/db/client";
-import { newId } from "../../lib/ids";
+import { deliveryIdFor, newId } from "../../lib/ids";
 import { systemCtx } from "../../lib/open-ctx";
 import { DAY_MS, PARTITIONED, PARTITIONS_AHEAD, dayPartitions, dropExpiredPartitions, makePartitions, startOfDay } from "../../lib/retention/partitions";
 import { lifecycleFixture } from "../helpers/lifecycle";
@@ -9,9 +9,11 @@ import { waitFor } from "../helpers/receiver";
 /**
  * Time partitions (lib/retention/partitions.ts, ADR 0034): the sweep makes a partition per UTC day
  * ahead of time, so new rows never land in the default partition; a day of messages past
- * RETENTION_PERIOD whose deliveries have all ended is dropped whole, with its deliveries and
- * attempts (those in later days too); a day with a pending delivery stays; a day of attempts goes
- * once every older message has; audit and alert days go after AUDIT_RETENTION.
+ * RETENTION_PERIOD whose deliveries have all ended is dropped whole, with its day of deliveries and
+ * its attempts (those in later days too); a day with a pending delivery stays; a day of attempts
+ * goes once every older message has; audit and alert days go after AUDIT_RETENTION. A delivery made
+ * days after its message (a resend, a recovery) is in the message's day, where that day's unique
+ * index keeps one delivery per message and endpoint.
  */
 process.env.RETENTION_PERIOD = "1d";
 process.env.AUDIT_RETENTION = "2d";
@@ -101,8 +103,9 @@ describe("time partitions", () => {
     const id = sent.body.id as string;
     await waitFor(async () => (await sql()<{ n: number }[]>`select count(*)::int as n from attempts where message_id = ${id}`)[0]!.n === 1, { what: "the attempt" });
     expect(await partitionOf("messages", id)).toBe(`messages_p${dayTag(today)}`);
-    const [attempt] = await sql()<{ id: string }[]>`select id from attempts where message_id = ${id}`;
+    const [attempt] = await sql()<{ id: string; delivery_id: string }[]>`select id, delivery_id from attempts where message_id = ${id}`;
     expect(await partitionOf("attempts", attempt!.id)).toBe(`attempts_p${dayTag(today)}`);
+    expect(await partitionOf("deliveries", attempt!.delivery_id)).toBe(`deliveries_p${dayTag(today)}`);
     expect((await t.api.get(`/api/v1/messages/${id}`)).status).toBe(200);
   });
 
@@ -124,12 +127,14 @@ describe("time partitions", () => {
     const pending = await oldMessage(kept + 3_600_000, { status: "pending" });
     expect(await partitionOf("messages", done.id)).toBe(`messages_p${dayTag(gone)}`);
     expect(await partitionOf("attempts", done.attemptIds[1]!)).toBe(`attempts_p${dayTag(kept)}`);
+    expect(await partitionOf("deliveries", done.deliveryId)).toBe(`deliveries_p${dayTag(gone)}`);
 
     const { removed } = await dropExpiredPartitions(systemCtx(), { deadline: Date.now() + 30_000 });
     expect(removed).toMatchObject({ messages: 2, deliveries: 2, failed_deliveries: 1, audit_events: 1, alerts: 1 });
     expect(removed.attempts).toBeGreaterThanOrEqual(3);
     expect(await exists(`messages_p${dayTag(gone)}`)).toBe(false);
     expect(await exists(`messages_p${dayTag(gone - DAY_MS)}`)).toBe(false);
+    expect(await exists(`deliveries_p${dayTag(gone)}`)).toBe(false);
     // Attempts of the gone day: no older message is left, so the day goes; the next one holds
     // attempts of the pending message's day and stays.
     expect(await exists(`attempts_p${dayTag(gone)}`)).toBe(false);
@@ -143,15 +148,59 @@ describe("time partitions", () => {
     expect((await t.api.get(`/api/v1/messages/${done.id}`)).status).toBe(404);
 
     expect(await exists(`messages_p${dayTag(kept)}`)).toBe(true);
+    expect(await exists(`deliveries_p${dayTag(kept)}`)).toBe(true);
     expect((await t.api.get(`/api/v1/messages/${pending.id}`)).status).toBe(200);
     // Once the pending delivery ends, its day goes too.
     await sql()`delete from delivery_queue where delivery_id = ${pending.deliveryId}`;
     await sql()`update deliveries set status = 'canceled' where id = ${pending.deliveryId}`;
     await dropExpiredPartitions(systemCtx(), { deadline: Date.now() + 30_000 });
     expect(await exists(`messages_p${dayTag(kept)}`)).toBe(false);
+    expect(await exists(`deliveries_p${dayTag(kept)}`)).toBe(false);
     expect(await exists(`attempts_p${dayTag(kept)}`)).toBe(false);
+    expect((await sql()<{ n: number }[]>`select count(*)::int as n from deliveries where message_id = ${pending.id}`)[0]!.n).toBe(0);
     // Yesterday is within RETENTION_PERIOD (1 d) of its end: it stays, like today.
     expect(await exists(`messages_p${dayTag(today - DAY_MS)}`)).toBe(true);
+  });
+
+  it("put a delivery made days after its message (a resend, a recovery) in the message's day, one per message and endpoint", async () => {
+    const at = today - DAY_MS + 3_600_000;
+    const message = await oldMessage(at);
+    const later = (await t.api.post("/api/v1/consumers/parts/endpoints", { url: t.ok.url })).body.id as string;
+    const other = (await t.api.post("/api/v1/consumers/parts/endpoints", { url: t.ok.url })).body.id as string;
+    const deliveriesTo = (endpoint: string) =>
+      sql()<{ id: string; p: string }[]>`
+        select id, tableoid::regclass::text as p from deliveries where message_id = ${message.id} and endpoint_id = ${endpoint}`;
+
+    // Two resends at once to an endpoint the message never had: one delivery, in the message's day.
+    const resends = await Promise.all([0, 1].map(() => t.api.post(`/api/v1/messages/${message.id}/resend`, { endpoint_id: later })));
+    for (const r of resends) expect(r.status, r.text).toBe(202);
+    const made = await deliveriesTo(later);
+    expect(made).toEqual([{ id: expect.any(String), p: `deliveries_p${dayTag(today - DAY_MS)}` }]);
+    expect(resends.map((r) => r.body.delivery_id)).toEqual([made[0]!.id, made[0]!.id]);
+
+    // A recovery that takes the message for another endpoint it never had, then a resend to it.
+    const run = await t.api.post(`/api/v1/endpoints/${other}/recover`, {
+      since: new Date(at - 1000).toISOString(),
+      until: new Date(at + 1000).toISOString(),
+      include_never_attempted: true,
+      rate_per_second: 1000,
+    });
+    expect(run.status, run.text).toBe(202);
+    await waitFor(async () => (await t.api.get(`/api/v1/recoveries/${run.body.id}`)).body.state === "completed", { what: "the recovery run" });
+    const recovered = await deliveriesTo(other);
+    expect(recovered).toEqual([{ id: expect.any(String), p: `deliveries_p${dayTag(today - DAY_MS)}` }]);
+    const resent = await t.api.post(`/api/v1/messages/${message.id}/resend`, { endpoint_id: other });
+    expect(resent.body.delivery_id).toBe(recovered[0]!.id);
+    expect(await deliveriesTo(other)).toHaveLength(1);
+
+    // The day's unique index refuses a second delivery outright; `on conflict do nothing` skips it.
+    const insert = (conflict: boolean) =>
+      sql().unsafe(
+        `insert into deliveries (id, message_id, endpoint_id, consumer_id, status) values ($1, $2, $3, $4, 'canceled') ${conflict ? "on conflict do nothing" : ""}`,
+        [deliveryIdFor(message.id), message.id, other, consumerId],
+      );
+    await expect(insert(false)).rejects.toMatchObject({ code: "23505" });
+    expect((await insert(true)).count).toBe(0);
   });
 
   it("drops audit and alert days past AUDIT_RETENTION; a day with an alert still being sent stays", async () => {
