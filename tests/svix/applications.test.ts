@@ -1,25 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getSql } from "../../lib/db/client";
 import { sweep } from "../../lib/maintenance/sweep";
 import { systemCtx } from "../../lib/open-ctx";
-import { startHttpApp } from "../helpers/http-app";
-import { apiError, apiKey, SDKS, upsert, type Sdk } from "./sdks";
+import { apiError, sdkServer, SDKS, upsert, type Sdk } from "./sdks";
 
 /**
  * Applications (our consumers) through the official svix SDKs, 1.x and 2.x, against the app's
  * route handlers on a real HTTP server.
  */
-let app: Awaited<ReturnType<typeof startHttpApp>>;
-let token: string;
-
-beforeAll(async () => {
-  app = await startHttpApp();
-  token = await apiKey();
-});
-afterAll(() => app.close());
+const server = sdkServer();
 
 describe.each(SDKS.map((sdk) => [sdk.name, sdk] as const))("%s", (name, sdk: Sdk) => {
-  const svix = () => new sdk.Svix(token, { serverUrl: app.url });
+  const svix = () => server.client(sdk);
   const tag = name.replace(/\W/g, "");
 
   it("answers health with 204", async () => {
@@ -154,7 +146,7 @@ describe.each(SDKS.map((sdk) => [sdk.name, sdk] as const))("%s", (name, sdk: Sdk
   });
 
   it("answers every error as JSON: unknown token 401, unknown path 404, known unserved operation 501", async () => {
-    const stranger = new sdk.Svix("sk_unknown", { serverUrl: app.url });
+    const stranger = server.client(sdk, "sk_unknown");
     const unauthorized = await apiError(sdk, stranger.application.list());
     expect(unauthorized.code).toBe(401);
     expect(unauthorized.body.code).toBe("authentication_failed");

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Webhook as Webhook1 } from "svix";
 import { Webhook as Webhook2 } from "svix2";
-import { startHttpApp } from "../helpers/http-app";
 import { startReceiver, waitFor, type Received } from "../helpers/receiver";
 import { startTestWorker } from "../helpers/worker";
-import { apiError, apiKey, SDKS, upsert, type Sdk } from "./sdks";
+import { apiError, sdkServer, SDKS, upsert, type Sdk } from "./sdks";
 
 // One scheduled attempt: a delivery that fails once is failed for good, ready to recover.
 process.env.DELIVERY_SCHEDULE = "0";
@@ -18,23 +17,19 @@ process.env.RECOVERY_RAMP_EVERY = "1ms";
  * svix SDKs, with the real worker delivering to a receiver on 127.0.0.1 that verifies every
  * delivery with both SDKs' `new Webhook(secret).verify(body, headers)`.
  */
-let app: Awaited<ReturnType<typeof startHttpApp>>;
+const server = sdkServer();
 let worker: Awaited<ReturnType<typeof startTestWorker>>;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
-let token: string;
 /** The receiver answers 500 to paths listed here. */
 const failing = new Set<string>();
 
 beforeAll(async () => {
-  app = await startHttpApp();
-  token = await apiKey();
   worker = await startTestWorker();
   receiver = await startReceiver((req, res) => res.writeHead(failing.has(req.url ?? "") ? 500 : 204).end());
 });
 afterAll(async () => {
   await worker.stop();
   await receiver.close();
-  await app.close();
 });
 
 /** Both SDKs' verifiers accept the delivery with `secret`, from its svix-* headers alone (as a receiver written for Svix reads them). */
@@ -53,7 +48,7 @@ const receivedFor = (path: string, msgId: string) => receiver.received.filter((r
 const whsec = (seed: string) => `whsec_${Buffer.from(seed.padEnd(32, "x").slice(0, 32)).toString("base64")}`;
 
 describe.each(SDKS.map((sdk) => [sdk.name, sdk] as const))("%s", (name, sdk: Sdk) => {
-  const svix = () => new sdk.Svix(token, { serverUrl: app.url });
+  const svix = () => server.client(sdk);
   const tag = name.replace(/\W/g, "");
 
   it("creates, reads, replaces, patches and deletes endpoints; lists them to done", async () => {

@@ -1,22 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { apiClient } from "../helpers/api";
-import { startHttpApp } from "../helpers/http-app";
-import { apiError, apiKey, SDKS, upsert, type Sdk } from "./sdks";
+import { apiError, sdkServer, SDKS, upsert, type Sdk } from "./sdks";
 
 /** Event types through the official svix SDKs: `schemas["1"]` is our schema; DELETE archives. */
-let app: Awaited<ReturnType<typeof startHttpApp>>;
-let token: string;
-
-beforeAll(async () => {
-  app = await startHttpApp();
-  token = await apiKey();
-});
-afterAll(() => app.close());
+const server = sdkServer();
 
 const schema = { type: "object", properties: { id: { type: "string" } }, required: ["id"] };
 
 describe.each(SDKS.map((sdk) => [sdk.name, sdk] as const))("%s", (name, sdk: Sdk) => {
-  const svix = () => new sdk.Svix(token, { serverUrl: app.url });
+  const svix = () => server.client(sdk);
   const prefix = name.replace(/\W/g, "");
 
   it("creates, gets, replaces, patches, archives, brings back and expunges an event type", async () => {

@@ -12,9 +12,9 @@ import { currentSecret } from "../../lib/endpoints/secrets";
 import { findEndpointRow } from "../../lib/endpoints/queries";
 import { ctxOver } from "../../lib/open-ctx";
 import { apiClient } from "../helpers/api";
-import { startHttpApp } from "../helpers/http-app";
+import { createConsumer, createEndpoint } from "../helpers/fixtures";
 import { startReceiver, waitFor } from "../helpers/receiver";
-import { apiKey } from "./sdks";
+import { sdkServer } from "./sdks";
 import { spawnWorker } from "../helpers/worker-process";
 
 // The importer end to end: this test file's database is a deployment served through our own Svix
@@ -23,14 +23,13 @@ import { spawnWorker } from "../helpers/worker-process";
 
 const run = promisify(execFile);
 let target: { url: string; sql: Sql; drop: () => Promise<void> };
-let source: Awaited<ReturnType<typeof startHttpApp>>;
-let token: string;
+const source = sdkServer();
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 const SECRET = `whsec_${randomBytes(24).toString("base64")}`;
 const ids: { acme?: string; main?: string; paused?: string } = {};
 
 const importer = (args: string[]) =>
-  run(process.execPath, ["--import", "tsx", path.resolve("scripts/cli.ts"), "svix", "import", "--from-url", source.url, "--from-token", token, ...args], {
+  run(process.execPath, ["--import", "tsx", path.resolve("scripts/cli.ts"), "svix", "import", "--from-url", source.url, "--from-token", source.token, ...args], {
     env: { ...process.env, DATABASE_URL: target.url },
   });
 
@@ -57,10 +56,9 @@ beforeAll(async () => {
   const api = await apiClient();
   await api.post("/api/v1/event-types", { name: "invoice.paid", description: "An invoice was paid", schema: { type: "object", properties: { amount: { type: "integer" } } } });
   await api.post("/api/v1/event-types", { name: "invoice.voided" });
-  ids.acme = (await api.post("/api/v1/consumers", { uid: "acme", name: "Acme", metadata: { plan: "pro" } })).body.id;
-  await api.post("/api/v1/consumers", { uid: "globex", name: "Globex" });
-  const main = await api.post("/api/v1/consumers/acme/endpoints", {
-    url: `${receiver.url}/acme`,
+  ids.acme = (await createConsumer(api, { uid: "acme", name: "Acme", metadata: { plan: "pro" } })).id;
+  await createConsumer(api, { uid: "globex", name: "Globex" });
+  const main = await createEndpoint(api, "acme", `${receiver.url}/acme`, {
     uid: "main",
     description: "billing",
     event_types: ["invoice.paid"],
@@ -69,15 +67,11 @@ beforeAll(async () => {
     rate_limit_per_second: 50,
     secret: SECRET,
   });
-  expect(main.status).toBe(201);
-  ids.main = main.body.id;
-  ids.paused = (await api.post("/api/v1/consumers/acme/endpoints", { url: `${receiver.url}/paused`, disabled: true })).body.id;
-  source = await startHttpApp();
-  token = await apiKey();
+  ids.main = main.id;
+  ids.paused = (await createEndpoint(api, "acme", `${receiver.url}/paused`, { disabled: true })).id;
 });
 
 afterAll(async () => {
-  await source?.close();
   await target?.drop();
 });
 

@@ -10,6 +10,7 @@ import { systemCtx } from "../../lib/open-ctx";
 import { AppError } from "../../lib/errors";
 import { apiClient, type Api } from "../helpers/api";
 import { withEnv } from "../helpers/env";
+import { createConsumer, createEndpoint, sendMessage } from "../helpers/fixtures";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { startTestWorker } from "../helpers/worker";
 
@@ -21,7 +22,6 @@ process.env.DELIVERY_SCHEDULE = "0,150ms";
 
 let api: Api;
 let worker: Awaited<ReturnType<typeof startTestWorker>>;
-let seq = 0;
 
 beforeAll(async () => {
   api = await apiClient();
@@ -31,11 +31,7 @@ afterAll(async () => {
   await worker.stop();
 });
 
-async function consumer() {
-  const uid = `m${++seq}`;
-  expect((await api.post("/api/v1/consumers", { uid, name: uid })).status).toBe(201);
-  return uid;
-}
+const consumer = async () => (await createConsumer(api, {}, "m")).uid;
 
 describe("endpoints: uid, metadata, channels", () => {
   it("stores and answers them; a uid is unique within its consumer only, and never looks like an id", async () => {
@@ -68,14 +64,13 @@ describe("endpoints: uid, metadata, channels", () => {
   it("sends a message with channels only to endpoints without channels or sharing one; one without channels to the former only", async () => {
     const uid = await consumer();
     const make = async (channels?: string[]) =>
-      (await api.post(`/api/v1/consumers/${uid}/endpoints`, { url: "https://hooks.example.test/x", ...(channels ? { channels } : {}) })).body.id as string;
+      (await createEndpoint(api, uid, "https://hooks.example.test/x", channels ? { channels } : {})).id;
     const all = await make();
     const eu = await make(["eu"]);
     const us = await make(["us", "ca"]);
     const deliveredTo = async (body: Record<string, unknown>) => {
-      const sent = await api.post("/api/v1/messages", { consumer: uid, event_type: "invoice.paid", payload: {}, ...body });
-      expect(sent.status).toBe(202);
-      const read = await api.get(`/api/v1/messages/${sent.body.id}`);
+      const sent = await sendMessage(api, uid, { payload: {}, ...body });
+      const read = await api.get(`/api/v1/messages/${sent.id}`);
       return { read: read.body, to: read.body.deliveries.map((d: { endpoint_id: string }) => d.endpoint_id).sort() };
     };
     expect((await deliveredTo({ channels: ["eu"] })).to).toEqual([all, eu].sort());
@@ -98,15 +93,15 @@ describe("delivery with svix-* headers", () => {
     const receiver = await startReceiver();
     const uid = await consumer();
     const url = `${receiver.url}/svix`;
-    const both = (await api.post(`/api/v1/consumers/${uid}/endpoints`, { url, svix_headers: true })).body.id as string;
-    const plain = (await api.post(`/api/v1/consumers/${uid}/endpoints`, { url: `${receiver.url}/plain` })).body.id as string;
-    const sent = await api.post("/api/v1/messages", { consumer: uid, event_type: "invoice.paid", payload: { n: 1 } });
+    const both = (await createEndpoint(api, uid, url, { svix_headers: true })).id;
+    const plain = (await createEndpoint(api, uid, `${receiver.url}/plain`)).id;
+    const sent = await sendMessage(api, uid, { payload: { n: 1 } });
     await waitFor(() => receiver.received.length === 2, { what: "two deliveries" });
     const secret = async (id: string) => (await api.get(`/api/v1/endpoints/${id}/secret`)).body.key as string;
 
     const svixed = receiver.received.find((r) => r.path === "/svix")!;
     const headers = svixed.headers as Record<string, string>;
-    expect(headers["svix-id"]).toBe(sent.body.id);
+    expect(headers["svix-id"]).toBe(sent.id);
     expect(headers["svix-timestamp"]).toBe(headers["webhook-timestamp"]);
     expect(headers["svix-signature"]).toBe(headers["webhook-signature"]);
     // A receiver written for Svix reads the svix-* names alone.
@@ -117,7 +112,7 @@ describe("delivery with svix-* headers", () => {
     const other = receiver.received.find((r) => r.path === "/plain")!;
     expect(other.headers["svix-id"]).toBeUndefined();
 
-    await waitFor(async () => (await getDb().select().from(attempts).where(eq(attempts.messageId, sent.body.id))).length === 2, { what: "attempts logged" });
+    await waitFor(async () => (await getDb().select().from(attempts).where(eq(attempts.messageId, sent.id))).length === 2, { what: "attempts logged" });
     const logged = await api.get(`/api/v1/attempts?endpoint_id=${plain}`);
     expect(logged.body.data[0].url).toBe(`${receiver.url}/plain`);
   });
@@ -137,7 +132,7 @@ describe("secrets", () => {
 
   it("keeps the previous secret signing for the rotation's grace_seconds, and not at all with 0", async () => {
     const uid = await consumer();
-    const id = (await api.post(`/api/v1/consumers/${uid}/endpoints`, { url: "https://hooks.example.test/r" })).body.id as string;
+    const { id } = await createEndpoint(api, uid, "https://hooks.example.test/r");
     const active = async () =>
       (await getSql()<{ n: number }[]>`select count(*)::int as n from endpoint_secrets where endpoint_id = ${id} and (expires_at is null or expires_at > now())`)[0]!.n;
     expect((await api.post(`/api/v1/endpoints/${id}/secret/rotate`, { grace_seconds: 3600 })).status).toBe(200);

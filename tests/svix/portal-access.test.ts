@@ -1,22 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { apiClient, call } from "../helpers/api";
 import { withEnv } from "../helpers/env";
-import { startHttpApp } from "../helpers/http-app";
+import { createEndpoint } from "../helpers/fixtures";
 import { linkToken } from "../helpers/portal";
-import { apiError, apiKey, SDKS, type Sdk } from "./sdks";
+import { apiError, sdkServer, SDKS, type Sdk } from "./sdks";
 
 /**
  * authentication.appPortalAccess through the official svix SDKs: a one-time link into our portal
  * and a portal token the SDK itself can use, on its own application only.
  */
-let app: Awaited<ReturnType<typeof startHttpApp>>;
-let token: string;
-
-beforeAll(async () => {
-  app = await startHttpApp();
-  token = await apiKey();
-});
-afterAll(() => app.close());
+const server = sdkServer();
 
 /** The capabilities the link's session gets, by exchanging it as the portal page does. */
 async function linkCapabilities(url: string): Promise<string[]> {
@@ -26,7 +19,7 @@ async function linkCapabilities(url: string): Promise<string[]> {
 }
 
 describe.each(SDKS.map((sdk) => [sdk.name, sdk] as const))("%s", (name, sdk: Sdk) => {
-  const svix = (bearer = token) => new sdk.Svix(bearer, { serverUrl: app.url });
+  const svix = (bearer?: string) => server.client(sdk, bearer);
   const tag = name.replace(/\W/g, "");
 
   it("answers a one-time portal link and a token scoped to the application", async () => {
@@ -91,8 +84,8 @@ describe.each(SDKS.map((sdk) => [sdk.name, sdk] as const))("%s", (name, sdk: Sdk
   it("reads a recovery run as a background task", async () => {
     const api = await apiClient();
     const { id: appId } = await svix().application.create({ name: "Tasks", uid: `tasks-${tag}` });
-    const endpoint = await api.post(`/api/v1/consumers/${appId}/endpoints`, { url: "http://127.0.0.1:9/tasks" });
-    const recovery = await api.post(`/api/v1/endpoints/${endpoint.body.id}/recover`, { since: "2020-01-01T00:00:00Z" });
+    const endpoint = await createEndpoint(api, appId, "http://127.0.0.1:9/tasks");
+    const recovery = await api.post(`/api/v1/endpoints/${endpoint.id}/recover`, { since: "2020-01-01T00:00:00Z" });
     expect(recovery.status, recovery.text).toBe(202);
     const task = await svix().backgroundTask.get(recovery.body.id);
     expect(task).toMatchObject({ id: recovery.body.id, task: "endpoint.recover", data: { messagesSent: 0 } });

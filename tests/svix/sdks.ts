@@ -1,7 +1,9 @@
 import { ApiException as ApiException1, Svix as Svix1, Webhook as Webhook1 } from "svix";
 import { ApiException as ApiException2, Svix as Svix2, Webhook as Webhook2 } from "svix2";
+import { afterAll, beforeAll } from "vitest";
 import { createApiKey } from "../../lib/api-keys";
 import { systemCtx } from "../../lib/open-ctx";
+import { startHttpApp } from "../helpers/http-app";
 
 /**
  * The two official svix SDKs the Svix-compatible API is tested through (never hand-written HTTP):
@@ -16,6 +18,31 @@ export type Sdk = (typeof SDKS)[number];
 /** A new API key of ours: the token an integration passes to `new Svix(token, { serverUrl })`. */
 export async function apiKey(): Promise<string> {
   return (await createApiKey({ ctx: systemCtx(), input: { name: "svix sdk" } })).key;
+}
+
+/**
+ * The app's route handlers on a real HTTP server and an API key of ours, made before the file's
+ * tests and closed after them: `client(sdk)` is that SDK's client on it (with another bearer, say a
+ * portal token, when given one). Call it at the top level of the file.
+ */
+export function sdkServer() {
+  let app: Awaited<ReturnType<typeof startHttpApp>> | undefined;
+  const server = {
+    token: "",
+    get url(): string {
+      if (!app) throw new Error("sdkServer: not started yet");
+      return app.url;
+    },
+    client: (sdk: Sdk, bearer?: string): Svix2 => new sdk.Svix(bearer ?? server.token, { serverUrl: server.url }),
+  };
+  beforeAll(async () => {
+    app = await startHttpApp();
+    server.token = await apiKey();
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+  return server;
 }
 
 /** `update` in 1.x, `upsert` in 2.x. */
