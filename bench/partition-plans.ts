@@ -1,9 +1,10 @@
 /**
  * Part p0: the plans of the queries that must keep their index paths under time partitions
- * (issue 21, ADR 0034) — the keyset lists (message log, attempts), a read by id, payload search,
- * the claim's lease join and the outcome writes — on two databases of one server holding the same
- * rows: one partitioned by day (migration 0017 and the sweep's day partitions), one with plain
- * tables (0016). `days` days of `perDay` messages, each with one delivery and one attempt.
+ * (issue 21, ADR 0034) — the keyset lists (message log, attempts, deliveries), a read by id,
+ * payload search, the claim's lease join and the outcome writes — on two databases of one server
+ * holding the same rows: one partitioned by day (migrations 0017 and 0019 and the sweep's day
+ * partitions), one with plain tables (0016). `days` days of `perDay` messages, each with one
+ * delivery and one attempt.
  *
  *   npx tsx bench/partition-plans.ts [--days 10] [--per-day 30000] [--server postgres://…]
  *
@@ -19,7 +20,7 @@ import { parseConfig } from "../lib/config";
 import type { Ctx } from "../lib/context";
 import { createSql, ormOver, type Sql } from "../lib/db/client";
 import { migrateDatabase } from "../lib/db/migrate";
-import { newId } from "../lib/ids";
+import { deliveryIdFloor, newId } from "../lib/ids";
 import { DAY_MS, makePartitions, startOfDay } from "../lib/retention/partitions";
 
 type Options = { days: number; perDay: number; log: (line: string) => void; /** The databases of an earlier run, as they are. */ reuse?: boolean };
@@ -81,14 +82,15 @@ async function seed(dbs: Sql[], o: Options, now: number): Promise<{ endpoint: st
   for (const sql of dbs) {
     await sql`vacuum analyze`;
     // The partitioned parents too: autovacuum analyzes partitions, not their parents.
-    await sql`analyze messages, attempts`;
+    await sql`analyze messages, deliveries, attempts`;
   }
   const [m] = await dbs[0]!<{ id: string }[]>`select id from messages order by id limit 1 offset ${Math.floor(total / 2)}`;
   return { endpoint: endpoints[3]!.id, consumer: consumers[3]!.id, message: m!.id };
 }
 
-function queries(k: { endpoint: string; consumer: string; message: string }, cursor: { at: string; id: string }): { name: string; sql: string }[] {
+function queries(k: { endpoint: string; consumer: string; message: string }, cursor: { at: string; id: string }, newest: string[]): { name: string; sql: string }[] {
   const page = "order by created_at desc nulls last, id desc nulls last limit 51";
+  const list = newest.map((id) => `'${id}'`).join(", ");
   return [
     { name: "message log, first page", sql: `select * from messages ${page}` },
     { name: "message log, a later page (keyset)", sql: `select * from messages where (created_at, id) < ('${cursor.at}'::timestamptz, '${cursor.id}') ${page}` },
@@ -98,6 +100,18 @@ function queries(k: { endpoint: string; consumer: string; message: string }, cur
     { name: "attempts, first page", sql: `select * from attempts ${page}` },
     { name: "attempts of one endpoint", sql: `select * from attempts where endpoint_id = '${k.endpoint}' ${page}` },
     { name: "attempts of one message", sql: `select * from attempts where message_id = '${k.message}' ${page}` },
+    // As lib/messages/queries.ts reads them: each bounded below by deliveryIdFloor of its messages.
+    {
+      name: "deliveries of a page of the message log (51 messages)",
+      sql: `select * from deliveries where message_id in (${list}) and id >= '${deliveryIdFloor([...newest].sort()[0]!)}'`,
+    },
+    { name: "a message's deliveries", sql: `select * from deliveries where message_id = '${k.message}' and id >= '${deliveryIdFloor(k.message)}'` },
+    {
+      name: "message log of one endpoint (exists a delivery)",
+      sql: `select * from messages m where exists (
+              select 1 from deliveries d where d.message_id = m.id and d.id >= 'dlv_' || substr(m.id, 5, 10) and d.endpoint_id = '${k.endpoint}') ${page}`,
+    },
+    { name: "deliveries of one endpoint, newest first", sql: `select * from deliveries where endpoint_id = '${k.endpoint}' ${page}` },
     {
       name: "the claim's lease join (deliveries → messages by id, 100 claimed)",
       sql: `with c as materialized (select id as delivery_id from deliveries order by id desc limit 100)
@@ -139,7 +153,8 @@ export async function capturePlans(serverUrl: string, o: Options): Promise<{ nam
   }
   const [c] = await plain<{ at: Date; id: string }[]>`select created_at as at, id from messages order by created_at desc, id desc offset 5000 limit 1`;
   const out: { name: string; plain: string; parted: string }[] = [];
-  for (const q of queries(keys, { at: c!.at.toISOString(), id: c!.id })) {
+  const newest = (await plain<{ id: string }[]>`select id from messages order by created_at desc, id desc limit 51`).map((m) => m.id);
+  for (const q of queries(keys, { at: c!.at.toISOString(), id: c!.id }, newest)) {
     const explain = async (sql: Sql) => {
       await sql`begin`;
       try {

@@ -1,7 +1,7 @@
 /**
  * Part p: time partitions (issue 21, ADR 0034), on two databases of the bench's server migrated
- * alike, one of them turned back into plain tables (messages, attempts, audit_events, alerts as
- * before migration 0017):
+ * alike, one of them turned back into plain tables (messages, deliveries, attempts, audit_events,
+ * alerts as before migrations 0017 and 0019):
  *
  *  p1. the delivery rate, partitioned against plain, in pairs in turn (part b's delivery of
  *      `deliveries` queued by SQL, 1 KiB payloads, one worker);
@@ -29,8 +29,8 @@ import type { Ctx } from "../lib/context";
 import { createSql, ormOver, type Sql } from "../lib/db/client";
 import { migrateDatabase } from "../lib/db/migrate";
 import { createEndpoint } from "../lib/endpoints/create-endpoint";
-import { idBoundAt, newId } from "../lib/ids";
-import { DAY_MS, PARTITIONED, dropExpiredPartitions, makePartitions, startOfDay } from "../lib/retention/partitions";
+import { deliveryIdFor, newId } from "../lib/ids";
+import { DAY_MS, PARTITIONED, attachDay, dropExpiredPartitions, makePartitions, startOfDay } from "../lib/retention/partitions";
 import type { BenchDatabase } from "./database";
 import { countAttempts } from "./database";
 import { productEnv, startWorker } from "./product";
@@ -60,18 +60,35 @@ function withDatabase(url: string, database: string): string {
   return parsed.toString();
 }
 
-/** Migration 0017 undone on empty tables: each partitioned table's default partition becomes the plain table again. */
+/**
+ * Migrations 0017 and 0019 undone on empty tables: each partitioned table's default partition
+ * becomes the plain table again, with the foreign keys from and to them and deliveries' triggers as
+ * the plain tables had them.
+ */
 async function unpartition(sql: Sql): Promise<void> {
   await sql.begin(async (tx) => {
-    await tx`alter table deliveries drop constraint deliveries_message_id_messages_id_fk`;
-    for (const { table } of PARTITIONED) {
+    const tables = PARTITIONED.map((p) => p.table);
+    // The keys between these tables and others, each where it is defined (a key on a default
+    // partition of its own, deliveries_default's to messages, too), re-made on the plain tables.
+    const keys = await tx<{ name: string; tbl: string; def: string }[]>`
+      select c.conname as name, c.conrelid::regclass::text as tbl, pg_get_constraintdef(c.oid) as def from pg_constraint c
+      where c.contype = 'f' and c.conparentid = 0
+        and (c.conrelid::regclass::text = any(${tables}) or c.confrelid::regclass::text = any(${tables}) or c.conrelid::regclass::text = 'deliveries_default')`;
+    const triggers = await tx<{ def: string }[]>`select pg_get_triggerdef(oid) as def from pg_trigger where tgrelid = 'deliveries'::regclass and not tgisinternal`;
+    for (const k of keys) await tx.unsafe(`alter table ${k.tbl} drop constraint ${k.name}`);
+    for (const table of tables) {
       await tx.unsafe(`alter table ${table} detach partition ${table}_default`);
       await tx.unsafe(`drop table ${table}`);
       await tx.unsafe(`alter table ${table}_default rename to ${table}`);
       const indexes = await tx<{ name: string }[]>`select indexname as name from pg_indexes where tablename = ${table} and indexname like ${`${table}_default_%`}`;
       for (const { name } of indexes) await tx.unsafe(`alter index ${name} rename to ${table}_${name.slice(`${table}_default_`.length)}`);
     }
-    await tx`alter table deliveries add constraint deliveries_message_id_messages_id_fk foreign key (message_id) references messages(id) on delete cascade`;
+    for (const k of keys) {
+      const on = k.tbl.replace(/_default$/, "");
+      const [dup] = await tx`select 1 from pg_constraint where conrelid = ${on}::regclass and conname = ${k.name}`;
+      if (!dup) await tx.unsafe(`alter table ${on} add constraint ${k.name} ${k.def.replace(/ NOT VALID$/, "")}`);
+    }
+    for (const t of triggers) await tx.unsafe(t.def);
   });
 }
 
@@ -111,7 +128,7 @@ async function queue(v: Variant, count: number): Promise<void> {
 
 async function writeMessages(sql: Sql, endpoints: string[], consumerOf: Map<string, string>): Promise<void> {
   const messageIds = endpoints.map(() => newId("message"));
-  const deliveryIds = endpoints.map(() => newId("delivery"));
+  const deliveryIds = messageIds.map(deliveryIdFor);
   const consumers = endpoints.map((e) => consumerOf.get(e)!);
   await sql.begin(async (tx) => {
     await tx`
@@ -156,12 +173,7 @@ async function measureDrop(v: Variant, messages: number, log: (line: string) => 
   const day = startOfDay(Date.now()) - 3 * DAY_MS;
   const env = { ...v.env, RETENTION_PERIOD: "1d" };
   const ctx: Ctx = { actor: { type: "system" }, db: ormOver(v.sql), sql: v.sql, config: parseConfig(env) };
-  for (const { table, prefix } of PARTITIONED) {
-    if (table !== "messages" && table !== "attempts") continue;
-    const name = `${table}_p${new Date(day).toISOString().slice(0, 10).replace(/-/g, "")}`;
-    await v.sql.unsafe(`create table if not exists ${name} (like ${table} including defaults including storage including compression)`);
-    await v.sql.unsafe(`alter table ${table} attach partition ${name} for values from ('${idBoundAt(prefix, day)}') to ('${idBoundAt(prefix, day + DAY_MS)}')`);
-  }
+  for (const table of ["messages", "deliveries", "attempts"] as const) await attachDay(v.sql, table, day);
   const byEndpoint = new Map((await v.sql<{ id: string; consumer_id: string }[]>`select id, consumer_id from endpoints where id = any(${v.endpointIds})`).map((e) => [e.id, e.consumer_id]));
   const seedStarted = performance.now();
   for (let start = 0; start < messages; start += 10_000) {

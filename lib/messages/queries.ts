@@ -3,10 +3,19 @@ import { consumerScope, type Ctx } from "../context";
 import { deliveries, failedDeliveries, messages } from "../db/schema";
 import { keysetBefore, newestFirst } from "../db/keyset";
 import { NotFoundError } from "../errors";
+import { ID_PREFIXES, deliveryIdFloor } from "../ids";
 import { decodeCursor, toPage, type PageQuery } from "../pagination";
 import { consumerRefs, erasingConsumerIds, findConsumer } from "../consumers/queries";
 import { endpointRefs } from "../endpoints/queries";
 import { toDeliverySummary, type ListMessagesQuery } from "./schemas";
+
+/**
+ * deliveryIdFloor in SQL, of each row's message id: deliveries are partitioned by id and a read by
+ * message_id reads every day's index; this bound lets the executor skip the days before the
+ * message's (run-time pruning, per message).
+ */
+const floorOf = (messageId: AnyColumn) =>
+  sql`${sql.raw(`'${ID_PREFIXES.delivery}_'`)} || substr(${messageId}, ${sql.raw(String(ID_PREFIXES.message.length + 2))}, 10)`;
 
 const deliveryColumns = {
   id: deliveries.id,
@@ -63,7 +72,7 @@ export async function listMessages(ctx: Ctx, query: PageQuery & ListMessagesQuer
               ...walk(messages.createdAt, messages.id, messages.consumerId),
               ...content,
               query.status || query.endpoint_id
-                ? sql`exists (select 1 from ${deliveries} d where d.message_id = ${messages.id}
+                ? sql`exists (select 1 from ${deliveries} d where d.message_id = ${messages.id} and d.id >= ${floorOf(messages.id)}
                     ${query.status ? sql`and d.status = ${query.status}` : sql``}
                     ${query.endpoint_id ? sql`and d.endpoint_id = ${query.endpoint_id}` : sql``})`
                 : undefined,
@@ -73,7 +82,10 @@ export async function listMessages(ctx: Ctx, query: PageQuery & ListMessagesQuer
           .limit(query.limit + 1);
   const page = rows.slice(0, query.limit);
   const deliveryRows = page.length
-    ? await ctx.db.select(deliveryColumns).from(deliveries).where(inArray(deliveries.messageId, page.map((m) => m.id)))
+    ? await ctx.db
+        .select(deliveryColumns)
+        .from(deliveries)
+        .where(and(inArray(deliveries.messageId, page.map((m) => m.id)), gte(deliveries.id, deliveryIdFloor(page.map((m) => m.id).sort()[0]!))))
     : [];
   // Names for the page's distinct consumers and endpoints, by primary key: the walk above keeps its plan.
   const [owners, targets] = await Promise.all([consumerRefs(ctx, page.map((m) => m.consumerId)), endpointRefs(ctx, deliveryRows.map((d) => d.endpointId))]);
@@ -139,7 +151,10 @@ export async function findMessageRow(ctx: Ctx, ref: string, { consumerId }: { co
 /** A message with its payload (as sent) and every delivery's state. */
 export async function getMessage(ctx: Ctx, id: string) {
   const row = await findMessageRow(ctx, id);
-  const deliveryRows = await ctx.db.select(deliveryColumns).from(deliveries).where(eq(deliveries.messageId, id));
+  const deliveryRows = await ctx.db
+    .select(deliveryColumns)
+    .from(deliveries)
+    .where(and(eq(deliveries.messageId, id), gte(deliveries.id, deliveryIdFloor(row.id))));
   const [owners, targets] = await Promise.all([consumerRefs(ctx, [row.consumerId]), endpointRefs(ctx, deliveryRows.map((d) => d.endpointId))]);
   return {
     ...toMessage(row),
