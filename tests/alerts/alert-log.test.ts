@@ -10,7 +10,7 @@ import { startReceiver, waitFor, type Received } from "../helpers/receiver";
 import { startSmtpServer } from "../helpers/smtp";
 import { withEnv } from "../helpers/env";
 import { settled } from "../helpers/settled";
-import { startTestWorker, withWorkerEnv } from "../helpers/worker";
+import { runTestWorker, withWorkerEnv } from "../helpers/worker";
 import { spawnWorker } from "../helpers/worker-process";
 import { consumerWithEndpoint, createConsumer, createEndpoint, sendMessage } from "../helpers/fixtures";
 
@@ -30,7 +30,6 @@ const SLACK_PATH = "/services/T0001/B0001/slacksecretslacksecret00";
 const CW_TOKEN = "cw0123456789abcdef0123456789abcd";
 
 let api: Api;
-let worker: Awaited<ReturnType<typeof startTestWorker>>;
 let slack: Awaited<ReturnType<typeof startReceiver>>;
 let teams: Awaited<ReturnType<typeof startReceiver>>;
 let chatwork: Awaited<ReturnType<typeof startReceiver>>;
@@ -66,13 +65,12 @@ beforeAll(async () => {
   for (const c of created) expect(c.status).toBe(201);
   hookSecret = created[4]!.body.secret;
   hookChannelId = created[4]!.body.id;
-  worker = await startTestWorker();
 });
 
 afterAll(async () => {
-  await worker?.stop();
   await Promise.all([slack, teams, chatwork, hook, smtp].map((s) => s?.close()));
 });
+const worker = runTestWorker();
 
 async function endpointFor(alertEmails: string[] = []) {
   const { uid, id: consumerId } = await createConsumer(api, { uid: `alerted-${++seq}`, name: `Customer ${seq}`, alert_emails: alertEmails });
@@ -263,7 +261,7 @@ describe("throttle", () => {
 
     // The window passes, by the database's clock (the throttle decides with it), under a worker
     // whose window is short.
-    worker = await withWorkerEnv(worker, { ALERT_THROTTLE: "300ms" }, async () => {
+    worker.current = await withWorkerEnv(worker.current, { ALERT_THROTTLE: "300ms" }, async () => {
       await waitFor(async () => {
         const [row] = await getSql()<{ passed: boolean }[]>`
           select bool_and(window_at is null or window_at <= now() - interval '300 milliseconds') as passed from alert_windows where endpoint_id = ${ep.id}`;

@@ -14,14 +14,13 @@ import { apiClient, type Api } from "../helpers/api";
 import { startReceiver, waitFor, type Received } from "../helpers/receiver";
 import { startSmtpServer } from "../helpers/smtp";
 import { settled } from "../helpers/settled";
-import { startTestWorker } from "../helpers/worker";
+import { runTestWorker } from "../helpers/worker";
 import { createConsumer, createEndpoint } from "../helpers/fixtures";
 
 process.env.ALERT_THROTTLE = "1h";
 process.env.ALERT_RETRY_SCHEDULE = "0,50ms";
 
 let api: Api;
-let worker: Awaited<ReturnType<typeof startTestWorker>>;
 let hook: Awaited<ReturnType<typeof startReceiver>>;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let hookSecret: string;
@@ -37,13 +36,12 @@ beforeAll(async () => {
   expect(channel.status).toBe(201);
   hookSecret = channel.body.secret;
   hookChannelId = channel.body.id;
-  worker = await startTestWorker();
 });
 
 afterAll(async () => {
-  await worker?.stop();
   await Promise.all([hook?.close(), smtp?.close()]);
 });
+runTestWorker();
 
 async function endpointFor(alertEmails: string[] = []) {
   const { uid } = await createConsumer(api, { uid: `throttled-${++seq}`, name: `Customer ${seq}`, alert_emails: alertEmails });

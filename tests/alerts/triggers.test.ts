@@ -15,7 +15,7 @@ import { consumerWithEndpoint, sendMessage } from "../helpers/fixtures";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { startSmtpServer } from "../helpers/smtp";
 import { settled } from "../helpers/settled";
-import { startTestWorker, withWorkerEnv } from "../helpers/worker";
+import { runTestWorker, withWorkerEnv } from "../helpers/worker";
 
 process.env.DELIVERY_SCHEDULE = "0,100ms,100ms,100ms,100ms,100ms,100ms,100ms";
 process.env.ALERT_FAILING_AFTER = "400ms";
@@ -25,7 +25,6 @@ process.env.ALERT_RETRY_SCHEDULE = "0,100ms";
 process.env.CIRCUIT_FAILURE_THRESHOLD = "1000";
 
 let api: Api;
-let worker: Awaited<ReturnType<typeof startTestWorker>>;
 let customer: Awaited<ReturnType<typeof startReceiver>>;
 let ops: Awaited<ReturnType<typeof startReceiver>>;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
@@ -45,13 +44,12 @@ beforeAll(async () => {
   const channel = await api.post("/api/v1/alert-channels", { kind: "webhook", name: "ops", config: { url: `${ops.url}/ops` } });
   expect(channel.status).toBe(201);
   opsSecret = channel.body.secret;
-  worker = await startTestWorker();
 });
 
 afterAll(async () => {
-  await worker?.stop();
   await Promise.all([customer, ops, smtp].map((s) => s?.close()));
 });
+const worker = runTestWorker();
 
 const failing = new Set<string>();
 
@@ -133,7 +131,7 @@ describe("alerts from real deliveries", () => {
   });
 
   it("the 5-day rule (shrunk): endpoint.disabled with its reason, always sent; enabling raises endpoint.enabled, throttled", async () => {
-    worker = await withWorkerEnv(worker, { ENDPOINT_DISABLE_AFTER: "1s" }, async () => {
+    worker.current = await withWorkerEnv(worker.current, { ENDPOINT_DISABLE_AFTER: "1s" }, async () => {
       const ep = await failingEndpoint(["owner@three.test"]);
       // Failures keep coming, one message per poll, until the streak outlasts the limit.
       let i = 0;

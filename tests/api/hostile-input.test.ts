@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, type ApiResponse, type Api } from "../helpers/api";
 import { startReceiver, waitFor } from "../helpers/receiver";
-import { startTestWorker } from "../helpers/worker";
+import { runTestWorker } from "../helpers/worker";
 import { getSql } from "../../lib/db/client";
 import { withEnv } from "../helpers/env";
 import { consumerWithEndpoint, createConsumer, createEndpoint, sendMessage } from "../helpers/fixtures";
-import type { WorkerHandle } from "../../worker/runtime";
 
 /**
  * Input a hostile or careless client sends: each answer is problem+json 4xx with a stable code,
@@ -90,16 +89,14 @@ describe("U+0000 and unpaired surrogates, which Postgres text and jsonb cannot s
 });
 
 describe("a payload's strings are the client's own JSON", () => {
-  let worker: WorkerHandle;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   beforeAll(async () => {
     receiver = await startReceiver();
-    worker = await startTestWorker();
   });
   afterAll(async () => {
-    await worker.stop();
     await receiver.close();
   });
+  runTestWorker();
 
   it("U+0000 and a lone surrogate inside the payload are accepted and delivered exactly as stored", async () => {
     const { uid } = await consumerWithEndpoint(api, `${receiver.url}/hook`, { prefix: "payloads" });
@@ -186,16 +183,14 @@ describe("endpoint custom headers", () => {
   });
 
   describe("what is accepted is sent as given", () => {
-    let worker: WorkerHandle;
     let receiver: Awaited<ReturnType<typeof startReceiver>>;
     beforeAll(async () => {
       receiver = await startReceiver();
-      worker = await startTestWorker();
     });
     afterAll(async () => {
-      await worker.stop();
       await receiver.close();
     });
+    runTestWorker();
 
     it("visible ASCII, tabs, spaces and Latin-1 reach the receiver", async () => {
       const { uid } = await createConsumer(api, {}, "headers");

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
 import { getSql } from "../../lib/db/client";
-import { apiClient, call, type Api } from "../helpers/api";
+import { apiClient, clientFor, type Api } from "../helpers/api";
 import { withEnv } from "../helpers/env";
 import { consumerWithEndpoint, endpointSecret, sendMessage } from "../helpers/fixtures";
 import { portalSession } from "../helpers/portal";
 import { startReceiver, waitFor } from "../helpers/receiver";
-import { startTestWorker } from "../helpers/worker";
+import { runTestWorker } from "../helpers/worker";
 
 /**
  * What a customer's portal link may see and change, and what a test send may do: each link gets
@@ -24,17 +24,11 @@ beforeAll(async () => {
 const customer = (headers: Record<string, string> = {}, url = "http://127.0.0.1:9/hook") =>
   consumerWithEndpoint(api, url, { consumer: { metadata: { plan: "enterprise", crm_id: "internal-42" } }, endpoint: { headers }, prefix: "lp" });
 
-const as = (token: string) => ({
-  get: (path: string) => call("GET", path, { key: token }),
-  post: (path: string, body: unknown = {}) => call("POST", path, { key: token, body }),
-  patch: (path: string, body: unknown) => call("PATCH", path, { key: token, body }),
-});
-
 describe("custom header values", () => {
   it("are masked for a link without view_secrets, and a masked value sent back keeps the stored one", async () => {
     const { uid, endpointId } = await customer({ authorization: "Bearer receiver-token", "x-tenant": "t1" });
     const { token } = await portalSession(api, uid, { capabilities: ["manage_endpoints"] });
-    const portal = as(token);
+    const portal = clientFor(token);
     const seen = await portal.get(`/api/v1/endpoints/${endpointId}`);
     expect(seen.body.headers).toEqual({ authorization: "[redacted]", "x-tenant": "[redacted]" });
     expect((await portal.get(`/api/v1/consumers/${uid}/endpoints`)).body.data[0].headers).toEqual(seen.body.headers);
@@ -49,7 +43,7 @@ describe("custom header values", () => {
   it("are shown to a link with view_secrets", async () => {
     const { uid, endpointId } = await customer({ authorization: "Bearer receiver-token" });
     const { token } = await portalSession(api, uid, { capabilities: ["view_secrets"] });
-    expect((await as(token).get(`/api/v1/endpoints/${endpointId}`)).body.headers).toEqual({ authorization: "Bearer receiver-token" });
+    expect((await clientFor(token).get(`/api/v1/endpoints/${endpointId}`)).body.headers).toEqual({ authorization: "Bearer receiver-token" });
   });
 });
 
@@ -57,11 +51,11 @@ describe("a portal link and its consumer", () => {
   it("never sees the SaaS's internal metadata", async () => {
     const { uid } = await customer();
     const { token, session } = await portalSession(api, uid, { capabilities: [] });
-    const one = await as(token).get(`/api/v1/consumers/${session.consumer_id}`);
+    const one = await clientFor(token).get(`/api/v1/consumers/${session.consumer_id}`);
     expect(one.status).toBe(200);
     expect(one.body).not.toHaveProperty("metadata");
     expect(one.text).not.toContain("internal-42");
-    const list = await as(token).get("/api/v1/consumers");
+    const list = await clientFor(token).get("/api/v1/consumers");
     expect(list.body.data).toHaveLength(1);
     expect(list.body.data[0]).not.toHaveProperty("metadata");
     expect((await api.get(`/api/v1/consumers/${uid}`)).body.metadata).toEqual({ plan: "enterprise", crm_id: "internal-42" });
@@ -70,12 +64,12 @@ describe("a portal link and its consumer", () => {
   it("changes alert_emails only with manage_endpoints", async () => {
     const { uid } = await customer();
     const readOnly = await portalSession(api, uid, { capabilities: [] });
-    const refused = await as(readOnly.token).patch(`/api/v1/consumers/${readOnly.session.consumer_id}`, { alert_emails: ["attacker@example.com"] });
+    const refused = await clientFor(readOnly.token).patch(`/api/v1/consumers/${readOnly.session.consumer_id}`, { alert_emails: ["attacker@example.com"] });
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe("forbidden");
     expect((await api.get(`/api/v1/consumers/${uid}`)).body.alert_emails).toEqual([]);
     const manager = await portalSession(api, uid, { capabilities: ["manage_endpoints"] });
-    const changed = await as(manager.token).patch(`/api/v1/consumers/${manager.session.consumer_id}`, { alert_emails: ["ops@customer.example"] });
+    const changed = await clientFor(manager.token).patch(`/api/v1/consumers/${manager.session.consumer_id}`, { alert_emails: ["ops@customer.example"] });
     expect(changed.status, changed.text).toBe(200);
     expect(changed.body.alert_emails).toEqual(["ops@customer.example"]);
     expect(changed.body).not.toHaveProperty("metadata");
@@ -87,12 +81,12 @@ describe("portal limits on endpoints", () => {
     await withEnv({ ENDPOINT_MAX_CONCURRENCY: "10" }, async () => {
       const { uid, endpointId } = await customer();
       const { token } = await portalSession(api, uid, { capabilities: ["manage_endpoints"] });
-      const created = await as(token).post(`/api/v1/consumers/${uid}/endpoints`, { url: "http://127.0.0.1:9/x", max_concurrency: 11 });
+      const created = await clientFor(token).post(`/api/v1/consumers/${uid}/endpoints`, { url: "http://127.0.0.1:9/x", max_concurrency: 11 });
       expect(created.status).toBe(422);
       expect(created.body.errors).toEqual([expect.objectContaining({ path: "max_concurrency" })]);
-      const patched = await as(token).patch(`/api/v1/endpoints/${endpointId}`, { max_concurrency: 500 });
+      const patched = await clientFor(token).patch(`/api/v1/endpoints/${endpointId}`, { max_concurrency: 500 });
       expect(patched.status).toBe(422);
-      expect((await as(token).patch(`/api/v1/endpoints/${endpointId}`, { max_concurrency: 10 })).status).toBe(200);
+      expect((await clientFor(token).patch(`/api/v1/endpoints/${endpointId}`, { max_concurrency: 10 })).status).toBe(200);
       expect((await api.get(`/api/v1/consumers/${uid}/endpoints`)).body.data).toHaveLength(1);
       expect((await api.patch(`/api/v1/endpoints/${endpointId}`, { max_concurrency: 500 })).status).toBe(200);
     });
@@ -102,7 +96,7 @@ describe("portal limits on endpoints", () => {
     await withEnv({ PORTAL_MAX_ENDPOINTS: "3" }, async () => {
       const { uid } = await customer();
       const { token } = await portalSession(api, uid, { capabilities: ["manage_endpoints"] });
-      const racing = await Promise.all([1, 2, 3, 4].map((n) => as(token).post(`/api/v1/consumers/${uid}/endpoints`, { url: `http://127.0.0.1:9/${n}` })));
+      const racing = await Promise.all([1, 2, 3, 4].map((n) => clientFor(token).post(`/api/v1/consumers/${uid}/endpoints`, { url: `http://127.0.0.1:9/${n}` })));
       expect(racing.map((r) => r.status).sort()).toEqual([201, 201, 409, 409]);
       const refused = racing.find((r) => r.status === 409)!;
       expect(refused.body.code).toBe("endpoint_limit");
@@ -123,15 +117,13 @@ describe("portal limits on endpoints", () => {
 
 describe("test sends", () => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  let worker: Awaited<ReturnType<typeof startTestWorker>>;
   beforeAll(async () => {
     receiver = await startReceiver();
-    worker = await startTestWorker();
   });
   afterAll(async () => {
-    await worker.stop();
     await receiver.close();
   });
+  runTestWorker();
 
   it("are marked `webhook-test: true` (signed like any other), real traffic is not, and each endpoint takes a bounded number a minute", async () => {
     await withEnv({ ENDPOINT_TEST_SENDS_PER_MINUTE: "2" }, async () => {
@@ -139,7 +131,7 @@ describe("test sends", () => {
       const secret = await endpointSecret(api, endpointId);
       const { token } = await portalSession(api, uid, { capabilities: ["manage_endpoints"] });
       const sends = [];
-      for (let i = 0; i < 3; i++) sends.push(await as(token).post(`/api/v1/endpoints/${endpointId}/test`, { event_type: "invoice.paid", payload: { forged: i } }));
+      for (let i = 0; i < 3; i++) sends.push(await clientFor(token).post(`/api/v1/endpoints/${endpointId}/test`, { event_type: "invoice.paid", payload: { forged: i } }));
       expect(sends.map((s) => s.status)).toEqual([202, 202, 429]);
       expect(Number(sends[2]!.headers.get("retry-after"))).toBeGreaterThan(0);
       expect(sends[2]!.body.code).toBe("rate_limited");

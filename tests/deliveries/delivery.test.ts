@@ -1,13 +1,13 @@
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { Webhook as SvixWebhook } from "svix";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { getDb, getSql } from "../../lib/db/client";
 import { attempts, deliveries, messages } from "../../lib/db/schema";
 import { apiClient, type Api } from "../helpers/api";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { withEnv } from "../helpers/env";
-import { startTestWorker } from "../helpers/worker";
+import { runTestWorker } from "../helpers/worker";
 import { consumerWithEndpoint, createEndpoint, endpointSecret, sendMessage } from "../helpers/fixtures";
 
 // Eight attempts, as in production, with gaps of test size.
@@ -17,15 +17,11 @@ process.env.DELIVERY_TIMEOUT = "700ms";
 process.env.CIRCUIT_FAILURE_THRESHOLD = "1000";
 
 let api: Api;
-let worker: Awaited<ReturnType<typeof startTestWorker>>;
 
 beforeAll(async () => {
   api = await apiClient();
-  worker = await startTestWorker();
 });
-afterAll(async () => {
-  await worker.stop();
-});
+runTestWorker();
 
 async function setup(url: string, endpoint: Record<string, unknown> = {}) {
   const { uid, endpointId } = await consumerWithEndpoint(api, url, { endpoint, prefix: "c" });

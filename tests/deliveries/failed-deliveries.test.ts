@@ -5,7 +5,7 @@ import { apiClient, type Api } from "../helpers/api";
 import { createConsumer, createEndpoint, sendMessage } from "../helpers/fixtures";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { settled } from "../helpers/settled";
-import { startTestWorker } from "../helpers/worker";
+import { runTestWorker } from "../helpers/worker";
 import { openCtx } from "../../lib/open-ctx";
 
 // Two attempts, so a delivery fails quickly; no breaker or auto-disable in the way.
@@ -13,7 +13,6 @@ process.env.DELIVERY_SCHEDULE = "0,50ms";
 process.env.CIRCUIT_FAILURE_THRESHOLD = "1000";
 
 let api: Api;
-let worker: Awaited<ReturnType<typeof startTestWorker>>;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 /** Paths the receiver fails; every other path answers 204. */
 const failing = new Set<string>();
@@ -63,10 +62,11 @@ async function settleAll() {
   for (const id of [ids.acmeOne, ids.acmeTwo, ids.globexOne]) await settled(id);
 }
 
+// Before the set-up below, which waits for the worker to settle what it sends.
+runTestWorker();
 beforeAll(async () => {
   api = await apiClient();
   receiver = await startReceiver((req, res) => res.writeHead(failing.has(req.url ?? "/") ? 500 : 204).end());
-  worker = await startTestWorker();
   for (const uid of ["acme", "globex"] as const) ids[uid] = (await createConsumer(api, { uid })).id;
   ids.acmeOne = (await createEndpoint(api, "acme", `${receiver.url}/acme-one`)).id;
   ids.acmeTwo = (await createEndpoint(api, "acme", `${receiver.url}/acme-two`, { event_types: ["invoice.paid"] })).id;
@@ -85,7 +85,6 @@ beforeAll(async () => {
   await settleAll();
 });
 afterAll(async () => {
-  await worker.stop();
   await receiver.close();
 });
 

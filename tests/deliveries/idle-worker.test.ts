@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { apiClient } from "../helpers/api";
 import { consumerWithEndpoint, sendMessage } from "../helpers/fixtures";
 import { startReceiver, waitFor } from "../helpers/receiver";
-import { startTestWorker } from "../helpers/worker";
+import { runTestWorker } from "../helpers/worker";
 import { getSql } from "../../lib/db/client";
-import type { WorkerHandle } from "../../worker/runtime";
 
 // One retry, a second after a failed first attempt: only a future job wakes it.
 process.env.DELIVERY_SCHEDULE = "0,1s";
@@ -13,13 +12,7 @@ process.env.DELIVERY_SCHEDULE = "0,1s";
  * An idle worker costs the database next to nothing: graphile-worker's 50 workers no longer poll
  * every 250 ms (about 200 queries a second); jobs due later are woken by one timer per process.
  */
-let worker: WorkerHandle;
-beforeAll(async () => {
-  worker = await startTestWorker();
-});
-afterAll(async () => {
-  await worker.stop();
-});
+runTestWorker();
 
 // Committed transactions in this test file's own database, as the statistics have them.
 const commits = async () =>

@@ -1,19 +1,11 @@
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { getSql } from "../../lib/db/client";
 import { QUEUE_KINDS } from "../../lib/db/schema";
+import { sourceFiles } from "../helpers/sources";
 
 // One vocabulary for the queue's kinds: QUEUE_KINDS in TypeScript, webhook_admin_queue_kind(name) in
 // SQL (made from it by lib/db/functions.ts), and no bare number standing for a kind anywhere.
-
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const file = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sources(file);
-    return /\.(ts|sql)$/.test(entry.name) && !entry.name.endsWith(".test.ts") ? [file] : [];
-  });
-}
 
 describe("the queue's kinds", () => {
   it("read the same in SQL as in TypeScript", async () => {
@@ -25,7 +17,7 @@ describe("the queue's kinds", () => {
 
   it("are never a bare number in the code's SQL", () => {
     const literal = /\bkind\s*(=|<>|!=)\s*\d|array\s*\[\s*0\s*,\s*1\s*,\s*2\s*\]/i;
-    const offenders = sources("lib").flatMap((file) =>
+    const offenders = sourceFiles("lib").flatMap((file) =>
       readFileSync(file, "utf8")
         .split("\n")
         .flatMap((line, i) => (literal.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])),

@@ -10,7 +10,7 @@ import { apiClient, type Api } from "../helpers/api";
 import { withEnv } from "../helpers/env";
 import { createConsumer, createEndpoint, sendMessage } from "../helpers/fixtures";
 import { startReceiver, waitFor } from "../helpers/receiver";
-import { startTestWorker, withWorkerEnv } from "../helpers/worker";
+import { runTestWorker, withWorkerEnv } from "../helpers/worker";
 
 /**
  * The operator's URL policy — the embedded demo's loopback-only default, ALLOWED_ENDPOINT_CIDRS,
@@ -19,7 +19,6 @@ import { startTestWorker, withWorkerEnv } from "../helpers/worker";
 process.env.DELIVERY_SCHEDULE = "0";
 
 let api: Api;
-let worker: Awaited<ReturnType<typeof startTestWorker>>;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
 /** The embedded demo's environment: the test setup's ALLOW_PRIVATE_ENDPOINTS=true is not in it. */
@@ -27,13 +26,12 @@ const DEMO_ENV = { ...DEMO_DEFAULTS, ALLOW_PRIVATE_ENDPOINTS: "false" };
 
 beforeAll(async () => {
   api = await apiClient();
-  worker = await startTestWorker();
   receiver = await startReceiver();
 });
 afterAll(async () => {
-  await worker.stop();
   await receiver.close();
 });
+const worker = runTestWorker();
 
 const consumer = async () => (await createConsumer(api, {}, "ssrf")).uid;
 
@@ -81,7 +79,7 @@ describe("the embedded demo's policy: loopback only", () => {
     // Accepted while ALLOW_PRIVATE_ENDPOINTS was on (the test setup's default).
     const inward = await createEndpoint(api, uid, "http://10.0.0.1:9/hooks");
     const loopback = await createEndpoint(api, uid, `http://localhost:${receiver.port}/loopback`);
-    worker = await withWorkerEnv(worker, DEMO_ENV, async () => {
+    worker.current = await withWorkerEnv(worker.current, DEMO_ENV, async () => {
       const message = await sendMessage(api, uid, { payload: { n: 1 } });
       const tried = await waitFor(
         async () => {
@@ -116,7 +114,7 @@ describe("ALLOWED_ENDPOINT_CIDRS", () => {
     const uid = await consumer();
     // Accepted under the policy itself: the worker is not looking at an endpoint from a wider one.
     await withEnv(env, () => createEndpoint(api, uid, `${receiver.url}/allowed`));
-    worker = await withWorkerEnv(worker, env, async () => {
+    worker.current = await withWorkerEnv(worker.current, env, async () => {
       expect(await sendAndWaitForAttempt(uid)).toMatchObject({ statusCode: 204, error: null });
     });
     expect(receiver.received.filter((r) => r.path === "/allowed")).toHaveLength(1);
@@ -127,7 +125,7 @@ describe("ALLOW_HTTP_ENDPOINTS turned off", () => {
   it("stops http:// endpoints accepted before at send time, as an attempt with a stable error kind", async () => {
     const uid = await consumer();
     await createEndpoint(api, uid, `${receiver.url}/plain`);
-    worker = await withWorkerEnv(worker, { ALLOW_HTTP_ENDPOINTS: "false" }, async () => {
+    worker.current = await withWorkerEnv(worker.current, { ALLOW_HTTP_ENDPOINTS: "false" }, async () => {
       const attempt = await sendAndWaitForAttempt(uid);
       expect(attempt).toMatchObject({ statusCode: null, error: "http_not_allowed" });
       expect(attempt.errorDetail).toMatch(/ALLOW_HTTP_ENDPOINTS/);

@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, type ApiResponse, type Api } from "../helpers/api";
 import { consumerWithEndpoints } from "../helpers/fixtures";
 import { startReceiver, waitFor } from "../helpers/receiver";
-import { startTestWorker } from "../helpers/worker";
+import { runTestWorker } from "../helpers/worker";
 import { getSql } from "../../lib/db/client";
-import type { WorkerHandle } from "../../worker/runtime";
 
 // Short gaps keep failed deliveries coming back while the endpoints change state.
 process.env.DELIVERY_SCHEDULE = "0,20ms,20ms,20ms,20ms,20ms,20ms,20ms";
@@ -17,7 +16,6 @@ process.env.CIRCUIT_FAILURE_THRESHOLD = "1000";
  * No request answers 5xx.
  */
 let api: Api;
-let worker: WorkerHandle;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 const answers: { what: string; status: number; text: string }[] = [];
 
@@ -26,12 +24,11 @@ beforeAll(async () => {
   // Fast, and failing one request in three: failures keep each endpoint's failure streak moving,
   // so every outcome write locks the endpoint row as well as its queue and delivery rows.
   receiver = await startReceiver((_req, res, _body, index) => res.writeHead(index % 3 === 0 ? 500 : 204).end());
-  worker = await startTestWorker();
 });
 afterAll(async () => {
-  await worker.stop();
   await receiver.close();
 });
+runTestWorker();
 
 const record = (what: string) => (res: ApiResponse) => {
   answers.push({ what, status: res.status, text: res.text });

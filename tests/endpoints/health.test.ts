@@ -1,6 +1,6 @@
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { Webhook as SvixWebhook } from "svix";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { asc, eq } from "drizzle-orm";
 import { getDb, getSql } from "../../lib/db/client";
 import { attempts, auditEvents, deliveries } from "../../lib/db/schema";
@@ -8,7 +8,7 @@ import { apiClient, type Api } from "../helpers/api";
 import { holdTransaction } from "../helpers/held-transaction";
 import { startReceiver, waitFor, type Received } from "../helpers/receiver";
 import { withEnv } from "../helpers/env";
-import { startTestWorker, withWorkerEnv } from "../helpers/worker";
+import { runTestWorker, startTestWorker, withWorkerEnv } from "../helpers/worker";
 import { spawnWorker } from "../helpers/worker-process";
 import { consumerWithEndpoint, sendMessage, sendMessages } from "../helpers/fixtures";
 
@@ -32,11 +32,7 @@ const slow = (ms: number) => (_req: unknown, res: { writeHead: (n: number) => { 
   setTimeout(() => res.writeHead(200).end(), ms);
 
 describe("per-endpoint concurrency", () => {
-  let worker: Awaited<ReturnType<typeof startTestWorker>>;
-  beforeAll(async () => {
-    worker = await startTestWorker();
-  });
-  afterAll(() => worker.stop());
+  const worker = runTestWorker();
 
   /**
    * `n` messages queued while no worker runs, so the worker finds the whole backlog due at once:
@@ -44,9 +40,9 @@ describe("per-endpoint concurrency", () => {
    * machine happened to ingest.
    */
   async function backlog(uid: string, n: number) {
-    await worker.stop();
+    await worker.current.stop();
     await sendMany(uid, n);
-    worker = await startTestWorker();
+    worker.current = await startTestWorker();
   }
 
   it("never has more than max_concurrency attempts in flight (cap 3, 30 messages)", async () => {
@@ -70,8 +66,8 @@ describe("per-endpoint concurrency", () => {
   it("keeps at most DELIVERY_MAX_IN_FLIGHT attempts open in one worker", async () => {
     const receiver = await startReceiver(slow(300));
     const { uid } = await endpointFor(receiver.url, { max_concurrency: 50 });
-    worker = await withWorkerEnv(
-      worker,
+    worker.current = await withWorkerEnv(
+      worker.current,
       { DELIVERY_MAX_IN_FLIGHT: "4" },
       async () => {
         await waitFor(() => receiver.received.length === 30, { timeout: 60_000, what: "deliveries" });
@@ -116,8 +112,8 @@ describe("per-endpoint concurrency", () => {
     // healthy one needs its slots back many times over: a slot must free when its own POST ends,
     // not when the hung one claimed beside it does. The hung attempts are cut only at a deadline
     // longer than this test waits, so "the healthy ones went first" is an order of events.
-    worker = await withWorkerEnv(
-      worker,
+    worker.current = await withWorkerEnv(
+      worker.current,
       { DELIVERY_TIMEOUT: "90s" },
       async () => {
         try {
@@ -176,11 +172,7 @@ describe("with two worker processes", () => {
 });
 
 describe("circuit breaker", () => {
-  let worker: Awaited<ReturnType<typeof startTestWorker>>;
-  beforeAll(async () => {
-    worker = await startTestWorker();
-  });
-  afterAll(() => worker.stop());
+  runTestWorker();
 
   it("opens after exactly 5 failures, pauses, sends one probe, and per its outcome reopens or closes", async () => {
     // Requests 1–5 fail and open the circuit, request 6 (the first probe) fails too; then success.

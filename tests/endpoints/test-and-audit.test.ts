@@ -1,20 +1,16 @@
 import { Webhook as StandardWebhook } from "standardwebhooks";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { apiClient, type Api } from "../helpers/api";
 import { createConsumer, createEndpoint, endpointSecret } from "../helpers/fixtures";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { operatorClient } from "../helpers/session";
-import { startTestWorker } from "../helpers/worker";
+import { runTestWorker } from "../helpers/worker";
 
 let api: Api;
-let worker: Awaited<ReturnType<typeof startTestWorker>>;
 beforeAll(async () => {
   api = await apiClient();
-  worker = await startTestWorker();
 });
-afterAll(async () => {
-  await worker.stop();
-});
+runTestWorker();
 
 describe("POST /endpoints/{id}/test", () => {
   it("delivers the event type's example, signed, to that endpoint only, and logs it like any message", async () => {

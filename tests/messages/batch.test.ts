@@ -4,25 +4,23 @@ import { apiClient, type Api } from "../helpers/api";
 import { withEnv } from "../helpers/env";
 import { createConsumer, createEndpoint, sendMessage } from "../helpers/fixtures";
 import { startReceiver, waitFor } from "../helpers/receiver";
-import { startTestWorker } from "../helpers/worker";
+import { runTestWorker } from "../helpers/worker";
 
 /** POST /messages/batch: up to 100 messages in one call, each answered (and refused) on its own. */
 process.env.DELIVERY_SCHEDULE = "0,100ms";
 process.env.DELIVERY_TIMEOUT = "2s";
 
 let api: Api;
-let worker: Awaited<ReturnType<typeof startTestWorker>>;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
 beforeAll(async () => {
   api = await apiClient();
-  worker = await startTestWorker();
   receiver = await startReceiver();
 });
 afterAll(async () => {
-  await worker.stop();
   await receiver.close();
 });
+runTestWorker();
 
 const sql = () => getSql();
 
