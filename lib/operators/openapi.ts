@@ -1,20 +1,16 @@
+import { input, output, type Assert, type Item, type Same } from "../openapi/operation";
 
 import type { createOperator } from "./create-operator";
 import type { listOperators } from "./queries";
 import { CreateOperatorInput, Operator } from "./schemas";
 
 // The documented answers must be the ones the code produces: these fail to compile on drift.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type Assert<T extends true> = T;
-type _DocumentedAnswersMatch = [
-  Assert<Same<Operator, Awaited<ReturnType<typeof listOperators>>["data"][number]>>,
-  Assert<Same<Operator, Awaited<ReturnType<typeof createOperator>>>>,
-];
+type _DocumentedAnswersMatch = [Assert<Same<Operator, Item<typeof listOperators>>>, Assert<Same<Operator, Awaited<ReturnType<typeof createOperator>>>>];
 
 // This domain's part of the OpenAPI document, merged by lib/openapi/document.ts.
 export const operatorTag = { name: "Operators", description: "Dashboard logins: `admin` changes things, `viewer` only reads. Admins and API keys only." } as const;
 
 export const operatorSchemas = {
-  Operator: { schema: Operator, io: "output" },
-  CreateOperatorInput: { schema: CreateOperatorInput, io: "input" },
-} as const;
+  Operator: output(Operator),
+  CreateOperatorInput: input(CreateOperatorInput),
+};
