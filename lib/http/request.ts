@@ -53,10 +53,15 @@ export async function parseBody<S extends z.ZodType>(req: Request, schema: S, ma
   return validate(schema, await readJson(req, maxBytes));
 }
 
+/** A JSON body that may be left out: absent or empty reads as `{}`. */
+export async function readOptionalJson(req: Request, maxBytes: number): Promise<unknown> {
+  const text = await readText(req, maxBytes);
+  return text.trim() === "" ? {} : parseJson(text);
+}
+
 /** An optional body: absent or empty means `{}`. */
 export async function parseOptionalBody<S extends z.ZodType>(req: Request, schema: S, maxBytes = DEFAULT_BODY_LIMIT): Promise<z.infer<S>> {
-  const text = await readText(req, maxBytes);
-  return validate(schema, text.trim() === "" ? {} : parseJson(text));
+  return validate(schema, await readOptionalJson(req, maxBytes));
 }
 
 /** For routes that take no body: whatever is sent is ignored, up to the limit, and refused past it. */
@@ -64,14 +69,19 @@ export async function ignoreBody(req: Request, maxBytes = DEFAULT_BODY_LIMIT): P
   await readText(req, maxBytes);
 }
 
-export function parseQuery<S extends z.ZodType>(req: Request, schema: S): z.infer<S> {
+/** The query string as an object: a parameter given more than once is the array of its values. */
+export function queryParams(req: Request): Record<string, string | string[]> {
   const params = new URL(req.url).searchParams;
   const raw: Record<string, string | string[]> = {};
   for (const key of new Set(params.keys())) {
     const values = params.getAll(key);
     raw[key] = values.length > 1 ? values : values[0]!;
   }
-  const result = schema.safeParse(raw);
+  return raw;
+}
+
+export function parseQuery<S extends z.ZodType>(req: Request, schema: S): z.infer<S> {
+  const result = schema.safeParse(queryParams(req));
   if (!result.success) throw new ValidationError("The query string is invalid.", zodFieldErrors(result.error), 400);
   return result.data;
 }

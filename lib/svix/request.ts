@@ -1,7 +1,6 @@
 import { asc, desc, gt, lt, sql, type AnyColumn } from "drizzle-orm";
 import { z } from "zod";
-import { readText } from "../http/request";
-import { InvalidJsonError } from "../errors";
+import { queryParams, readOptionalJson } from "../http/request";
 import { SvixValidationError } from "./errors";
 
 /**
@@ -22,26 +21,11 @@ function validate<S extends z.ZodType>(schema: S, value: unknown, where: "body" 
 
 /** A JSON body; an empty one (the SDKs send none on resend and logout) reads as `{}`. */
 export async function parseSvixBody<S extends z.ZodType>(req: Request, schema: S, maxBytes = BODY_LIMIT): Promise<z.infer<S>> {
-  const text = await readText(req, maxBytes);
-  let json: unknown = {};
-  if (text.trim() !== "") {
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw new InvalidJsonError();
-    }
-  }
-  return validate(schema, json, "body");
+  return validate(schema, await readOptionalJson(req, maxBytes), "body");
 }
 
 export function parseSvixQuery<S extends z.ZodType>(req: Request, schema: S): z.infer<S> {
-  const params = new URL(req.url).searchParams;
-  const raw: Record<string, string | string[]> = {};
-  for (const key of new Set(params.keys())) {
-    const values = params.getAll(key);
-    raw[key] = values.length > 1 ? values : values[0]!;
-  }
-  return validate(schema, raw, "query");
+  return validate(schema, queryParams(req), "query");
 }
 
 /** `true` / `false` in a query string. */
