@@ -49,25 +49,14 @@ export function errorResponse(error: unknown, requestId: string = currentRequest
       requestId,
     );
   }
-  if (isConnectionError(error)) {
-    logger.warn("database unreachable", { req_id: requestId, error: String(error) });
-    return problem(
-      503,
-      { code: "service_unavailable", title: "Service unavailable", detail: "The database is unreachable; retry shortly." },
-      { ...headers, "retry-after": "5" },
-      requestId,
-    );
-  }
-  if (isRetryableConflict(error)) {
-    // Verbs retry these themselves; one that still met concurrent work after its retries may simply be sent again.
-    logger.warn("transaction conflict after retries", { req_id: requestId, error: String(error) });
-    return problem(
-      503,
-      { code: "service_unavailable", title: "Service unavailable", detail: "The change met concurrent work; retry shortly." },
-      { ...headers, "retry-after": "1" },
-      requestId,
-    );
-  }
+  // A 503 the client may simply send again after `retryAfter` seconds.
+  const unavailable = (logged: string, detail: string, retryAfter: number) => {
+    logger.warn(logged, { req_id: requestId, error: String(error) });
+    return problem(503, { code: "service_unavailable", title: "Service unavailable", detail }, { ...headers, "retry-after": String(retryAfter) }, requestId);
+  };
+  if (isConnectionError(error)) return unavailable("database unreachable", "The database is unreachable; retry shortly.", 5);
+  // Verbs retry these themselves; one that still met concurrent work after its retries may simply be sent again.
+  if (isRetryableConflict(error)) return unavailable("transaction conflict after retries", "The change met concurrent work; retry shortly.", 1);
   logger.error("unhandled error", { req_id: requestId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   return problem(
     500,
