@@ -7,9 +7,8 @@ import { useTranslations } from "next-intl";
 import { Button } from "../ui/button";
 import { DataTable } from "../ui/data-table";
 import { EmptyState } from "../ui/empty-state";
-import { TableSkeleton } from "../ui/skeleton";
 import type { Page } from "./api";
-import { ErrorMessage } from "./error-message";
+import { QueryRows } from "./query-rows";
 
 /**
  * A log over a keyset-paged list: newest first, "load more" follows next_cursor, and the loaded
@@ -39,23 +38,24 @@ export function LogTable<T>({
     getNextPageParam: (last) => last.next_cursor,
     refetchInterval,
   });
-  if (query.isPending) return <TableSkeleton label={t("loading")} />;
-  if (query.isError) return <ErrorMessage error={query.error} retry={() => query.refetch()} />;
-  const rows = query.data.pages.flatMap((page) => page.data);
-  if (rows.length === 0) return <EmptyState {...empty} />;
+  const rows = query.data?.pages.flatMap((page) => page.data) ?? [];
   return (
-    <div>
-      <DataTable columns={columns} data={rows} rowLabel={rowLabel} />
-      <div className="flex items-center justify-between gap-2 border-t border-border px-4 py-3 text-xs text-muted-foreground">
-        <span aria-live="polite">{t("shown", { count: rows.length })}</span>
-        {query.hasNextPage ? (
-          <Button variant="secondary" size="sm" onClick={() => query.fetchNextPage()} disabled={query.isFetchingNextPage}>
-            {query.isFetchingNextPage ? t("loadingMore") : t("loadMore")}
-          </Button>
-        ) : (
-          <span>{t("end")}</span>
-        )}
-      </div>
-    </div>
+    <QueryRows query={query} isEmpty={() => rows.length === 0} empty={<EmptyState {...empty} />} loadingLabel={t("loading")}>
+      {() => (
+        <div>
+          <DataTable columns={columns} data={rows} rowLabel={rowLabel} />
+          <div className="flex items-center justify-between gap-2 border-t border-border px-4 py-3 text-xs text-muted-foreground">
+            <span aria-live="polite">{t("shown", { count: rows.length })}</span>
+            {query.hasNextPage ? (
+              <Button variant="secondary" size="sm" onClick={() => query.fetchNextPage()} disabled={query.isFetchingNextPage}>
+                {query.isFetchingNextPage ? t("loadingMore") : t("loadMore")}
+              </Button>
+            ) : (
+              <span>{t("end")}</span>
+            )}
+          </div>
+        </div>
+      )}
+    </QueryRows>
   );
 }

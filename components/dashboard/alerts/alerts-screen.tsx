@@ -5,7 +5,7 @@ import { ALERT_KINDS, TEST_ALERT_KIND } from "@/lib/alerts/kinds";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { toast } from "sonner";
-import { ErrorMessage, useErrorText } from "../../shared/error-message";
+import { useErrorText } from "../../shared/error-message";
 import { ConsumerName, DeletedName, EndpointName } from "../../shared/names";
 import { EndpointPicker } from "../../shared/pickers";
 import { RelativeTime } from "../../shared/relative-time";
@@ -15,10 +15,10 @@ import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { EmptyState } from "../../ui/empty-state";
 import { Select } from "../../ui/input";
-import { TableSkeleton } from "../../ui/skeleton";
 import { TBody, THead, Table, Td, Th, Tr } from "../../ui/table";
 import { useOperator } from "../operator-context";
 import { PageHeader } from "../../shared/page-header";
+import { QueryRows } from "../../shared/query-rows";
 import { useAlertKindName } from "./alert-kind-name";
 import { ChannelDialog } from "./channel-dialog";
 import { useAlertChannels, useAlertLog, useDeleteChannel, useTestChannel, type Alert } from "./queries";
@@ -54,80 +54,76 @@ export function AlertsScreen() {
       {reason ? <p className="mb-4 text-sm text-muted-foreground">{reason}</p> : null}
       <h2 className="mb-3 text-lg font-semibold">{t("channels")}</h2>
       <Card>
-        {channels.isPending ? (
-          <TableSkeleton label={common("loading")} />
-        ) : channels.isError ? (
-          <ErrorMessage error={channels.error} retry={() => channels.refetch()} />
-        ) : channels.data.data.length === 0 ? (
-          <EmptyState icon={BellOff} title={t("noChannelsTitle")} description={t("noChannelsDescription")} />
-        ) : (
-          <Table>
-            <THead>
-              <Tr>
-                <Th>{t("columns.name")}</Th>
-                <Th>{t("columns.kind")}</Th>
-                <Th>{t("columns.target")}</Th>
-                <Th>{t("columns.alertKinds")}</Th>
-                <Th className="text-right">
-                  <span className="sr-only">{common("actions")}</span>
-                </Th>
-              </Tr>
-            </THead>
-            <TBody>
-              {channels.data.data.map((c) => (
-                <Tr key={c.id} aria-label={c.name}>
-                  <Td className="font-medium">{c.name}</Td>
-                  <Td>
-                    <Badge>{t(`channel.kinds.${c.kind}`)}</Badge>
-                  </Td>
-                  <Td className="text-xs break-all">
-                    {Object.entries(c.config).map(([k, v], i) => (
-                      <span key={k}>
-                        {i > 0 ? " · " : null}
-                        {t.has(`channel.fields.${k}`) ? t(`channel.fields.${k}` as "channel.fields.url") : k}:{" "}
-                        <span className="font-mono">{Array.isArray(v) ? v.join(", ") : String(v)}</span>
-                      </span>
-                    ))}
-                  </Td>
-                  <Td className="text-xs">{c.kinds?.map(kindName).join(", ") ?? t("allKinds")}</Td>
-                  <Td className="text-right whitespace-nowrap">
-                    <div className="flex justify-end gap-1.5">
-                      <Button
-                        variant="secondary"
-                        size="sm"
-                        disabled={reason !== null || test.isPending}
-                        title={reason ?? undefined}
-                        onClick={() =>
-                          test.mutate(c.id, { onSuccess: () => toast.success(t("testSent", { name: c.name })), onError: (e) => toast.error(errorText(e)) })
-                        }
-                      >
-                        {t("test")}
-                      </Button>
-                      <ChannelDialog channel={c} disabledReason={reason} />
-                      <ConfirmDialog
-                        trigger={
-                          <Button variant="secondary" size="sm" disabled={reason !== null} title={reason ?? undefined}>
-                            {t("delete")}
-                          </Button>
-                        }
-                        title={t("deleteTitle", { name: c.name })}
-                        description={t("deleteDescription")}
-                        confirmLabel={t("delete")}
-                        cancelLabel={common("cancel")}
-                        onConfirm={() =>
-                          remove.mutateAsync(c.id).then(
-                            () => toast.success(t("deleted", { name: c.name })),
-                            (e: unknown) => toast.error(errorText(e)),
-                          )
-                        }
-                      />
-                    </div>
-                  </Td>
+        <QueryRows query={channels} isEmpty={(page) => page.data.length === 0} empty={<EmptyState icon={BellOff} title={t("noChannelsTitle")} description={t("noChannelsDescription")} />}>
+          {(page) => (
+            <Table>
+              <THead>
+                <Tr>
+                  <Th>{t("columns.name")}</Th>
+                  <Th>{t("columns.kind")}</Th>
+                  <Th>{t("columns.target")}</Th>
+                  <Th>{t("columns.alertKinds")}</Th>
+                  <Th className="text-right">
+                    <span className="sr-only">{common("actions")}</span>
+                  </Th>
                 </Tr>
-              ))}
-            </TBody>
-          </Table>
-        )}
+              </THead>
+              <TBody>
+                {page.data.map((c) => (
+                  <Tr key={c.id} aria-label={c.name}>
+                    <Td className="font-medium">{c.name}</Td>
+                    <Td>
+                      <Badge>{t(`channel.kinds.${c.kind}`)}</Badge>
+                    </Td>
+                    <Td className="text-xs break-all">
+                      {Object.entries(c.config).map(([k, v], i) => (
+                        <span key={k}>
+                          {i > 0 ? " · " : null}
+                          {t.has(`channel.fields.${k}`) ? t(`channel.fields.${k}` as "channel.fields.url") : k}:{" "}
+                          <span className="font-mono">{Array.isArray(v) ? v.join(", ") : String(v)}</span>
+                        </span>
+                      ))}
+                    </Td>
+                    <Td className="text-xs">{c.kinds?.map(kindName).join(", ") ?? t("allKinds")}</Td>
+                    <Td className="text-right whitespace-nowrap">
+                      <div className="flex justify-end gap-1.5">
+                        <Button
+                          variant="secondary"
+                          size="sm"
+                          disabled={reason !== null || test.isPending}
+                          title={reason ?? undefined}
+                          onClick={() =>
+                            test.mutate(c.id, { onSuccess: () => toast.success(t("testSent", { name: c.name })), onError: (e) => toast.error(errorText(e)) })
+                          }
+                        >
+                          {t("test")}
+                        </Button>
+                        <ChannelDialog channel={c} disabledReason={reason} />
+                        <ConfirmDialog
+                          trigger={
+                            <Button variant="secondary" size="sm" disabled={reason !== null} title={reason ?? undefined}>
+                              {t("delete")}
+                            </Button>
+                          }
+                          title={t("deleteTitle", { name: c.name })}
+                          description={t("deleteDescription")}
+                          confirmLabel={t("delete")}
+                          cancelLabel={common("cancel")}
+                          onConfirm={() =>
+                            remove.mutateAsync(c.id).then(
+                              () => toast.success(t("deleted", { name: c.name })),
+                              (e: unknown) => toast.error(errorText(e)),
+                            )
+                          }
+                        />
+                      </div>
+                    </Td>
+                  </Tr>
+                ))}
+              </TBody>
+            </Table>
+          )}
+        </QueryRows>
       </Card>
 
       <h2 className="mt-8 mb-3 text-lg font-semibold">{t("log")}</h2>
@@ -151,15 +147,9 @@ export function AlertsScreen() {
         </div>
       </div>
       <Card>
-        {log.isPending ? (
-          <TableSkeleton label={common("loading")} />
-        ) : log.isError ? (
-          <ErrorMessage error={log.error} retry={() => log.refetch()} />
-        ) : alerts.length === 0 ? (
-          <EmptyState icon={Bell} title={t("noAlertsTitle")} description={t("noAlertsDescription")} />
-        ) : (
-          <AlertTable alerts={alerts} />
-        )}
+        <QueryRows query={log} isEmpty={() => alerts.length === 0} empty={<EmptyState icon={Bell} title={t("noAlertsTitle")} description={t("noAlertsDescription")} />}>
+          {() => <AlertTable alerts={alerts} />}
+        </QueryRows>
       </Card>
       {log.hasNextPage ? (
         <div className="mt-4 flex justify-center">

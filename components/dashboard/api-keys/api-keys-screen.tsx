@@ -5,14 +5,14 @@ import { KeyRound } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { useMemo } from "react";
 import { toast } from "sonner";
-import { ErrorMessage, useErrorText } from "../../shared/error-message";
+import { useErrorText } from "../../shared/error-message";
+import { QueryRows } from "../../shared/query-rows";
 import { RelativeTime } from "../../shared/relative-time";
 import { ConfirmDialog } from "../../ui/alert-dialog";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { DataTable } from "../../ui/data-table";
 import { EmptyState } from "../../ui/empty-state";
-import { TableSkeleton } from "../../ui/skeleton";
 import { useOperator } from "../operator-context";
 import { PageHeader } from "../../shared/page-header";
 import { CreateApiKeyDialog } from "./create-api-key-dialog";
@@ -75,15 +75,13 @@ export function ApiKeysScreen() {
       <PageHeader title={t("title")} description={t("description")} actions={canWrite ? <CreateApiKeyDialog /> : null} />
       {!canWrite ? <p className="mb-4 text-sm text-muted-foreground">{t("viewerNote")}</p> : null}
       <Card>
-        {keys.isPending ? (
-          <TableSkeleton label={common("loading")} />
-        ) : keys.isError ? (
-          <ErrorMessage error={keys.error} retry={() => keys.refetch()} />
-        ) : keys.data.data.length === 0 ? (
-          <EmptyState icon={KeyRound} title={t("emptyTitle")} description={t("emptyDescription")} action={canWrite ? <CreateApiKeyDialog /> : null} />
-        ) : (
-          <DataTable columns={columns} data={keys.data.data} rowLabel={(key) => key.name} />
-        )}
+        <QueryRows
+          query={keys}
+          isEmpty={(page) => page.data.length === 0}
+          empty={<EmptyState icon={KeyRound} title={t("emptyTitle")} description={t("emptyDescription")} action={canWrite ? <CreateApiKeyDialog /> : null} />}
+        >
+          {(page) => <DataTable columns={columns} data={page.data} rowLabel={(key) => key.name} />}
+        </QueryRows>
       </Card>
     </>
   );

@@ -6,7 +6,7 @@ import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { api, type Page } from "../../shared/api";
-import { ErrorMessage } from "../../shared/error-message";
+import { QueryRows } from "../../shared/query-rows";
 import { DeletedName, shortUrl } from "../../shared/names";
 import { RelativeTime } from "../../shared/relative-time";
 import { Badge } from "../../ui/badge";
@@ -14,7 +14,6 @@ import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { EmptyState } from "../../ui/empty-state";
 import { Input } from "../../ui/input";
-import { TableSkeleton } from "../../ui/skeleton";
 import { TBody, THead, Table, Td, Th, Tr } from "../../ui/table";
 import { PageHeader } from "../../shared/page-header";
 
@@ -90,42 +89,38 @@ export function AuditScreen() {
         </Button>
       </form>
       <Card>
-        {events.isPending ? (
-          <TableSkeleton label={common("loading")} />
-        ) : events.isError ? (
-          <ErrorMessage error={events.error} retry={() => events.refetch()} />
-        ) : rows.length === 0 ? (
-          <EmptyState icon={History} title={t("emptyTitle")} description={t("emptyDescription")} />
-        ) : (
-          <Table>
-            <THead>
-              <Tr>
-                <Th>{t("columns.when")}</Th>
-                <Th>{t("columns.actor")}</Th>
-                <Th>{t("columns.action")}</Th>
-                <Th>{t("columns.target")}</Th>
-                <Th>{t("columns.data")}</Th>
-              </Tr>
-            </THead>
-            <TBody>
-              {rows.map((e) => (
-                <Tr key={e.id} aria-label={e.action}>
-                  <Td>
-                    <RelativeTime value={e.created_at} />
-                  </Td>
-                  <Td>
-                    <Actor event={e} />
-                  </Td>
-                  <Td className="font-mono text-xs">{e.action}</Td>
-                  <Td className="max-w-xs">
-                    <Target event={e} />
-                  </Td>
-                  <Td className="max-w-xs font-mono text-xs break-all text-muted-foreground">{Object.keys(e.data).length ? JSON.stringify(e.data) : "—"}</Td>
+        <QueryRows query={events} isEmpty={() => rows.length === 0} empty={<EmptyState icon={History} title={t("emptyTitle")} description={t("emptyDescription")} />}>
+          {() => (
+            <Table>
+              <THead>
+                <Tr>
+                  <Th>{t("columns.when")}</Th>
+                  <Th>{t("columns.actor")}</Th>
+                  <Th>{t("columns.action")}</Th>
+                  <Th>{t("columns.target")}</Th>
+                  <Th>{t("columns.data")}</Th>
                 </Tr>
-              ))}
-            </TBody>
-          </Table>
-        )}
+              </THead>
+              <TBody>
+                {rows.map((e) => (
+                  <Tr key={e.id} aria-label={e.action}>
+                    <Td>
+                      <RelativeTime value={e.created_at} />
+                    </Td>
+                    <Td>
+                      <Actor event={e} />
+                    </Td>
+                    <Td className="font-mono text-xs">{e.action}</Td>
+                    <Td className="max-w-xs">
+                      <Target event={e} />
+                    </Td>
+                    <Td className="max-w-xs font-mono text-xs break-all text-muted-foreground">{Object.keys(e.data).length ? JSON.stringify(e.data) : "—"}</Td>
+                  </Tr>
+                ))}
+              </TBody>
+            </Table>
+          )}
+        </QueryRows>
       </Card>
       {events.hasNextPage ? (
         <div className="mt-4 flex justify-center">

@@ -5,13 +5,12 @@ import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import { ErrorMessage } from "../../shared/error-message";
+import { QueryRows } from "../../shared/query-rows";
 import { RelativeTime } from "../../shared/relative-time";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { EmptyState } from "../../ui/empty-state";
 import { Input } from "../../ui/input";
-import { TableSkeleton } from "../../ui/skeleton";
 import { TBody, THead, Table, Td, Th, Tr } from "../../ui/table";
 import { PageHeader } from "../../shared/page-header";
 import { useConsumers } from "../../shared/queries/consumers";
@@ -52,44 +51,40 @@ export function ConsumersScreen() {
         </Button>
       </form>
       <Card>
-        {consumers.isPending ? (
-          <TableSkeleton label={common("loading")} />
-        ) : consumers.isError ? (
-          <ErrorMessage error={consumers.error} retry={() => consumers.refetch()} />
-        ) : rows.length === 0 ? (
-          <EmptyState icon={Users} title={q ? t("noMatchTitle", { q }) : t("emptyTitle")} description={q ? t("noMatchDescription") : t("emptyDescription")} />
-        ) : (
-          <Table>
-            <THead>
-              <Tr>
-                <Th>{t("columns.name")}</Th>
-                <Th>{t("columns.uid")}</Th>
-                <Th>{t("columns.id")}</Th>
-                <Th>{t("columns.created")}</Th>
-              </Tr>
-            </THead>
-            <TBody>
-              {rows.map((consumer) => (
-                <Tr key={consumer.id} aria-label={consumer.name}>
-                  <Td>
-                    <Link href={`/consumers/${encodeURIComponent(consumer.uid)}`} className="font-medium text-primary underline-offset-2 hover:underline">
-                      {consumer.name}
-                    </Link>
-                  </Td>
-                  <Td>
-                    <code className="font-mono text-xs">{consumer.uid}</code>
-                  </Td>
-                  <Td>
-                    <code className="font-mono text-xs text-muted-foreground">{consumer.id}</code>
-                  </Td>
-                  <Td>
-                    <RelativeTime value={consumer.created_at} />
-                  </Td>
+        <QueryRows query={consumers} isEmpty={() => rows.length === 0} empty={<EmptyState icon={Users} title={q ? t("noMatchTitle", { q }) : t("emptyTitle")} description={q ? t("noMatchDescription") : t("emptyDescription")} />}>
+          {() => (
+            <Table>
+              <THead>
+                <Tr>
+                  <Th>{t("columns.name")}</Th>
+                  <Th>{t("columns.uid")}</Th>
+                  <Th>{t("columns.id")}</Th>
+                  <Th>{t("columns.created")}</Th>
                 </Tr>
-              ))}
-            </TBody>
-          </Table>
-        )}
+              </THead>
+              <TBody>
+                {rows.map((consumer) => (
+                  <Tr key={consumer.id} aria-label={consumer.name}>
+                    <Td>
+                      <Link href={`/consumers/${encodeURIComponent(consumer.uid)}`} className="font-medium text-primary underline-offset-2 hover:underline">
+                        {consumer.name}
+                      </Link>
+                    </Td>
+                    <Td>
+                      <code className="font-mono text-xs">{consumer.uid}</code>
+                    </Td>
+                    <Td>
+                      <code className="font-mono text-xs text-muted-foreground">{consumer.id}</code>
+                    </Td>
+                    <Td>
+                      <RelativeTime value={consumer.created_at} />
+                    </Td>
+                  </Tr>
+                ))}
+              </TBody>
+            </Table>
+          )}
+        </QueryRows>
       </Card>
       {consumers.hasNextPage ? (
         <div className="mt-4 flex justify-center">

@@ -5,7 +5,8 @@ import { UserCog } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { useMemo } from "react";
 import { toast } from "sonner";
-import { ErrorMessage, useErrorText } from "../../shared/error-message";
+import { useErrorText } from "../../shared/error-message";
+import { QueryRows } from "../../shared/query-rows";
 import { RelativeTime } from "../../shared/relative-time";
 import { ConfirmDialog } from "../../ui/alert-dialog";
 import { Badge } from "../../ui/badge";
@@ -13,7 +14,6 @@ import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { DataTable } from "../../ui/data-table";
 import { EmptyState } from "../../ui/empty-state";
-import { TableSkeleton } from "../../ui/skeleton";
 import { useOperator } from "../operator-context";
 import { AdminOnly } from "../admin-only";
 import { PageHeader } from "../../shared/page-header";
@@ -81,15 +81,9 @@ export function OperatorsScreen() {
     <>
       <PageHeader title={t("title")} description={t("description")} actions={<CreateOperatorDialog />} />
       <Card>
-        {operators.isPending ? (
-          <TableSkeleton label={common("loading")} />
-        ) : operators.isError ? (
-          <ErrorMessage error={operators.error} retry={() => operators.refetch()} />
-        ) : operators.data.data.length === 0 ? (
-          <EmptyState icon={UserCog} title={t("emptyTitle")} description={t("emptyDescription")} />
-        ) : (
-          <DataTable columns={columns} data={operators.data.data} rowLabel={(operator) => operator.email} />
-        )}
+        <QueryRows query={operators} isEmpty={(page) => page.data.length === 0} empty={<EmptyState icon={UserCog} title={t("emptyTitle")} description={t("emptyDescription")} />}>
+          {(page) => <DataTable columns={columns} data={page.data} rowLabel={(operator) => operator.email} />}
+        </QueryRows>
       </Card>
     </>
   );

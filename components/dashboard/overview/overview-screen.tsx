@@ -4,10 +4,9 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useFormatter, useNow, useTranslations } from "next-intl";
 import { api, type Page } from "../../shared/api";
-import { ErrorMessage } from "../../shared/error-message";
+import { QueryRows } from "../../shared/query-rows";
 import { StatsChart } from "../../shared/stats-chart";
 import { Card } from "../../ui/card";
-import { TableSkeleton } from "../../ui/skeleton";
 import { AlertTable } from "../alerts/alerts-screen";
 import { useAlertLog } from "../alerts/queries";
 import type { Backlog } from "@/lib/deliveries/read-backlog";
@@ -18,7 +17,6 @@ type Counts = { failing: number; circuit_open: number; auto_disabled: number };
 /** What needs attention now, and how delivery has gone over the last hour, day or week. */
 export function OverviewScreen({ counts, backlog }: { counts: Counts; backlog: Backlog }) {
   const t = useTranslations("overview");
-  const common = useTranslations("common");
   const format = useFormatter();
   const now = useNow({ updateInterval: 30_000 });
   const charts = useTranslations("charts");
@@ -65,15 +63,9 @@ export function OverviewScreen({ counts, backlog }: { counts: Counts; backlog: B
       </Card>
       <h2 className="mt-8 mb-3 text-lg font-semibold">{t("recentAlerts")}</h2>
       <Card>
-        {alerts.isPending ? (
-          <TableSkeleton label={common("loading")} />
-        ) : alerts.isError ? (
-          <ErrorMessage error={alerts.error} retry={() => alerts.refetch()} />
-        ) : alerts.data.pages[0]!.data.length > 0 ? (
-          <AlertTable alerts={alerts.data.pages[0]!.data.slice(0, 8)} />
-        ) : (
-          <p className="p-4 text-sm text-muted-foreground">{t("noAlerts")}</p>
-        )}
+        <QueryRows query={alerts} isEmpty={(data) => data.pages[0]!.data.length === 0} empty={<p className="p-4 text-sm text-muted-foreground">{t("noAlerts")}</p>}>
+          {(data) => <AlertTable alerts={data.pages[0]!.data.slice(0, 8)} />}
+        </QueryRows>
       </Card>
     </>
   );

@@ -3,15 +3,13 @@
 import type { UseQueryResult } from "@tanstack/react-query";
 import { Link2 } from "lucide-react";
 import Link from "next/link";
-import { useTranslations } from "next-intl";
 import type { Page } from "../api";
 import { EndpointStateBadge } from "../endpoint-state-badge";
-import { ErrorMessage } from "../error-message";
 import type { Endpoint } from "../resources";
+import { QueryRows } from "../query-rows";
 import { StatsSparkline } from "../stats-sparkline";
 import { Card } from "../../ui/card";
 import { EmptyState } from "../../ui/empty-state";
-import { TableSkeleton } from "../../ui/skeleton";
 import { TBody, THead, Table, Td, Th, Tr } from "../../ui/table";
 
 /**
@@ -32,48 +30,43 @@ export function EndpointTable({
   empty: { title: string; description: string; action?: React.ReactNode };
   extra?: { heading: string; cell: (endpoint: Endpoint) => React.ReactNode };
 }) {
-  const common = useTranslations("common");
   return (
     <Card>
-      {endpoints.isPending ? (
-        <TableSkeleton label={common("loading")} />
-      ) : endpoints.isError ? (
-        <ErrorMessage error={endpoints.error} retry={() => endpoints.refetch()} />
-      ) : endpoints.data.data.length === 0 ? (
-        <EmptyState icon={Link2} {...empty} />
-      ) : (
-        <Table>
-          <THead>
-            <Tr>
-              <Th>{labels.url}</Th>
-              <Th>{labels.state}</Th>
-              <Th>{labels.last24h}</Th>
-              {extra ? <Th>{extra.heading}</Th> : null}
-              <Th>{labels.eventTypes}</Th>
-            </Tr>
-          </THead>
-          <TBody>
-            {endpoints.data.data.map((e) => (
-              <Tr key={e.id} aria-label={e.url}>
-                <Td className="max-w-md">
-                  <Link href={href(e.id)} className="font-mono text-xs break-all text-primary underline-offset-2 hover:underline">
-                    {e.url}
-                  </Link>
-                  {e.description ? <p className="mt-0.5 text-xs break-words text-muted-foreground">{e.description}</p> : null}
-                </Td>
-                <Td>
-                  <EndpointStateBadge endpoint={e} />
-                </Td>
-                <Td>
-                  <StatsSparkline endpointId={e.id} />
-                </Td>
-                {extra ? <Td className="text-xs">{extra.cell(e)}</Td> : null}
-                <Td className="text-xs break-all">{e.event_types?.join(", ") ?? labels.allEventTypes}</Td>
+      <QueryRows query={endpoints} isEmpty={(page) => page.data.length === 0} empty={<EmptyState icon={Link2} {...empty} />}>
+        {(page) => (
+          <Table>
+            <THead>
+              <Tr>
+                <Th>{labels.url}</Th>
+                <Th>{labels.state}</Th>
+                <Th>{labels.last24h}</Th>
+                {extra ? <Th>{extra.heading}</Th> : null}
+                <Th>{labels.eventTypes}</Th>
               </Tr>
-            ))}
-          </TBody>
-        </Table>
-      )}
+            </THead>
+            <TBody>
+              {page.data.map((e) => (
+                <Tr key={e.id} aria-label={e.url}>
+                  <Td className="max-w-md">
+                    <Link href={href(e.id)} className="font-mono text-xs break-all text-primary underline-offset-2 hover:underline">
+                      {e.url}
+                    </Link>
+                    {e.description ? <p className="mt-0.5 text-xs break-words text-muted-foreground">{e.description}</p> : null}
+                  </Td>
+                  <Td>
+                    <EndpointStateBadge endpoint={e} />
+                  </Td>
+                  <Td>
+                    <StatsSparkline endpointId={e.id} />
+                  </Td>
+                  {extra ? <Td className="text-xs">{extra.cell(e)}</Td> : null}
+                  <Td className="text-xs break-all">{e.event_types?.join(", ") ?? labels.allEventTypes}</Td>
+                </Tr>
+              ))}
+            </TBody>
+          </Table>
+        )}
+      </QueryRows>
     </Card>
   );
 }

@@ -1,10 +1,9 @@
 "use client";
 
-import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
 import { Card } from "../../ui/card";
-import { TableSkeleton } from "../../ui/skeleton";
 import { ErrorMessage } from "../error-message";
+import { QueryRows } from "../query-rows";
 import { useEndpoint } from "../queries/endpoints";
 import { useEventTypes, type EventType } from "../queries/event-types";
 import { EventTypeCatalog } from "./event-type-catalog";
@@ -26,23 +25,16 @@ export function EventTypeCatalogCard({
   empty: ReactNode;
   extra?: (eventType: EventType) => ReactNode;
 }) {
-  const common = useTranslations("common");
   const eventTypes = useEventTypes();
   return (
     <>
       {endpointId ? <Marking endpointId={endpointId} hrefs={hrefs} /> : null}
       <Card>
-        {eventTypes.isPending ? (
-          <TableSkeleton label={common("loading")} />
-        ) : eventTypes.isError ? (
-          <ErrorMessage error={eventTypes.error} retry={() => eventTypes.refetch()} />
-        ) : eventTypes.data.data.length === 0 ? (
-          empty
-        ) : endpointId ? (
-          <MarkedCatalog endpointId={endpointId} eventTypes={eventTypes.data.data} extra={extra} />
-        ) : (
-          <EventTypeCatalog eventTypes={eventTypes.data.data} extra={extra} />
-        )}
+        <QueryRows query={eventTypes} isEmpty={(page) => page.data.length === 0} empty={empty}>
+          {(page) =>
+            endpointId ? <MarkedCatalog endpointId={endpointId} eventTypes={page.data} extra={extra} /> : <EventTypeCatalog eventTypes={page.data} extra={extra} />
+          }
+        </QueryRows>
       </Card>
     </>
   );

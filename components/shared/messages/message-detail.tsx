@@ -9,10 +9,11 @@ import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { CopyButton } from "../../ui/copy-button";
 import { EmptyState } from "../../ui/empty-state";
-import { Skeleton, TableSkeleton } from "../../ui/skeleton";
+import { Skeleton } from "../../ui/skeleton";
 import { ApiError } from "../api";
 import { AttemptView } from "../attempt-view";
 import { ErrorMessage, useErrorText } from "../error-message";
+import { QueryRows } from "../query-rows";
 import { JsonBlock } from "../json-block";
 import { ConsumerName, EndpointName, endpointLabel } from "../names";
 import { PageHeader } from "../page-header";
@@ -188,19 +189,20 @@ export function MessageDetail({
                 ) : null}
                 <span className="ml-auto">{resendButton([d.endpoint_id], t("resend"))}</span>
               </div>
-              {attempts.isPending ? (
-                <TableSkeleton rows={1} label={common("loading")} />
-              ) : attempts.isError ? (
-                <ErrorMessage error={attempts.error} retry={() => attempts.refetch()} />
-              ) : own.length === 0 ? (
-                <p className="text-sm text-muted-foreground">{t(d.status === "pending" ? "noAttempts" : "noAttemptsMade")}</p>
-              ) : (
-                <div className="space-y-2">
-                  {own.map((a) => (
-                    <AttemptView key={a.id} attempt={a} />
-                  ))}
-                </div>
-              )}
+              <QueryRows
+                query={attempts}
+                isEmpty={() => own.length === 0}
+                empty={<p className="text-sm text-muted-foreground">{t(d.status === "pending" ? "noAttempts" : "noAttemptsMade")}</p>}
+                skeletonRows={1}
+              >
+                {() => (
+                  <div className="space-y-2">
+                    {own.map((a) => (
+                      <AttemptView key={a.id} attempt={a} />
+                    ))}
+                  </div>
+                )}
+              </QueryRows>
             </Card>
           );
         })}
