@@ -3,19 +3,12 @@ import { eq } from "drizzle-orm";
 import { resetConfigForTests } from "../../lib/config";
 import { getDb } from "../../lib/db/client";
 import { alertChannels, alerts } from "../../lib/db/schema";
-import { apiClient, type Api } from "../helpers/api";
+import { apiClient, expectProblem, type Api } from "../helpers/api";
 
 let api: Api;
 beforeAll(async () => {
   api = await apiClient();
 });
-
-const expectProblem = (res: { status: number; headers: Headers; body: any }, status: number, code: string, path?: string) => {
-  expect(res.status).toBe(status);
-  expect(res.headers.get("content-type")).toBe("application/problem+json");
-  expect(res.body.code).toBe(code);
-  if (path) expect(res.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ path })]));
-};
 
 const SLACK_URL = "https://hooks.slack.com/services/T0001/B0001/abcdefghijklmnopqrstuvwx";
 const TEAMS_URL = "https://acme.webhook.office.com/webhookb2/1111@2222/IncomingWebhook/cafebabe0123456789/3333";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, type ApiResponse, type Api } from "../helpers/api";
+import { apiClient, expectProblem, type Api } from "../helpers/api";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { runTestWorker } from "../helpers/worker";
 import { getSql } from "../../lib/db/client";
@@ -19,13 +19,6 @@ beforeAll(async () => {
 
 const NUL = "a\u0000b";
 const LONE_SURROGATE = "a\ud800b";
-
-function expectProblem(res: ApiResponse, status: number, code: string, path?: string) {
-  expect(res.status, res.text).toBe(status);
-  expect(res.headers.get("content-type")).toBe("application/problem+json");
-  expect(res.body.code).toBe(code);
-  if (path) expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(path);
-}
 
 const count = async (table: string) => Number((await getSql().unsafe(`select count(*) from ${table}`))[0]!.count);
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { apiClient, call, type Api } from "../helpers/api";
+import { apiClient, call, expectProblem, type Api, type ApiResponse } from "../helpers/api";
 import { createConsumer, createEndpoint } from "../helpers/fixtures";
 import { getDb } from "../../lib/db/client";
 import { revokeApiKey } from "../../lib/api-keys";
@@ -11,9 +11,9 @@ beforeAll(async () => {
   api = await apiClient();
 });
 
-const problem = (res: { status: number; headers: Headers; body: any }, status: number, code: string) => {
-  expect(res.status).toBe(status);
-  expect(res.headers.get("content-type")).toBe("application/problem+json");
+/** A problem+json answer with every member of the error model. */
+const problem = (res: ApiResponse, status: number, code: string) => {
+  expectProblem(res, status, code);
   expect(res.body).toMatchObject({ status, code, title: expect.any(String), detail: expect.any(String), type: expect.any(String) });
 };
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { apiClient, type Api } from "../helpers/api";
+import { apiClient, expectProblem, type Api } from "../helpers/api";
 import { withEnv } from "../helpers/env";
 import { createConsumer, createEndpoint, endpointSecret } from "../helpers/fixtures";
 import { getDb } from "../../lib/db/client";
@@ -11,11 +11,6 @@ beforeAll(async () => {
   api = await apiClient();
   await createConsumer(api, { uid: "acme", name: "Acme" });
 });
-
-const expectProblem = (res: { status: number; body: any }, status: number, code: string) => {
-  expect(res.status).toBe(status);
-  expect(res.body.code).toBe(code);
-};
 
 describe("endpoints", () => {
   it("creates an endpoint with a generated whsec_ secret stored encrypted", async () => {

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { expect } from "vitest";
 import { createApiKey } from "../../lib/api-keys";
 import { systemCtx } from "../../lib/open-ctx";
 import { routeHandler } from "./route-server";
@@ -10,6 +11,14 @@ import { routeHandler } from "./route-server";
 export const handle = routeHandler(path.resolve("app/api"));
 
 export type ApiResponse<T = any> = { status: number; headers: Headers; body: T; text: string };
+
+/** Asserts a problem+json answer: its status, its stable code and, given a field's path, an error naming that field. */
+export function expectProblem(res: ApiResponse, status: number, code: string, path?: string) {
+  expect(res.status, res.text).toBe(status);
+  expect(res.headers.get("content-type")).toBe("application/problem+json");
+  expect(res.body.code).toBe(code);
+  if (path) expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(path);
+}
 
 export async function call<T = any>(
   method: string,
