@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { apiClient, expectProblem, type Api } from "../helpers/api";
-import { startReceiver, waitFor } from "../helpers/receiver";
+import { runReceiver, waitFor } from "../helpers/receiver";
 import { runTestWorker } from "../helpers/worker";
 import { getSql } from "../../lib/db/client";
 import { withEnv } from "../helpers/env";
@@ -82,13 +82,7 @@ describe("U+0000 and unpaired surrogates, which Postgres text and jsonb cannot s
 });
 
 describe("a payload's strings are the client's own JSON", () => {
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  beforeAll(async () => {
-    receiver = await startReceiver();
-  });
-  afterAll(async () => {
-    await receiver.close();
-  });
+  const receiver = runReceiver();
   runTestWorker();
 
   it("U+0000 and a lone surrogate inside the payload are accepted and delivered exactly as stored", async () => {
@@ -176,13 +170,7 @@ describe("endpoint custom headers", () => {
   });
 
   describe("what is accepted is sent as given", () => {
-    let receiver: Awaited<ReturnType<typeof startReceiver>>;
-    beforeAll(async () => {
-      receiver = await startReceiver();
-    });
-    afterAll(async () => {
-      await receiver.close();
-    });
+    const receiver = runReceiver();
     runTestWorker();
 
     it("visible ASCII, tabs, spaces and Latin-1 reach the receiver", async () => {

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
 import { getSql } from "../../lib/db/client";
 import { apiClient, clientFor, type Api } from "../helpers/api";
 import { withEnv } from "../helpers/env";
 import { consumerWithEndpoint, endpointSecret, sendMessage } from "../helpers/fixtures";
 import { portalSession } from "../helpers/portal";
-import { startReceiver, waitFor } from "../helpers/receiver";
+import { runReceiver, waitFor } from "../helpers/receiver";
 import { runTestWorker } from "../helpers/worker";
 
 /**
@@ -116,13 +116,7 @@ describe("portal limits on endpoints", () => {
 });
 
 describe("test sends", () => {
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  beforeAll(async () => {
-    receiver = await startReceiver();
-  });
-  afterAll(async () => {
-    await receiver.close();
-  });
+  const receiver = runReceiver();
   runTestWorker();
 
   it("are marked `webhook-test: true` (signed like any other), real traffic is not, and each endpoint takes a bounded number a minute", async () => {

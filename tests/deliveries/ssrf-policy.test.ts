@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { parseConfig } from "../../lib/config";
 import { getDb } from "../../lib/db/client";
@@ -9,7 +9,7 @@ import { urlPolicy } from "../../lib/webhooks/policy";
 import { apiClient, type Api } from "../helpers/api";
 import { withEnv } from "../helpers/env";
 import { createConsumer, createEndpoint, sendMessage } from "../helpers/fixtures";
-import { startReceiver, waitFor } from "../helpers/receiver";
+import { runReceiver, waitFor } from "../helpers/receiver";
 import { runTestWorker, withWorkerEnv } from "../helpers/worker";
 
 /**
@@ -19,18 +19,14 @@ import { runTestWorker, withWorkerEnv } from "../helpers/worker";
 process.env.DELIVERY_SCHEDULE = "0";
 
 let api: Api;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
 /** The embedded demo's environment: the test setup's ALLOW_PRIVATE_ENDPOINTS=true is not in it. */
 const DEMO_ENV = { ...DEMO_DEFAULTS, ALLOW_PRIVATE_ENDPOINTS: "false" };
 
 beforeAll(async () => {
   api = await apiClient();
-  receiver = await startReceiver();
 });
-afterAll(async () => {
-  await receiver.close();
-});
+const receiver = runReceiver();
 const worker = runTestWorker();
 
 const consumer = async () => (await createConsumer(api, {}, "ssrf")).uid;

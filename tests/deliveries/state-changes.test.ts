@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { apiClient, type ApiResponse, type Api } from "../helpers/api";
 import { consumerWithEndpoints } from "../helpers/fixtures";
-import { startReceiver, waitFor } from "../helpers/receiver";
+import { runReceiver, waitFor } from "../helpers/receiver";
 import { runTestWorker } from "../helpers/worker";
 import { getSql } from "../../lib/db/client";
 
@@ -16,18 +16,14 @@ process.env.CIRCUIT_FAILURE_THRESHOLD = "1000";
  * No request answers 5xx.
  */
 let api: Api;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
 const answers: { what: string; status: number; text: string }[] = [];
 
 beforeAll(async () => {
   api = await apiClient();
-  // Fast, and failing one request in three: failures keep each endpoint's failure streak moving,
-  // so every outcome write locks the endpoint row as well as its queue and delivery rows.
-  receiver = await startReceiver((_req, res, _body, index) => res.writeHead(index % 3 === 0 ? 500 : 204).end());
 });
-afterAll(async () => {
-  await receiver.close();
-});
+// Fast, and failing one request in three: failures keep each endpoint's failure streak moving,
+// so every outcome write locks the endpoint row as well as its queue and delivery rows.
+const receiver = runReceiver((_req, res, _body, index) => res.writeHead(index % 3 === 0 ? 500 : 204).end());
 runTestWorker();
 
 const record = (what: string) => (res: ApiResponse) => {

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll } from "vitest";
 
 export type Received = { at: number; headers: IncomingMessage["headers"]; body: string; path: string };
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string, index: number) => unknown;
@@ -56,4 +57,40 @@ export async function waitFor<T>(
     }
     await new Promise((r) => setTimeout(r, options.interval ?? 25));
   }
+}
+
+type StartedReceiver = Awaited<ReturnType<typeof startReceiver>>;
+
+/**
+ * A receiver for the enclosing file or describe block, answering as `handler` says: started before
+ * its tests, closed after them. Its fields are read when a test runs (after the start).
+ */
+export function runReceiver(handler?: Handler): StartedReceiver {
+  let started: StartedReceiver | undefined;
+  const receiver = () => {
+    if (!started) throw new Error("the receiver starts before the tests: read it inside one");
+    return started;
+  };
+  beforeAll(async () => {
+    started = await startReceiver(handler);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  return {
+    get url() {
+      return receiver().url;
+    },
+    get port() {
+      return receiver().port;
+    },
+    get received() {
+      return receiver().received;
+    },
+    get maxInFlight() {
+      return receiver().maxInFlight;
+    },
+    setHandler: (next: Handler) => receiver().setHandler(next),
+    close: () => receiver().close(),
+  };
 }

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "../../lib/db/client";
 import { apiClient, type Api } from "../helpers/api";
 import { withEnv } from "../helpers/env";
 import { createConsumer, createEndpoint, sendMessage } from "../helpers/fixtures";
-import { startReceiver, waitFor } from "../helpers/receiver";
+import { runReceiver, waitFor } from "../helpers/receiver";
 import { runTestWorker } from "../helpers/worker";
 
 /** POST /messages/batch: up to 100 messages in one call, each answered (and refused) on its own. */
@@ -11,15 +11,11 @@ process.env.DELIVERY_SCHEDULE = "0,100ms";
 process.env.DELIVERY_TIMEOUT = "2s";
 
 let api: Api;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
 beforeAll(async () => {
   api = await apiClient();
-  receiver = await startReceiver();
 });
-afterAll(async () => {
-  await receiver.close();
-});
+const receiver = runReceiver();
 runTestWorker();
 
 const sql = () => getSql();
