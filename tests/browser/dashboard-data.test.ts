@@ -8,6 +8,7 @@ import { createOperator } from "../../lib/operators";
 import { apiClient } from "../helpers/api";
 import { clickUntilShown } from "../helpers/browser";
 import { browserSuite } from "../helpers/browser-suite";
+import { consumerWithEndpoint, sendMessage, sendMessages } from "../helpers/fixtures";
 import { withEnv } from "../helpers/env";
 
 /**
@@ -26,13 +27,11 @@ beforeAll(async () => {
   await createOperator({ ctx, input: { email: "admin@example.com", password: PASSWORD, role: "admin" } });
   await createOperator({ ctx, input: { email: "viewer@example.com", password: PASSWORD, role: "viewer" } });
   const api = await apiClient();
-  await api.post("/api/v1/consumers", { uid: "acme", name: "Acme" });
-  await api.post("/api/v1/consumers/acme/endpoints", { url: "http://127.0.0.1:9/hook" });
-  messageId = (await api.post("/api/v1/messages", { consumer: "acme", event_type: "invoice.paid", payload: { card: SECRET } })).body.id;
+  await consumerWithEndpoint(api, "http://127.0.0.1:9/hook", { consumer: { uid: "acme", name: "Acme" } });
+  messageId = (await sendMessage(api, "acme", { payload: { card: SECRET } })).id;
   // A consumer being erased in the background (the job waits: no worker here), and a sweep's record.
-  await api.post("/api/v1/consumers", { uid: "leaving", name: "Leaving Ltd" });
-  await api.post("/api/v1/consumers/leaving/endpoints", { url: "http://127.0.0.1:9/leaving" });
-  for (let i = 0; i < 4; i++) await api.post("/api/v1/messages", { consumer: "leaving", event_type: "invoice.paid", payload: { i } });
+  await consumerWithEndpoint(api, "http://127.0.0.1:9/leaving", { consumer: { uid: "leaving", name: "Leaving Ltd" } });
+  await sendMessages(api, "leaving", 4);
   await withEnv({ ERASURE_INLINE_MESSAGES: "2" }, async () => {
     const res = await api.del("/api/v1/consumers/leaving");
     expect(res.status, res.text).toBe(202);
@@ -119,7 +118,7 @@ describe("a message's Delete payload", () => {
 
   it("is not offered to a viewer", async () => {
     const api = await apiClient();
-    const other = (await api.post("/api/v1/messages", { consumer: "acme", event_type: "invoice.paid", payload: { n: 2 } })).body.id;
+    const other = (await sendMessage(api, "acme", { payload: { n: 2 } })).id;
     await asOperator("viewer@example.com", async (page) => {
       await page.goto(`/messages/${other}`);
       await page.getByTestId("payload").getByText('"n": 2').waitFor();

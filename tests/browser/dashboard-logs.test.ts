@@ -4,6 +4,7 @@ import { createOperator } from "../../lib/operators";
 import { apiClient, type Api } from "../helpers/api";
 import { clickUntilShown } from "../helpers/browser";
 import { browserSuite } from "../helpers/browser-suite";
+import { consumerWithEndpoint, sendMessage } from "../helpers/fixtures";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { startTestWorker } from "../helpers/worker";
 import { systemCtx } from "../../lib/open-ctx";
@@ -30,15 +31,12 @@ beforeAll(async () => {
   api = await apiClient();
   receiver = await startReceiver((_req, res) => (failing ? res.writeHead(500, { "content-type": "text/html" }).end(HOSTILE_BODY) : res.writeHead(200).end("ok")));
   worker = await startTestWorker();
-  await api.post("/api/v1/consumers", { uid: "acme", name: "Acme" });
-  expect((await api.post("/api/v1/consumers/acme/endpoints", { url: `${receiver.url}/hook` })).status).toBe(201);
+  await consumerWithEndpoint(api, `${receiver.url}/hook`, { consumer: { uid: "acme", name: "Acme" } });
   for (const [name, eventType, payload] of [
     ["paid", "invoice.paid", { invoice: { id: "inv_1", status: "paid" }, note: HOSTILE_NOTE }],
     ["open", "invoice.created", { invoice: { id: "inv_2", status: "open" } }],
   ] as const) {
-    const res = await api.post("/api/v1/messages", { consumer: "acme", event_type: eventType, payload });
-    expect(res.status).toBe(202);
-    sent[name] = res.body.id;
+    sent[name] = (await sendMessage(api, "acme", { event_type: eventType, payload })).id;
   }
   await waitFor(async () => (await api.get("/api/v1/messages?consumer=acme&status=failed")).body.data.length === 2, { what: "both deliveries failed" });
   await suite.open();

@@ -1,8 +1,7 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, type Api } from "../helpers/api";
 import { browserSuite } from "../helpers/browser-suite";
+import { createConsumer, createEndpoint } from "../helpers/fixtures";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { startTestWorker } from "../helpers/worker";
 
@@ -15,25 +14,20 @@ const suite = browserSuite();
 let worker: Awaited<ReturnType<typeof startTestWorker>>;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let api: Api;
-let host: Server;
 let hostOrigin: string;
 let endpointId: string;
 
 beforeAll(async () => {
   receiver = await startReceiver((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(`thanks ${HOSTILE}`));
-  host = createServer((req, res) => {
-    const src = new URL(req.url ?? "/", "http://x").searchParams.get("src") ?? "";
-    res.writeHead(200, { "content-type": "text/html" }).end(`<!doctype html><title>host</title>
-<script>window.received=[];addEventListener("message",(e)=>window.received.push({origin:e.origin,data:e.data}));</script>
-<iframe id="portal" allow="clipboard-write" style="width:900px;height:600px;border:0" src="${src.replace(/"/g, "&quot;")}"></iframe>`);
-  });
-  await new Promise<void>((resolve) => host.listen(0, "127.0.0.1", resolve));
-  hostOrigin = `http://localhost:${(host.address() as AddressInfo).port}`;
+  hostOrigin = await suite.framingHost(
+    { width: 900, height: 600 },
+    `<script>window.received=[];addEventListener("message",(e)=>window.received.push({origin:e.origin,data:e.data}));</script>\n`,
+  );
   api = await apiClient();
-  await api.post("/api/v1/consumers", { uid: "acme", name: "Acme" });
-  await api.post("/api/v1/consumers", { uid: "globex", name: "Globex" });
+  await createConsumer(api, { uid: "acme", name: "Acme" });
+  await createConsumer(api, { uid: "globex", name: "Globex" });
   await api.post("/api/v1/event-types", { name: "invoice.paid", description: "An invoice was paid.", example: { invoice: { id: "inv_1", amount: 1200 } } });
-  endpointId = (await api.post("/api/v1/consumers/acme/endpoints", { url: `${receiver.url}/existing`, description: HOSTILE })).body.id;
+  endpointId = (await createEndpoint(api, "acme", `${receiver.url}/existing`, { description: HOSTILE })).id;
   worker = await startTestWorker();
   await suite.open({ PORTAL_FRAME_ANCESTORS: `'self' ${hostOrigin}`, PORTAL_NAME: "Acme Cloud" });
 }, 600_000);
@@ -41,7 +35,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await worker?.stop();
   await receiver?.close();
-  await new Promise((resolve) => host?.close(resolve));
 });
 
 const mintLink = (consumer: string, link: Record<string, unknown> = {}) => suite.portalLink(api, consumer, link);

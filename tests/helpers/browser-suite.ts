@@ -1,3 +1,5 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeEach } from "vitest";
 import type { Api } from "./api";
@@ -19,6 +21,7 @@ export function browserSuite() {
   let app: BuiltApp | undefined;
   let browser: Browser | undefined;
   let reports: (() => Promise<string>)[] = [];
+  const hosts: Server[] = [];
 
   beforeEach(({ onTestFailed }) => {
     reports = [];
@@ -29,6 +32,7 @@ export function browserSuite() {
   afterAll(async () => {
     await browser?.close();
     await app?.stop();
+    for (const host of hosts) await new Promise((resolve) => host.close(resolve));
   });
 
   const suite = {
@@ -70,6 +74,21 @@ export function browserSuite() {
     /** A fresh portal link's address on the built app (the in-process API names this process's APP_URL). */
     async portalLink(api: Api, consumer: string, link: Record<string, unknown> = {}): Promise<string> {
       return `${suite.app.url}/portal#token=${await mintPortalLink(api, consumer, link)}`;
+    },
+    /**
+     * A SaaS's page around the portal, on another origin (localhost; the app is on 127.0.0.1):
+     * `/?src=…` embeds that address in an iframe of this size, after `head` (a script, say). Its
+     * origin, to allow in PORTAL_FRAME_ANCESTORS: start it before open().
+     */
+    async framingHost(size: { width: number; height: number }, head = ""): Promise<string> {
+      const host = createServer((req, res) => {
+        const src = new URL(req.url ?? "/", "http://x").searchParams.get("src") ?? "";
+        res.writeHead(200, { "content-type": "text/html" }).end(`<!doctype html><title>host</title>
+${head}<iframe id="portal" allow="clipboard-write" style="width:${size.width}px;height:${size.height}px;border:0" src="${src.replace(/"/g, "&quot;")}"></iframe>`);
+      });
+      await new Promise<void>((resolve) => host.listen(0, "127.0.0.1", resolve));
+      hosts.push(host);
+      return `http://localhost:${(host.address() as AddressInfo).port}`;
     },
   };
   return suite;
