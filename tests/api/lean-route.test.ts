@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../../lib/api-keys";
 import { systemCtx } from "../../lib/open-ctx";
+import { clientFor } from "../helpers/api";
 import { startBuiltApp, startProductionWeb } from "../helpers/built-app";
+import { createConsumer } from "../helpers/fixtures";
 import { waitFor } from "../helpers/receiver";
 
 /**
@@ -46,12 +48,7 @@ beforeAll(async () => {
   ({ key } = await createApiKey({ ctx: systemCtx(), input: { name: "lean" } }));
   next = await startBuiltApp({ LOG_LEVEL: "info" });
   web = await startProductionWeb({ LOG_LEVEL: "info", MIGRATE_ON_START: "false", SHUTDOWN_DELAY: "3s" });
-  const created = await fetch(`${web.url}/api/v1/consumers`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-    body: JSON.stringify({ uid: "lean", name: "Lean" }),
-  });
-  expect(created.status).toBe(201);
+  await createConsumer(clientFor(key), { uid: "lean", name: "Lean" });
 }, 600_000);
 
 afterAll(async () => {
