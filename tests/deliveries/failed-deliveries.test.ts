@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "../../lib/db/client";
 import { listMessages } from "../../lib/messages";
 import { apiClient, type Api } from "../helpers/api";
 import { createConsumer, createEndpoint, sendMessage } from "../helpers/fixtures";
-import { startReceiver, waitFor } from "../helpers/receiver";
+import { runReceiver, waitFor } from "../helpers/receiver";
 import { settled } from "../helpers/settled";
 import { runTestWorker } from "../helpers/worker";
 import { openCtx } from "../../lib/open-ctx";
@@ -13,7 +13,6 @@ process.env.DELIVERY_SCHEDULE = "0,50ms";
 process.env.CIRCUIT_FAILURE_THRESHOLD = "1000";
 
 let api: Api;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
 /** Paths the receiver fails; every other path answers 204. */
 const failing = new Set<string>();
 const ids = { acme: "", globex: "", acmeOne: "", acmeTwo: "", globexOne: "" };
@@ -64,9 +63,9 @@ async function settleAll() {
 
 // Before the set-up below, which waits for the worker to settle what it sends.
 runTestWorker();
+const receiver = runReceiver((req, res) => res.writeHead(failing.has(req.url ?? "/") ? 500 : 204).end());
 beforeAll(async () => {
   api = await apiClient();
-  receiver = await startReceiver((req, res) => res.writeHead(failing.has(req.url ?? "/") ? 500 : 204).end());
   for (const uid of ["acme", "globex"] as const) ids[uid] = (await createConsumer(api, { uid })).id;
   ids.acmeOne = (await createEndpoint(api, "acme", `${receiver.url}/acme-one`)).id;
   ids.acmeTwo = (await createEndpoint(api, "acme", `${receiver.url}/acme-two`, { event_types: ["invoice.paid"] })).id;
@@ -83,9 +82,6 @@ beforeAll(async () => {
   failing.clear();
   await send("acme", "all-good");
   await settleAll();
-});
-afterAll(async () => {
-  await receiver.close();
 });
 
 describe("status=failed", () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { apiClient, type Api } from "../helpers/api";
 import { consumerWithEndpoint, sendMessage } from "../helpers/fixtures";
-import { startReceiver, waitFor } from "../helpers/receiver";
+import { runReceiver, waitFor } from "../helpers/receiver";
 import { startTestWorker } from "../helpers/worker";
 import { getSql } from "../../lib/db/client";
 import type { WorkerHandle } from "../../worker/runtime";
@@ -12,16 +12,14 @@ import type { WorkerHandle } from "../../worker/runtime";
  */
 let api: Api;
 let worker: WorkerHandle;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let uid: string;
+const receiver = runReceiver();
 beforeAll(async () => {
   api = await apiClient();
-  receiver = await startReceiver();
   ({ uid } = await consumerWithEndpoint(api, `${receiver.url}/hook`));
 });
 afterAll(async () => {
   await worker?.stop();
-  await receiver.close();
 });
 
 async function createWithClockAhead(ms: number) {
