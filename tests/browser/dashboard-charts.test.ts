@@ -4,6 +4,7 @@ import { getSql } from "../../lib/db/client";
 import { createOperator } from "../../lib/operators";
 import { apiClient, type Api } from "../helpers/api";
 import { browserSuite } from "../helpers/browser-suite";
+import { createConsumer, createEndpoint, sendMessage, sendMessages } from "../helpers/fixtures";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { startTestWorker } from "../helpers/worker";
 import { systemCtx } from "../../lib/open-ctx";
@@ -26,14 +27,14 @@ beforeAll(async () => {
   receivers.push(await startReceiver((_req, res, _body, i) => res.writeHead(i % 3 === 2 ? 503 : 200).end("ok")));
   receivers.push(await startReceiver((_req, res) => res.writeHead(200).end("ok")));
   api = await apiClient();
-  await api.post("/api/v1/consumers", { uid: "acme", name: "Acme" });
-  await api.post("/api/v1/consumers", { uid: "globex", name: "Globex" });
-  ids.flaky = (await api.post("/api/v1/consumers/acme/endpoints", { url: `${receivers[0]!.url}/flaky` })).body.id;
-  ids.quiet = (await api.post("/api/v1/consumers/acme/endpoints", { url: `${receivers[1]!.url}/quiet`, event_types: ["never.sent"] })).body.id;
-  await api.post("/api/v1/consumers/globex/endpoints", { url: `${receivers[1]!.url}/globex` });
+  await createConsumer(api, { uid: "acme", name: "Acme" });
+  await createConsumer(api, { uid: "globex", name: "Globex" });
+  ids.flaky = (await createEndpoint(api, "acme", `${receivers[0]!.url}/flaky`)).id;
+  ids.quiet = (await createEndpoint(api, "acme", `${receivers[1]!.url}/quiet`, { event_types: ["never.sent"] })).id;
+  await createEndpoint(api, "globex", `${receivers[1]!.url}/globex`);
   worker = await startTestWorker();
-  for (let i = 0; i < 12; i++) expect((await api.post("/api/v1/messages", { consumer: "acme", event_type: "order.paid", payload: { i } })).status).toBe(202);
-  for (let i = 0; i < 3; i++) expect((await api.post("/api/v1/messages", { consumer: "globex", event_type: "order.paid", payload: { i } })).status).toBe(202);
+  await sendMessages(api, "acme", 12, "order.paid");
+  await sendMessages(api, "globex", 3, "order.paid");
   const sql = getSql();
   await waitFor(async () => (await sql`select 1 from delivery_queue limit 1`).length === 0, { timeout: 60_000, what: "every delivery ended" });
   await suite.open();
@@ -174,7 +175,7 @@ describe("the charts in Chromium", () => {
   it("overview: deliveries waiting for a worker show as pending, with how long the oldest has waited", async () => {
     await worker!.stop();
     worker = undefined;
-    for (let i = 0; i < 2; i++) await api.post("/api/v1/messages", { consumer: "globex", event_type: "order.paid", payload: { late: i } });
+    for (let i = 0; i < 2; i++) await sendMessage(api, "globex", { event_type: "order.paid", payload: { late: i } });
     const { context, page } = await signedIn();
     expect(await text(page.getByTestId("tile-pending"))).toBe("2");
     expect(await text(page.getByTestId("tile-oldestDue"))).toMatch(/ago$|^now$/);

@@ -6,8 +6,9 @@ import { getDb } from "../../lib/db/client";
 import { alerts } from "../../lib/db/schema";
 import { newId } from "../../lib/ids";
 import { createOperator } from "../../lib/operators";
-import { call } from "../helpers/api";
+import { clientFor, type Api } from "../helpers/api";
 import { browserSuite } from "../helpers/browser-suite";
+import { createConsumer, createEndpoint, sendMessage } from "../helpers/fixtures";
 import { systemCtx } from "../../lib/open-ctx";
 
 /**
@@ -19,32 +20,28 @@ import { systemCtx } from "../../lib/open-ctx";
 const PASSWORD = "correct horse battery";
 const suite = browserSuite();
 const BARE_ID = /\b(?:con|ep|key|op)_[0-9a-z]{26}\b/g;
-let key: string;
+let api: Api;
 const ids = { acme: "", globex: "", crm: "", billing: "", gone: "", recovery: "", message: "" };
-
-const post = async (path: string, body: unknown = {}) => {
-  const res = await call("POST", `/api/v1${path}`, { key, body });
-  if (res.status >= 300) throw new Error(`${path}: ${res.status} ${res.text}`);
-  return res.body;
-};
 
 beforeAll(async () => {
   const db = getDb();
   await createOperator({ ctx: systemCtx(), input: { email: "admin@example.com", password: PASSWORD, role: "admin" } });
-  key = (await createApiKey({ ctx: systemCtx(), input: { name: "backend" } })).key;
-  ids.acme = (await post("/consumers", { uid: "acme", name: "Acme Corp", alert_emails: ["ops@acme.example"] })).id;
-  ids.globex = (await post("/consumers", { uid: "globex", name: "Globex" })).id;
-  ids.billing = (await post("/consumers/acme/endpoints", { url: "http://127.0.0.1:9/api/demo/receiver/ok", description: "Billing sync" })).id;
-  ids.crm = (await post("/consumers/acme/endpoints", { url: "http://127.0.0.1:9/api/demo/receiver/retired", description: "Old CRM hook", event_types: ["user.created"] })).id;
-  await post("/consumers/globex/endpoints", { url: "http://127.0.0.1:9/globex/hooks", description: "Globex sync" });
-  ids.gone = (await post("/consumers/acme/endpoints", { url: "http://127.0.0.1:9/short-lived" })).id;
-  await call("DELETE", `/api/v1/endpoints/${ids.gone}`, { key });
-  ids.message = (await post("/messages", { consumer: "acme", event_type: "user.created", payload: { user: "u_1" } })).id;
-  await post("/messages", { consumer: "globex", event_type: "invoice.paid", payload: { invoice: "in_1" } });
+  // A key named as the SaaS's backend: the name the dashboard shows for what it started.
+  api = clientFor((await createApiKey({ ctx: systemCtx(), input: { name: "backend" } })).key);
+  ids.acme = (await createConsumer(api, { uid: "acme", name: "Acme Corp", alert_emails: ["ops@acme.example"] })).id;
+  ids.globex = (await createConsumer(api, { uid: "globex", name: "Globex" })).id;
+  ids.billing = (await createEndpoint(api, "acme", "http://127.0.0.1:9/api/demo/receiver/ok", { description: "Billing sync" })).id;
+  ids.crm = (await createEndpoint(api, "acme", "http://127.0.0.1:9/api/demo/receiver/retired", { description: "Old CRM hook", event_types: ["user.created"] })).id;
+  await createEndpoint(api, "globex", "http://127.0.0.1:9/globex/hooks", { description: "Globex sync" });
+  ids.gone = (await createEndpoint(api, "acme", "http://127.0.0.1:9/short-lived")).id;
+  await api.del(`/api/v1/endpoints/${ids.gone}`);
+  ids.message = (await sendMessage(api, "acme", { event_type: "user.created", payload: { user: "u_1" } })).id;
+  await sendMessage(api, "globex", { event_type: "invoice.paid", payload: { invoice: "in_1" } });
   // The old CRM hook answered 410 until its schedule ran out: failed, then disabled and alerted.
   await db.execute(sql`delete from delivery_queue where delivery_id in (select id from deliveries where endpoint_id = ${ids.crm})`);
   await db.execute(sql`update deliveries set status = 'failed', attempts = 8, last_status_code = 410 where endpoint_id = ${ids.crm}`);
-  const channel = await post("/alert-channels", { kind: "email", name: "Ops mailbox", config: { to: ["ops@example.com"] } });
+  const channel = await api.post("/api/v1/alert-channels", { kind: "email", name: "Ops mailbox", config: { to: ["ops@example.com"] } });
+  expect(channel.status, channel.text).toBe(201);
   const alert = (kind: string, target: { channelId: string } | { recipient: string }) => ({
     id: newId("alert"),
     kind,
@@ -55,8 +52,10 @@ beforeAll(async () => {
     status: "sent" as const,
     payload: {},
   });
-  await db.insert(alerts).values([alert("endpoint.failing", { channelId: channel.id }), alert("endpoint.disabled", { recipient: "ops@acme.example" })]);
-  ids.recovery = (await post(`/endpoints/${ids.crm}/recover`, { since: "2020-01-01T00:00:00Z" })).id;
+  await db.insert(alerts).values([alert("endpoint.failing", { channelId: channel.body.id }), alert("endpoint.disabled", { recipient: "ops@acme.example" })]);
+  const recovery = await api.post(`/api/v1/endpoints/${ids.crm}/recover`, { since: "2020-01-01T00:00:00Z" });
+  expect(recovery.status, recovery.text).toBe(202);
+  ids.recovery = recovery.body.id;
   await suite.open();
 }, 600_000);
 

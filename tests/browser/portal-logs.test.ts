@@ -3,6 +3,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, call, type Api } from "../helpers/api";
 import { browserSuite } from "../helpers/browser-suite";
+import { createConsumer, createEndpoint, sendMessage } from "../helpers/fixtures";
 import { portalSession } from "../helpers/portal";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { startTestWorker } from "../helpers/worker";
@@ -26,11 +27,7 @@ let hostileId = "";
 let theirsId = "";
 const recoverable: string[] = [];
 
-async function send(consumer: string, eventType: string, payload: unknown): Promise<string> {
-  const res = await api.post("/api/v1/messages", { consumer, event_type: eventType, payload });
-  expect(res.status).toBe(202);
-  return res.body.id as string;
-}
+const send = async (consumer: string, eventType: string, payload: unknown) => (await sendMessage(api, consumer, { event_type: eventType, payload })).id;
 
 const failedOf = async (consumer: string) => (await api.get(`/api/v1/messages?consumer=${consumer}&status=failed&limit=250`)).body.data.map((m: { id: string }) => m.id) as string[];
 
@@ -38,9 +35,9 @@ beforeAll(async () => {
   api = await apiClient();
   receiver = await startReceiver((_req, res) => (failing ? res.writeHead(500, { "content-type": "text/html" }).end(HOSTILE_BODY) : res.writeHead(200).end("ok")));
   worker = await startTestWorker();
-  acmeId = (await api.post("/api/v1/consumers", { uid: "acme", name: "Acme" })).body.id;
-  await api.post("/api/v1/consumers", { uid: "globex", name: "Globex" });
-  for (const uid of ["acme", "globex"]) expect((await api.post(`/api/v1/consumers/${uid}/endpoints`, { url: `${receiver.url}/${uid}` })).status).toBe(201);
+  acmeId = (await createConsumer(api, { uid: "acme", name: "Acme" })).id;
+  await createConsumer(api, { uid: "globex", name: "Globex" });
+  for (const uid of ["acme", "globex"]) await createEndpoint(api, uid, `${receiver.url}/${uid}`);
   hostileId = await send("acme", "invoice.paid", { invoice: { id: "inv_1" }, note: HOSTILE_PAYLOAD });
   for (let i = 0; i < 3; i++) recoverable.push(await send("acme", "invoice.created", { invoice: { id: `inv_${10 + i}` } }));
   theirsId = await send("globex", "invoice.paid", { secret: "globex-only" });
@@ -223,8 +220,7 @@ describe("the portal's deliveries and recover screens in Chromium", () => {
   });
 
   it("opens an endpoint's deliveries and its recovery from the endpoint's page, chosen by URL", async () => {
-    const second = await api.post(`/api/v1/consumers/acme/endpoints`, { url: `${receiver.url}/acme-second`, event_types: ["second.only"] });
-    expect(second.status).toBe(201);
+    const second = await createEndpoint(api, "acme", `${receiver.url}/acme-second`, { event_types: ["second.only"] });
     failing = true;
     const onlySecond = await send("acme", "second.only", { n: 1 });
     // Both endpoints get it (the first takes every event type); both must have failed before the receiver heals.
@@ -237,9 +233,9 @@ describe("the portal's deliveries and recover screens in Chromium", () => {
     );
     failing = false;
     const page = await portal({ capabilities: ["recover"] });
-    await page.goto(`/portal/endpoints/${second.body.id}`);
+    await page.goto(`/portal/endpoints/${second.id}`);
     await page.getByRole("link", { name: "See deliveries" }).click();
-    await page.waitForURL((url) => url.pathname === "/portal/deliveries" && url.searchParams.get("endpoint_id") === second.body.id);
+    await page.waitForURL((url) => url.pathname === "/portal/deliveries" && url.searchParams.get("endpoint_id") === second.id);
     await page.getByRole("row", { name: onlySecond }).waitFor();
     expect(await page.getByRole("row", { name: hostileId }).count()).toBe(0);
     const filter = page.getByLabel("Endpoint", { exact: true });
@@ -248,10 +244,10 @@ describe("the portal's deliveries and recover screens in Chromium", () => {
     // The first endpoint, chosen by its URL (it takes every event type, so both messages).
     await filter.selectOption({ label: `${receiver.url}/acme` });
     await page.getByRole("button", { name: "Apply filters" }).click();
-    await page.waitForURL((url) => url.searchParams.get("endpoint_id") !== second.body.id);
+    await page.waitForURL((url) => url.searchParams.get("endpoint_id") !== second.id);
     await page.getByRole("row", { name: hostileId }).waitFor();
 
-    await page.goto(`/portal/endpoints/${second.body.id}`);
+    await page.goto(`/portal/endpoints/${second.id}`);
     await page.getByRole("link", { name: "Re-send failed deliveries" }).click();
     await page.waitForURL((url) => url.pathname === "/portal/recover");
     const target = page.getByLabel("Resend for");
@@ -269,7 +265,7 @@ describe("the portal's deliveries and recover screens in Chromium", () => {
     expect(await page.getByRole("row", { name: new RegExp(onlySecond) }).textContent()).toContain(`${receiver.url}/acme-second`);
     // Only that endpoint's delivery was resent: the first endpoint's, of the same message, is still failed.
     const deliveries = (await api.get(`/api/v1/messages/${onlySecond}`)).body.deliveries as { endpoint_id: string; status: string }[];
-    expect(Object.fromEntries(deliveries.map((d) => [d.endpoint_id === second.body.id ? "second" : "first", d.status]))).toEqual({ second: "succeeded", first: "failed" });
+    expect(Object.fromEntries(deliveries.map((d) => [d.endpoint_id === second.id ? "second" : "first", d.status]))).toEqual({ second: "succeeded", first: "failed" });
     await page.context().close();
   });
 });

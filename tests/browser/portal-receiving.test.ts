@@ -1,11 +1,10 @@
-import { createServer, type Server } from "node:http";
 import type { Page } from "playwright-core";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fillSecret } from "../../lib/receiving/sample-text";
 import { readReceivingSample } from "../../lib/receiving/samples";
 import { apiClient, type Api } from "../helpers/api";
 import { browserSuite } from "../helpers/browser-suite";
+import { createConsumer, createEndpoint } from "../helpers/fixtures";
 import { operatorClient, sessionCookie } from "../helpers/session";
 import { startReceiver } from "../helpers/receiver";
 import { startTestWorker } from "../helpers/worker";
@@ -20,7 +19,6 @@ const suite = browserSuite();
 let worker: Awaited<ReturnType<typeof startTestWorker>>;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let api: Api;
-let host: Server;
 let hostOrigin: string;
 let billing: string; // invoice.paid only
 let everything: string; // every event type
@@ -43,20 +41,14 @@ const INVOICE_SCHEMA = {
 
 beforeAll(async () => {
   receiver = await startReceiver((_req, res) => res.writeHead(204).end());
-  host = createServer((req, res) => {
-    const src = new URL(req.url ?? "/", "http://x").searchParams.get("src") ?? "";
-    res.writeHead(200, { "content-type": "text/html" }).end(`<!doctype html><title>host</title>
-<iframe id="portal" allow="clipboard-write" style="width:800px;height:700px;border:0" src="${src.replace(/"/g, "&quot;")}"></iframe>`);
-  });
-  await new Promise<void>((resolve) => host.listen(0, "127.0.0.1", resolve));
-  hostOrigin = `http://localhost:${(host.address() as AddressInfo).port}`;
+  hostOrigin = await suite.framingHost({ width: 800, height: 700 });
   api = await apiClient();
-  await api.post("/api/v1/consumers", { uid: "acme", name: "Acme" });
-  await api.post("/api/v1/consumers", { uid: "initech", name: "Initech" });
+  await createConsumer(api, { uid: "acme", name: "Acme" });
+  await createConsumer(api, { uid: "initech", name: "Initech" });
   await api.post("/api/v1/event-types", { name: "invoice.paid", description: "An invoice was paid in full.", schema: INVOICE_SCHEMA, example: { invoice: { id: "inv_1" }, amount: 1200, currency: "jpy" } });
   await api.post("/api/v1/event-types", { name: "subscription.canceled", description: "A subscription ended." });
-  billing = (await api.post("/api/v1/consumers/acme/endpoints", { url: `${receiver.url}/billing`, event_types: ["invoice.paid"] })).body.id;
-  everything = (await api.post("/api/v1/consumers/acme/endpoints", { url: `${receiver.url}/all` })).body.id;
+  billing = (await createEndpoint(api, "acme", `${receiver.url}/billing`, { event_types: ["invoice.paid"] })).id;
+  everything = (await createEndpoint(api, "acme", `${receiver.url}/all`)).id;
   worker = await startTestWorker();
   await suite.open({ PORTAL_FRAME_ANCESTORS: `'self' ${hostOrigin}`, PORTAL_NAME: "Acme Cloud" });
 }, 600_000);
@@ -64,7 +56,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await worker?.stop();
   await receiver?.close();
-  await new Promise((resolve) => host?.close(resolve));
 });
 
 const mintLink = (consumer: string, link: Record<string, unknown> = {}) => suite.portalLink(api, consumer, link);
