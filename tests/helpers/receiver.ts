@@ -43,6 +43,19 @@ export async function startReceiver(handler: Handler = (_req, res) => res.writeH
   };
 }
 
+/**
+ * A receiver in an outage: it answers `status.down` (500) until the test sets `up`, then
+ * `status.up` (200), and `down` again when `up` is cleared — a customer's endpoint failing, then
+ * healed.
+ */
+export async function startOutageReceiver(status: { down?: number; up?: number } = {}) {
+  const receiver: Awaited<ReturnType<typeof startReceiver>> & { up: boolean } = Object.assign(
+    await startReceiver((_req, res) => res.writeHead(receiver.up ? (status.up ?? 200) : (status.down ?? 500)).end()),
+    { up: false },
+  );
+  return receiver;
+}
+
 export async function waitFor<T>(
   check: () => T | Promise<T>,
   options: { timeout?: number; interval?: number; what?: string; onTimeout?: () => void } = {},

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "../../lib/db/client";
 import { apiClient, type Api } from "../helpers/api";
 import { consumerWithEndpoint, sendMessages } from "../helpers/fixtures";
-import { startReceiver, waitFor } from "../helpers/receiver";
+import { startOutageReceiver, waitFor } from "../helpers/receiver";
 import { favourScheduling } from "../helpers/scheduling";
 import { spawnWorker } from "../helpers/worker-process";
 
@@ -49,8 +49,7 @@ function busiestSecond(arrivals: number[]): { count: number; from: number } {
 
 describe("a recovery's rate at the receiver", () => {
   it("never puts more than rate_per_second arrivals in any one-second window", async () => {
-    let ok = false;
-    const receiver = await startReceiver((_req, res) => res.writeHead(ok ? 204 : 500).end());
+    const receiver = await startOutageReceiver({ up: 204 });
     const { endpointId } = await consumerWithEndpoint(api, receiver.url, { consumer: { uid: "pace", name: "Pace" }, endpoint: { max_concurrency: 200 } });
     const since = new Date(Date.now() - 60_000).toISOString();
     const N = 400;
@@ -58,7 +57,7 @@ describe("a recovery's rate at the receiver", () => {
     const failed = async () =>
       (await getSql()<{ n: number }[]>`select count(*)::int as n from deliveries where endpoint_id = ${endpointId} and status = 'failed'`)[0]!.n;
     await waitFor(async () => (await failed()) === N, { what: "the failed deliveries", timeout: 60_000 });
-    ok = true;
+    receiver.up = true;
     const first = receiver.received.length;
     // After an outage the endpoint's circuit is often still open when the run starts: the feeder
     // keeps queueing meanwhile, and when the circuit closes, all of that is due at once.

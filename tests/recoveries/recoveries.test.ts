@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "../../lib/db/client";
 import { apiClient, type Api } from "../helpers/api";
-import { startReceiver, waitFor } from "../helpers/receiver";
+import { startOutageReceiver, startReceiver, waitFor } from "../helpers/receiver";
 import { startTestWorker, withWorkerEnv } from "../helpers/worker";
 import { favourScheduling } from "../helpers/scheduling";
 import { spawnWorker } from "../helpers/worker-process";
@@ -65,8 +65,7 @@ const timesReceived = (receiver: Receiver, messageId: string) => receiver.receiv
 
 describe("recovery runs", () => {
   it("freezes exactly what the dry run counted; later failures do not join; the report reconciles", async () => {
-    let ok = false;
-    const receiver = await startReceiver((_req, res) => res.writeHead(ok ? 200 : 500).end());
+    const receiver = await startOutageReceiver();
     const { uid, endpoints } = await consumerWith([receiver.url]);
     const ep = endpoints[0]!;
     const since = new Date(Date.now() - 60_000).toISOString();
@@ -98,7 +97,7 @@ describe("recovery runs", () => {
     expect((await api.post(`/api/v1/recoveries/${id}/pause`)).status).toBe(200);
     worker = await startTestWorker();
     const late = await failures(uid, [ep], 1);
-    ok = true;
+    receiver.up = true;
     expect((await api.post(`/api/v1/recoveries/${id}/resume`)).status).toBe(200);
 
     const done = await waitState(id, "completed");
@@ -302,14 +301,13 @@ describe("people hear the end", () => {
       kinds: ["recovery.finished", "recovery.paused"],
     });
     expect(channel.status).toBe(201);
-    let ok = false;
-    const receiver = await startReceiver((_req, res) => res.writeHead(ok ? 200 : 500).end());
+    const receiver = await startOutageReceiver();
     const { uid, endpoints } = await consumerWith([receiver.url, receiver.url]);
     await failures(uid, endpoints, 3);
     const since = new Date(Date.now() - 60_000).toISOString();
     const failing = await api.post(`/api/v1/endpoints/${endpoints[0]!}/recover`, { since, canary: 2 });
     await waitState(failing.body.id, "paused");
-    ok = true;
+    receiver.up = true;
     const finishing = await api.post(`/api/v1/endpoints/${endpoints[1]!}/recover`, { since, canary: 0 });
     await waitState(finishing.body.id, "completed");
     const alertOf = (id: string) => hook.received.map((r) => JSON.parse(r.body)).find((b) => b.data.recovery_id === id);
@@ -320,9 +318,9 @@ describe("people hear the end", () => {
     expect(finished).toMatchObject({ type: "recovery.finished", data: { expected: 3, succeeded: 3, failed: 0, skipped: 0, consumer_uid: uid } });
     expect(finished.data.dashboard_url).toMatch(new RegExp(`/recoveries/${finishing.body.id}$`));
     // A consumer-wide run, whose alert names no endpoint.
-    ok = false;
+    receiver.up = false;
     await failures(uid, endpoints, 1);
-    ok = true;
+    receiver.up = true;
     const wide = await api.post(`/api/v1/consumers/${uid}/recover`, { since: new Date(Date.now() - 5_000).toISOString(), canary: 0, statuses: ["failed"] });
     await waitState(wide.body.id, "completed");
     const wideAlert = await waitFor(() => alertOf(wide.body.id), { what: "the consumer-wide run's alert" });
@@ -361,12 +359,11 @@ describe("the one queue", () => {
   });
 
   it("holds recovery items to the endpoint's rate limit, and waits out an open circuit without an attempt", async () => {
-    let ok = false;
-    const receiver = await startReceiver((_req, res) => res.writeHead(ok ? 200 : 500).end());
+    const receiver = await startOutageReceiver();
     const { uid, endpoints } = await consumerWith([receiver.url], { rate_limit_per_second: 4 });
     const ep = endpoints[0]!;
     await failures(uid, [ep], 10);
-    ok = true;
+    receiver.up = true;
     const [opened] = await sql()<{ until: Date }[]>`
       update endpoints set circuit_open_until = now() + interval '1500 milliseconds' where id = ${ep} returning circuit_open_until as until`;
     const until = opened!.until;
@@ -445,12 +442,11 @@ describe("state changes beside attempts in flight", () => {
 
 describe("pace and survival", () => {
   it("holds the run's rate over 10 s with two worker processes: never above it, not far below", async () => {
-    let ok = false;
-    const receiver = await startReceiver((_req, res) => res.writeHead(ok ? 200 : 500).end());
+    const receiver = await startOutageReceiver();
     const { uid, endpoints } = await consumerWith([receiver.url]);
     const ep = endpoints[0]!;
     await failures(uid, [ep], 600);
-    ok = true;
+    receiver.up = true;
     const second = await spawnWorker();
     favourScheduling(second.pid, process.pid);
     const resendsBefore = workerState.pump!.counters.resends;
@@ -482,12 +478,11 @@ describe("pace and survival", () => {
   }, 180_000);
 
   it("ramps up from an eighth of its rate, doubling every RECOVERY_RAMP_EVERY", async () => {
-    let ok = false;
-    const receiver = await startReceiver((_req, res) => res.writeHead(ok ? 200 : 500).end());
+    const receiver = await startOutageReceiver();
     const { uid, endpoints } = await consumerWith([receiver.url]);
     const ep = endpoints[0]!;
     await failures(uid, [ep], 200);
-    ok = true;
+    receiver.up = true;
     const ramped = withWorkerEnv(worker, { RECOVERY_RAMP_EVERY: "1s" }, async () => {
       const created = await api.post(`/api/v1/endpoints/${ep}/recover`, { since: new Date(Date.now() - 60_000).toISOString(), canary: 0, rate_per_second: 64 });
       const id = created.body.id as string;
@@ -515,12 +510,11 @@ describe("pace and survival", () => {
   });
 
   it("survives its worker: killed mid-run, the run finishes under another, every item accounted for", async () => {
-    let ok = false;
-    const receiver = await startReceiver((_req, res) => res.writeHead(ok ? 200 : 500).end());
+    const receiver = await startOutageReceiver();
     const { uid, endpoints } = await consumerWith([receiver.url]);
     const ep = endpoints[0]!;
     const messages = await failures(uid, [ep], 40);
-    ok = true;
+    receiver.up = true;
     await worker.stop();
     // A short deadline keeps the lease of an attempt cut off by the kill short too.
     const env = { DELIVERY_TIMEOUT: "500ms" };
