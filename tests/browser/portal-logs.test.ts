@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, call, type Api } from "../helpers/api";
+import { expectFailedAttemptAsText } from "../helpers/browser";
 import { browserSuite } from "../helpers/browser-suite";
 import { createConsumer, createEndpoint, sendMessage } from "../helpers/fixtures";
 import { portalSession } from "../helpers/portal";
@@ -97,14 +98,9 @@ describe("the portal's deliveries and recover screens in Chromium", () => {
     await page.getByRole("heading", { name: "Message invoice.paid", level: 1 }).waitFor();
     expect(await page.getByTestId("payload").textContent()).toContain(HOSTILE_PAYLOAD.replaceAll('"', '\\"'));
     await page.getByTestId("delivery").getByText("Failed").waitFor();
+    await expectFailedAttemptAsText(page, HOSTILE_BODY);
     const attempt = page.getByTestId("attempt");
-    await attempt.first().waitFor();
-    expect(await attempt.count()).toBe(1);
-    expect(await attempt.first().textContent()).toContain("HTTP 500");
-    await page.getByText("Request headers and response").click();
-    expect(await page.getByTestId("response-body").textContent()).toBe(HOSTILE_BODY);
     expect(await page.locator("main").textContent()).toContain("webhook-signature");
-    expect(await page.locator("main img").count()).toBe(0);
     expect(await pwned(page)).toBeUndefined();
 
     failing = false;

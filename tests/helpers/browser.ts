@@ -1,4 +1,5 @@
 import { chromium, type Browser, type Locator, type Page } from "playwright-core";
+import { expect } from "vitest";
 
 /**
  * Debian's Chromium (apt-get install chromium; .ci/run installs it), headless, in a fresh profile
@@ -61,4 +62,18 @@ export async function clickUntilShown(trigger: Locator, opened: Locator, timeout
       if (Date.now() > deadline) throw error;
     }
   }
+}
+
+/**
+ * On a message's page (the dashboard's or the portal's), its one attempt failed with HTTP 500 and
+ * the receiver's answer, opened, reads as `body` to the letter: shown as text, no element of it made.
+ */
+export async function expectFailedAttemptAsText(page: Page, body: string): Promise<void> {
+  const attempt = page.getByTestId("attempt");
+  await attempt.first().waitFor();
+  expect(await attempt.count()).toBe(1);
+  expect(await attempt.first().textContent()).toContain("HTTP 500");
+  await page.getByText("Request headers and response").click();
+  expect(await page.getByTestId("response-body").textContent()).toBe(body);
+  expect(await page.locator("main img").count()).toBe(0);
 }
