@@ -4,7 +4,7 @@ import { type SqlOrTx } from "../db/client";
 import { recoveries, recoveryItems } from "../db/schema";
 import { selectPage } from "../db/keyset";
 import { NotFoundError, ValidationError } from "../errors";
-import { toPage, type PageQuery } from "../pagination";
+import { decodeCursor, toPage, type PageQuery } from "../pagination";
 import { nameActors } from "../audit/actor-names";
 import { consumerRefs, findConsumer, notErasing } from "../consumers/queries";
 import { endpointRefs } from "../endpoints/queries";
@@ -48,6 +48,8 @@ export async function nameRecoveries(ctx: Ctx, rows: RecoveryRow[]) {
 }
 
 export async function listRecoveries(ctx: Ctx, query: PageQuery & ListRecoveriesQuery) {
+  // A bad cursor is refused (400) before an unknown consumer is looked up (404), as before selectPage.
+  decodeCursor(query.cursor);
   const scope = consumerScope(ctx);
   const consumerId = query.consumer ? (await findConsumer(ctx, query.consumer)).id : scope;
   const rows = await selectPage(ctx.db, recoveries, query, [

@@ -566,6 +566,8 @@ describe("bad input", () => {
       ["GET", `/api/v1/recoveries?limit=0`, undefined, 400],
       ["GET", `/api/v1/recoveries?cursor=nonsense`, undefined, 400],
       ["GET", `/api/v1/recoveries?consumer=nobody`, undefined, 404],
+      // The cursor is checked first, as every list checks it before looking anything up.
+      ["GET", `/api/v1/recoveries?consumer=nobody&cursor=nonsense`, undefined, 400],
       ["GET", `/api/v1/recoveries/rec_nope`, undefined, 404],
       ["GET", `/api/v1/recoveries/rec_nope/items`, undefined, 404],
       ["GET", `/api/v1/recoveries/rec_nope/items?format=csv`, undefined, 404],
