@@ -1,6 +1,6 @@
 import type { Ctx } from "../context";
 import type { Sql } from "../db/client";
-import { idBoundAt, idTime } from "../ids";
+import { ID_PREFIXES, idBoundAt, idTime } from "../ids";
 import { addCounts, type Counts } from "./counts";
 
 /*
@@ -8,10 +8,12 @@ import { addCounts, type Counts } from "./counts";
  * partitioned by RANGE (id) (migrations 0017 and 0019): an id begins with the millisecond it was
  * made in, so one UTC day is one range of ids, [prefix_<day's first ms>, prefix_<next day's first
  * ms>). A delivery's id takes its message's millisecond (lib/ids.ts deliveryIdFor), so a message's
- * deliveries are in the message's day. Each table has a
- * DEFAULT partition, `<table>_default` — on an upgraded install the table as it was — that takes
- * any row no day partition covers; the sweep makes the days ahead of time so that none lands there,
- * and the batched retention (expire-messages.ts, trim-audit-log.ts) empties it.
+ * deliveries are in the message's day. recovery_items is partitioned by RANGE (recovery_id), a UTC
+ * week of runs each, and attempt_stats by RANGE (bucket_seconds, t), a UTC day of minute rows or a
+ * UTC month of hourly rows each (migration 0020). Each table has a DEFAULT partition,
+ * `<table>_default` — on an upgraded install the table as it was — that takes any row no partition
+ * covers; the sweep makes the partitions ahead of time so that none lands there, and the batched
+ * retention (expire-messages.ts, trim-audit-log.ts, trim-rollup.ts, expire-recoveries.ts) empties it.
  */
 
 export const DAY_MS = 86_400_000;
@@ -23,7 +25,7 @@ export const PARTITIONS_AHEAD = 3;
  * so it is done every eleven days or so rather than every day.
  */
 export const PROVEN_AHEAD = 14;
-/** A new day partition starts at least this far in the future when the default partition holds rows (see makePartitions). */
+/** A new partition starts at least this far in the future when the default partition holds rows (see makePartitions). */
 export const PARTITION_LEAD_MS = 10 * 60_000;
 /**
  * How long a partition change waits for a lock before it gives up until the next sweep. Below
@@ -34,6 +36,7 @@ export const PARTITION_LEAD_MS = 10 * 60_000;
  */
 export const PARTITION_LOCK_TIMEOUT = "500ms";
 
+/** The tables partitioned by their id, a UTC day each. */
 export const PARTITIONED = [
   { table: "messages", prefix: "msg" },
   { table: "deliveries", prefix: "dlv" },
@@ -43,25 +46,115 @@ export const PARTITIONED = [
 ] as const;
 export type PartitionedTable = (typeof PARTITIONED)[number]["table"];
 
-const prefixOf = (table: PartitionedTable) => PARTITIONED.find((p) => p.table === table)!.prefix;
+type Width = "day" | "week" | "month";
+
+/**
+ * One run of time partitions of a table: its rows of one kind (all of them, or the rollup's rows of
+ * one bucket size), one partition per `width`, named `<table>_<tag>YYYYMMDD` after its first day.
+ */
+export type Series = {
+  table: string;
+  tag: string;
+  width: Width;
+  /** The partition bound at `ms`, as FOR VALUES FROM (…) TO (…) takes it. */
+  bound: (ms: number) => string;
+  /** A CHECK of the default partition: none of its rows belongs to the series in [from, to). */
+  outside: (from: number, to: number) => string;
+  /** The time of the default partition's newest row of the series, or null when it holds none. */
+  newest: (sql: Sql) => Promise<number | null>;
+};
+
+/** A partition of a series: its name and the times it holds, [start, end). */
+export type Span = { name: string; start: number; end: number };
+
 export const startOfDay = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
-const dayName = (table: string, day: number) => `${table}_p${new Date(day).toISOString().slice(0, 10).replace(/-/g, "")}`;
-export const defaultPartition = (table: PartitionedTable) => `${table}_default`;
+const startOf = (width: Width, ms: number): number => {
+  if (width === "day") return startOfDay(ms);
+  const d = new Date(ms);
+  // A week starts on Monday (getUTCDay: 0 is Sunday).
+  if (width === "week") return startOfDay(ms) - ((d.getUTCDay() + 6) % 7) * DAY_MS;
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+};
+const endOf = (width: Width, start: number): number => {
+  if (width === "day") return start + DAY_MS;
+  if (width === "week") return start + 7 * DAY_MS;
+  const d = new Date(start);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+};
+
 const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
+export const defaultPartition = (table: string) => `${table}_default`;
+
+/** Rows whose `key` column is an id made in the series' time: messages' days, recovery runs' weeks. */
+function byId(table: string, prefix: string, key: string, width: Width): Series {
+  return {
+    table,
+    tag: "p",
+    width,
+    bound: (ms) => `'${idBoundAt(prefix, ms)}'`,
+    outside: (from, to) => `${ident(key)} < '${idBoundAt(prefix, from)}' or ${ident(key)} >= '${idBoundAt(prefix, to)}'`,
+    newest: async (sql) => {
+      const [row] = await sql<{ id: string | null }[]>`select max(${sql(key)}) as id from only ${sql(defaultPartition(table))}`;
+      return row?.id == null ? null : idTime(row.id);
+    },
+  };
+}
+
+/** The rollup's rows of one bucket size, by their bucket's time. */
+function rollup(bucketSeconds: number, tag: string, width: Width): Series {
+  const at = (ms: number) => `'${new Date(ms).toISOString()}'`;
+  return {
+    table: "attempt_stats",
+    tag,
+    width,
+    bound: (ms) => `${bucketSeconds}, ${at(ms)}`,
+    outside: (from, to) => `bucket_seconds <> ${bucketSeconds} or t < ${at(from)} or t >= ${at(to)}`,
+    newest: async (sql) => {
+      const [row] = await sql<{ t: Date | null }[]>`
+        select max(t) as t from only attempt_stats_default where bucket_seconds = ${bucketSeconds}`;
+      return row?.t == null ? null : row.t.getTime();
+    },
+  };
+}
+
+const BY_ID: Record<PartitionedTable, Series> = Object.fromEntries(PARTITIONED.map(({ table, prefix }) => [table, byId(table, prefix, "id", "day")])) as Record<
+  PartitionedTable,
+  Series
+>;
+/**
+ * Minute rows, a UTC day each: about 1,440 rows per scope a day, kept STATS_MINUTE_RETENTION (8
+ * days). Hourly rows, a UTC month each: 24 rows per scope a day, kept STATS_RETENTION (400 days), so
+ * a day each would be 400 partitions for every week's chart to plan; a month is 14.
+ */
+export const ROLLUP_MINUTES = rollup(60, "m", "day");
+export const ROLLUP_HOURS = rollup(3600, "h", "month");
+/**
+ * Recovery items, a UTC week of runs each: runs are few (an operator's resend after an outage), and
+ * a new run's check for items an active run holds reads each partition's index by message.
+ */
+export const RECOVERY_WEEKS = byId("recovery_items", ID_PREFIXES.recovery, "recovery_id", "week");
+
+/** Every series the sweep makes partitions for. */
+export const SERIES: Series[] = [...Object.values(BY_ID), ROLLUP_MINUTES, ROLLUP_HOURS, RECOVERY_WEEKS];
+
+/** The partitions of a series, oldest first (the default partition is not one of them). */
+export async function partitionsOf(sql: Sql, series: Series): Promise<Span[]> {
+  const rows = await sql<{ name: string }[]>`
+    select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
+    where i.inhparent = ${series.table}::regclass and c.relname ~ ${`^${series.table}_${series.tag}[0-9]{8}$`} order by c.relname`;
+  return rows.map(({ name }) => {
+    const d = name.slice(-8);
+    const start = Date.UTC(Number(d.slice(0, 4)), Number(d.slice(4, 6)) - 1, Number(d.slice(6, 8)));
+    return { name, start, end: endOf(series.width, start) };
+  });
+}
 
 export type DayPartition = { name: string; day: number; from: string; to: string };
 
-/** The day partitions of a table, oldest first (the default partition is not one of them). */
+/** The day partitions of a table partitioned by id, oldest first, with the ids each holds. */
 export async function dayPartitions(sql: Sql, table: PartitionedTable): Promise<DayPartition[]> {
-  const rows = await sql<{ name: string }[]>`
-    select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
-    where i.inhparent = ${table}::regclass and c.relname ~ ${`^${table}_p[0-9]{8}$`} order by c.relname`;
-  const prefix = prefixOf(table);
-  return rows.map(({ name }) => {
-    const d = name.slice(-8);
-    const day = Date.UTC(Number(d.slice(0, 4)), Number(d.slice(4, 6)) - 1, Number(d.slice(6, 8)));
-    return { name, day, from: idBoundAt(prefix, day), to: idBoundAt(prefix, day + DAY_MS) };
-  });
+  const prefix = PARTITIONED.find((p) => p.table === table)!.prefix;
+  return (await partitionsOf(sql, BY_ID[table])).map(({ name, start, end }) => ({ name, day: start, from: idBoundAt(prefix, start), to: idBoundAt(prefix, end) }));
 }
 
 /**
@@ -70,26 +163,31 @@ export async function dayPartitions(sql: Sql, table: PartitionedTable): Promise<
  * the partition key). Made on the new, empty table before it is attached. (No foreign key to
  * messages: see migration 0019.)
  */
-async function prepareDay(sql: Sql, table: PartitionedTable, name: string): Promise<void> {
+async function prepare(sql: Sql, table: string, name: string): Promise<void> {
   if (table !== "deliveries") return;
   await sql.unsafe(`create unique index if not exists ${ident(`${name}_message_endpoint_idx`)} on ${ident(name)} (message_id, endpoint_id)`);
 }
 
 /**
- * Makes one day's partition of `table` and attaches it; the default partition must hold none of its
- * rows (makeTablePartitions proves it first). Returns its name.
+ * Makes the partition of `series` that starts at `start` and attaches it; the default partition
+ * must hold none of its rows (makeSeriesPartitions proves it first). Returns its name.
  */
-export async function attachDay(sql: Sql, table: PartitionedTable, day: number): Promise<string> {
-  const prefix = prefixOf(table);
-  const name = dayName(table, day);
+async function attachSpan(sql: Sql, series: Series, start: number): Promise<string> {
+  const { table } = series;
+  const name = `${table}_${series.tag}${new Date(start).toISOString().slice(0, 10).replace(/-/g, "")}`;
   await sql.unsafe(`create table if not exists ${ident(name)} (like ${ident(table)} including defaults including storage including compression)`);
-  await prepareDay(sql, table, name);
+  await prepare(sql, table, name);
   // ATTACH takes a lock on the parent that lets reads and writes go on (CREATE TABLE … PARTITION
   // OF would stop them); the new, empty table gets the parent's indexes and keys.
   await briefly(sql, (tx) =>
-    tx.unsafe(`alter table ${ident(table)} attach partition ${ident(name)} for values from ('${idBoundAt(prefix, day)}') to ('${idBoundAt(prefix, day + DAY_MS)}')`),
+    tx.unsafe(`alter table ${ident(table)} attach partition ${ident(name)} for values from (${series.bound(start)}) to (${series.bound(endOf(series.width, start))})`),
   );
   return name;
+}
+
+/** Makes one day's partition of a table partitioned by id (see attachSpan). Returns its name. */
+export function attachDay(sql: Sql, table: PartitionedTable, day: number): Promise<string> {
+  return attachSpan(sql, BY_ID[table], day);
 }
 
 /** Runs `work` in a transaction whose lock waits end after PARTITION_LOCK_TIMEOUT. */
@@ -101,66 +199,65 @@ async function briefly<T>(sql: Sql, work: (tx: Sql) => Promise<T>): Promise<T> {
 }
 
 /**
- * Makes the day partitions of every partitioned table up to PARTITIONS_AHEAD days after today
- * (PROVEN_AHEAD at once when the default partition holds rows).
+ * Makes the partitions of every series up to PARTITIONS_AHEAD days after today (PROVEN_AHEAD at
+ * once when the default partition holds rows of the series), each partition the series' whole
+ * width: a month of hourly rollup rows is made once PARTITIONS_AHEAD days before it begins.
  *
  * A new partition must not cover a row of the default partition (PostgreSQL checks, scanning the
- * default under an ACCESS EXCLUSIVE lock). When the default is empty (a new install) the days start
- * today and the check is instant. When it holds rows (an upgraded install: all its history) the
- * days start at the first midnight both after its newest row and PARTITION_LEAD_MS from now (rows
- * made until then still fall to the default), and the check is proven instead of scanned: a CHECK
- * (id < first OR id >= end) is added to the default NOT VALID (a brief lock), validated (a scan
- * under a lock that lets reads and writes go on), the partitions are attached (PostgreSQL sees the
- * constraint and does not scan), and the constraint is dropped again. That validation reads every
- * row of the default partition, so while it holds rows the days are made PROVEN_AHEAD at once.
- * Returns the partitions made.
+ * default under an ACCESS EXCLUSIVE lock). When the default holds none of the series' rows (a new
+ * install) the partitions start now and the check is instant. When it does (an upgraded install:
+ * all its history) they start at the first span both after its newest such row and
+ * PARTITION_LEAD_MS from now (rows made until then still fall to the default), and the check is
+ * proven instead of scanned: a CHECK that the default has no row of the series in the new spans is
+ * added to it NOT VALID (a brief lock), validated (a scan under a lock that lets reads and writes
+ * go on), the partitions are attached (PostgreSQL sees the constraint and does not scan), and the
+ * constraint is dropped again. That validation reads every row of the default partition, so while
+ * it holds rows the spans are made PROVEN_AHEAD days at once. `only`: these series, not every
+ * one. Returns the partitions made.
  */
-export async function makePartitions(ctx: Ctx, { now = Date.now() }: { now?: number } = {}): Promise<string[]> {
+export async function makePartitions(ctx: Ctx, { now = Date.now(), only = SERIES }: { now?: number; only?: Series[] } = {}): Promise<string[]> {
   const sql = ctx.sql as Sql;
   const made: string[] = [];
-  for (const { table, prefix } of PARTITIONED) {
+  for (const series of only) {
     try {
-      made.push(...(await makeTablePartitions(sql, table, prefix, now)));
+      made.push(...(await makeSeriesPartitions(sql, series, now)));
     } catch (error) {
-      // A lock not granted in time: the next sweep goes on (the days are made days ahead).
+      // A lock not granted in time: the next sweep goes on (the partitions are made days ahead).
       if (!isRetryable(error)) throw error;
     }
   }
   return made;
 }
 
-async function makeTablePartitions(sql: Sql, table: PartitionedTable, prefix: string, now: number): Promise<string[]> {
+async function makeSeriesPartitions(sql: Sql, series: Series, now: number): Promise<string[]> {
   const made: string[] = [];
-  const deflt = defaultPartition(table);
+  const { width } = series;
+  const deflt = defaultPartition(series.table);
   const bound = `${deflt}_bound`;
-  // A bound left by a sweep cut off halfway: harmless until its first day comes, gone now. (Looked
+  // A bound left by a sweep cut off halfway: harmless until its first span comes, gone now. (Looked
   // up first: the drop takes an ACCESS EXCLUSIVE lock on the default partition, which every
   // unpruned read of the table goes through.)
   const [left] = await sql`select 1 from pg_constraint where conrelid = ${deflt}::regclass and conname = ${bound}`;
   if (left) await briefly(sql, (tx) => tx.unsafe(`alter table ${ident(deflt)} drop constraint if exists ${ident(bound)}`));
-  const days = await dayPartitions(sql, table);
-  const due = startOfDay(now) + (PARTITIONS_AHEAD + 1) * DAY_MS;
-  let first = days.length > 0 ? days.at(-1)!.day + DAY_MS : startOfDay(now);
+  const spans = await partitionsOf(sql, series);
+  const due = endOf(width, startOf(width, now + PARTITIONS_AHEAD * DAY_MS));
+  let first = spans.length > 0 ? spans.at(-1)!.end : startOf(width, now);
   if (first >= due) return made;
-  const [newest] = await sql<{ id: string | null }[]>`select max(id) as id from only ${sql(deflt)}`;
-  const occupied = newest?.id != null;
-  const end = occupied ? startOfDay(now) + (PROVEN_AHEAD + 1) * DAY_MS : due;
+  const newest = await series.newest(sql);
+  const occupied = newest !== null;
+  const end = occupied ? endOf(width, startOf(width, now + PROVEN_AHEAD * DAY_MS)) : due;
   if (occupied) {
     // The default holds rows: start after its newest, and far enough ahead that no row made
-    // while this runs can fall in the new days (the bound constraint would refuse it).
-    first = Math.max(first, startOfDay(Math.max(idTime(newest!.id!), now + PARTITION_LEAD_MS)) + DAY_MS);
+    // while this runs can fall in the new spans (the bound constraint would refuse it).
+    first = Math.max(first, endOf(width, startOf(width, Math.max(newest, now + PARTITION_LEAD_MS))));
   }
   if (first >= end) return made;
-  const from = idBoundAt(prefix, first);
-  const to = idBoundAt(prefix, end);
   if (occupied) {
-    await briefly(sql, (tx) =>
-      tx.unsafe(`alter table ${ident(deflt)} add constraint ${ident(bound)} check (id < '${from}' or id >= '${to}') not valid`),
-    );
+    await briefly(sql, (tx) => tx.unsafe(`alter table ${ident(deflt)} add constraint ${ident(bound)} check (${series.outside(first, end)}) not valid`));
     await sql.unsafe(`alter table ${ident(deflt)} validate constraint ${ident(bound)}`);
   }
   try {
-    for (let day = first; day < end; day += DAY_MS) made.push(await attachDay(sql, table, day));
+    for (let start = first; start < end; start = endOf(width, start)) made.push(await attachSpan(sql, series, start));
   } finally {
     if (occupied) await briefly(sql, (tx) => tx.unsafe(`alter table ${ident(deflt)} drop constraint if exists ${ident(bound)}`));
   }
@@ -194,9 +291,9 @@ export const PARTITION_BATCH = 5_000;
  * Drops whole day partitions past their retention, oldest first, until `deadline`:
  *
  * - a day of messages once the day ended RETENTION_PERIOD ago and none of its messages has a
- *   delivery pending or queued, with that day of deliveries: the deliveries of its messages held
- *   elsewhere (the default partition: made before deliveries were partitioned, or before their
- *   day was) are deleted in batches, with their failed_deliveries rows and the items of finished
+ *   delivery pending or queued, with that day of deliveries: the deliveries of its messages in the
+ *   default partition (made before deliveries were partitioned, or before their day was) are
+ *   deleted in batches, with their failed_deliveries rows and the items of finished
  *   recovery runs, and so are the attempts of its messages that later days' partitions hold
  *   (retries after midnight, resends); then the day of deliveries is detached with its
  *   failed_deliveries rows deleted in the same transaction (PostgreSQL checks that no queue row
@@ -223,10 +320,17 @@ export async function dropExpiredPartitions(
   for (const p of await dayPartitions(sql, "messages")) {
     if (!past(p, config.RETENTION_PERIOD)) break;
     if (Date.now() >= deadline) return { removed, more: true, timings };
+    // A delivery of the day's messages is in the day's partition of deliveries (its id is its
+    // message's millisecond: ids of the day) or in the default partition (made before migration
+    // 0019, or before its day's partition was). Each is read by itself — the day by its ids, which
+    // prunes to that one partition — rather than every day's index by message_id.
+    const ofDay = sql`d.message_id >= ${p.from} and d.message_id < ${p.to}`;
+    const inDay = sql`${ofDay} and d.id >= ${idBoundAt("dlv", p.day)} and d.id < ${idBoundAt("dlv", p.day + DAY_MS)}`;
     const [busy] = await sql<{ busy: boolean }[]>`
-      select exists (select 1 from delivery_queue q join deliveries d on d.id = q.delivery_id
-                     where d.message_id >= ${p.from} and d.message_id < ${p.to})
-          or exists (select 1 from deliveries d where d.message_id >= ${p.from} and d.message_id < ${p.to} and d.status = 'pending') as busy`;
+      select exists (select 1 from delivery_queue q join deliveries d on d.id = q.delivery_id where ${inDay})
+          or exists (select 1 from delivery_queue q join deliveries_default d on d.id = q.delivery_id where ${ofDay})
+          or exists (select 1 from deliveries d where ${inDay} and d.status = 'pending')
+          or exists (select 1 from deliveries_default d where ${ofDay} and d.status = 'pending') as busy`;
     if (busy?.busy) continue;
     const dp = deliveryDays.get(p.day);
     let left = true;
@@ -235,16 +339,14 @@ export async function dropExpiredPartitions(
       left = await sql.begin(async (tx) => {
         const ids = (
           await tx<{ id: string }[]>`
-            select id from deliveries where message_id >= ${p.from} and message_id < ${p.to}
-              ${dp ? sql`and (id < ${dp.from} or id >= ${dp.to})` : sql``}
-            order by message_id limit ${PARTITION_BATCH} for update skip locked`
+            select d.id from deliveries_default d where ${ofDay} order by d.message_id limit ${PARTITION_BATCH} for update skip locked`
         ).map((d) => d.id);
         if (ids.length === 0) return false;
         count("failed_deliveries", (await tx`delete from failed_deliveries where delivery_id = any(${ids})`).count);
         // Under the batch's locks nothing joins these deliveries; one that is pending or queued
         // after all (a resend between the check and the lock) stays, and so does its day.
         count("deliveries", (await tx`
-          delete from deliveries d where d.id = any(${ids}) and d.status <> 'pending'
+          delete from deliveries_default d where d.id = any(${ids}) and d.status <> 'pending'
             and not exists (select 1 from delivery_queue q where q.delivery_id = d.id)`).count);
         return ids.length === PARTITION_BATCH;
       });
@@ -293,29 +395,34 @@ export async function dropExpiredPartitions(
   for (const p of await dayPartitions(sql, "attempts")) {
     if (!past(p, config.RETENTION_PERIOD) || Date.now() >= deadline) break;
     if (oldest?.id != null && oldest.id < idBoundAt("msg", p.day + DAY_MS)) break;
-    const [rows] = await sql<{ n: number }[]>`select count(*)::int as n from ${sql(p.name)}`;
-    await dropIfFree(sql, "attempts", p.name, timings, () => (count("attempts", rows!.n), count("partitions", 1)));
+    await dropPartition(sql, "attempts", p.name, removed, timings);
   }
 
   for (const table of ["audit_events", "alerts"] as const) {
     for (const p of await dayPartitions(sql, table)) {
       if (!past(p, config.AUDIT_RETENTION) || Date.now() >= deadline) break;
-      const [rows] = await sql<{ n: number; pending: number }[]>`
-        select count(*)::int as n, count(*) filter (where ${table === "alerts" ? sql`status = 'pending'` : sql`false`})::int as pending from ${sql(p.name)}`;
-      if (rows!.pending > 0) break;
-      await dropIfFree(sql, table, p.name, timings, () => (count(table, rows!.n), count("partitions", 1)));
+      if (table === "alerts" && (await sql`select 1 from ${sql(p.name)} where status = 'pending' limit 1`).length > 0) break;
+      await dropPartition(sql, table, p.name, removed, timings);
     }
   }
   return { removed, more: Date.now() >= deadline, timings };
 }
 
-async function dropIfFree(sql: Sql, table: string, name: string, timings: DropTiming[], done: () => void): Promise<void> {
+/**
+ * Detaches and drops one partition of `table` and counts its rows as removed from `table` (and the
+ * partition). False when a lock was not granted within PARTITION_LOCK_TIMEOUT or a row elsewhere
+ * still refers to the partition's: the next sweep tries again.
+ */
+export async function dropPartition(sql: Sql, table: string, name: string, removed: Counts, timings: DropTiming[] = []): Promise<boolean> {
+  const [rows] = await sql<{ n: number }[]>`select count(*)::int as n from ${sql(name)}`;
   try {
     await detachAndDrop(sql, table, name, timings);
-    done();
   } catch (error) {
     if (!isRetryable(error)) throw error;
+    return false;
   }
+  addCounts(removed, { [table]: rows!.n, partitions: 1 });
+  return true;
 }
 
 /** lock_not_available (a lock not granted within PARTITION_LOCK_TIMEOUT), foreign_key_violation (a row refers to the day). */

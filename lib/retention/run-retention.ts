@@ -16,10 +16,11 @@ export function retentionBudgetMs(sweepIntervalMs: number): number {
 }
 
 /**
- * One sweep's retention: the day partitions ahead are made (lib/retention/partitions.ts), whole
- * days past their retention dropped, then expired messages in what is left (the bulk of the bytes),
- * finished recovery runs, the rollup, and the audit and alert logs, each in bounded batches, within
- * one budget from `startedAt`. `more`: the budget ran out with rows still due.
+ * One sweep's retention: the partitions ahead are made (lib/retention/partitions.ts), whole days
+ * past their retention dropped, then expired messages in what is left (the bulk of the bytes),
+ * finished recovery runs, the rollup, and the audit and alert logs — the runs' items and the rollup
+ * too a whole partition at a time first — each in bounded batches, within one budget from
+ * `startedAt`. `more`: the budget ran out with rows still due.
  */
 export async function runRetention(ctx: Ctx, { startedAt = Date.now() }: { startedAt?: number } = {}): Promise<{ removed: Counts; more: boolean }> {
   const deadline = startedAt + retentionBudgetMs(ctx.config.SWEEP_INTERVAL);

@@ -8,14 +8,26 @@ import { applySqlFunctions } from "../../lib/db/functions";
 import { migrateDatabase } from "../../lib/db/migrate";
 import { deliveryIdFor, newId } from "../../lib/ids";
 import { systemCtx } from "../../lib/open-ctx";
-import { DAY_MS, PARTITIONED, PROVEN_AHEAD, dayPartitions, makePartitions, startOfDay } from "../../lib/retention/partitions";
+import {
+  DAY_MS,
+  PARTITIONED,
+  PROVEN_AHEAD,
+  RECOVERY_WEEKS,
+  ROLLUP_HOURS,
+  ROLLUP_MINUTES,
+  dayPartitions,
+  makePartitions,
+  partitionsOf,
+  startOfDay,
+} from "../../lib/retention/partitions";
 import type { WorkerHandle } from "../../worker/runtime";
 import { apiClient } from "../helpers/api";
+import { consumerWithEndpoints, sendMessage, sendMessages } from "../helpers/fixtures";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { startTestWorker } from "../helpers/worker";
 
 /**
- * The upgrade to time partitions (migrations 0017 and 0019, ADR 0034) on a database that has data: the
+ * The upgrade to time partitions (migrations 0017, 0019 and 0020, ADR 0034) on a database that has data: the
  * file's database is brought to the schema before it (0016) and filled — through the API and the
  * worker (delivered, and retrying against a receiver that is down) and by SQL (thousands of older
  * messages with their deliveries and attempts) — then migrated by the normal migration. Every
@@ -23,14 +35,15 @@ import { startTestWorker } from "../helpers/worker";
  * changes; afterwards the sweep makes the days ahead without scanning the old rows, old messages
  * read back, retrying ones are still retried, and new ones are delivered; a retried ingest, a resend
  * and a recovery still make one delivery per message and endpoint (the default partition's unique
- * index is the arbiter for the old messages).
+ * index is the arbiter for the old messages). Then the upgrade from 0019 alone (migration 0020) on a
+ * year of rollup rows and recovery runs' items: every row kept, the compaction's upserts waiting
+ * only for the catalog changes, the sweep's partitions made after the history.
  */
 process.env.DELIVERY_SCHEDULE = "0,1h";
 process.env.SWEEP_INTERVAL = "1h";
 process.env.CIRCUIT_FAILURE_THRESHOLD = "1000";
 
 const url = process.env.DATABASE_URL!;
-const before = mkdtempSync(path.join(tmpdir(), "wa-pre-partitions-"));
 const sql = createSql(url, { max: 2, name: "partition-upgrade" });
 let worker: WorkerHandle | null = null;
 let api: Awaited<ReturnType<typeof apiClient>>;
@@ -48,18 +61,78 @@ async function rowCounts(): Promise<Record<string, number>> {
   return counts;
 }
 
-beforeAll(async () => {
-  // The schema as the release before partitioning left it: migrations up to 0016, graphile's own
-  // schema and the SQL functions.
-  cpSync("drizzle", before, { recursive: true });
-  const journal = JSON.parse(readFileSync(path.join(before, "meta", "_journal.json"), "utf8")) as { entries: { idx: number }[] };
-  journal.entries = journal.entries.filter((e) => e.idx <= 16);
-  writeFileSync(path.join(before, "meta", "_journal.json"), JSON.stringify(journal));
-  await sql.unsafe("drop schema public cascade; create schema public; drop schema if exists graphile_worker cascade; drop schema if exists drizzle cascade");
-  await migrateDatabase(url, { migrationsFolder: before });
-  await runMigrations({ connectionString: url });
-  await applySqlFunctions(sql);
+/**
+ * Runs the normal migration while `write` runs again and again, each waiting for the one before;
+ * prints how long the migration took and the slowest write (what the migration's locks cost it).
+ * Every write must succeed, and at least one runs.
+ */
+async function migrateWhile(what: string, writes: string, write: () => Promise<unknown>): Promise<{ latencies: number[] }> {
+  let migrating = true;
+  const latencies: number[] = [];
+  const writing = (async () => {
+    while (migrating) {
+      const started = performance.now();
+      await write();
+      latencies.push(performance.now() - started);
+    }
+  })();
+  const started = performance.now();
+  try {
+    await migrateDatabase(url);
+  } finally {
+    migrating = false;
+  }
+  const migrationMs = performance.now() - started;
+  await writing;
+  console.log(`${what}: migration ${migrationMs.toFixed(0)} ms, ${latencies.length} ${writes} meanwhile, slowest ${Math.max(...latencies).toFixed(0)} ms`);
+  expect(latencies.length).toBeGreaterThan(0);
+  return { latencies };
+}
 
+/** The schema as the release that ended with migration `last` left it: drizzle/ up to it, graphile's own schema and the SQL functions. */
+async function schemaUpTo(last: number) {
+  const folder = mkdtempSync(path.join(tmpdir(), "wa-pre-partitions-"));
+  try {
+    cpSync("drizzle", folder, { recursive: true });
+    const journal = JSON.parse(readFileSync(path.join(folder, "meta", "_journal.json"), "utf8")) as { entries: { idx: number }[] };
+    journal.entries = journal.entries.filter((e) => e.idx <= last);
+    writeFileSync(path.join(folder, "meta", "_journal.json"), JSON.stringify(journal));
+    await sql.unsafe("drop schema public cascade; create schema public; drop schema if exists graphile_worker cascade; drop schema if exists drizzle cascade");
+    await migrateDatabase(url, { migrationsFolder: folder });
+    await runMigrations({ connectionString: url });
+    await applySqlFunctions(sql);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+const hourOf = (ms: number) => new Date(Math.floor(ms / 3_600_000) * 3_600_000);
+
+/** Rollup rows of each scope by SQL: an hourly row for every hour from `hoursFrom`, a minute row for every minute from `minutesFrom`, until `to`. */
+async function seedRollup(scopes: string[], { hoursFrom, minutesFrom, to }: { hoursFrom: number; minutesFrom: number; to: number }) {
+  await sql`
+    insert into attempt_stats (scope, bucket_seconds, t, attempts, succeeded, failed, latency_buckets, latency_counts)
+    select s, 3600, h, 60, 59, 1, '{5,40}'::smallint[], '{59,1}'::int[] from unnest(${scopes}::text[]) s, generate_series(${hourOf(hoursFrom)}::timestamptz, ${new Date(to)}::timestamptz, '1 hour') h
+    union all
+    select s, 60, m, 1, 1, 0, '{5}', '{1}' from unnest(${scopes}::text[]) s, generate_series(${hourOf(minutesFrom)}::timestamptz, ${new Date(to)}::timestamptz, '1 minute') m
+    on conflict do nothing`;
+}
+
+/** A recovery run of `endpointId` that finished, made at `at`, with `items` items. */
+async function seedRecovery(consumerId: string, endpointId: string, at: number, items: number) {
+  const id = newId("recovery", at);
+  await sql`
+    insert into recoveries (id, consumer_id, endpoint_id, state, scope, options, expected, succeeded, created_by_type, created_at, finished_at)
+    values (${id}, ${consumerId}, ${endpointId}, 'completed',
+            ${sql.json({ since: new Date(at - DAY_MS).toISOString(), until: new Date(at).toISOString(), event_types: null, statuses: ["failed"], include_never_attempted: false })},
+            ${sql.json({ rate_per_second: 10, canary: 10, stop_if_failure_ratio: 0.5 })}, ${items}, ${items}, 'system', ${new Date(at)}, ${new Date(at + 60_000)})`;
+  await sql`
+    insert into recovery_items (recovery_id, seq, message_id, endpoint_id, delivery_id, outcome, status_code)
+    select ${id}, n, 'msg_' || lpad(n::text, 8, '0'), ${endpointId}, 'dlv_' || n, 'succeeded', 200 from generate_series(1, ${items}) n`;
+}
+
+beforeAll(async () => {
+  await schemaUpTo(16);
   api = await apiClient();
   ok = await startReceiver((_req, res) => res.writeHead(200).end("ok"));
   down = await startReceiver((_req, res) => res.writeHead(503).end("down"));
@@ -71,27 +144,16 @@ afterAll(async () => {
   await ok?.close();
   await down?.close();
   await sql.end();
-  rmSync(before, { recursive: true, force: true });
 });
 
-const send = async (n: number) => {
-  const ids: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const res = await api.post("/api/v1/messages", { consumer: "up", event_type: "invoice.paid", payload: { i } });
-    expect(res.status, res.text).toBe(202);
-    ids.push(res.body.id as string);
-  }
-  return ids;
-};
+const send = (n: number) => sendMessages(api, "up", n);
 const attemptsOf = async (ids: string[]) => (await sql<{ n: number }[]>`select count(*)::int as n from attempts where message_id = any(${ids})`)[0]!.n;
 
 describe("upgrading a database with data to time partitions", () => {
   it("keeps every row of every table, blocks ingest only for the catalog changes, and delivers and reads afterwards", async () => {
     expect((await sql<{ kind: string }[]>`select relkind as kind from pg_class where relname = 'messages'`)[0]!.kind).toBe("r");
-    const consumer = await api.post("/api/v1/consumers", { uid: "up", name: "Upgrade" });
-    const consumerId = consumer.body.id as string;
-    const okEndpoint = (await api.post("/api/v1/consumers/up/endpoints", { url: ok.url })).body.id as string;
-    const downEndpoint = (await api.post("/api/v1/consumers/up/endpoints", { url: down.url })).body.id as string;
+    const { consumerId, endpoints } = await consumerWithEndpoints(api, [ok.url, down.url], { consumer: { uid: "up", name: "Upgrade" } });
+    const [okEndpoint, downEndpoint] = endpoints.map((e) => e.id) as [string, string];
     const early = await send(10);
     // Each message's attempt at each endpoint: delivered to one, failed (and retrying in an hour) at the other.
     await waitFor(async () => (await attemptsOf(early)) === 20, { what: "the first attempts" });
@@ -113,40 +175,28 @@ describe("upgrading a database with data to time partitions", () => {
       insert into attempts (id, delivery_id, message_id, endpoint_id, consumer_id, attempt_number, trigger, success, status_code, duration_ms, created_at)
       select unnest(${rows.map((r) => r.attempt)}::text[]), unnest(${rows.map((r) => r.delivery)}::text[]), unnest(${rows.map((r) => r.id)}::text[]),
              ${okEndpoint}, ${consumerId}, 1, 'scheduled', true, 200, 7, unnest(${rows.map((r) => new Date(r.at + 500).toISOString())}::timestamptz[])`;
+    // The rollup of those three days (hourly and minute rows) and a finished recovery run's items.
+    await seedRollup([okEndpoint, consumerId, ""], { hoursFrom: now - 3 * DAY_MS, minutesFrom: now - 3 * DAY_MS, to: now - 2 * 3_600_000 });
+    await seedRecovery(consumerId, okEndpoint, now - DAY_MS, 500);
     await worker!.stop();
     worker = null;
     const countsBefore = await rowCounts();
+    expect(countsBefore.attempt_stats).toBeGreaterThan(3 * 70 * 60);
+    expect(countsBefore.recovery_items).toBe(500);
     expect(countsBefore.messages).toBe(OLD_MESSAGES + 10);
 
     // The migration, with ingest going on: every request answered 202, and the slowest waited
     // about as long as the migration's transaction.
-    let migrating = true;
-    const latencies: number[] = [];
-    const ingest = (async () => {
-      while (migrating) {
-        const started = performance.now();
-        const res = await api.post("/api/v1/messages", { consumer: "up", event_type: "invoice.paid", payload: { during: true } });
-        latencies.push(performance.now() - started);
-        expect(res.status, res.text).toBe(202);
-      }
-    })();
-    const started = performance.now();
-    await migrateDatabase(url);
-    const migrationMs = performance.now() - started;
-    migrating = false;
-    await ingest;
-    console.log(
-      `partition upgrade of ${OLD_MESSAGES + 10} messages: migration ${migrationMs.toFixed(0)} ms, ` +
-        `${latencies.length} ingests meanwhile, slowest ${Math.max(...latencies).toFixed(0)} ms`,
+    const { latencies } = await migrateWhile(`partition upgrade of ${OLD_MESSAGES + 10} messages`, "ingests", () =>
+      sendMessage(api, "up", { payload: { during: true } }),
     );
-    expect(latencies.length).toBeGreaterThan(0);
 
     // Every row is still there (the ingests made meanwhile added messages and deliveries only).
     const countsAfter = await rowCounts();
     const during = latencies.length;
     const grew: Record<string, number> = { messages: during, deliveries: 2 * during, delivery_queue: 2 * during };
     for (const [table, n] of Object.entries(countsBefore)) expect(countsAfter[table], table).toBe(n + (grew[table] ?? 0));
-    for (const { table } of PARTITIONED) {
+    for (const table of [...PARTITIONED.map((p) => p.table), "attempt_stats", "recovery_items"]) {
       expect((await sql<{ kind: string }[]>`select relkind as kind from pg_class where relname = ${table}`)[0]!.kind, table).toBe("p");
       const [inDefault] = await sql<{ n: number }[]>`select count(*)::int as n from ${sql(`${table}_default`)}`;
       expect(inDefault!.n, table).toBe(countsAfter[table]);
@@ -162,6 +212,11 @@ describe("upgrading a database with data to time partitions", () => {
     // While the default partition holds the history, the days are made PROVEN_AHEAD at once (each
     // proof reads all of it).
     expect(days.at(-1)!.day).toBe(startOfDay(Date.now()) + PROVEN_AHEAD * DAY_MS);
+    // Likewise the rollup's minute days and hourly months, and the recovery runs' weeks.
+    for (const series of [ROLLUP_MINUTES, ROLLUP_HOURS, RECOVERY_WEEKS]) {
+      for (const p of await partitionsOf(sql, series)) expect(p.start, p.name).toBeGreaterThan(Date.now());
+    }
+    expect(await partitionsOf(sql, ROLLUP_MINUTES)).not.toEqual([]);
     expect((await sql`select 1 from pg_constraint where conname like '%_default_bound'`).length).toBe(0);
 
     // Afterwards: old messages read back with their attempts, the retrying ones are retried, new
@@ -183,13 +238,13 @@ describe("upgrading a database with data to time partitions", () => {
     // One delivery per message and endpoint still. A retried ingest (the same Idempotency-Key) is the
     // same message with the same deliveries.
     const key = { "idempotency-key": "upgrade-retry" };
-    const first = await api.post("/api/v1/messages", { consumer: "up", event_type: "invoice.paid", payload: { retried: true } }, key);
-    const again = await api.post("/api/v1/messages", { consumer: "up", event_type: "invoice.paid", payload: { retried: true } }, key);
-    expect(again.body.id).toBe(first.body.id);
+    const first = await sendMessage(api, "up", { payload: { retried: true } }, key);
+    const again = await sendMessage(api, "up", { payload: { retried: true } }, key);
+    expect(again.id).toBe(first.id);
     const deliveriesOf = (message: string) =>
       sql<{ id: string; endpoint_id: string; p: string }[]>`
         select id, endpoint_id, tableoid::regclass::text as p from deliveries where message_id = ${message} order by endpoint_id`;
-    expect(await deliveriesOf(first.body.id as string)).toHaveLength(2);
+    expect(await deliveriesOf(first.id)).toHaveLength(2);
     // An old message (in the default partition): a resend to its endpoint reuses its delivery; two
     // resends at once to the endpoint it never had make one, in the default partition too.
     const oldOne = rows[0]!;
@@ -224,4 +279,55 @@ describe("upgrading a database with data to time partitions", () => {
       sql`insert into deliveries (id, message_id, endpoint_id, consumer_id) values (${newId("delivery")}, 'msg_missing', ${okEndpoint}, ${consumerId})`,
     ).rejects.toMatchObject({ code: "23503" });
   });
+});
+
+describe("upgrading from 0019 a database with a year of rollup and recovery items (migration 0020)", () => {
+  it("keeps every row, blocks the compaction's writes only for the catalog changes, and partitions the rollup and the items afterwards", async () => {
+    await worker?.stop();
+    worker = null;
+    await schemaUpTo(19);
+    api = await apiClient();
+    const now = Date.now();
+    const { consumerId, endpoints } = await consumerWithEndpoints(api, ["http://127.0.0.1:9/a", "http://127.0.0.1:9/b"], { prefix: "up19" });
+    // 20 scopes: a year and a month of hourly rows, eight days of minute rows (STATS_RETENTION and
+    // STATS_MINUTE_RETENTION's defaults), and runs with 50,000 items.
+    const scopes = ["", consumerId, ...endpoints.map((e) => e.id), ...Array.from({ length: 17 }, (_, i) => `ep_gone${i}`)];
+    await seedRollup(scopes, { hoursFrom: now - 400 * DAY_MS, minutesFrom: now - 8 * DAY_MS, to: now - 3_600_000 });
+    for (let i = 0; i < 5; i++) await seedRecovery(consumerId, endpoints[0]!.id, now - (i + 1) * 3 * DAY_MS, 10_000);
+    const countsBefore = await rowCounts();
+    expect(countsBefore.attempt_stats).toBeGreaterThan(400_000);
+    expect(countsBefore.recovery_items).toBe(50_000);
+
+    // The compaction's upsert into the current minute, again and again while the migration runs.
+    await migrateWhile(`migration 0020 with ${countsBefore.attempt_stats} rollup rows and ${countsBefore.recovery_items} recovery items`, "rollup upserts", async () => {
+      await sql`
+        insert into attempt_stats (scope, bucket_seconds, t, attempts, succeeded, failed, latency_buckets, latency_counts)
+        values ('', 60, date_trunc('minute', now()), 1, 1, 0, '{5}', '{1}')
+        on conflict (scope, bucket_seconds, t) do update set attempts = attempt_stats.attempts + 1, succeeded = attempt_stats.succeeded + 1`;
+    });
+
+    const countsAfter = await rowCounts();
+    // The upserts meanwhile added at most the current minute's row (or two, across a minute's end).
+    expect(countsAfter.attempt_stats! - countsBefore.attempt_stats!).toBeLessThanOrEqual(2);
+    for (const [table, n] of Object.entries(countsBefore)) if (table !== "attempt_stats") expect(countsAfter[table], table).toBe(n);
+    for (const table of ["attempt_stats", "recovery_items"]) {
+      expect((await sql<{ kind: string }[]>`select relkind as kind from pg_class where relname = ${table}`)[0]!.kind, table).toBe("p");
+      expect((await sql<{ n: number }[]>`select count(*)::int as n from ${sql(`${table}_default`)}`)[0]!.n, table).toBe(countsAfter[table]);
+    }
+
+    // The sweep's partitions start after the default partition's newest rows of each series; the
+    // rollup's retention then drops nothing whole yet (all of it is in the default partition) and
+    // trims what is past, in batches.
+    await makePartitions(systemCtx());
+    const minutes = await partitionsOf(sql, ROLLUP_MINUTES);
+    expect(minutes[0]!.start).toBeGreaterThan(now);
+    expect(minutes.at(-1)!.start).toBe(startOfDay(Date.now()) + PROVEN_AHEAD * DAY_MS);
+    // A month of hourly rows is made once it is PROVEN_AHEAD days away, a week of items likewise.
+    for (const series of [ROLLUP_HOURS, RECOVERY_WEEKS]) for (const p of await partitionsOf(sql, series)) expect(p.start, p.name).toBeGreaterThan(now);
+    expect(await partitionsOf(sql, RECOVERY_WEEKS)).not.toEqual([]);
+    // GET /stats reads the default partition's history as before.
+    const stats = await api.get(`/api/v1/stats?since=${new Date(now - 7 * DAY_MS).toISOString()}&until=${new Date(now - 6 * DAY_MS).toISOString()}&bucket=hour`);
+    expect(stats.status, stats.text).toBe(200);
+    expect(stats.body.data.map((b: { attempts: number }) => b.attempts)).toEqual(stats.body.data.map(() => 60));
+  }, 180_000);
 });

@@ -3,6 +3,7 @@ import { getSql } from "../../lib/db/client";
 import { deliveryIdFor, newId } from "../../lib/ids";
 import { systemCtx } from "../../lib/open-ctx";
 import { DAY_MS, PARTITIONED, PARTITIONS_AHEAD, dayPartitions, dropExpiredPartitions, makePartitions, startOfDay } from "../../lib/retention/partitions";
+import { consumerWithEndpoint, createEndpoint, sendMessage } from "../helpers/fixtures";
 import { lifecycleFixture } from "../helpers/lifecycle";
 import { waitFor } from "../helpers/receiver";
 
@@ -42,9 +43,7 @@ beforeAll(async () => {
   }
   await makePartitions(systemCtx(), { now: now - 6 * DAY_MS });
   await makePartitions(systemCtx());
-  const consumer = await t.api.post("/api/v1/consumers", { uid: "parts", name: "parts" });
-  consumerId = consumer.body.id as string;
-  endpointId = (await t.api.post("/api/v1/consumers/parts/endpoints", { url: t.ok.url })).body.id as string;
+  ({ consumerId, endpointId } = await consumerWithEndpoint(t.api, t.ok.url, { consumer: { uid: "parts" } }));
   await oldAuditRows();
 });
 
@@ -98,9 +97,7 @@ describe("time partitions", () => {
     }
     // Making them again changes nothing.
     expect(await makePartitions(systemCtx())).toEqual([]);
-    const sent = await t.api.post("/api/v1/messages", { consumer: "parts", event_type: "invoice.paid", payload: { n: 1 } });
-    expect(sent.status).toBe(202);
-    const id = sent.body.id as string;
+    const { id } = await sendMessage(t.api, "parts", { payload: { n: 1 } });
     await waitFor(async () => (await sql()<{ n: number }[]>`select count(*)::int as n from attempts where message_id = ${id}`)[0]!.n === 1, { what: "the attempt" });
     expect(await partitionOf("messages", id)).toBe(`messages_p${dayTag(today)}`);
     const [attempt] = await sql()<{ id: string; delivery_id: string }[]>`select id, delivery_id from attempts where message_id = ${id}`;
@@ -113,7 +110,7 @@ describe("time partitions", () => {
     const res = await t.api.get("/api/v1/data-lifecycle");
     expect(res.status, res.text).toBe(200);
     const tables = res.body.database.tables as { name: string; bytes: number }[];
-    expect(tables.filter((x) => /_(p[0-9]{8}|default)$/.test(x.name))).toEqual([]);
+    expect(tables.filter((x) => /_([pmh][0-9]{8}|default)$/.test(x.name))).toEqual([]);
     const [parts] = await sql()<{ bytes: number }[]>`
       select sum(pg_total_relation_size(relid))::float8 as bytes from pg_partition_tree('messages') where isleaf`;
     expect(tables.find((x) => x.name === "messages")?.bytes).toBe(parts!.bytes);
@@ -165,8 +162,8 @@ describe("time partitions", () => {
   it("put a delivery made days after its message (a resend, a recovery) in the message's day, one per message and endpoint", async () => {
     const at = today - DAY_MS + 3_600_000;
     const message = await oldMessage(at);
-    const later = (await t.api.post("/api/v1/consumers/parts/endpoints", { url: t.ok.url })).body.id as string;
-    const other = (await t.api.post("/api/v1/consumers/parts/endpoints", { url: t.ok.url })).body.id as string;
+    const later = (await createEndpoint(t.api, "parts", t.ok.url)).id;
+    const other = (await createEndpoint(t.api, "parts", t.ok.url)).id;
     const deliveriesTo = (endpoint: string) =>
       sql()<{ id: string; p: string }[]>`
         select id, tableoid::regclass::text as p from deliveries where message_id = ${message.id} and endpoint_id = ${endpoint}`;

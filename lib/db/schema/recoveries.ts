@@ -93,7 +93,9 @@ export const recoverySends = pgTable("recovery_sends", {
 
 /**
  * One delivery of a run, frozen at creation, oldest message first (`seq`). A never-attempted
- * message has no delivery until its turn comes.
+ * message has no delivery until its turn comes. Partitioned by RANGE (recovery_id), a UTC week of
+ * runs each (a run's id begins with its millisecond), which the sweep makes ahead and drops once
+ * every run in it has expired (migration 0020, ADR 0034; drizzle cannot say PARTITION BY).
  */
 export const recoveryItems = pgTable(
   "recovery_items",

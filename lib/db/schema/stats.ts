@@ -33,7 +33,9 @@ export const attemptStatsPending = pgTable("attempt_stats_pending", {
  * is kept by the minute and by the UTC hour, so a week's chart reads 168 rows, not 10,080 per
  * endpoint. Hourly rows are kept STATS_RETENTION, minute rows STATS_MINUTE_RETENTION (the sweep,
  * lib/retention); a consumer's erasure removes its own and its endpoints' rows (the '' series keeps
- * the totals, which name nobody).
+ * the totals, which name nobody). Partitioned by RANGE (bucket_seconds, t), a UTC day of minute rows
+ * or a UTC month of hourly rows each, which the sweep makes ahead and drops past their retention
+ * (migration 0020, ADR 0034; drizzle cannot say PARTITION BY: this describes the columns and keys).
  */
 export const attemptStats = pgTable(
   "attempt_stats",
