@@ -1,7 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Ctx } from "../context";
-import { eventTypes } from "../db/schema";
+import { deliveries, eventTypes, messages } from "../db/schema";
+import { deliveriesOfMessageColumn } from "../deliveries/of-messages";
 import { ConflictError, RateLimitedError } from "../errors";
 import { EventTypeName } from "../event-types/schemas";
 import { createMessage } from "../messages/create-message";
@@ -28,9 +29,9 @@ export const TEST_EVENT_TYPE = "webhook.test";
 async function limitTestSends(ctx: Ctx, endpointId: string): Promise<void> {
   const perMinute = ctx.config.ENDPOINT_TEST_SENDS_PER_MINUTE;
   const [recent] = await ctx.db.execute<{ n: number; oldest: string | null }>(sql`
-    select count(*)::int as n, min(d.created_at)::text as oldest
-    from deliveries d join messages m on m.id = d.message_id
-    where d.endpoint_id = ${endpointId} and d.created_at > now() - interval '1 minute' and m.is_test`);
+    select count(*)::int as n, min(${deliveries.createdAt})::text as oldest
+    from ${deliveries} join ${messages} on ${deliveriesOfMessageColumn(messages.id)}
+    where ${deliveries.endpointId} = ${endpointId} and ${deliveries.createdAt} > now() - interval '1 minute' and ${messages.isTest}`);
   if (!recent || recent.n < perMinute) return;
   const freeAt = new Date(recent.oldest!).getTime() + 60_000;
   throw new RateLimitedError(Math.max(1, Math.ceil((freeAt - Date.now()) / 1000)));

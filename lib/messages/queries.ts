@@ -1,21 +1,13 @@
-import { and, eq, getTableColumns, gte, inArray, lt, notInArray, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, eq, getTableColumns, gte, lt, notInArray, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { consumerScope, type Ctx } from "../context";
 import { deliveries, failedDeliveries, messages } from "../db/schema";
 import { keysetBefore, newestFirst } from "../db/keyset";
 import { NotFoundError } from "../errors";
-import { ID_PREFIXES, deliveryIdFloor } from "../ids";
+import { deliveriesOfMessage, deliveriesOfMessageColumn, deliveriesOfMessages } from "../deliveries/of-messages";
 import { decodeCursor, toPage, type PageQuery } from "../pagination";
 import { consumerRefs, erasingConsumerIds, findConsumer } from "../consumers/queries";
 import { endpointRefs } from "../endpoints/queries";
 import { toDeliverySummary, type ListMessagesQuery } from "./schemas";
-
-/**
- * deliveryIdFloor in SQL, of each row's message id: deliveries are partitioned by id and a read by
- * message_id reads every day's index; this bound lets the executor skip the days before the
- * message's (run-time pruning, per message).
- */
-const floorOf = (messageId: AnyColumn) =>
-  sql`${sql.raw(`'${ID_PREFIXES.delivery}_'`)} || substr(${messageId}, ${sql.raw(String(ID_PREFIXES.message.length + 2))}, 10)`;
 
 const deliveryColumns = {
   id: deliveries.id,
@@ -72,9 +64,9 @@ export async function listMessages(ctx: Ctx, query: PageQuery & ListMessagesQuer
               ...walk(messages.createdAt, messages.id, messages.consumerId),
               ...content,
               query.status || query.endpoint_id
-                ? sql`exists (select 1 from ${deliveries} d where d.message_id = ${messages.id} and d.id >= ${floorOf(messages.id)}
-                    ${query.status ? sql`and d.status = ${query.status}` : sql``}
-                    ${query.endpoint_id ? sql`and d.endpoint_id = ${query.endpoint_id}` : sql``})`
+                ? sql`exists (select 1 from ${deliveries} where ${deliveriesOfMessageColumn(messages.id)}
+                    ${query.status ? sql`and ${deliveries.status} = ${query.status}` : sql``}
+                    ${query.endpoint_id ? sql`and ${deliveries.endpointId} = ${query.endpoint_id}` : sql``})`
                 : undefined,
             ),
           )
@@ -85,7 +77,7 @@ export async function listMessages(ctx: Ctx, query: PageQuery & ListMessagesQuer
     ? await ctx.db
         .select(deliveryColumns)
         .from(deliveries)
-        .where(and(inArray(deliveries.messageId, page.map((m) => m.id)), gte(deliveries.id, deliveryIdFloor(page.map((m) => m.id).sort()[0]!))))
+        .where(deliveriesOfMessages(page.map((m) => m.id)))
     : [];
   // Names for the page's distinct consumers and endpoints, by primary key: the walk above keeps its plan.
   const [owners, targets] = await Promise.all([consumerRefs(ctx, page.map((m) => m.consumerId)), endpointRefs(ctx, deliveryRows.map((d) => d.endpointId))]);
@@ -154,7 +146,7 @@ export async function getMessage(ctx: Ctx, id: string) {
   const deliveryRows = await ctx.db
     .select(deliveryColumns)
     .from(deliveries)
-    .where(and(eq(deliveries.messageId, id), gte(deliveries.id, deliveryIdFloor(row.id))));
+    .where(deliveriesOfMessage(row.id));
   const [owners, targets] = await Promise.all([consumerRefs(ctx, [row.consumerId]), endpointRefs(ctx, deliveryRows.map((d) => d.endpointId))]);
   return {
     ...toMessage(row),

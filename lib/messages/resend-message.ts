@@ -1,5 +1,6 @@
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { inTransaction, type Ctx } from "../context";
+import { deliveriesOfMessageSql } from "../deliveries/of-messages";
 import { ConflictError, NotFoundError } from "../errors";
 import { deliveryIdFor } from "../ids";
 import { notifyDue } from "../jobs";
@@ -28,6 +29,7 @@ export async function resendMessage({ ctx, messageId, endpointId }: { ctx: Ctx; 
     const [held] = await sql<{ payload_expunged_at: Date | null }[]>`select payload_expunged_at from messages where id = ${message.id} for key share`;
     if (!held) throw new NotFoundError("message", messageId);
     if (held.payload_expunged_at) throw payloadExpunged(held.payload_expunged_at);
+    const mine = deliveriesOfMessageSql(sql, message.id);
     const [made] = await sql<{ id: string }[]>`
       with made as (
         insert into deliveries (id, message_id, endpoint_id, consumer_id, status)
@@ -37,11 +39,11 @@ export async function resendMessage({ ctx, messageId, endpointId }: { ctx: Ctx; 
         on conflict do nothing
         returning id
       )
-      select id from made union all select id from deliveries where message_id = ${message.id} and endpoint_id = ${endpoint.id}
+      select id from made union all select id from deliveries where ${mine} and endpoint_id = ${endpoint.id}
       limit 1`;
     // A resend racing this one made the delivery after this statement's snapshot was taken (the
     // insert waited for it, then did nothing): the next statement sees it.
-    const [row] = made ? [made] : await sql<{ id: string }[]>`select id from deliveries where message_id = ${message.id} and endpoint_id = ${endpoint.id}`;
+    const [row] = made ? [made] : await sql<{ id: string }[]>`select id from deliveries where ${mine} and endpoint_id = ${endpoint.id}`;
     await sql`
       insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at)
       values (${row!.id}, webhook_admin_queue_kind('manual'), ${endpoint.id}, date_trunc('milliseconds', now()))

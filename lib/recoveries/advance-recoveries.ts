@@ -1,4 +1,5 @@
 import type { Sql, SqlOrTx } from "../db/client";
+import { deliveriesOfMessageColumnSql } from "../deliveries/of-messages";
 import { moveRun } from "./transitions";
 import { SYSTEM } from "../context";
 import type { SkipReason } from "../db/schema";
@@ -122,7 +123,7 @@ async function settleVanished(tx: SqlOrTx, id: string): Promise<void> {
       from recovery_items i
       left join messages m on m.id = i.message_id
       left join endpoints e on e.id = i.endpoint_id
-      left join deliveries d on d.message_id = i.message_id and d.endpoint_id = i.endpoint_id
+      left join deliveries d on ${deliveriesOfMessageColumnSql(tx, "d", "i.message_id")} and d.endpoint_id = i.endpoint_id
       where i.recovery_id = ${id} and i.outcome = 'queued'
         and not exists (select 1 from delivery_queue q where q.delivery_id = i.delivery_id and q.kind = webhook_admin_queue_kind('recovery'))
     ),
@@ -154,7 +155,7 @@ async function feedItems(tx: SqlOrTx, run: RecoveryRow, wanted: number): Promise
             where recovery_id = ${run.id} and outcome = 'pending' order by seq limit ${wanted - queued}) i
       left join messages m on m.id = i.message_id
       left join endpoints e on e.id = i.endpoint_id
-      left join deliveries d on d.message_id = i.message_id and d.endpoint_id = i.endpoint_id
+      left join deliveries d on ${deliveriesOfMessageColumnSql(tx, "d", "i.message_id")} and d.endpoint_id = i.endpoint_id
       order by i.seq`;
     if (items.length === 0) break;
     // The messages about to be queued, key-share locked: a payload expunge or the retention sweep
@@ -184,7 +185,7 @@ async function feedItems(tx: SqlOrTx, run: RecoveryRow, wanted: number): Promise
       await tx`
         with v as (select * from unnest(${going.map((i) => String(i.seq))}::text[]::int[], ${going.map((i) => i.message_id)}::text[],
                                         ${going.map((i) => i.endpoint_id)}::text[]) as v(seq, message_id, endpoint_id)),
-        t as (select v.seq, d.id as delivery_id, d.endpoint_id from v join deliveries d on d.message_id = v.message_id and d.endpoint_id = v.endpoint_id),
+        t as (select v.seq, d.id as delivery_id, d.endpoint_id from v join deliveries d on ${deliveriesOfMessageColumnSql(tx, "d", "v.message_id")} and d.endpoint_id = v.endpoint_id),
         q as (
           insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at, recovery_id)
           select t.delivery_id, 2, t.endpoint_id, date_trunc('milliseconds', now()), ${run.id} from t

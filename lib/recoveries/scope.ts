@@ -1,4 +1,5 @@
 import type { SqlOrTx } from "../db/client";
+import { deliveriesOfMessageColumnSql } from "../deliveries/of-messages";
 import { ACTIVE_RECOVERY_STATES, type RecoveryScope } from "../db/schema";
 
 export type ScopeTarget = { consumerId: string; endpointIds: string[] };
@@ -15,7 +16,7 @@ export function scopeCandidates(sql: SqlOrTx, target: ScopeTarget, scope: Recove
   const window = sql`m.created_at >= ${scope.since}::timestamptz and m.created_at < ${scope.until}::timestamptz`;
   const attempted = sql`
     select m.id as message_id, d.endpoint_id, d.id as delivery_id, m.event_type, d.status, m.created_at
-    from deliveries d join messages m on m.id = d.message_id
+    from deliveries d join messages m on ${deliveriesOfMessageColumnSql(sql, "d", "m.id")}
     -- A delivery is made with its message or later, so its own created_at bounds the index scan.
     where d.endpoint_id = any(${target.endpointIds}) and d.created_at >= ${scope.since}::timestamptz
       and d.status = any(${scope.statuses}) and ${window} ${typeFilter}`;
@@ -26,7 +27,7 @@ export function scopeCandidates(sql: SqlOrTx, target: ScopeTarget, scope: Recove
     from messages m join endpoints e on e.id = any(${target.endpointIds})
       and (e.event_types is null or m.event_type = any(e.event_types))
     where m.consumer_id = ${target.consumerId} and ${window} ${typeFilter}
-      and not exists (select 1 from deliveries d where d.message_id = m.id and d.endpoint_id = e.id)`;
+      and not exists (select 1 from deliveries d where ${deliveriesOfMessageColumnSql(sql, "d", "m.id")} and d.endpoint_id = e.id)`;
   return sql`
     select c.*, exists (
       select 1 from recovery_items i join recoveries r on r.id = i.recovery_id

@@ -1,4 +1,5 @@
 import { inTransaction, type Ctx } from "../context";
+import { deliveriesOfMessagesSql } from "../deliveries/of-messages";
 import { moveRun } from "../recoveries/transitions";
 import type { PendingQuery, Row } from "postgres";
 import type { SqlOrTx } from "../db/client";
@@ -41,10 +42,11 @@ const STEPS: Step[] = [
         await sql<{ id: string }[]>`select id from messages where consumer_id = ${e.consumer_id} order by created_at, id limit ${size}`
       ).map((m) => m.id);
       if (ids.length === 0) return { seen: 0, removed: {} };
+      const ofMessages = deliveriesOfMessagesSql(sql, ids);
       await sql`
-        select 1 from delivery_queue where delivery_id in (select id from deliveries where message_id = any(${ids}))
+        select 1 from delivery_queue where delivery_id in (select id from deliveries where ${ofMessages})
         order by delivery_id, kind for update`;
-      const deliveryIds = (await sql<{ id: string }[]>`select id from deliveries where message_id = any(${ids}) order by id for update`).map((d) => d.id);
+      const deliveryIds = (await sql<{ id: string }[]>`select id from deliveries where ${ofMessages} order by id for update`).map((d) => d.id);
       const attempts = await sql<{ endpoint_id: string }[]>`delete from attempts where message_id = any(${ids}) returning endpoint_id`;
       const failed = await sql`delete from failed_deliveries where delivery_id = any(${deliveryIds})`;
       const queue = await sql`delete from delivery_queue where delivery_id = any(${deliveryIds})`;

@@ -1,4 +1,5 @@
 import { inTransaction, type Ctx } from "../context";
+import { deliveriesOfMessagesSql } from "../deliveries/of-messages";
 import type { Counts } from "./counts";
 import { drain } from "./drain";
 
@@ -56,11 +57,11 @@ async function expireBatch(tx: Ctx, after: Cursor | null, size: number): Promise
   // lock: a status only changes, and a queue row only joins, under the delivery's lock. (Two
   // statements: the second's snapshot is taken with the locks held.)
   const locked = new Set(
-    (await sql<{ id: string }[]>`select id from deliveries where message_id = any(${ids}) order by id for update skip locked`).map((d) => d.id),
+    (await sql<{ id: string }[]>`select id from deliveries where ${deliveriesOfMessagesSql(sql, ids)} order by id for update skip locked`).map((d) => d.id),
   );
   const deliveries = await sql<{ id: string; message_id: string; status: string; queued: boolean }[]>`
     select d.id, d.message_id, d.status, exists (select 1 from delivery_queue q where q.delivery_id = d.id) as queued
-    from deliveries d where d.message_id = any(${ids})`;
+    from deliveries d where ${deliveriesOfMessagesSql(sql, ids, "d")}`;
   const keep = new Set(deliveries.filter((d) => !locked.has(d.id) || d.queued || d.status === "pending").map((d) => d.message_id));
   const gone = ids.filter((id) => !keep.has(id));
   if (gone.length === 0) return { seen: old.length, removed: {}, last };

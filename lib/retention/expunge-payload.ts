@@ -1,5 +1,6 @@
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { consumerScope, inTransaction, type Ctx } from "../context";
+import { deliveriesOfMessageSql } from "../deliveries/of-messages";
 import { ConflictError, NotFoundError } from "../errors";
 
 /** What an expunged message's `payload` column holds: no byte of what was sent. */
@@ -31,13 +32,14 @@ export async function expungePayload({ ctx, messageId }: { ctx: Ctx; messageId: 
     if (message.payload_expunged_at) {
       throw new ConflictError("payload_expunged", `This message's payload was expunged at ${message.payload_expunged_at.toISOString()}.`);
     }
-    const deliveries = sql`select id from deliveries where message_id = ${message.id}`;
+    const ofMessage = deliveriesOfMessageSql(sql, message.id);
+    const deliveries = sql`select id from deliveries where ${ofMessage}`;
     await sql`select 1 from delivery_queue where delivery_id in (${deliveries}) order by delivery_id, kind for update`;
-    await sql`select 1 from deliveries where message_id = ${message.id} order by id for update`;
+    await sql`select 1 from deliveries where ${ofMessage} order by id for update`;
     const dropped = await sql`delete from delivery_queue where delivery_id in (${deliveries})`;
     const canceled = await sql`
       update deliveries set status = 'canceled', next_attempt_at = null, last_error = 'payload_expunged', updated_at = now()
-      where message_id = ${message.id} and status = 'pending'`;
+      where ${ofMessage} and status = 'pending'`;
     await sql`update messages set payload = ${EXPUNGED_PAYLOAD}, payload_expunged_at = now() where id = ${message.id}`;
     await recordAuditEvent(tx, {
       action: "message.payload_expunged",

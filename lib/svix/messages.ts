@@ -2,6 +2,7 @@ import { and, eq, gt, inArray, lt, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Ctx } from "../context";
 import { attempts, deliveries, endpoints, messages } from "../db/schema";
+import { deliveriesOfMessage, deliveriesOfMessageColumn } from "../deliveries/of-messages";
 import { findEndpointRow } from "../endpoints";
 import { AppError, ConflictError, NotFoundError } from "../errors";
 import { CreateMessageInput, createMessage, findMessageRow, getMessage, resendMessage } from "../messages";
@@ -317,7 +318,7 @@ export async function listAttemptedMessages(ctx: Ctx, appRef: string, endpointRe
   const rows = await ctx.db
     .select({ message: messages, delivery: { status: deliveries.status, attempts: deliveries.attempts, nextAttemptAt: deliveries.nextAttemptAt } })
     .from(deliveries)
-    .innerJoin(messages, eq(messages.id, deliveries.messageId))
+    .innerJoin(messages, deliveriesOfMessageColumn(messages.id))
     .where(
       and(
         eq(deliveries.endpointId, endpoint.id),
@@ -351,7 +352,7 @@ export async function listAttemptedDestinations(ctx: Ctx, appRef: string, msgRef
     .select({ endpoint: endpoints, delivery: { status: deliveries.status, attempts: deliveries.attempts, nextAttemptAt: deliveries.nextAttemptAt } })
     .from(deliveries)
     .innerJoin(endpoints, eq(endpoints.id, deliveries.endpointId))
-    .where(and(eq(deliveries.messageId, message.id), page.where))
+    .where(and(deliveriesOfMessage(message.id), page.where))
     .orderBy(...page.orderBy)
     .limit(page.limit);
   const expanded = query.expanded_statuses ?? false;
