@@ -20,6 +20,7 @@ import { parseConfig } from "../lib/config";
 import type { Ctx } from "../lib/context";
 import { createSql, ormOver, type Sql } from "../lib/db/client";
 import { migrateDatabase } from "../lib/db/migrate";
+import { deliveryIdFloorSql } from "../lib/deliveries/of-messages";
 import { deliveryIdFloor, newId } from "../lib/ids";
 import { DAY_MS, makePartitions, startOfDay } from "../lib/retention/partitions";
 
@@ -88,9 +89,15 @@ async function seed(dbs: Sql[], o: Options, now: number): Promise<{ endpoint: st
   return { endpoint: endpoints[3]!.id, consumer: consumers[3]!.id, message: m!.id };
 }
 
-function queries(k: { endpoint: string; consumer: string; message: string }, cursor: { at: string; id: string }, newest: string[]): { name: string; sql: string }[] {
+function queries(
+  k: { endpoint: string; consumer: string; message: string },
+  cursor: { at: string; id: string },
+  newest: string[],
+  oldest: string[],
+): { name: string; sql: string }[] {
   const page = "order by created_at desc nulls last, id desc nulls last limit 51";
   const list = newest.map((id) => `'${id}'`).join(", ");
+  const floor = deliveryIdFloor(k.message);
   return [
     { name: "message log, first page", sql: `select * from messages ${page}` },
     { name: "message log, a later page (keyset)", sql: `select * from messages where (created_at, id) < ('${cursor.at}'::timestamptz, '${cursor.id}') ${page}` },
@@ -109,9 +116,44 @@ function queries(k: { endpoint: string; consumer: string; message: string }, cur
     {
       name: "message log of one endpoint (exists a delivery)",
       sql: `select * from messages m where exists (
-              select 1 from deliveries d where d.message_id = m.id and d.id >= 'dlv_' || substr(m.id, 5, 10) and d.endpoint_id = '${k.endpoint}') ${page}`,
+              select 1 from deliveries d where d.message_id = m.id and d.id >= ${deliveryIdFloorSql("m.id")} and d.endpoint_id = '${k.endpoint}') ${page}`,
     },
     { name: "deliveries of one endpoint, newest first", sql: `select * from deliveries where endpoint_id = '${k.endpoint}' ${page}` },
+    // The other reads of deliveries by message, each bounded as lib/deliveries/of-messages.ts bounds them.
+    { name: "a resend's delivery (message and endpoint)", sql: `select id from deliveries where message_id = '${k.message}' and id >= '${floor}' and endpoint_id = '${k.endpoint}'` },
+    {
+      name: "a payload expunge's pending deliveries (update)",
+      sql: `update deliveries set status = 'canceled', next_attempt_at = null, last_error = 'payload_expunged', updated_at = now()
+            where message_id = '${k.message}' and id >= '${floor}' and status = 'pending'`,
+    },
+    {
+      name: "a retention batch's deliveries (the 2,000 oldest messages, locked)",
+      sql: `select id from deliveries where message_id = any(array[${oldest.map((id) => `'${id}'`).join(", ")}]) and id >= '${deliveryIdFloor(oldest[0]!)}'
+            order by id for update skip locked`,
+    },
+    {
+      name: "Svix attempted destinations (a message's deliveries with their endpoints)",
+      sql: `select e.*, d.status, d.attempts, d.next_attempt_at from deliveries d join endpoints e on e.id = d.endpoint_id
+            where d.message_id = '${k.message}' and d.id >= '${floor}' order by e.id limit 51`,
+    },
+    {
+      name: "Svix attempted messages (an endpoint's deliveries with their messages)",
+      sql: `select m.*, d.status, d.attempts, d.next_attempt_at from deliveries d join messages m on d.message_id = m.id and d.id >= ${deliveryIdFloorSql("m.id")}
+            where d.endpoint_id = '${k.endpoint}' order by m.created_at desc, m.id desc limit 51`,
+    },
+    {
+      name: "a recovery's scope: a day of messages the endpoint never got (not exists a delivery)",
+      sql: `select m.id, e.id from messages m join endpoints e on e.id = '${k.endpoint}'
+            where m.consumer_id = '${k.consumer}' and m.created_at >= now() - interval '1 day'
+              and not exists (select 1 from deliveries d where d.message_id = m.id and d.id >= ${deliveryIdFloorSql("m.id")} and d.endpoint_id = e.id)`,
+    },
+    {
+      name: "a recovery feeder's items, each to its delivery (100 of the last day)",
+      sql: `with v as materialized (
+              select id as message_id, '${k.endpoint}'::text as endpoint_id from messages
+              where consumer_id = '${k.consumer}' and created_at >= now() - interval '1 day' order by created_at, id limit 100)
+            select v.message_id, d.id from v left join deliveries d on d.message_id = v.message_id and d.id >= ${deliveryIdFloorSql("v.message_id")} and d.endpoint_id = v.endpoint_id`,
+    },
     {
       name: "the claim's lease join (deliveries → messages by id, 100 claimed)",
       sql: `with c as materialized (select id as delivery_id from deliveries order by id desc limit 100)
@@ -154,7 +196,8 @@ export async function capturePlans(serverUrl: string, o: Options): Promise<{ nam
   const [c] = await plain<{ at: Date; id: string }[]>`select created_at as at, id from messages order by created_at desc, id desc offset 5000 limit 1`;
   const out: { name: string; plain: string; parted: string }[] = [];
   const newest = (await plain<{ id: string }[]>`select id from messages order by created_at desc, id desc limit 51`).map((m) => m.id);
-  for (const q of queries(keys, { at: c!.at.toISOString(), id: c!.id }, newest)) {
+  const oldest = (await plain<{ id: string }[]>`select id from messages order by created_at, id limit 2000`).map((m) => m.id);
+  for (const q of queries(keys, { at: c!.at.toISOString(), id: c!.id }, newest, oldest)) {
     const explain = async (sql: Sql) => {
       await sql`begin`;
       try {
