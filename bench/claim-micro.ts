@@ -54,8 +54,9 @@ async function main() {
     await sql`insert into deliveries (id, message_id, endpoint_id, consumer_id, status, next_attempt_at)
       select unnest(${deliveryIds}::text[]), unnest(${messageIds}::text[]), unnest(${deliveryIds.map((_, i) => endpointOf(i).id)}::text[]),
              unnest(${deliveryIds.map((_, i) => endpointOf(i).consumer)}::text[]), 'pending', now()`;
-    await sql`insert into delivery_queue (delivery_id, endpoint_id, next_attempt_at)
-      select unnest(${deliveryIds}::text[]), unnest(${deliveryIds.map((_, i) => endpointOf(i).id)}::text[]), now()`;
+    await sql`insert into delivery_queue (delivery_id, endpoint_id, consumer_id, next_attempt_at)
+      select unnest(${deliveryIds}::text[]), unnest(${deliveryIds.map((_, i) => endpointOf(i).id)}::text[]),
+             unnest(${deliveryIds.map((_, i) => endpointOf(i).consumer)}::text[]), now()`;
     await sql`set track_functions = 'pl'`;
     const pid = (await sql<{ pid: number }[]>`select pg_backend_pid() as pid`)[0]!.pid;
     const times: Record<"this tree" | "before", { client: number[]; server: number[]; cpu: number[] }> = {

@@ -156,8 +156,8 @@ export async function seedLogData(sql: Sql, o: LogSeedOptions, log: (line: strin
   );
   await step("delivery queue (pending deliveries)", () =>
     sql`
-      insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at)
-      select id, 0, endpoint_id, next_attempt_at from deliveries where status = 'pending'`,
+      insert into delivery_queue (delivery_id, kind, endpoint_id, consumer_id, next_attempt_at)
+      select id, 0, endpoint_id, consumer_id, next_attempt_at from deliveries where status = 'pending'`,
   );
 
   // Attempts, a day of deliveries at a time, through the outcome writer's rollup append; each

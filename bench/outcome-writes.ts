@@ -92,8 +92,9 @@ async function main() {
       await sql`insert into deliveries (id, message_id, endpoint_id, consumer_id, status, next_attempt_at)
         select unnest(${chunk.map((o) => o.deliveryId)}::text[]), unnest(${chunk.map((o) => o.messageId)}::text[]),
                unnest(${chunk.map((o) => o.endpointId)}::text[]), unnest(${chunk.map((o) => o.consumerId)}::text[]), 'pending', now()`;
-      await sql`insert into delivery_queue (delivery_id, endpoint_id, next_attempt_at, lease_token)
-        select unnest(${chunk.map((o) => o.deliveryId)}::text[]), unnest(${chunk.map((o) => o.endpointId)}::text[]), now() + interval '1 hour', ${token}`;
+      await sql`insert into delivery_queue (delivery_id, endpoint_id, consumer_id, next_attempt_at, lease_token)
+        select unnest(${chunk.map((o) => o.deliveryId)}::text[]), unnest(${chunk.map((o) => o.endpointId)}::text[]),
+               unnest(${chunk.map((o) => o.consumerId)}::text[]), now() + interval '1 hour', ${token}`;
     }
     await sql`vacuum analyze delivery_queue`;
     return outcomes;

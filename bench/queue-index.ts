@@ -55,8 +55,8 @@ async function seed(sql: Sql, consumerId: string, endpointIds: string[], rows: n
                'pending', 1, 1, now() + interval '1 day'
         from generate_series(1, ${n}) g`;
       await tx`
-        insert into delivery_queue (delivery_id, endpoint_id, next_attempt_at)
-        select ${prefix} || '_d' || g, (${endpointIds}::text[])[1 + (g + ${start}) % ${endpointIds.length}], now() + interval '1 day'
+        insert into delivery_queue (delivery_id, endpoint_id, consumer_id, next_attempt_at)
+        select ${prefix} || '_d' || g, (${endpointIds}::text[])[1 + (g + ${start}) % ${endpointIds.length}], ${consumerId}, now() + interval '1 day'
         from generate_series(1, ${n}) g`;
     });
   }

@@ -138,8 +138,9 @@ async function queue(db: BenchDatabase, endpointIds: string[], count: number, tr
         select unnest(${deliveryIds}::text[]), unnest(${messageIds}::text[]), unnest(${deliveryIds.map((_, i) => endpoint(i))}::text[]),
                unnest(${deliveryIds.map((_, i) => consumer(i))}::text[]), 'pending', now()`;
       await tx`
-        insert into delivery_queue (delivery_id, endpoint_id, next_attempt_at)
-        select unnest(${deliveryIds}::text[]), unnest(${deliveryIds.map((_, i) => endpoint(i))}::text[]), now()`;
+        insert into delivery_queue (delivery_id, endpoint_id, consumer_id, next_attempt_at)
+        select unnest(${deliveryIds}::text[]), unnest(${deliveryIds.map((_, i) => endpoint(i))}::text[]),
+               unnest(${deliveryIds.map((_, i) => consumer(i))}::text[]), now()`;
     });
   }
 }

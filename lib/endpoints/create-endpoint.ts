@@ -45,7 +45,7 @@ export async function createEndpoint({ ctx, consumerRef, input, svixId }: { ctx:
         disabledAt: input.disabled ? new Date() : null,
       })
       .returning();
-    await storeSecret(tx, created!.id, secret);
+    await storeSecret(tx, created!, secret);
     await recordAuditEvent(tx, { action: "endpoint.created", targetType: "endpoint", targetId: created!.id, data: { url } });
     return created!;
   }));

@@ -14,12 +14,13 @@ export async function rotateEndpointSecret({ ctx, id: ref, key, graceSeconds }: 
   const secret = checkSecret(key);
   const graceMs = graceSeconds !== undefined ? graceSeconds * 1000 : ctx.config.SECRET_ROTATION_OVERLAP;
   await inTransaction(ctx, async (tx) => {
-    const { id } = await findEndpointRow(tx, ref);
+    const endpoint = await findEndpointRow(tx, ref);
+    const { id } = endpoint;
     await tx.db
       .update(endpointSecrets)
       .set({ expiresAt: new Date(Date.now() + graceMs) })
       .where(and(eq(endpointSecrets.endpointId, id), isNull(endpointSecrets.expiresAt)));
-    await storeSecret(tx, id, secret);
+    await storeSecret(tx, endpoint, secret);
     await recordAuditEvent(tx, { action: "endpoint.secret_rotated", targetType: "endpoint", targetId: id });
   });
   return { key: secret };

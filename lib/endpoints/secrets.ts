@@ -31,9 +31,9 @@ export function checkSecret(given: string | undefined): string {
   return secret;
 }
 
-export async function storeSecret(ctx: Ctx, endpointId: string, secret: string): Promise<void> {
+export async function storeSecret(ctx: Ctx, endpoint: { id: string; consumerId: string }, secret: string): Promise<void> {
   const { ciphertext, keyId } = encrypt(secret, ctx.config.ENCRYPTION_KEY);
-  await ctx.db.insert(endpointSecrets).values({ id: newId("endpointSecret"), endpointId, ciphertext, keyId });
+  await ctx.db.insert(endpointSecrets).values({ id: newId("endpointSecret"), endpointId: endpoint.id, consumerId: endpoint.consumerId, ciphertext, keyId });
 }
 
 export async function currentSecret(ctx: Ctx, endpointId: string): Promise<string> {

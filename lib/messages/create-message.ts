@@ -246,8 +246,8 @@ async function ingest({ ctx, items, onlyEndpointId, uniqueEventId, notify = "aft
              select unnest(${deliveries.map(() => newId("delivery", now.getTime()))}::text[]), unnest(${deliveries.map((d) => d.messageId)}::text[]),
                     unnest(${deliveries.map((d) => d.endpointId)}::text[]), unnest(${deliveries.map((d) => d.consumerId)}::text[]),
                     'pending', ${firstAttemptAt}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
-             returning id, endpoint_id, next_attempt_at)
-           insert into delivery_queue (delivery_id, endpoint_id, next_attempt_at) select id, endpoint_id, next_attempt_at from d`,
+             returning id, endpoint_id, consumer_id, next_attempt_at)
+           insert into delivery_queue (delivery_id, endpoint_id, consumer_id, next_attempt_at) select id, endpoint_id, consumer_id, next_attempt_at from d`,
       );
       // One wake-up for the whole call, however many messages it holds.
       if (firstDelay > 0) writes.push(wakeDeliveries(tx, firstAttemptAt.getTime()));

@@ -45,8 +45,8 @@ export async function resendMessage({ ctx, messageId, endpointId }: { ctx: Ctx; 
     // insert waited for it, then did nothing): the next statement sees it.
     const [row] = made ? [made] : await sql<{ id: string }[]>`select id from deliveries where ${mine} and endpoint_id = ${endpoint.id}`;
     await sql`
-      insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at)
-      values (${row!.id}, webhook_admin_queue_kind('manual'), ${endpoint.id}, date_trunc('milliseconds', now()))
+      insert into delivery_queue (delivery_id, kind, endpoint_id, consumer_id, next_attempt_at)
+      values (${row!.id}, webhook_admin_queue_kind('manual'), ${endpoint.id}, ${message.consumerId}, date_trunc('milliseconds', now()))
       on conflict (delivery_id, kind) do nothing`;
     await recordAuditEvent(tx, { action: "message.resent", targetType: "message", targetId: message.id, data: { endpoint_id: endpoint.id } });
     await notifyDue(sql);

@@ -187,8 +187,8 @@ async function feedItems(tx: SqlOrTx, run: RecoveryRow, wanted: number): Promise
                                         ${going.map((i) => i.endpoint_id)}::text[]) as v(seq, message_id, endpoint_id)),
         t as (select v.seq, d.id as delivery_id, d.endpoint_id from v join deliveries d on ${deliveriesOfMessageColumnSql(tx, "d", "v.message_id")} and d.endpoint_id = v.endpoint_id),
         q as (
-          insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at, recovery_id)
-          select t.delivery_id, 2, t.endpoint_id, date_trunc('milliseconds', now()), ${run.id} from t
+          insert into delivery_queue (delivery_id, kind, endpoint_id, consumer_id, next_attempt_at, recovery_id)
+          select t.delivery_id, 2, t.endpoint_id, ${run.consumerId}, date_trunc('milliseconds', now()), ${run.id} from t
           on conflict (delivery_id, kind) do nothing
         )
         update recovery_items i set outcome = 'queued', delivery_id = t.delivery_id, updated_at = now()
@@ -210,7 +210,7 @@ async function feedItems(tx: SqlOrTx, run: RecoveryRow, wanted: number): Promise
   }
   // The run's send log, which the claim locks and never creates (it would wait on this run's row,
   // which outcome writes lock); an existing one is left as it is, without waiting for a claim.
-  if (queued > 0) await tx`insert into recovery_sends (recovery_id) values (${run.id}) on conflict (recovery_id) do nothing`;
+  if (queued > 0) await tx`insert into recovery_sends (recovery_id, consumer_id) values (${run.id}, ${run.consumerId}) on conflict (recovery_id) do nothing`;
   return { queued, skipped };
 }
 

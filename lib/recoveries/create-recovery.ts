@@ -56,8 +56,8 @@ export async function createRecovery({ ctx, target, input }: { ctx: Ctx; target:
       options,
     });
     await tx.sql`
-      insert into recovery_items (recovery_id, seq, message_id, endpoint_id, delivery_id)
-      select ${run.id}, row_number() over (order by c.created_at, c.message_id, c.endpoint_id), c.message_id, c.endpoint_id, c.delivery_id
+      insert into recovery_items (recovery_id, seq, message_id, endpoint_id, delivery_id, consumer_id)
+      select ${run.id}, row_number() over (order by c.created_at, c.message_id, c.endpoint_id), c.message_id, c.endpoint_id, c.delivery_id, ${resolved.consumerId}
       from (${scopeCandidates(tx.sql, resolved, scope)}) c where not c.held`;
     return finishCreate(tx, run.id);
   });

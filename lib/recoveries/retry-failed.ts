@@ -26,8 +26,8 @@ export async function retryFailedItems({ ctx, id, input }: { ctx: Ctx; id: strin
       },
     });
     await tx.sql`
-      insert into recovery_items (recovery_id, seq, message_id, endpoint_id, delivery_id)
-      select ${run.id}, row_number() over (order by i.seq), i.message_id, i.endpoint_id, i.delivery_id
+      insert into recovery_items (recovery_id, seq, message_id, endpoint_id, delivery_id, consumer_id)
+      select ${run.id}, row_number() over (order by i.seq), i.message_id, i.endpoint_id, i.delivery_id, ${source.consumerId}
       from recovery_items i
       where i.recovery_id = ${source.id} and i.outcome = 'failed'
         and not exists (

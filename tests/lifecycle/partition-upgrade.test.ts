@@ -101,6 +101,11 @@ async function schemaUpTo(last: number) {
     await migrateDatabase(url, { migrationsFolder: folder });
     await runMigrations({ connectionString: url });
     await applySqlFunctions(sql);
+    // This release's code writes the consumer_id that migration 0021 adds (IF NOT EXISTS): in place
+    // beforehand, so that the code can drive the older schema.
+    for (const table of ["delivery_queue", "recovery_items", "endpoint_secrets", "recovery_sends"]) {
+      await sql.unsafe(`alter table ${table} add column if not exists consumer_id text`);
+    }
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }

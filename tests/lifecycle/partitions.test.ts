@@ -56,7 +56,7 @@ async function oldMessage(at: number, { status = "succeeded", attemptsAt = [at +
     insert into deliveries (id, message_id, endpoint_id, consumer_id, status, attempts, created_at)
     values (${deliveryId}, ${id}, ${endpointId}, ${consumerId}, ${status}, ${attemptsAt.length}, ${new Date(at)})`;
   if (status === "pending") {
-    await sql()`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at) values (${deliveryId}, 0, ${endpointId}, now() + interval '1 hour')`;
+    await sql()`insert into delivery_queue (delivery_id, kind, endpoint_id, consumer_id, next_attempt_at) values (${deliveryId}, 0, ${endpointId}, ${consumerId}, now() + interval '1 hour')`;
   }
   if (status === "failed") {
     await sql()`

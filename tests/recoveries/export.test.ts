@@ -28,9 +28,9 @@ beforeAll(async () => {
              ${tx.json({ rate_per_second: 10, canary: 10, stop_if_failure_ratio: 0.5 })}, ${ITEMS}, ${ITEMS}, 'api_key'
       from endpoints where id = ${endpointId}`;
     await tx`
-      insert into recovery_items (recovery_id, seq, message_id, endpoint_id, delivery_id, outcome, status_code)
-      select ${runId}, n, 'msg_' || lpad(n::text, 6, '0'), ${endpointId}, 'dlv_' || n, 'succeeded', 200
-      from generate_series(1, ${ITEMS}) n`;
+      insert into recovery_items (recovery_id, seq, message_id, endpoint_id, delivery_id, consumer_id, outcome, status_code)
+      select ${runId}, n, 'msg_' || lpad(n::text, 6, '0'), ${endpointId}, 'dlv_' || n, r.consumer_id, 'succeeded', 200
+      from generate_series(1, ${ITEMS}) n, recoveries r where r.id = ${runId}`;
   });
 });
 

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, ts, updatedAt } from "./columns";
+import { consumerId, createdAt, ts, updatedAt } from "./columns";
 import { consumers } from "./consumers";
 
 export const ENDPOINT_STATES = ["active", "disabled", "auto_disabled"] as const;
@@ -72,6 +72,8 @@ export const endpointSecrets = pgTable(
     ciphertext: text("ciphertext").notNull(),
     keyId: text("key_id").notNull(),
     expiresAt: ts("expires_at"),
+    /** The endpoint's (columns.ts consumerId): see the column's note there on why it may be null. */
+    consumerId: consumerId(),
     createdAt: createdAt(),
   },
   (t) => [index("endpoint_secrets_endpoint_idx").on(t.endpointId, t.createdAt.desc())],

@@ -1,6 +1,6 @@
 import { index, integer, jsonb, pgTable, primaryKey, smallint, text, boolean, uniqueIndex } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
-import { createdAt, ts, updatedAt } from "./columns";
+import { consumerId, createdAt, ts, updatedAt } from "./columns";
 import { consumers } from "./consumers";
 import { endpoints } from "./endpoints";
 
@@ -136,6 +136,8 @@ export const deliveryQueue = pgTable(
       .references(() => deliveries.id, { onDelete: "cascade" }),
     kind: smallint("kind").$type<QueueKind>().notNull().default(0),
     endpointId: text("endpoint_id").notNull(),
+    /** The delivery's (columns.ts consumerId): see the column's note there on why it may be null. */
+    consumerId: consumerId(),
     /** Due time; while a worker holds it, the lease's end; while parked, the safety net's time. */
     nextAttemptAt: ts("next_attempt_at").notNull(),
     leaseToken: text("lease_token"),

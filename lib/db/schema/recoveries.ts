@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
-import { createdAt, ts, updatedAt } from "./columns";
+import { consumerId, createdAt, ts, updatedAt } from "./columns";
 import { consumers } from "./consumers";
 
 export const RECOVERY_STATES = ["planned", "canary", "running", "paused", "completed", "canceled"] as const;
@@ -80,16 +80,21 @@ export const recoveries = pgTable(
  * the second. A row of its own, locked by claims alone: the run's own row is locked by every outcome
  * write, and a claim never waits.
  */
-export const recoverySends = pgTable("recovery_sends", {
-  recoveryId: text("recovery_id")
-    .primaryKey()
-    .references(() => recoveries.id, { onDelete: "cascade" }),
-  sentAt: timestamp("sent_at", { withTimezone: true, mode: "date" }).array().notNull().default(sql`'{}'`),
-  sentCount: integer("sent_count").array().notNull().default(sql`'{}'`),
-  /** The claim's bucket: whole items the run may send at once, as of tokens_at (null: full). */
-  tokens: doublePrecision("tokens"),
-  tokensAt: timestamp("tokens_at", { withTimezone: true, mode: "date" }),
-});
+export const recoverySends = pgTable(
+  "recovery_sends",
+  {
+    recoveryId: text("recovery_id")
+      .primaryKey()
+      .references(() => recoveries.id, { onDelete: "cascade" }),
+    /** The run's (columns.ts consumerId): see the column's note there on why it may be null. */
+    consumerId: consumerId(),
+    sentAt: timestamp("sent_at", { withTimezone: true, mode: "date" }).array().notNull().default(sql`'{}'`),
+    sentCount: integer("sent_count").array().notNull().default(sql`'{}'`),
+    /** The claim's bucket: whole items the run may send at once, as of tokens_at (null: full). */
+    tokens: doublePrecision("tokens"),
+    tokensAt: timestamp("tokens_at", { withTimezone: true, mode: "date" }),
+  },
+);
 
 /**
  * One delivery of a run, frozen at creation, oldest message first (`seq`). A never-attempted
@@ -107,6 +112,8 @@ export const recoveryItems = pgTable(
     messageId: text("message_id").notNull(),
     endpointId: text("endpoint_id").notNull(),
     deliveryId: text("delivery_id"),
+    /** The run's (columns.ts consumerId): see the column's note there on why it may be null. */
+    consumerId: consumerId(),
     outcome: text("outcome").$type<ItemOutcome>().notNull().default("pending"),
     skipReason: text("skip_reason").$type<SkipReason>(),
     attemptId: text("attempt_id"),
