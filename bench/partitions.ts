@@ -4,7 +4,10 @@
  * alerts as before migrations 0017 and 0019):
  *
  *  p1. the delivery rate, partitioned against plain, in pairs in turn (part b's delivery of
- *      `deliveries` queued by SQL, 1 KiB payloads, one worker);
+ *      `deliveries` queued by SQL, 1 KiB payloads, one worker); the partitioned variant has
+ *      `pastDays` empty days before today besides today and the days ahead, as production has at
+ *      RETENTION_PERIOD=30d (what the delivery path costs grows with the partitions it plans and
+ *      locks); `statements` prints each variant's statements by PostgreSQL time per attempt;
  *  p2. bytes on disk per message, 1 KiB payload, one endpoint, one delivery, one attempt (tables,
  *      indexes and TOAST of messages, deliveries, attempts, delivery_queue, failed_deliveries);
  *  p3. dropping a day: `dropMessages` messages with a delivery and an attempt each seeded by SQL
@@ -16,7 +19,8 @@
  *      and the ingest p99, and at the end both split by whether a sweep was running.
  *
  * Runs inside `npm run bench` (bench/run.ts) or alone:
- *   npx tsx bench/partitions.ts [--pairs 4] [--deliveries 20000] [--drop-messages 200000] [--soak-minutes 10] [--soak-rate 1000]
+ *   npx tsx bench/partitions.ts [--pairs 4] [--deliveries 20000] [--past-days 30] [--statements] [--drop-messages 200000] [--soak-minutes 10] [--soak-rate 1000]
+ * (--statements loads pg_stat_statements into its PostgreSQL.)
  */
 import { randomBytes } from "node:crypto";
 import os from "node:os";
@@ -38,7 +42,25 @@ import { startReceiver, type Receiver } from "./receiver";
 import { int, ms, percentile } from "./stats";
 import { awaitDeliveries } from "./throughput";
 
-export type PartitionOptions = { pairs: number; deliveries: number; dropMessages: number; soakMinutes: number; soakRate: number; log: (line: string) => void };
+export type PartitionOptions = {
+  pairs: number;
+  deliveries: number;
+  /** Empty day partitions before today in the partitioned variant (30: production's at RETENTION_PERIOD=30d). */
+  pastDays?: number;
+  /** Print p1's statements per variant (the server must have pg_stat_statements loaded: STATEMENT_SETTINGS). */
+  statements?: boolean;
+  dropMessages: number;
+  soakMinutes: number;
+  soakRate: number;
+  log: (line: string) => void;
+};
+
+/** Server settings for `statements`: planning time too, and statements inside the claim's functions. */
+export const STATEMENT_SETTINGS = {
+  shared_preload_libraries: "pg_stat_statements",
+  "pg_stat_statements.track": "all",
+  "pg_stat_statements.track_planning": "on",
+};
 export type PartitionFigures = {
   pairs: { parted: number; plain: number; ratio: number }[];
   bytesPerMessage: { parted: number; plain: number };
@@ -92,7 +114,7 @@ async function unpartition(sql: Sql): Promise<void> {
   });
 }
 
-async function makeVariant(serverUrl: string, name: Variant["name"], log: (line: string) => void): Promise<Variant> {
+async function makeVariant(serverUrl: string, name: Variant["name"], pastDays: number, log: (line: string) => void): Promise<Variant> {
   const database = `wa_bench_p_${name}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`drop database if exists ${database} with (force)`);
@@ -105,14 +127,19 @@ async function makeVariant(serverUrl: string, name: Variant["name"], log: (line:
   const env = { ...productEnv(url), SWEEP_INTERVAL: "1h" };
   const ctx: Ctx = { actor: { type: "system" }, db: ormOver(sql), sql, config: parseConfig(env) };
   if (name === "plain") await unpartition(sql);
-  else await makePartitions(ctx);
+  else {
+    await makePartitions(ctx);
+    const today = startOfDay(Date.now());
+    for (let d = 1; d <= pastDays; d++) for (const { table } of PARTITIONED) await attachDay(sql, table, today - d * DAY_MS);
+  }
   const endpointIds: string[] = [];
   for (let i = 0; i < ENDPOINTS; i++) {
     await createConsumer({ ctx, input: { uid: `p${i}`, name: `Bench ${i}` } as never });
     const endpoint = await createEndpoint({ ctx, consumerRef: `p${i}`, input: { url: "http://127.0.0.1:9/", max_concurrency: 100 } as never });
     endpointIds.push((endpoint as { id: string }).id);
   }
-  log(`  ${name}: ${database}, ${ENDPOINTS} consumers × 1 endpoint${name === "plain" ? ", partitioning undone" : ", day partitions made"}`);
+  const [days] = await sql<{ n: number }[]>`select count(*)::int as n from pg_inherits where inhparent = 'deliveries'::regclass`;
+  log(`  ${name}: ${database}, ${ENDPOINTS} consumers × 1 endpoint${name === "plain" ? ", partitioning undone" : `, ${days!.n} partitions per table (${pastDays} past days)`}`);
   const db: BenchDatabase = { url, description: name, version: "", sql, apiKey: "", stop: async () => {} };
   return { name, url, sql, env, endpointIds, db };
 }
@@ -157,6 +184,25 @@ async function deliverOnce(v: Variant, receiver: Receiver, count: number, logDir
   const rate = result.attempts / ((result.elapsedMs - result.firstArrivalMs) / 1000);
   log(`  ${v.name.padEnd(6)}: ${int(rate)}/s${result.complete ? "" : " (incomplete)"}`);
   return rate;
+}
+
+/** Forgets the variant's statements (pg_stat_statements keeps them per database). */
+async function resetStatements(v: Variant): Promise<void> {
+  await v.sql`select pg_stat_statements_reset(0, (select oid from pg_database where datname = current_database()), 0)`;
+}
+
+/** The variant's top 10 statements by planning + execution time per attempt since resetStatements. */
+async function reportStatements(v: Variant, attempts: number, log: (line: string) => void): Promise<void> {
+  const rows = await v.sql<{ query: string; calls: number; plans: number; plan_us: number; exec_us: number }[]>`
+    select regexp_replace(left(query, 100), '[[:space:]]+', ' ', 'g') as query, calls::int, plans::int,
+           (total_plan_time * 1000 / ${attempts})::float8 as plan_us, (total_exec_time * 1000 / ${attempts})::float8 as exec_us
+    from pg_stat_statements
+    where dbid = (select oid from pg_database where datname = current_database()) and query not ilike '%pg_stat_statements%'
+    order by total_plan_time + total_exec_time desc limit 10`;
+  log(`  ${v.name}: PostgreSQL per attempt (µs, planning + execution; a function's nested statements are inside its own too):`);
+  for (const r of rows) {
+    log(`    ${(r.plan_us + r.exec_us).toFixed(1).padStart(7)} = ${r.plan_us.toFixed(1).padStart(6)} + ${r.exec_us.toFixed(1).padStart(6)}  ${String(r.calls).padStart(6)}× (${r.plans} planned)  ${r.query}`);
+  }
 }
 
 /** Bytes of the tables a message's delivery writes, with their indexes, TOAST and partitions. */
@@ -293,13 +339,19 @@ async function soak(v: Variant, receiver: Receiver, o: PartitionOptions, logDir:
 
 export async function measurePartitions(ctx: { serverUrl: string; receiver: Receiver; logDir: string }, o: PartitionOptions): Promise<PartitionFigures> {
   const { log } = o;
-  const parted = await makeVariant(ctx.serverUrl, "parted", log);
-  const plain = await makeVariant(ctx.serverUrl, "plain", log);
+  const parted = await makeVariant(ctx.serverUrl, "parted", o.pastDays ?? 30, log);
+  const plain = await makeVariant(ctx.serverUrl, "plain", 0, log);
   const figures: PartitionFigures = { pairs: [], bytesPerMessage: { parted: 0, plain: 0 } };
   try {
     log(`p1. delivery rate, ${int(o.deliveries)} deliveries per phase (1 KiB payloads), partitioned and plain in turn, ${o.pairs} pairs`);
     // A phase each first, not counted: the first phase after a start is the slowest (caches, JIT).
     for (const v of [parted, plain]) await deliverOnce(v, ctx.receiver, Math.max(1000, Math.floor(o.deliveries / 4)), ctx.logDir, (line) => log(`${line} (warm-up)`));
+    if (o.statements) {
+      for (const v of [parted, plain]) {
+        await v.sql`create extension if not exists pg_stat_statements`;
+        await resetStatements(v);
+      }
+    }
     for (let i = 0; i < o.pairs; i++) {
       const order = i % 2 === 0 ? [parted, plain] : [plain, parted];
       const got: Record<string, number> = {};
@@ -307,6 +359,7 @@ export async function measurePartitions(ctx: { serverUrl: string; receiver: Rece
       figures.pairs.push({ parted: got.parted!, plain: got.plain!, ratio: got.parted! / got.plain! });
       log(`  pair ${i + 1}: partitioned / plain ${(got.parted! / got.plain!).toFixed(3)}, load ${os.loadavg()[0]!.toFixed(2)}`);
     }
+    if (o.statements) for (const v of [parted, plain]) await reportStatements(v, o.pairs * o.deliveries, log);
     for (const v of [parted, plain]) {
       await v.sql`vacuum analyze`;
       const [n] = await v.sql<{ n: number }[]>`select count(*)::int as n from messages`;
@@ -340,6 +393,8 @@ if (process.argv[1]?.endsWith(path.join("bench", "partitions.ts"))) {
     options: {
       pairs: { type: "string", default: "4" },
       deliveries: { type: "string", default: "20000" },
+      "past-days": { type: "string", default: "30" },
+      statements: { type: "boolean", default: false },
       "drop-messages": { type: "string", default: "200000" },
       "soak-minutes": { type: "string", default: "10" },
       "soak-rate": { type: "string", default: "1000" },
@@ -349,7 +404,10 @@ if (process.argv[1]?.endsWith(path.join("bench", "partitions.ts"))) {
   const { ensureLogDir } = await import("./system");
   const dir = path.resolve(".data/bench-partitions");
   const logDir = await ensureLogDir(path.join(dir, "logs"));
-  const server = await startEmbeddedPostgres({ dir: path.join(dir, "pg-" + randomBytes(3).toString("hex")), settings: { synchronous_commit: "off" } });
+  const server = await startEmbeddedPostgres({
+    dir: path.join(dir, "pg-" + randomBytes(3).toString("hex")),
+    settings: { synchronous_commit: "off", ...(values.statements ? STATEMENT_SETTINGS : {}) },
+  });
   const receiver = await startReceiver();
   try {
     await measurePartitions(
@@ -357,6 +415,8 @@ if (process.argv[1]?.endsWith(path.join("bench", "partitions.ts"))) {
       {
         pairs: Number(values.pairs),
         deliveries: Number(values.deliveries),
+        pastDays: Number(values["past-days"]),
+        statements: values.statements,
         dropMessages: Number(values["drop-messages"]),
         soakMinutes: Number(values["soak-minutes"]),
         soakRate: Number(values["soak-rate"]),
