@@ -1,7 +1,8 @@
 /**
  * Part p0: the plans of the queries that must keep their index paths under time partitions
- * (issue 21, ADR 0034) — the keyset lists (message log, attempts, deliveries), a read by id,
- * payload search, the claim's lease join and the outcome writes — on two databases of one server
+ * (issue 21, ADRs 0034 and 0036) — the keyset lists (message log, attempts, deliveries), a read by
+ * id, payload search, the claim's lease join, the outcome writes, GET /stats and the compaction on
+ * a year of rollup rows, a recovery's feeder and a new run's check — on two databases of one server
  * holding the same rows: one partitioned by day (migrations 0017 and 0019 and the sweep's day
  * partitions), one with plain tables (0016). `days` days of `perDay` messages, each with one
  * delivery and one attempt.
@@ -22,7 +23,7 @@ import { createSql, ormOver, type Sql } from "../lib/db/client";
 import { migrateDatabase } from "../lib/db/migrate";
 import { deliveryIdFloorSql } from "../lib/deliveries/of-messages";
 import { deliveryIdFloor, newId } from "../lib/ids";
-import { DAY_MS, makePartitions, startOfDay } from "../lib/retention/partitions";
+import { DAY_MS, ROLLUP_HOURS, makePartitions, startOfDay } from "../lib/retention/partitions";
 
 type Options = { days: number; perDay: number; log: (line: string) => void; /** The databases of an earlier run, as they are. */ reuse?: boolean };
 
@@ -80,10 +81,37 @@ async function seed(dbs: Sql[], o: Options, now: number): Promise<{ endpoint: st
              unnest(${later}::timestamptz[])`;
     }
   }
+  // The rollup as a year of traffic leaves it: an hourly row per scope (each endpoint, each
+  // consumer, everything) for STATS_RETENTION's 400 days, a minute row for STATS_MINUTE_RETENTION's 8.
+  const scopes = ["", ...consumers.map((c) => c.id), ...endpoints.map((e) => e.id)];
+  const hour = Math.floor(now / 3_600_000) * 3_600_000;
+  for (const sql of dbs) {
+    await sql`
+      insert into attempt_stats (scope, bucket_seconds, t, attempts, succeeded, failed, latency_buckets, latency_counts)
+      select s, 3600, h, 60, 59, 1, '{5,40}'::smallint[], '{59,1}'::int[]
+      from unnest(${scopes}::text[]) s, generate_series(${new Date(hour - 400 * DAY_MS)}::timestamptz, ${new Date(hour)}::timestamptz, '1 hour') h
+      union all
+      select s, 60, m, 1, 1, 0, '{5}', '{1}'
+      from unnest(${scopes}::text[]) s, generate_series(${new Date(hour - 8 * DAY_MS)}::timestamptz, ${new Date(hour)}::timestamptz, '1 minute') m`;
+  }
+  // Recovery runs of the last days, 10,000 items each, one of them still running.
+  for (let i = 0; i < 5; i++) {
+    const at = now - (i + 1) * Math.floor(((o.days - 1) * DAY_MS) / 6);
+    const run = newId("recovery", at);
+    for (const sql of dbs) {
+      await sql`
+        insert into recoveries (id, consumer_id, endpoint_id, state, scope, options, created_by_type, created_at)
+        values (${run}, ${consumers[i]!.id}, ${endpoints[i]!.id}, ${i === 0 ? "running" : "completed"}, '{}', '{}', 'system', ${new Date(at)})`;
+      await sql`
+        insert into recovery_items (recovery_id, seq, message_id, endpoint_id, outcome)
+        select ${run}, row_number() over (order by id), id, ${endpoints[i]!.id}, ${i === 0 ? "pending" : "succeeded"}
+        from (select id from messages where created_at < ${new Date(at)} order by created_at desc limit 10000) m`;
+    }
+  }
   for (const sql of dbs) {
     await sql`vacuum analyze`;
     // The partitioned parents too: autovacuum analyzes partitions, not their parents.
-    await sql`analyze messages, deliveries, attempts`;
+    await sql`analyze messages, deliveries, attempts, attempt_stats, recovery_items`;
   }
   const [m] = await dbs[0]!<{ id: string }[]>`select id from messages order by id limit 1 offset ${Math.floor(total / 2)}`;
   return { endpoint: endpoints[3]!.id, consumer: consumers[3]!.id, message: m!.id };
@@ -96,6 +124,11 @@ function queries(
   oldest: string[],
 ): { name: string; sql: string }[] {
   const page = "order by created_at desc nulls last, id desc nulls last limit 51";
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const hourStart = Math.floor(Date.now() / 3_600_000) * 3_600_000;
+  const rollupSpan = (scope: string, bucketSeconds: number, spanMs: number) =>
+    `select t, attempts, succeeded, failed, latency_buckets, latency_counts from attempt_stats
+     where scope = '${scope}' and bucket_seconds = ${bucketSeconds} and t >= '${iso(hourStart - spanMs)}' and t < '${iso(hourStart + 3_600_000)}'`;
   const list = newest.map((id) => `'${id}'`).join(", ");
   const floor = deliveryIdFloor(k.message);
   return [
@@ -159,6 +192,32 @@ function queries(
       sql: `with c as materialized (select id as delivery_id from deliveries order by id desc limit 100)
             select d.id, m.payload, m.is_test from c join deliveries d on d.id = c.delivery_id join messages m on m.id = d.message_id`,
     },
+    // GET /stats (lib/stats/queries.ts): one scope's rollup rows of a span, by bucket size; the
+    // compaction's fold; a recovery run's feeder and a new run's check (migration 0020).
+    { name: "GET /stats of one endpoint by the minute, 6 hours", sql: rollupSpan(k.endpoint, 60, 6 * 3_600_000) },
+    { name: "GET /stats of one endpoint by the hour, 7 days", sql: rollupSpan(k.endpoint, 3600, 7 * DAY_MS) },
+    { name: "GET /stats of everything by the day, 90 days", sql: rollupSpan("", 3600, 90 * DAY_MS) },
+    {
+      name: "an endpoint's totals since a time (minutes to the hour, hours since)",
+      sql: `select sum(attempts) from attempt_stats where scope = '${k.endpoint}'
+              and ((bucket_seconds = 60 and t >= '${iso(hourStart - 3_000_000)}' and t < '${iso(hourStart)}') or (bucket_seconds = 3600 and t >= '${iso(hourStart)}'))`,
+    },
+    {
+      name: "the compaction's fold (insert … on conflict (scope, bucket_seconds, t) do update)",
+      sql: `insert into attempt_stats (scope, bucket_seconds, t, attempts, succeeded, failed, latency_buckets, latency_counts)
+            values ('${k.endpoint}', 60, '${iso(hourStart)}', 1, 1, 0, '{5}', '{1}'), ('${k.endpoint}', 3600, '${iso(hourStart)}', 1, 1, 0, '{5}', '{1}')
+            on conflict (scope, bucket_seconds, t) do update set attempts = attempt_stats.attempts + excluded.attempts`,
+    },
+    {
+      name: "a running recovery's next pending items (the feeder)",
+      sql: `select seq, message_id, endpoint_id from recovery_items
+            where recovery_id = (select id from recoveries where state = 'running') and outcome = 'pending' order by seq limit 100`,
+    },
+    {
+      name: "a new run's check: items an active run holds (lib/recoveries/scope.ts)",
+      sql: `select exists (select 1 from recovery_items i join recoveries r on r.id = i.recovery_id
+              where i.message_id = '${k.message}' and i.endpoint_id = '${k.endpoint}' and r.state in ('planned', 'canary', 'running', 'paused'))`,
+    },
     {
       name: "an outcome write: the attempt logged (insert … on conflict (id) do nothing)",
       sql: `insert into attempts (id, delivery_id, message_id, endpoint_id, consumer_id, attempt_number, trigger, success, status_code, duration_ms)
@@ -184,7 +243,9 @@ export async function capturePlans(serverUrl: string, o: Options): Promise<{ nam
   const ctx: Ctx = { actor: { type: "system" }, db: ormOver(parted), sql: parted, config: parseConfig({ ...process.env, ENCRYPTION_KEY: "0".repeat(64) }) };
   let keys: { endpoint: string; consumer: string; message: string };
   if (!o.reuse) {
-    // Day partitions from the first seeded day (the default partition is empty: nothing to prove).
+    // Day partitions from the first seeded day (the default partition is empty: nothing to prove),
+    // months of hourly rollup rows from STATS_RETENTION's 400 days back.
+    await makePartitions(ctx, { now: now - 400 * DAY_MS, only: [ROLLUP_HOURS] });
     await makePartitions(ctx, { now: now - (o.days - 1) * DAY_MS });
     await makePartitions(ctx, { now });
     keys = await seed([plain, parted], o, now);

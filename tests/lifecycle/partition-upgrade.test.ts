@@ -132,8 +132,8 @@ async function seedRecovery(consumerId: string, endpointId: string, at: number, 
             ${sql.json({ since: new Date(at - DAY_MS).toISOString(), until: new Date(at).toISOString(), event_types: null, statuses: ["failed"], include_never_attempted: false })},
             ${sql.json({ rate_per_second: 10, canary: 10, stop_if_failure_ratio: 0.5 })}, ${items}, ${items}, 'system', ${new Date(at)}, ${new Date(at + 60_000)})`;
   await sql`
-    insert into recovery_items (recovery_id, seq, message_id, endpoint_id, delivery_id, outcome, status_code)
-    select ${id}, n, 'msg_' || lpad(n::text, 8, '0'), ${endpointId}, 'dlv_' || n, 'succeeded', 200 from generate_series(1, ${items}) n`;
+    insert into recovery_items (recovery_id, seq, message_id, endpoint_id, consumer_id, delivery_id, outcome, status_code)
+    select ${id}, n, 'msg_' || lpad(n::text, 8, '0'), ${endpointId}, ${consumerId}, 'dlv_' || n, 'succeeded', 200 from generate_series(1, ${items}) n`;
 }
 
 beforeAll(async () => {

@@ -60,8 +60,8 @@ async function oldRun(at: number, { state = "completed", finishedAt = at + 3_600
             ${sql().json({ since: new Date(at - DAY_MS).toISOString(), until: new Date(at).toISOString(), event_types: null, statuses: ["failed"], include_never_attempted: false })},
             ${sql().json({ rate_per_second: 10, canary: 10, stop_if_failure_ratio: 0.5 })}, ${items}, 'system', ${new Date(at)}, ${finishedAt === null ? null : new Date(finishedAt)})`;
   await sql()`
-    insert into recovery_items (recovery_id, seq, message_id, endpoint_id, outcome)
-    select ${id}, n, ${newId("message", at - 1000)}, ${endpointId}, 'succeeded' from generate_series(1, ${items}) n`;
+    insert into recovery_items (recovery_id, seq, message_id, endpoint_id, consumer_id, outcome)
+    select ${id}, n, ${newId("message", at - 1000)}, ${endpointId}, ${consumerId}, 'succeeded' from generate_series(1, ${items}) n`;
   return id;
 }
 
