@@ -2,8 +2,9 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getConfig } from "../../lib/config";
 import { decryptionKeys } from "../../lib/endpoints/secrets";
 import { getSql, type Sql } from "../../lib/db/client";
-import { claimDueDeliveries } from "../../lib/deliveries/claim-due-deliveries";
+import { claimDueDeliveries, type ClaimedDelivery } from "../../lib/deliveries/claim-due-deliveries";
 import { recordOutcomes, type AttemptOutcome } from "../../lib/deliveries/record-outcomes";
+import { newId } from "../../lib/ids";
 import { apiClient, type Api } from "../helpers/api";
 import { consumerWithEndpoint, sendMessage, sendMessages } from "../helpers/fixtures";
 import { holdTransaction } from "../helpers/held-transaction";
@@ -43,6 +44,32 @@ async function endpointWith(due: number, settings: Record<string, unknown> = {})
 // milliseconds and Postgres rounds, so a plain now() can be up to 0.5 ms ahead of the claim that
 // follows at once — not due yet.
 const claim = (limit = 100) => claimDueDeliveries(getSql(), { limit, leaseMs: LEASE_MS, defaultConcurrency: 10, keys: decryptionKeys(getConfig()) });
+
+const HEALTH = { failureThreshold: 5, openForMs: 30_000, defaultConcurrency: 10 };
+
+/** A claimed delivery's first attempt, answered 204, as the pump hands it to the outcome writer. */
+function succeeded(d: ClaimedDelivery, token: string, attemptId: string): AttemptOutcome {
+  return {
+    attemptId,
+    deliveryId: d.id,
+    messageId: d.message_id,
+    endpointId: d.endpoint_id,
+    consumerId: d.consumer_id,
+    attemptNumber: 1,
+    trigger: "scheduled",
+    success: true,
+    statusCode: 204,
+    error: null,
+    errorDetail: null,
+    responseBody: "",
+    durationMs: 3,
+    requestHeaders: { "webhook-id": d.message_id },
+    url: d.url,
+    finishedAt: new Date(),
+    leaseToken: token,
+    next: { status: "succeeded", attemptAt: null },
+  };
+}
 
 async function queueOf(endpointId: string) {
   return getSql()<{ leased: boolean; parked: boolean; next_attempt_at: Date }[]>`
@@ -181,32 +208,39 @@ describe("claiming due deliveries", () => {
     const id = await endpointWith(1);
     const { token, deliveries } = await claim();
     const d = deliveries[0]!;
-    const outcome: AttemptOutcome = {
-      attemptId: "att_retried_write",
-      deliveryId: d.id,
-      messageId: d.message_id,
-      endpointId: id,
-      consumerId: d.consumer_id,
-      attemptNumber: 1,
-      trigger: "scheduled",
-      success: true,
-      statusCode: 204,
-      error: null,
-      errorDetail: null,
-      responseBody: "",
-      durationMs: 3,
-      requestHeaders: { "webhook-id": d.message_id }, url: d.url,
-      finishedAt: new Date(),
-      leaseToken: token,
-      next: { status: "succeeded", attemptAt: null },
-    };
-    const health = { failureThreshold: 5, openForMs: 30_000, defaultConcurrency: 10, keys: decryptionKeys(getConfig()) };
-    await recordOutcomes(getSql(), { outcomes: [outcome], health });
-    await recordOutcomes(getSql(), { outcomes: [outcome], health });
+    const outcome = succeeded(d, token, "att_retried_write");
+    await recordOutcomes(getSql(), { outcomes: [outcome], health: HEALTH });
+    await recordOutcomes(getSql(), { outcomes: [outcome], health: HEALTH });
     const sql = getSql();
     expect(await sql`select id from attempts where delivery_id = ${d.id}`).toHaveLength(1);
     const [delivery] = await sql<{ status: string; attempts: number }[]>`select status, attempts from deliveries where id = ${d.id}`;
     expect(delivery).toEqual({ status: "succeeded", attempts: 1 });
+    expect(await queueOf(id)).toHaveLength(0);
+  });
+
+  it("leases and completes a delivery made before migration 0019, its id later than its message's, beside today's", async () => {
+    // The lease and the outcome writes read deliveries and messages bounded by the batch's ids (they
+    // are partitioned by id, a day each): a delivery made before 0019 has an id of its own time, and
+    // its message may be days older than every other message of the batch.
+    const id = await endpointWith(1);
+    const sql = getSql();
+    const [endpoint] = await sql<{ consumer_id: string }[]>`select consumer_id from endpoints where id = ${id}`;
+    const consumer = endpoint!.consumer_id;
+    const old = newId("message", Date.now() - 3 * 86_400_000);
+    await sql`insert into messages (id, consumer_id, event_type, payload, created_at)
+              values (${old}, ${consumer}, 'claim.test', '{"old":true}', now() - interval '3 days')`;
+    const made = newId("delivery");
+    await sql`insert into deliveries (id, message_id, endpoint_id, consumer_id, status, next_attempt_at) values (${made}, ${old}, ${id}, ${consumer}, 'pending', now())`;
+    await sql`insert into delivery_queue (delivery_id, endpoint_id, next_attempt_at) values (${made}, ${id}, date_trunc('milliseconds', now()) - interval '1 second')`;
+    const { token, deliveries } = await claim();
+    expect(deliveries).toHaveLength(2);
+    expect(deliveries.find((d) => d.id === made)).toMatchObject({ message_id: old, payload: '{"old":true}' });
+    await recordOutcomes(sql, { outcomes: deliveries.map((d) => succeeded(d, token, newId("attempt"))), health: HEALTH });
+    const ended = await sql<{ status: string; attempts: number }[]>`select status, attempts from deliveries where endpoint_id = ${id}`;
+    expect(ended).toEqual([
+      { status: "succeeded", attempts: 1 },
+      { status: "succeeded", attempts: 1 },
+    ]);
     expect(await queueOf(id)).toHaveLength(0);
   });
 

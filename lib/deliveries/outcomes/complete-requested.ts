@@ -1,7 +1,7 @@
 import type { TransactionSql } from "postgres";
 import { QUEUE_KINDS } from "../../db/schema";
 import { RESULT_WINDOW, stopRecovery, tripsStopRule, type StopRuleInput } from "../../recoveries/stop-recovery";
-import { columnsOf, type AttemptOutcome } from "./types";
+import { columnsOf, idRange, type AttemptOutcome } from "./types";
 
 /**
  * Manual resends and recovery items: the attempt was asked for, so it never moves the schedule. A
@@ -39,6 +39,7 @@ export async function completeRequested(tx: TransactionSql, outcomes: AttemptOut
   const heldKeys = new Set(held.map((h) => key(h.delivery_id, h.kind)));
   const moving = outcomes.filter((o) => heldKeys.has(key(o.deliveryId, kindOf(o))));
   const mcol = columnsOf(moving);
+  const [first, last] = idRange(moving.map((o) => o.deliveryId));
   await tx`
     update deliveries d set
       attempts = d.attempts + 1,
@@ -48,7 +49,7 @@ export async function completeRequested(tx: TransactionSql, outcomes: AttemptOut
     from unnest(${mcol((o) => o.deliveryId)}::text[], ${mcol(kindOf)}::text[]::smallint[], ${mcol((o) => o.success)}::text[]::bool[],
                 ${mcol((o) => o.statusCode)}::text[]::int[], ${mcol((o) => o.error)}::text[], ${mcol((o) => o.finishedAt)}::text[]::timestamptz[])
       as v(id, kind, success, code, error, at)
-    where d.id = v.id`;
+    where d.id = v.id and d.id between ${first} and ${last}`;
   const recoveryOf = new Map(held.filter((h) => h.recovery_id).map((h) => [h.delivery_id, h.recovery_id!]));
   const items = moving.filter((o) => kindOf(o) === QUEUE_KINDS.recovery && recoveryOf.has(o.deliveryId));
   if (items.length === 0) return;
