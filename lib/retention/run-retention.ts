@@ -2,7 +2,8 @@ import type { Ctx } from "../context";
 import { addCounts, type Counts } from "./counts";
 import { expireMessages } from "./expire-messages";
 import { expireRecoveries } from "./expire-recoveries";
-import { dropExpiredPartitions, makePartitions } from "./partitions";
+import { dropExpiredPartitions } from "./drop-expired-partitions";
+import { makePartitions } from "./partitions";
 import { trimAuditLog } from "./trim-audit-log";
 import { trimRollup } from "./trim-rollup";
 
