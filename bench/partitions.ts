@@ -166,8 +166,8 @@ async function writeMessages(sql: Sql, endpoints: string[], consumerOf: Map<stri
       insert into deliveries (id, message_id, endpoint_id, consumer_id, status, next_attempt_at)
       select unnest(${deliveryIds}::text[]), unnest(${messageIds}::text[]), unnest(${endpoints}::text[]), unnest(${consumers}::text[]), 'pending', now()`;
     await tx`
-      insert into delivery_queue (delivery_id, endpoint_id, next_attempt_at)
-      select unnest(${deliveryIds}::text[]), unnest(${endpoints}::text[]), now()`;
+      insert into delivery_queue (delivery_id, endpoint_id, consumer_id, next_attempt_at)
+      select unnest(${deliveryIds}::text[]), unnest(${endpoints}::text[]), unnest(${consumers}::text[]), now()`;
     await tx`select pg_notify('webhook_admin_due', '')`;
   });
 }
