@@ -121,6 +121,23 @@ export function deliveryIdFor(messageId: string): string {
 }
 
 /**
+ * The first and last of some ids of one kind: text order is time order, so [first, last] is the
+ * span of time they were made in. As a bound beside a list of ids (`id between first and last`) it
+ * lets a statement planned with its values prune a table partitioned by id (ADR 0034) to the days
+ * those ids are in; a join to the ids alone can prune only at run time, and its plan takes in every
+ * day (about 35 at RETENTION_PERIOD=30d).
+ */
+export function idRange(ids: readonly string[]): [first: string, last: string] {
+  let first = ids[0]!;
+  let last = first;
+  for (const id of ids) {
+    if (id < first) first = id;
+    if (id > last) last = id;
+  }
+  return [first, last];
+}
+
+/**
  * The smallest id a delivery of this message can have: one is made in its message's millisecond
  * (deliveryIdFor) or, made before migration 0019, later. As a lower bound on deliveries.id it prunes
  * the day partitions before the message's from a read by message_id (lib/deliveries/of-messages.ts).

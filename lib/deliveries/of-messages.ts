@@ -2,7 +2,7 @@ import { and, eq, gte, inArray, sql, type AnyColumn, type SQL } from "drizzle-or
 import type { PendingQuery, Row } from "postgres";
 import type { SqlOrTx } from "../db/client";
 import { deliveries } from "../db/schema";
-import { ID_PREFIXES, deliveryIdFloor } from "../ids";
+import { ID_PREFIXES, deliveryIdFloor, idRange } from "../ids";
 
 /*
  * "The deliveries of these messages", for every read of deliveries by message_id. deliveries is
@@ -28,11 +28,6 @@ export function deliveryIdFloorSql(messageId: string): string {
   return `${FLOOR_HEAD}${messageId}${FLOOR_TAIL}`;
 }
 
-/** The oldest of some message ids (text order is time order): the floor of them all. */
-function oldest(messageIds: readonly string[]): string {
-  return messageIds.reduce((a, b) => (b < a ? b : a));
-}
-
 /** drizzle: the deliveries of one message. */
 export function deliveriesOfMessage(messageId: string): SQL {
   return and(eq(deliveries.messageId, messageId), gte(deliveries.id, deliveryIdFloor(messageId)))!;
@@ -41,7 +36,7 @@ export function deliveriesOfMessage(messageId: string): SQL {
 /** drizzle: the deliveries of these messages, bounded by the oldest one's day. */
 export function deliveriesOfMessages(messageIds: readonly string[]): SQL {
   if (messageIds.length === 0) return sql`false`;
-  return and(inArray(deliveries.messageId, [...messageIds]), gte(deliveries.id, deliveryIdFloor(oldest(messageIds))))!;
+  return and(inArray(deliveries.messageId, [...messageIds]), gte(deliveries.id, deliveryIdFloor(idRange(messageIds)[0])))!;
 }
 
 /** drizzle: the deliveries of the message whose id is `messageId` (a column of a row the statement joins). */
@@ -59,7 +54,7 @@ export function deliveriesOfMessageSql(tx: SqlOrTx, messageId: string, alias = "
 /** postgres.js: the deliveries of these messages, bounded by the oldest one's day. */
 export function deliveriesOfMessagesSql(tx: SqlOrTx, messageIds: readonly string[], alias = ""): PendingQuery<Row[]> {
   if (messageIds.length === 0) return tx`false`;
-  return tx`${tx(column(alias, "message_id"))} = any(${[...messageIds]}::text[]) and ${tx(column(alias, "id"))} >= ${deliveryIdFloor(oldest(messageIds))}`;
+  return tx`${tx(column(alias, "message_id"))} = any(${[...messageIds]}::text[]) and ${tx(column(alias, "id"))} >= ${deliveryIdFloor(idRange(messageIds)[0])}`;
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { TransactionSql } from "postgres";
 import { QUEUE_KINDS } from "../../db/schema";
 import { RESULT_WINDOW, stopRecovery, tripsStopRule, type StopRuleInput } from "../../recoveries/stop-recovery";
-import { columnsOf, idRange, type AttemptOutcome } from "./types";
+import { idRange } from "../../ids";
+import { columnsOf, type AttemptOutcome } from "./types";
 
 /**
  * Manual resends and recovery items: the attempt was asked for, so it never moves the schedule. A

@@ -1,5 +1,6 @@
 import type { TransactionSql } from "postgres";
-import { columnsOf, idRange, type AttemptOutcome } from "./types";
+import { idRange } from "../../ids";
+import { columnsOf, type AttemptOutcome } from "./types";
 
 export type ExhaustedRow = {
   id: string;

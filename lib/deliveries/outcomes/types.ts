@@ -35,19 +35,3 @@ export function columnsOf<T>(rows: T[]) {
   return (pick: (row: T) => string | number | boolean | Date | null) => asTextArray(rows.map(pick));
 }
 
-/**
- * The first and last of a batch's delivery ids. deliveries is partitioned by id, a day each (ADR
- * 0034): a statement that joins it to a batch's ids can prune the days only at run time, so its
- * plan takes in every day, and planning it opens every partition and index (about 35 days at
- * RETENTION_PERIOD=30d). `d.id between first and last` as well lets a plan made with the values
- * prune to the days the batch is in.
- */
-export function idRange(ids: string[]): [first: string, last: string] {
-  let first = ids[0]!;
-  let last = first;
-  for (const id of ids) {
-    if (id < first) first = id;
-    if (id > last) last = id;
-  }
-  return [first, last];
-}
