@@ -32,7 +32,7 @@ async function mismatches(table: "delivery_queue" | "endpoint_secrets" | "recove
 }
 
 describe("consumer_id on the rows that reach their consumer through a parent", () => {
-  it("is filled by ingest (single and batch), a resend, a secret rotation, a recovery and its feeding", async () => {
+  it("is filled by ingest (single and batch), a resend, a secret rotation, a recovery, its feeding and its retry", async () => {
     const a = await consumerWithEndpoint(api, "https://a.example.test/hooks", { prefix: "shard-a" });
     const b = await consumerWithEndpoint(api, "https://b.example.test/hooks", { prefix: "shard-b" });
     expect((await api.post(`/api/v1/endpoints/${a.endpointId}/secret/rotate`, {})).status).toBe(200);
@@ -55,10 +55,21 @@ describe("consumer_id on the rows that reach their consumer through a parent", (
     expect(recovery.status).toBe(202);
     // The run's token bucket starts empty and fills with time: feed until it has queued an item.
     await waitFor(async () => (await advanceRecoveries(sql(), { rampEveryMs: 1 })).queued > 0 || null, { what: "a recovery item queued" });
-
+    // Every kind of queue row is there: scheduled, a resend, a recovery item.
     const kinds = await sql()<{ kind: number }[]>`select distinct kind from delivery_queue order by kind`;
     expect(kinds.map((k) => k.kind)).toEqual([0, 1, 2]);
-    for (const table of ["delivery_queue", "endpoint_secrets", "recovery_items", "recovery_sends"] as const) {
+    // The queue's rows are checked now: canceling the run below takes its queued item away.
+    const queue = await mismatches("delivery_queue");
+    expect(queue.rows).toBeGreaterThan(0);
+    expect(queue.wrong).toBe(0);
+    // A retry of the run's failed items makes items of its own (canceled first: a run is retried once it ended).
+    expect((await api.post(`/api/v1/recoveries/${recovery.body.id}/cancel`, {})).status).toBe(200);
+    await sql()`update recovery_items set outcome = 'failed' where recovery_id = ${recovery.body.id}`;
+    const retry = await api.post(`/api/v1/recoveries/${recovery.body.id}/retry-failed`, {});
+    expect(retry.status).toBe(202);
+    expect((await sql()`select 1 from recovery_items where recovery_id = ${retry.body.id}`).length).toBeGreaterThan(0);
+
+    for (const table of ["endpoint_secrets", "recovery_items", "recovery_sends"] as const) {
       const { rows, wrong } = await mismatches(table);
       expect(rows, table).toBeGreaterThan(0);
       expect(wrong, table).toBe(0);
