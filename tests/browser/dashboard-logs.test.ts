@@ -108,6 +108,8 @@ describe("the message log and recoveries in Chromium", () => {
     await page.goto("/recoveries");
     await page.getByText("No recovery yet").waitFor();
     await page.getByRole("link", { name: "New recovery" }).first().click();
+    // The list has a Consumer filter of its own: the form's is only the one on the new page.
+    await page.getByRole("heading", { name: "New recovery", level: 1 }).waitFor();
     // The consumer is found by its name and chosen from the list.
     await clickUntilShown(page.getByRole("button", { name: /^Consumer/ }), page.getByRole("combobox", { name: "Search by name or uid" }));
     await page.getByRole("combobox", { name: "Search by name or uid" }).fill("Acm");
