@@ -1,26 +1,22 @@
 import type { Ctx } from "../context";
-import { and, eq, isNull, lt, or } from "drizzle-orm";
-import { apiKeys } from "../db/schema";
 import { sha256Hex } from "../crypto/encryption";
 
 const TOUCH_EVERY_MS = 60_000;
 
-/** The active key for a bearer token, or null. last_used_at is refreshed at most once a minute. */
+/**
+ * The active key for a bearer token, or null. last_used_at is refreshed at most once a minute.
+ * Raw SQL: every API call runs this, and drizzle's query building cost four times the lookup's own
+ * client work (172 against about 35 µs a call, bench/ingest-micro.ts).
+ */
 export async function authenticateApiKey(ctx: Ctx, token: string): Promise<{ id: string; name: string } | null> {
-  const { db } = ctx;
+  const { sql } = ctx;
   if (!token.startsWith("sk_") || token.length > 200) return null;
-  const [row] = await db
-    .select({ id: apiKeys.id, name: apiKeys.name, lastUsedAt: apiKeys.lastUsedAt })
-    .from(apiKeys)
-    .where(and(eq(apiKeys.hash, sha256Hex(token)), isNull(apiKeys.revokedAt)))
-    .limit(1);
+  const [row] = await sql<{ id: string; name: string; last_used_at: Date | null }[]>`
+    select id, name, last_used_at from api_keys where hash = ${sha256Hex(token)} and revoked_at is null limit 1`;
   if (!row) return null;
-  if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > TOUCH_EVERY_MS) {
-    const stale = new Date(Date.now() - TOUCH_EVERY_MS);
-    await db
-      .update(apiKeys)
-      .set({ lastUsedAt: new Date() })
-      .where(and(eq(apiKeys.id, row.id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, stale))));
+  if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > TOUCH_EVERY_MS) {
+    await sql`update api_keys set last_used_at = now()
+      where id = ${row.id} and (last_used_at is null or last_used_at < ${new Date(Date.now() - TOUCH_EVERY_MS)}::timestamptz)`;
   }
   return { id: row.id, name: row.name };
 }

@@ -184,85 +184,104 @@ async function ingest({ ctx, items, onlyEndpointId, uniqueEventId, notify = "aft
   const notifyInTransaction = notify === "in-transaction" || (notify === "after-commit" && Boolean(ctx.inTransaction));
   let notifyAfter = false;
 
-  await inTransaction(ctx, async ({ sql: tx }) => {
-    const writing = new Set(firsts);
-    const keyed = [...owners.values()].sort((a, b) => (a.key! < b.key! ? -1 : a.key! > b.key! ? 1 : 0));
-    if (keyed.length > 0) {
-      // The insert takes each key's lock, in key order (two calls with keys in common never
-      // deadlock): a concurrent request with the same key waits here until this transaction
-      // ends, then replays its answer. An expired key is taken over.
-      const claimed = await tx<{ key: string }[]>`
-        insert into idempotency_keys (key, request_hash, message_id, response, created_at, expires_at)
-        select k.key, k.request_hash, k.message_id, k.response, ${now}::timestamptz, ${new Date(now.getTime() + config.IDEMPOTENCY_TTL)}::timestamptz
-        from unnest(${keyed.map((k) => k.key!)}::text[], ${keyed.map((k) => k.requestHash)}::text[], ${keyed.map((k) => k.message.id)}::text[],
-                    ${keyed.map((k) => JSON.stringify(k.message))}::text[]::jsonb[]) with ordinality as k(key, request_hash, message_id, response, n)
-        order by k.n
-        on conflict (key) do update set request_hash = excluded.request_hash, message_id = excluded.message_id,
-          response = excluded.response, created_at = excluded.created_at, expires_at = excluded.expires_at
-        where idempotency_keys.expires_at <= now()
-        returning key`;
-      const taken = new Set(claimed.map((c) => c.key));
-      for (const item of keyed) if (taken.has(item.key!)) stored.set(item.key!, { requestHash: item.requestHash, message: item.message });
-      const held = keyed.filter((item) => !taken.has(item.key!));
-      if (held.length > 0) {
-        const existing = await tx<{ key: string; request_hash: string; response: MessageAccepted }[]>`
-          select key, request_hash, response from idempotency_keys where key = any(${held.map((k) => k.key!)}::text[])`;
-        for (const first of existing) stored.set(first.key, { requestHash: first.request_hash, message: first.response });
-        for (const item of held) {
-          writing.delete(item);
-          results[item.index] = answerFor(item, stored.get(item.key!)!);
+  const isTest = Boolean(onlyEndpointId);
+  const write = (tx: SqlOrTx, rows: Ready[]) => writeMessages(tx, rows, { now, firstAttemptAt, isTest, traceparent });
+  const wakeInTransaction = firstDelay > 0 || notifyInTransaction;
+  if (owners.size === 0 && !uniqueEventId && !wakeInTransaction && !ctx.inTransaction) {
+    // Nothing to claim first and no wake-up to commit with it: the messages, their deliveries and
+    // the queue rows are one statement, atomic on its own, so no BEGIN and COMMIT round trips.
+    // (A deadlock or a target deleted meanwhile is retried by ingestMessages, as for the transaction.)
+    await write(ctx.sql, firsts);
+    for (const row of firsts) results[row.index] = { message: row.message, replayed: false };
+    notifyAfter = notify === "after-commit" && firsts.some((r) => r.endpointIds.length > 0);
+  } else {
+    await inTransaction(ctx, async ({ sql: tx }) => {
+      const writing = new Set(firsts);
+      const keyed = [...owners.values()].sort((a, b) => (a.key! < b.key! ? -1 : a.key! > b.key! ? 1 : 0));
+      if (keyed.length > 0) {
+        // The insert takes each key's lock, in key order (two calls with keys in common never
+        // deadlock): a concurrent request with the same key waits here until this transaction
+        // ends, then replays its answer. An expired key is taken over.
+        const claimed = await tx<{ key: string }[]>`
+          insert into idempotency_keys (key, request_hash, message_id, response, created_at, expires_at)
+          select k.key, k.request_hash, k.message_id, k.response, ${now}::timestamptz, ${new Date(now.getTime() + config.IDEMPOTENCY_TTL)}::timestamptz
+          from unnest(${keyed.map((k) => k.key!)}::text[], ${keyed.map((k) => k.requestHash)}::text[], ${keyed.map((k) => k.message.id)}::text[],
+                      ${keyed.map((k) => JSON.stringify(k.message))}::text[]::jsonb[]) with ordinality as k(key, request_hash, message_id, response, n)
+          order by k.n
+          on conflict (key) do update set request_hash = excluded.request_hash, message_id = excluded.message_id,
+            response = excluded.response, created_at = excluded.created_at, expires_at = excluded.expires_at
+          where idempotency_keys.expires_at <= now()
+          returning key`;
+        const taken = new Set(claimed.map((c) => c.key));
+        for (const item of keyed) if (taken.has(item.key!)) stored.set(item.key!, { requestHash: item.requestHash, message: item.message });
+        const held = keyed.filter((item) => !taken.has(item.key!));
+        if (held.length > 0) {
+          const existing = await tx<{ key: string; request_hash: string; response: MessageAccepted }[]>`
+            select key, request_hash, response from idempotency_keys where key = any(${held.map((k) => k.key!)}::text[])`;
+          for (const first of existing) stored.set(first.key, { requestHash: first.request_hash, message: first.response });
+          for (const item of held) {
+            writing.delete(item);
+            results[item.index] = answerFor(item, stored.get(item.key!)!);
+          }
         }
       }
-    }
-    let rows = firsts.filter((item) => writing.has(item));
-    if (uniqueEventId) {
-      const refused = await claimEventIds(tx, rows, new Date(now.getTime() + config.EVENT_ID_TTL));
-      for (const item of refused) {
-        results[item.index] = { error: new ConflictError("event_id_taken", `A message with event_id "${item.message.event_id}" exists for this consumer.`) };
+      let rows = firsts.filter((item) => writing.has(item));
+      if (uniqueEventId) {
+        const refused = await claimEventIds(tx, rows, new Date(now.getTime() + config.EVENT_ID_TTL));
+        for (const item of refused) {
+          results[item.index] = { error: new ConflictError("event_id_taken", `A message with event_id "${item.message.event_id}" exists for this consumer.`) };
+        }
+        rows = rows.filter((item) => !refused.has(item));
       }
-      rows = rows.filter((item) => !refused.has(item));
-    }
-    if (rows.length === 0) return;
-    const isTest = Boolean(onlyEndpointId);
-    const columns = ["id", "consumer_id", "event_type", "event_id", "payload", "is_test", "created_at"] as const;
-    const labelled = rows.some((r) => r.channels || r.tags);
-    const writes = [
-      tx`insert into messages ${tx(
-        rows.map((r) => ({ ...r.message, payload: r.payload, is_test: isTest, created_at: now, traceparent, channels: r.channels, tags: r.tags })),
-        ...columns,
-        ...(traceparent ? (["traceparent"] as const) : []),
-        ...(labelled ? (["channels", "tags"] as const) : []),
-      )}`,
-    ];
-    // The deliveries' inserts take a key-share lock on each endpoint row in this order: id order,
-    // as the worker's outcome writes lock endpoint rows, or the two could deadlock.
-    const deliveries = rows
-      .flatMap((r) => r.endpointIds.map((endpointId) => ({ endpointId, messageId: r.message.id, consumerId: r.message.consumer_id })))
-      .sort((a, b) => (a.endpointId < b.endpointId ? -1 : a.endpointId > b.endpointId ? 1 : 0));
-    if (deliveries.length > 0) {
-      writes.push(
-        tx`with d as (
-             insert into deliveries (id, message_id, endpoint_id, consumer_id, status, next_attempt_at, created_at, updated_at)
-             select unnest(${deliveries.map(() => newId("delivery", now.getTime()))}::text[]), unnest(${deliveries.map((d) => d.messageId)}::text[]),
-                    unnest(${deliveries.map((d) => d.endpointId)}::text[]), unnest(${deliveries.map((d) => d.consumerId)}::text[]),
-                    'pending', ${firstAttemptAt}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
-             returning id, endpoint_id, consumer_id, next_attempt_at)
-           insert into delivery_queue (delivery_id, endpoint_id, consumer_id, next_attempt_at) select id, endpoint_id, consumer_id, next_attempt_at from d`,
-      );
+      if (rows.length === 0) return;
+      const writes = [write(tx, rows)];
       // One wake-up for the whole call, however many messages it holds.
-      if (firstDelay > 0) writes.push(wakeDeliveries(tx, firstAttemptAt.getTime()));
-      else if (notifyInTransaction) writes.push(notifyDue(tx));
-      else notifyAfter = notify === "after-commit";
-    }
-    await Promise.all(writes);
-    for (const row of rows) results[row.index] = { message: row.message, replayed: false };
-  });
+      if (rows.some((r) => r.endpointIds.length > 0)) {
+        if (firstDelay > 0) writes.push(wakeDeliveries(tx, firstAttemptAt.getTime()));
+        else if (notifyInTransaction) writes.push(notifyDue(tx));
+        else notifyAfter = notify === "after-commit";
+      }
+      await Promise.all(writes);
+      for (const row of rows) results[row.index] = { message: row.message, replayed: false };
+    });
+  }
   if (notifyAfter) {
     void notifyDueAfterCommit(ctx.sql, (error) => logger.warn("the wake-up after ingest failed; the next wake-up or the sweep delivers", { error: String(error) }));
   }
 
   for (const item of repeats) results[item.index] = answerFor(item, stored.get(item.key!)!);
   return results as IngestResult[];
+}
+
+/**
+ * The messages, one delivery per target endpoint and each delivery's queue row, as one statement.
+ * The deliveries take a key-share lock on each endpoint row in id order, as the worker's outcome
+ * writes lock endpoint rows, or the two could deadlock.
+ */
+function writeMessages(tx: SqlOrTx, rows: Ready[], at: { now: Date; firstAttemptAt: Date; isTest: boolean; traceparent: string | null }) {
+  const { now, firstAttemptAt, isTest, traceparent } = at;
+  const columns = ["id", "consumer_id", "event_type", "event_id", "payload", "is_test", "created_at"] as const;
+  const labelled = rows.some((r) => r.channels || r.tags);
+  const messages = tx`insert into messages ${tx(
+    rows.map((r) => ({ ...r.message, payload: r.payload, is_test: isTest, created_at: now, traceparent, channels: r.channels, tags: r.tags })),
+    ...columns,
+    ...(traceparent ? (["traceparent"] as const) : []),
+    ...(labelled ? (["channels", "tags"] as const) : []),
+  )}`;
+  const deliveries = rows
+    .flatMap((r) => r.endpointIds.map((endpointId) => ({ endpointId, messageId: r.message.id, consumerId: r.message.consumer_id })))
+    .sort((a, b) => (a.endpointId < b.endpointId ? -1 : a.endpointId > b.endpointId ? 1 : 0));
+  if (deliveries.length === 0) return messages;
+  // Data-modifying CTEs all run, to completion, whether read or not; the deliveries' foreign key to
+  // their message is checked at the statement's end, when the message is there.
+  return tx`with m as (${messages}),
+    d as (
+      insert into deliveries (id, message_id, endpoint_id, consumer_id, status, next_attempt_at, created_at, updated_at)
+      select unnest(${deliveries.map(() => newId("delivery", now.getTime()))}::text[]), unnest(${deliveries.map((d) => d.messageId)}::text[]),
+             unnest(${deliveries.map((d) => d.endpointId)}::text[]), unnest(${deliveries.map((d) => d.consumerId)}::text[]),
+             'pending', ${firstAttemptAt}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
+      returning id, endpoint_id, consumer_id, next_attempt_at)
+    insert into delivery_queue (delivery_id, endpoint_id, consumer_id, next_attempt_at) select id, endpoint_id, consumer_id, next_attempt_at from d`;
 }
 
 /**
