@@ -86,7 +86,8 @@ type Ready = {
   channels: string[] | null;
   tags: string[] | null;
   endpointIds: string[];
-  requestHash: string;
+  /** What a replay of its key must match; only an item with a key has one. */
+  requestHash?: string;
 };
 
 async function ingest({ ctx, items, onlyEndpointId, uniqueEventId, notify = "after-commit" }: IngestArgs): Promise<IngestResult[]> {
@@ -150,7 +151,10 @@ async function ingest({ ctx, items, onlyEndpointId, uniqueEventId, notify = "aft
       tags,
       endpointIds,
       // Channels and tags count only when given, so a key first used before they existed still replays.
-      requestHash: sha256Hex(JSON.stringify([consumerId, input.event_type, input.event_id ?? null, payload, ...(channels || tags ? [channels, tags] : [])])),
+      requestHash:
+        idempotencyKey === undefined
+          ? undefined
+          : sha256Hex(JSON.stringify([consumerId, input.event_type, input.event_id ?? null, payload, ...(channels || tags ? [channels, tags] : [])])),
       message: {
         id: newId("message", now.getTime()),
         consumer_id: consumerId,
@@ -205,7 +209,7 @@ async function ingest({ ctx, items, onlyEndpointId, uniqueEventId, notify = "aft
         const claimed = await tx<{ key: string }[]>`
           insert into idempotency_keys (key, request_hash, message_id, response, created_at, expires_at)
           select k.key, k.request_hash, k.message_id, k.response, ${now}::timestamptz, ${new Date(now.getTime() + config.IDEMPOTENCY_TTL)}::timestamptz
-          from unnest(${keyed.map((k) => k.key!)}::text[], ${keyed.map((k) => k.requestHash)}::text[], ${keyed.map((k) => k.message.id)}::text[],
+          from unnest(${keyed.map((k) => k.key!)}::text[], ${keyed.map((k) => k.requestHash!)}::text[], ${keyed.map((k) => k.message.id)}::text[],
                       ${keyed.map((k) => JSON.stringify(k.message))}::text[]::jsonb[]) with ordinality as k(key, request_hash, message_id, response, n)
           order by k.n
           on conflict (key) do update set request_hash = excluded.request_hash, message_id = excluded.message_id,
@@ -213,7 +217,7 @@ async function ingest({ ctx, items, onlyEndpointId, uniqueEventId, notify = "aft
           where idempotency_keys.expires_at <= now()
           returning key`;
         const taken = new Set(claimed.map((c) => c.key));
-        for (const item of keyed) if (taken.has(item.key!)) stored.set(item.key!, { requestHash: item.requestHash, message: item.message });
+        for (const item of keyed) if (taken.has(item.key!)) stored.set(item.key!, { requestHash: item.requestHash!, message: item.message });
         const held = keyed.filter((item) => !taken.has(item.key!));
         if (held.length > 0) {
           const existing = await tx<{ key: string; request_hash: string; response: MessageAccepted }[]>`
