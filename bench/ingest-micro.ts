@@ -1,5 +1,5 @@
 /**
- * `node --import tsx bench/ingest-micro.ts [--calls 4000] [--concurrency 32] [--rounds 3]`: where a
+ * `node --import tsx bench/ingest-micro.ts [--calls 4000] [--concurrency 32] [--rounds 3] [--stage the]`: where a
  * POST /messages request's CPU goes, in-process, without HTTP — each stage alone at the given
  * concurrency, in turn round by round: the API key's lookup, the ingest verb, the WHATWG Request
  * and Response the route is called with, and the route's whole handler (withApi, body parsing,
@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 import { prepareDatabase } from "./database";
 
 const { values } = parseArgs({
-  options: { calls: { type: "string", default: "4000" }, concurrency: { type: "string", default: "32" }, rounds: { type: "string", default: "3" } },
+  options: { calls: { type: "string", default: "4000" }, concurrency: { type: "string", default: "32" }, rounds: { type: "string", default: "3" }, stage: { type: "string" } },
 });
 const calls = Number(values.calls);
 const concurrency = Number(values.concurrency);
@@ -67,6 +67,8 @@ async function main() {
         return res.text();
       },
     };
+    // --stage <start of a name>: that stage alone (to profile it with node --cpu-prof).
+    for (const name of Object.keys(stages)) if (values.stage && !name.startsWith(values.stage)) delete stages[name];
     for (const run of Object.values(stages)) await timed(run); // warm-up
     const figures: Record<string, { cpu: number[]; wall: number[] }> = {};
     for (let r = 0; r < rounds; r++) {
