@@ -9,6 +9,7 @@
 import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 import { prepareDatabase } from "./database";
+import { percentile } from "./stats";
 
 const { values } = parseArgs({
   options: { calls: { type: "string", default: "4000" }, concurrency: { type: "string", default: "32" }, rounds: { type: "string", default: "3" }, stage: { type: "string" } },
@@ -16,7 +17,7 @@ const { values } = parseArgs({
 const calls = Number(values.calls);
 const concurrency = Number(values.concurrency);
 const rounds = Number(values.rounds);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const median = (xs: number[]) => percentile(xs, 50);
 
 async function timed(run: (i: number) => Promise<unknown>): Promise<{ cpu: number; wall: number }> {
   let next = 0;

@@ -74,6 +74,9 @@ describe("POST /api/v1/messages through the production web server", () => {
       ["invalid", key, JSON.stringify({ consumer: "lean" }), {}],
       ["unknown consumer", key, JSON.stringify({ consumer: "nobody", event_type: "a.b", payload: {} }), {}],
       ["bad Idempotency-Key", key, message, { "idempotency-key": "x".repeat(300) }],
+      // Past 64 KiB the web server streams the body to the route instead of reading it whole first.
+      ["large, streamed", key, JSON.stringify({ consumer: "lean", event_type: "a.b", payload: { text: "x".repeat(100 * 1024) } }), {}],
+      ["over the payload limit, streamed", key, JSON.stringify({ consumer: "lean", event_type: "a.b", payload: { text: "x".repeat(1200 * 1024) } }), {}],
     ];
     for (const [name, credential, body, headers] of cases) {
       const lean = await post(web.url, credential, body, headers);
