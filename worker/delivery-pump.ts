@@ -2,14 +2,25 @@ import type { Config } from "../lib/config";
 import { decryptionKeys } from "../lib/endpoints/secrets";
 import type { Sql } from "../lib/db/client";
 import { attemptDelivery, egressPolicy } from "../lib/deliveries/attempt-delivery";
-import { claimDueDeliveries, triggerOf } from "../lib/deliveries/claim-due-deliveries";
+import { claimDueDeliveries, triggerOf, type ClaimedDelivery } from "../lib/deliveries/claim-due-deliveries";
 import { readIngestTraceparents } from "../lib/deliveries/ingest-traces";
 import { OutcomeWriter } from "../lib/deliveries/outcome-writer";
+import { releaseLeases } from "../lib/deliveries/release-leases";
+import { QUEUE_KINDS } from "../lib/db/schema/messages";
 import { wakeDeliveries } from "../lib/jobs";
 import type { HealthPolicy } from "../lib/deliveries/record-outcomes";
 import { logger } from "../lib/logger";
-import { observeClaim, recordAttempt, recordAttemptStart } from "../lib/metrics/worker";
+import { observeClaim, recordAttempt, recordAttemptStart, recordLateRecoveryItems } from "../lib/metrics/worker";
 import { attemptInSpan, claimInSpan } from "../lib/telemetry/delivery-spans";
+
+/**
+ * A recovery item starts within this long of its claim, or goes back unattempted. The claim logs
+ * a run's sends at its own clock and lets no 1,050 ms of its log hold more than the run's rate
+ * (claim-due-deliveries.sql, v_run_window); sends that leave later than that margin after their
+ * claim — the worker's event loop or its core busy elsewhere — would bunch at the receiver with
+ * the next window's, which leave on time. 40 of the 50 ms: the rest is the way to the receiver.
+ */
+export const RECOVERY_START_WITHIN_MS = 40;
 
 export function healthPolicy(config: Config): HealthPolicy {
   return {
@@ -31,7 +42,8 @@ export function leaseMs(config: Config): number {
  * finish, only for room under DELIVERY_MAX_IN_FLIGHT, so a hung endpoint holds only its own slots.
  */
 export class DeliveryPump {
-  readonly counters = { batches: 0, succeeded: 0, failed: 0, resends: 0 };
+  /** `late`: recovery items given back for starting too long after their claim. */
+  readonly counters = { batches: 0, succeeded: 0, failed: 0, resends: 0, late: 0 };
   private inFlight = 0;
   private roomWaiters: (() => void)[] = [];
   private readonly writer: OutcomeWriter;
@@ -101,6 +113,8 @@ export class DeliveryPump {
       this.release(limit);
       return false;
     }
+    // Before the claim is sent: no later than the moment its sends are logged.
+    const claimedAt = performance.now();
     const claim = await observeClaim(
       claimInSpan(
         () => claimDueDeliveries(sql, { limit, leaseMs: leaseMs(config), defaultConcurrency: config.ENDPOINT_MAX_CONCURRENCY, keys: decryptionKeys(config) }),
@@ -118,8 +132,13 @@ export class DeliveryPump {
     if (deliveries.length === 0) return false;
     this.counters.batches += 1;
     const policy = egressPolicy(config);
+    const late: ClaimedDelivery[] = [];
     for (const delivery of deliveries) {
-      if (delivery.kind !== 0) this.counters.resends += 1;
+      if (delivery.kind === QUEUE_KINDS.recovery && performance.now() - claimedAt > RECOVERY_START_WITHIN_MS) {
+        late.push(delivery);
+        continue;
+      }
+      if (delivery.kind !== QUEUE_KINDS.scheduled) this.counters.resends += 1;
       recordAttemptStart(delivery);
       const trigger = triggerOf(delivery);
       void attemptInSpan(claim.trace, delivery, trigger, () => attemptDelivery({ delivery, secrets: delivery.secrets, trigger, config, policy }))
@@ -132,7 +151,19 @@ export class DeliveryPump {
         .catch((error: unknown) => logger.error("delivery attempt crashed; its lease brings it back", { delivery_id: delivery.id, message_id: delivery.message_id, endpoint_id: delivery.endpoint_id, error: String(error) }))
         .finally(() => this.release(1));
     }
+    if (late.length > 0) this.giveBack(token, late);
     return more;
+  }
+
+  /** Late recovery items go back to the queue; the claim that follows parks them until their run may send again. */
+  private giveBack(token: string, late: ClaimedDelivery[]): void {
+    this.counters.late += late.length;
+    recordLateRecoveryItems(late.length);
+    logger.debug("recovery items started too late after their claim; given back", { count: late.length });
+    void releaseLeases(this.sql, { token, deliveries: late, health: healthPolicy(this.config) })
+      .then(() => this.wake())
+      .catch((error: unknown) => logger.warn("giving back late recovery items failed; their lease brings them back", { error: String(error) }))
+      .finally(() => this.release(late.length));
   }
 
   /** Resolves when every started attempt has finished and its outcome is written. */

@@ -42,7 +42,7 @@ export async function recordOutcomes(
     const scheduled = outcomes.filter((o) => o.next);
     const exhausted: Promise<ExhaustedRow[]> = scheduled.length > 0 ? completeScheduled(tx, scheduled) : Promise.resolve([]);
     const endpointChanges = updateEndpointHealth(tx, tallies, health);
-    unparked = unparkFreedSlots(tx, tallies, freed, health);
+    unparked = unparkFreedSlots(tx, freed, health);
     const retryTimes = scheduled.flatMap((o) => (o.next!.status === "pending" && o.next!.attemptAt ? [o.next!.attemptAt.getTime()] : []));
     await Promise.all([logAttempts(tx, outcomes, { rollup: input.rollup }), exhausted, endpointChanges, unparked, wakeDeliveriesAt(tx, retryTimes)]);
     await raiseAlerts({ sql: tx }, [

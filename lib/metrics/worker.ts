@@ -42,6 +42,10 @@ const alerts = counter(
   ["outcome"],
 );
 const sweeps = counter("sweeps_total", "Maintenance sweeps this worker ran.");
+const lateRecoveryItems = counter(
+  "recovery_items_given_back_total",
+  "Recovery items this worker claimed but could not start soon enough after the claim (its event loop or core busy elsewhere), given back unattempted so the run's rate holds at the receiver.",
+);
 
 let inFlightSource: () => number = () => 0;
 gauge("attempts_in_flight", "Delivery attempts this worker has open now (claimed, not yet written).", [], function () {
@@ -90,6 +94,10 @@ export function recordAlertSend(result: "sent" | "retrying" | "failed" | "skippe
 
 export function recordAlertsSuppressed(n: number): void {
   if (n > 0) alerts.labels("suppressed").inc(n);
+}
+
+export function recordLateRecoveryItems(n: number): void {
+  lateRecoveryItems.inc(n);
 }
 
 export function recordSweep(): void {

@@ -538,6 +538,35 @@ describe("pace and survival", () => {
   });
 });
 
+describe("late starts", () => {
+  it("gives back a recovery item whose worker could not start it soon after its claim, and sends it once later", async () => {
+    const receiver = await startOutageReceiver();
+    const { uid, endpoints } = await consumerWith([receiver.url]);
+    const ep = endpoints[0]!;
+    const messages = await failures(uid, [ep], 10);
+    receiver.up = true;
+    const pump = workerState.pump!;
+    const lateBefore = pump.counters.late;
+    const created = await api.post(`/api/v1/endpoints/${ep}/recover`, { since: new Date(Date.now() - 60_000).toISOString(), canary: 0, rate_per_second: 100 });
+    const id = created.body.id as string;
+    // This process — the worker's — busy 100 ms at a time, its I/O served in between: a claim sent
+    // in one gap is answered during the stall that follows, and its sends could leave only after it.
+    const until = Date.now() + 30_000;
+    while (pump.counters.late === lateBefore && Date.now() < until) {
+      const end = performance.now() + 100;
+      while (performance.now() < end);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(pump.counters.late).toBeGreaterThan(lateBefore);
+    const done = await waitState(id, "completed");
+    expect(done.counts).toEqual({ expected: 10, queued: 0, succeeded: 10, failed: 0, skipped: 0 });
+    // Failed once, then sent once by the run: nothing given back was also sent.
+    for (const m of messages) expect(timesReceived(receiver, m)).toBe(2);
+    expect(await recoveryAttempts(ep)).toHaveLength(10);
+    await receiver.close();
+  });
+});
+
 describe("bad input", () => {
   it("answers problem+json on every recovery route and writes nothing", async () => {
     const { uid, endpoints } = await consumerWith(["http://127.0.0.1:9/never"]);

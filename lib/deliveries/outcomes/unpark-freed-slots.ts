@@ -1,17 +1,18 @@
 import type { TransactionSql } from "postgres";
-import type { EndpointTally, HealthPolicy } from "./types";
+import type { HealthPolicy } from "./types";
 
 /**
  * Slots freed at an endpoint go to deliveries parked waiting for one (as many as are free), live
- * work first. `freed`: the slots each endpoint's outcomes held.
+ * work first. `freed`: the slots given up at each endpoint (by outcomes, or leases handed back).
  */
-export function unparkFreedSlots(tx: TransactionSql, tallies: EndpointTally[], freed: Map<string, number>, health: HealthPolicy) {
+export function unparkFreedSlots(tx: TransactionSql, freed: Map<string, number>, health: HealthPolicy) {
+  const endpoints = [...freed];
   return tx`
     -- Truncated: the column keeps milliseconds, and now() rounded up would be due only after the claim that follows.
     update delivery_queue q set parked = false, next_attempt_at = date_trunc('milliseconds', now())
     from (
       select p.delivery_id, p.kind
-      from unnest(${tallies.map((t) => t.id)}::text[], ${tallies.map((t) => String(freed.get(t.id) ?? 0))}::text[]::int[])
+      from unnest(${endpoints.map(([id]) => id)}::text[], ${endpoints.map(([, n]) => String(n))}::text[]::int[])
         as v(endpoint_id, freed)
       join endpoints e on e.id = v.endpoint_id and e.state = 'active'
         -- Most outcomes free a slot nobody waits for: skip counting the endpoint's leases then.
