@@ -11,10 +11,11 @@ type Waiting = { outcome: AttemptOutcome; done: () => void };
 
 // More rows per transaction stop paying for themselves and hold endpoint row locks longer.
 const MAX_ROWS_PER_WRITE = 500;
-// Two writes in flight keep the database busy while the next group forms; more only contend on
-// the same endpoint rows. (One measured 1.068× part b's rate, but a recovery's rate at its receiver
-// then broke its one-second bound in 2 of 3 full test runs: benchmarks.md b5.)
-const MAX_CONCURRENT_WRITES = 2;
+// One write in flight: the next group forms while it runs. Two side by side contended on the same
+// endpoint rows with each other and with the claim (which skips an endpoint an outcome write holds):
+// against two, one delivered 1.068× the attempts/s at 0.924× the CPU an attempt (bench/worker-ab.ts,
+// 3 pairs) and one endpoint's backlog at its cap 536–585/s against 444–476/s (benchmarks.md b5, b6).
+const MAX_CONCURRENT_WRITES = 1;
 
 /**
  * Group commit for attempt outcomes. Each outcome is written as soon as its attempt finishes,
