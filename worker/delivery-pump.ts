@@ -134,7 +134,9 @@ export class DeliveryPump {
     const policy = egressPolicy(config);
     const late: ClaimedDelivery[] = [];
     for (const delivery of deliveries) {
-      if (delivery.kind === QUEUE_KINDS.recovery && performance.now() - claimedAt > RECOVERY_START_WITHIN_MS) {
+      // A half-open circuit's probe goes anyway: its claim held the circuit open for its lease, and
+      // given back it would leave the endpoint waiting out that lease with nothing sent.
+      if (delivery.kind === QUEUE_KINDS.recovery && !delivery.probe && performance.now() - claimedAt > RECOVERY_START_WITHIN_MS) {
         late.push(delivery);
         continue;
       }

@@ -565,6 +565,32 @@ describe("late starts", () => {
     expect(await recoveryAttempts(ep)).toHaveLength(10);
     await receiver.close();
   });
+
+  it("sends a half-open circuit's probe even when late: given back, it would leave the circuit held for its lease", async () => {
+    const receiver = await startOutageReceiver();
+    const { uid, endpoints } = await consumerWith([receiver.url]);
+    const ep = endpoints[0]!;
+    const [message] = await failures(uid, [ep], 1);
+    receiver.up = true;
+    // Half-open: the circuit's time is over, and the next attempt is its single trial.
+    await sql()`update endpoints set circuit_open_until = now() - interval '1 second' where id = ${ep}`;
+    const pump = workerState.pump!;
+    const lateBefore = pump.counters.late;
+    const created = await api.post(`/api/v1/endpoints/${ep}/recover`, { since: new Date(Date.now() - 60_000).toISOString(), canary: 0, rate_per_second: 100 });
+    expect(created.status).toBe(202);
+    // Stalled as above until the item reaches the receiver: every claim is answered late.
+    const until = Date.now() + 30_000;
+    while (timesReceived(receiver, message!) < 2 && Date.now() < until) {
+      const end = performance.now() + 100;
+      while (performance.now() < end);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(timesReceived(receiver, message!)).toBe(2);
+    expect(pump.counters.late).toBe(lateBefore);
+    const [attempt] = await waitFor(async () => ((await recoveryAttempts(ep)).length > 0 ? recoveryAttempts(ep) : null), { what: "the probe's attempt" });
+    expect(attempt).toMatchObject({ message_id: message, success: true });
+    await receiver.close();
+  });
 });
 
 describe("bad input", () => {
