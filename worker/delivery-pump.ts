@@ -14,13 +14,18 @@ import { observeClaim, recordAttempt, recordAttemptStart, recordLateRecoveryItem
 import { attemptInSpan, claimInSpan } from "../lib/telemetry/delivery-spans";
 
 /**
- * A recovery item starts within this long of its claim, or goes back unattempted. The claim logs
- * a run's sends at its own clock and lets no 1,050 ms of its log hold more than the run's rate
- * (claim-due-deliveries.sql, v_run_window); sends that leave later than that margin after their
- * claim — the worker's event loop or its core busy elsewhere — would bunch at the receiver with
- * the next window's, which leave on time. 40 of the 50 ms: the rest is the way to the receiver.
+ * A recovery item starts within this long of when its claim's round trip usually ends, or goes
+ * back unattempted. The claim logs a run's sends at its own clock and lets no 1,050 ms of its log
+ * hold more than the run's rate (claim-due-deliveries.sql, v_run_window); sends that leave later
+ * than that margin after their claim — the worker's event loop or its core busy elsewhere — would
+ * bunch at the receiver with the next window's, which leave on time. 40 of the 50 ms: the rest is
+ * the way to the receiver. Only the delay beyond the usual round trip counts: a database that is
+ * always 40 ms away delays every send alike, and sends delayed alike do not bunch.
  */
 export const RECOVERY_START_WITHIN_MS = 40;
+/** The usual round trip: the quickest of this many recent claims that leased something (an empty
+ * claim ends early, and would make every claim that does its work look late). */
+const ROUND_TRIPS_KEPT = 32;
 
 export function healthPolicy(config: Config): HealthPolicy {
   return {
@@ -50,6 +55,7 @@ export class DeliveryPump {
   private stopping = false;
   private localRun: Promise<void> | null = null;
   private localRunAgain = false;
+  private roundTrips: number[] = [];
 
   constructor(
     private readonly sql: Sql,
@@ -130,13 +136,14 @@ export class DeliveryPump {
     const { token, deliveries, more } = claim;
     // Nothing of our own to send: whoever holds the skipped endpoints carries on with them.
     if (deliveries.length === 0) return false;
+    const usualRoundTrip = this.usualRoundTrip(performance.now() - claimedAt);
     this.counters.batches += 1;
     const policy = egressPolicy(config);
     const late: ClaimedDelivery[] = [];
     for (const delivery of deliveries) {
       // A half-open circuit's probe goes anyway: its claim held the circuit open for its lease, and
       // given back it would leave the endpoint waiting out that lease with nothing sent.
-      if (delivery.kind === QUEUE_KINDS.recovery && !delivery.probe && performance.now() - claimedAt > RECOVERY_START_WITHIN_MS) {
+      if (delivery.kind === QUEUE_KINDS.recovery && !delivery.probe && performance.now() - claimedAt - usualRoundTrip > RECOVERY_START_WITHIN_MS) {
         late.push(delivery);
         continue;
       }
@@ -155,6 +162,13 @@ export class DeliveryPump {
     }
     if (late.length > 0) this.giveBack(token, late);
     return more;
+  }
+
+  /** The quickest of the recent claims' round trips, this one's included. */
+  private usualRoundTrip(latest: number): number {
+    this.roundTrips.push(latest);
+    if (this.roundTrips.length > ROUND_TRIPS_KEPT) this.roundTrips.shift();
+    return Math.min(...this.roundTrips);
   }
 
   /** Late recovery items go back to the queue; the claim that follows parks them until their run may send again. */

@@ -5,6 +5,7 @@ import { startOutageReceiver, startReceiver, waitFor } from "../helpers/receiver
 import { startTestWorker, withWorkerEnv } from "../helpers/worker";
 import { favourScheduling } from "../helpers/scheduling";
 import { spawnWorker } from "../helpers/worker-process";
+import { startLatencyProxy } from "../helpers/latency-proxy";
 import { consumerWithEndpoints, sendMessages } from "../helpers/fixtures";
 import { workerState } from "../../worker/state";
 
@@ -565,6 +566,31 @@ describe("late starts", () => {
     expect(await recoveryAttempts(ep)).toHaveLength(10);
     await receiver.close();
   });
+
+  it("keeps sending when every claim is slow alike — a database 60 ms away — and gives nothing back then", async () => {
+    const receiver = await startOutageReceiver();
+    const { uid, endpoints } = await consumerWith([receiver.url]);
+    const ep = endpoints[0]!;
+    const messages = await failures(uid, [ep], 10);
+    receiver.up = true;
+    const proxy = await startLatencyProxy(process.env.DATABASE_URL!, 30);
+    await worker.stop();
+    const far = await spawnWorker({ DATABASE_URL: proxy.url, LOG_LEVEL: "debug" });
+    try {
+      const created = await api.post(`/api/v1/endpoints/${ep}/recover`, { since: new Date(Date.now() - 60_000).toISOString(), canary: 0, rate_per_second: 100 });
+      const done = await waitState(created.body.id as string, "completed", 60_000);
+      expect(done.counts).toEqual({ expected: 10, queued: 0, succeeded: 10, failed: 0, skipped: 0 });
+      for (const m of messages) expect(timesReceived(receiver, m)).toBe(2);
+      // Each claim took its 60 ms and more, and none of that counted as late.
+      expect(far.output()).not.toContain("given back");
+    } finally {
+      await far.kill();
+      await proxy.close();
+      worker = await startTestWorker();
+      await receiver.close();
+    }
+    // A worker's start-up through the proxy pays 60 ms a query.
+  }, 120_000);
 
   it("sends a half-open circuit's probe even when late: given back, it would leave the circuit held for its lease", async () => {
     const receiver = await startOutageReceiver();
