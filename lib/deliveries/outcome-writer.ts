@@ -28,6 +28,11 @@ export class OutcomeWriter {
   private queue: Waiting[] = [];
   private writing = 0;
   private idle: (() => void)[] = [];
+  // Endpoints whose outcomes included failures, for the follow-ups (alerts, auto-disable): run one
+  // at a time beside the writes, not in a write's slot — with one write in flight, two more
+  // transactions there would hold up every outcome behind a failing endpoint's.
+  private failing = new Set<string>();
+  private followingUp = false;
 
   constructor(
     private readonly sql: Sql,
@@ -47,8 +52,16 @@ export class OutcomeWriter {
 
   /** Resolves when every outcome handed in so far is written. */
   drained(): Promise<void> {
-    if (this.queue.length === 0 && this.writing === 0) return Promise.resolve();
+    if (this.isIdle()) return Promise.resolve();
     return new Promise((resolve) => this.idle.push(resolve));
+  }
+
+  private isIdle(): boolean {
+    return this.queue.length === 0 && this.writing === 0 && !this.followingUp;
+  }
+
+  private settle(): void {
+    if (this.isIdle()) for (const resolve of this.idle.splice(0)) resolve();
   }
 
   private kick(): void {
@@ -59,7 +72,8 @@ export class OutcomeWriter {
         this.writing -= 1;
         for (const w of group) w.done();
         this.kick();
-        if (this.queue.length === 0 && this.writing === 0) for (const resolve of this.idle.splice(0)) resolve();
+        this.followUp();
+        this.settle();
       });
     }
   }
@@ -87,21 +101,25 @@ export class OutcomeWriter {
         await new Promise((r) => setTimeout(r, Math.min(2000, 100 * attempt)));
       }
     }
-    const failing = [...new Set(outcomes.filter((o) => !o.success).map((o) => o.endpointId))];
-    if (failing.length > 0) {
-      await this.followUp("failing-alert", () =>
-        alertFailingEndpoints(this.sql, { failingAfterMs: this.config.ALERT_FAILING_AFTER, endpointIds: failing }),
-      );
-      await this.followUp("auto-disable", () =>
-        autoDisableFailingEndpoints(this.sql, { disableAfterMs: this.config.ENDPOINT_DISABLE_AFTER, endpointIds: failing }),
-      );
-    }
+    for (const o of outcomes) if (!o.success) this.failing.add(o.endpointId);
   }
 
   // Follow-ups are re-done by the minute sweep if they fail (it raises endpoint.failing and
   // auto-disables), so a failure here is logged, not retried — retrying the write for them would
-  // count the endpoint's failures twice.
-  private async followUp(what: string, fn: () => Promise<unknown>): Promise<void> {
-    await fn().catch((error: unknown) => logger.warn(`${what} after writing outcomes failed; the sweep will catch up`, { error: String(error) }));
+  // count the endpoint's failures twice. The endpoints of every write since the last run go together.
+  private followUp(): void {
+    if (this.followingUp || this.failing.size === 0) return;
+    const endpointIds = [...this.failing];
+    this.failing.clear();
+    this.followingUp = true;
+    const step = (what: string, fn: () => Promise<unknown>) =>
+      fn().catch((error: unknown) => logger.warn(`${what} after writing outcomes failed; the sweep will catch up`, { error: String(error) }));
+    void step("failing-alert", () => alertFailingEndpoints(this.sql, { failingAfterMs: this.config.ALERT_FAILING_AFTER, endpointIds }))
+      .then(() => step("auto-disable", () => autoDisableFailingEndpoints(this.sql, { disableAfterMs: this.config.ENDPOINT_DISABLE_AFTER, endpointIds })))
+      .finally(() => {
+        this.followingUp = false;
+        this.followUp();
+        this.settle();
+      });
   }
 }

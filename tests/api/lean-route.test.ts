@@ -1,3 +1,4 @@
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../../lib/api-keys";
 import { systemCtx } from "../../lib/open-ctx";
@@ -105,6 +106,25 @@ describe("POST /api/v1/messages through the production web server", () => {
     expect(accessLine("lean-test-1")).toMatchObject({ level: "info", method: "POST", route: "/api/v1/messages", status: 202, actor_type: "api_key" });
     expect(accessLine("lean-test-401")).toMatchObject({ level: "info", method: "POST", route: "/api/v1/messages", status: 401, actor_type: "none" });
   });
+
+  it("keeps the connection after refusing a small body it read whole, and cuts off a client that never sends the body it declared", async () => {
+    // The route's module is loaded: the web server answers from here on.
+    expect((await post(web.url, key, JSON.stringify({ consumer: "lean", event_type: "a.b", payload: {} }))).status).toBe(202);
+    const refused = await post(web.url, null, JSON.stringify({ consumer: "lean", event_type: "a.b", payload: {} }));
+    expect(refused.status).toBe(401);
+    expect(refused.headers.connection).not.toBe("close");
+
+    // Declares 1,000 bytes, sends 6, and waits: read before anyone is authenticated, so not for long.
+    const { port } = new URL(web.url);
+    const socket = connect(Number(port), "127.0.0.1");
+    let answer = "";
+    socket.on("data", (chunk) => (answer += chunk.toString()));
+    const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
+    socket.write("POST /api/v1/messages HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{\"a\":");
+    await closed;
+    expect(answer).toBe("");
+    expect(web.output()).not.toContain("lean route failed");
+  }, 30_000);
 
   it("keeps serving it for SHUTDOWN_DELAY after SIGTERM while readiness answers 503, then stops", async () => {
     const stopped = web.stop();
