@@ -22,7 +22,7 @@ import { attemptInSpan, claimInSpan } from "../lib/telemetry/delivery-spans";
  * the way to the receiver. Only the delay beyond the usual round trip counts: a database that is
  * always 40 ms away delays every send alike, and sends delayed alike do not bunch.
  */
-export const RECOVERY_START_WITHIN_MS = 40;
+const RECOVERY_START_WITHIN_MS = 40;
 /** The usual round trip: the quickest of this many recent claims that leased something (an empty
  * claim ends early, and would make every claim that does its work look late). */
 const ROUND_TRIPS_KEPT = 32;
