@@ -5,16 +5,19 @@
 -- only at run time: its plan takes in every day, and planning it opened every partition and index
 -- of both (about 35 days each at RETENTION_PERIOD=30d), some 17 ms for each of the six plans
 -- plpgsql makes on a connection before it keeps a generic one. So the rows are read bounded by ids
--- known before the statement is planned — the claimed deliveries' range, then their messages' —
--- which prunes both to the days they are in at plan time, and the plans are always made with those
--- values (a generic one would take in every day again).
+-- — the claimed deliveries' range, then their messages' — and the statements run on generic plans,
+-- made once per connection: the bounds prune both tables to the days they are in when each
+-- execution starts. (Planned afresh with the bounds' values instead, as until 2026-12-03, the lease
+-- spent most of a one-row claim planning: a claim of one row 1.56–1.63 ms against 0.95–0.96 ms
+-- generic, of 100 rows 6.2 against 5.8–5.9 ms, at 35 day partitions with or without a million rows
+-- in them; benchmarks.md b6.)
 -- Applied after the migrations by lib/db/functions.ts.
 CREATE OR REPLACE FUNCTION webhook_admin_claim_lease(p_items webhook_admin_claim_item[], p_token text, p_lease_end timestamptz)
 RETURNS TABLE (
   id text, kind smallint, message_id text, endpoint_id text, consumer_id text, attempts integer, scheduled_attempts integer,
   created_at timestamptz, payload text, is_test boolean, url text, headers jsonb, svix_headers boolean, ciphertexts text[], probe boolean
 )
-LANGUAGE plpgsql SET plan_cache_mode TO force_custom_plan AS $$
+LANGUAGE plpgsql SET plan_cache_mode TO force_generic_plan AS $$
 #variable_conflict use_column
 DECLARE
   v_first text;
