@@ -31,9 +31,6 @@ export async function recordOutcomes(
 ): Promise<{ unparked: number }> {
   const { outcomes, health } = input;
   if (outcomes.length === 0) return { unparked: 0 };
-  // Every attempt held one of its endpoint's slots.
-  const freed = new Map<string, number>();
-  for (const o of outcomes) freed.set(o.endpointId, (freed.get(o.endpointId) ?? 0) + 1);
   const tallies = tallyEndpoints(outcomes);
   let unparked: Promise<{ count: number }> | undefined;
   await sql.begin(async (tx) => {
@@ -42,7 +39,8 @@ export async function recordOutcomes(
     const scheduled = outcomes.filter((o) => o.next);
     const exhausted: Promise<ExhaustedRow[]> = scheduled.length > 0 ? completeScheduled(tx, scheduled) : Promise.resolve([]);
     const endpointChanges = updateEndpointHealth(tx, tallies, health);
-    unparked = unparkFreedSlots(tx, freed, health);
+    // Every attempt held one of its endpoint's slots.
+    unparked = unparkFreedSlots(tx, outcomes.map((o) => o.endpointId), health);
     const retryTimes = scheduled.flatMap((o) => (o.next!.status === "pending" && o.next!.attemptAt ? [o.next!.attemptAt.getTime()] : []));
     await Promise.all([logAttempts(tx, outcomes, { rollup: input.rollup }), exhausted, endpointChanges, unparked, wakeDeliveriesAt(tx, retryTimes)]);
     await raiseAlerts({ sql: tx }, [

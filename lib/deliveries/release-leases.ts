@@ -16,14 +16,12 @@ export async function releaseLeases(
   if (input.deliveries.length === 0) return;
   // In the order other writers lock queue rows (auto-disable: by delivery, then kind).
   const deliveries = [...input.deliveries].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : a.kind - b.kind));
-  const freed = new Map<string, number>();
-  for (const d of deliveries) freed.set(d.endpoint_id, (freed.get(d.endpoint_id) ?? 0) + 1);
   await retryOnConflict(() => sql.begin(async (tx) => {
     // Truncated as the unparked are: the column keeps milliseconds.
     await tx`
       update delivery_queue q set next_attempt_at = date_trunc('milliseconds', now()), lease_token = null, parked = false
       from unnest(${deliveries.map((d) => d.id)}::text[], ${deliveries.map((d) => String(d.kind))}::text[]::smallint[]) as v(id, kind)
       where q.delivery_id = v.id and q.kind = v.kind and q.lease_token = ${token}`;
-    await unparkFreedSlots(tx, freed, health);
+    await unparkFreedSlots(tx, deliveries.map((d) => d.endpoint_id), health);
   }));
 }

@@ -539,6 +539,20 @@ describe("pace and survival", () => {
   });
 });
 
+/**
+ * Keeps this process — the worker's — busy 100 ms at a time, its I/O served in between, until
+ * `done` (or 30 s): a claim sent in one gap is answered during the stall that follows, so its sends
+ * could leave only after it.
+ */
+async function stallUntil(done: () => boolean): Promise<void> {
+  const until = Date.now() + 30_000;
+  while (!done() && Date.now() < until) {
+    const end = performance.now() + 100;
+    while (performance.now() < end);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
 describe("late starts", () => {
   it("gives back a recovery item whose worker could not start it soon after its claim, and sends it once later", async () => {
     const receiver = await startOutageReceiver();
@@ -550,14 +564,7 @@ describe("late starts", () => {
     const lateBefore = pump.counters.late;
     const created = await api.post(`/api/v1/endpoints/${ep}/recover`, { since: new Date(Date.now() - 60_000).toISOString(), canary: 0, rate_per_second: 100 });
     const id = created.body.id as string;
-    // This process — the worker's — busy 100 ms at a time, its I/O served in between: a claim sent
-    // in one gap is answered during the stall that follows, and its sends could leave only after it.
-    const until = Date.now() + 30_000;
-    while (pump.counters.late === lateBefore && Date.now() < until) {
-      const end = performance.now() + 100;
-      while (performance.now() < end);
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+    await stallUntil(() => pump.counters.late > lateBefore);
     expect(pump.counters.late).toBeGreaterThan(lateBefore);
     const done = await waitState(id, "completed");
     expect(done.counts).toEqual({ expected: 10, queued: 0, succeeded: 10, failed: 0, skipped: 0 });
@@ -604,13 +611,8 @@ describe("late starts", () => {
     const lateBefore = pump.counters.late;
     const created = await api.post(`/api/v1/endpoints/${ep}/recover`, { since: new Date(Date.now() - 60_000).toISOString(), canary: 0, rate_per_second: 100 });
     expect(created.status).toBe(202);
-    // Stalled as above until the item reaches the receiver: every claim is answered late.
-    const until = Date.now() + 30_000;
-    while (timesReceived(receiver, message!) < 2 && Date.now() < until) {
-      const end = performance.now() + 100;
-      while (performance.now() < end);
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+    // Every claim is answered late until the item reaches the receiver.
+    await stallUntil(() => timesReceived(receiver, message!) >= 2);
     expect(timesReceived(receiver, message!)).toBe(2);
     expect(pump.counters.late).toBe(lateBefore);
     const [attempt] = await waitFor(async () => ((await recoveryAttempts(ep)).length > 0 ? recoveryAttempts(ep) : null), { what: "the probe's attempt" });

@@ -3,9 +3,11 @@ import type { HealthPolicy } from "./types";
 
 /**
  * Slots freed at an endpoint go to deliveries parked waiting for one (as many as are free), live
- * work first. `freed`: the slots given up at each endpoint (by outcomes, or leases handed back).
+ * work first. `slots`: the endpoint of each slot given up (by an outcome, or a lease handed back).
  */
-export function unparkFreedSlots(tx: TransactionSql, freed: Map<string, number>, health: HealthPolicy) {
+export function unparkFreedSlots(tx: TransactionSql, slots: string[], health: HealthPolicy) {
+  const freed = new Map<string, number>();
+  for (const endpointId of slots) freed.set(endpointId, (freed.get(endpointId) ?? 0) + 1);
   const endpoints = [...freed];
   return tx`
     -- Truncated: the column keeps milliseconds, and now() rounded up would be due only after the claim that follows.
