@@ -52,6 +52,8 @@ const STEPS: Step[] = [
       const queue = await sql`delete from delivery_queue where delivery_id = any(${deliveryIds})`;
       const deliveries = await sql`delete from deliveries where id = any(${deliveryIds})`;
       const messages = await sql`delete from messages where id = any(${ids})`;
+      // The Svix API's kept answers to the POSTs that made them hold their payloads.
+      const answers = await sql`delete from api_idempotency where message_id = any(${ids})`;
       return {
         seen: ids.length,
         removed: {
@@ -60,6 +62,7 @@ const STEPS: Step[] = [
           delivery_queue: queue.count,
           failed_deliveries: failed.count,
           attempts: attempts.length,
+          api_idempotency: answers.count,
         },
         endpointIds: attempts.map((a) => a.endpoint_id),
       };
@@ -94,7 +97,8 @@ const STEPS: Step[] = [
   },
   {
     // The Svix API's stored answers (replayed for an Idempotency-Key) that name the consumer by its
-    // id, uid or Svix id. An answer naming none of them (a message's) expires with its TTL.
+    // id, uid or Svix id. A message's answer names none of them: it went with its message (above),
+    // or, kept before migration 0022 gave it its message's id, expires with IDEMPOTENCY_TTL.
     name: "api_idempotency",
     size: ERASURE_ROW_BATCH,
     run: (sql, e, size, cursor) => {

@@ -41,6 +41,11 @@ export async function expungePayload({ ctx, messageId }: { ctx: Ctx; messageId: 
       update deliveries set status = 'canceled', next_attempt_at = null, last_error = 'payload_expunged', updated_at = now()
       where ${ofMessage} and status = 'pending'`;
     await sql`update messages set payload = ${EXPUNGED_PAYLOAD}, payload_expunged_at = now() where id = ${message.id}`;
+    // The Svix API's kept answer to the POST that made it, replayed for its Idempotency-Key, held the
+    // payload too: it now answers as GET /app/{app}/msg/{id} does for an expunged message.
+    await sql`
+      update api_idempotency set body = jsonb_set(body::jsonb, '{payload}', '{"expired": true}')::text
+      where message_id = ${message.id} and body is not null and body::jsonb->'payload' <> '{}'::jsonb`;
     await recordAuditEvent(tx, {
       action: "message.payload_expunged",
       targetType: "message",

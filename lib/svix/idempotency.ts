@@ -1,6 +1,7 @@
 import type { Ctx } from "../context";
 import { sha256Hex } from "../crypto/encryption";
 import { ConflictError } from "../errors";
+import { ID_PREFIXES } from "../ids";
 
 /**
  * Idempotency for every POST of the Svix surface, as Svix does it (the SDKs send
@@ -56,8 +57,24 @@ async function first(ctx: Ctx, keyHash: string, answer: () => Promise<Response>)
     return response;
   }
   const body = response.status === 204 ? null : await response.clone().text();
-  await sql`update api_idempotency set state = 'done', status = ${response.status}, body = ${body} where key_hash = ${keyHash}`;
+  await sql`
+    update api_idempotency set state = 'done', status = ${response.status}, body = ${body}, message_id = ${messageAnswered(body)}
+    where key_hash = ${keyHash}`;
   return response;
+}
+
+/**
+ * The message an answer is, when it is one (POST /app/{app}/msg's, holding its payload): a payload
+ * expunge rewrites the kept answer, an erasure deletes it (lib/retention).
+ */
+function messageAnswered(body: string | null): string | null {
+  if (!body?.startsWith("{")) return null;
+  try {
+    const id: unknown = (JSON.parse(body) as { id?: unknown }).id;
+    return typeof id === "string" && id.startsWith(`${ID_PREFIXES.message}_`) ? id : null;
+  } catch {
+    return null;
+  }
 }
 
 function replay(row: Row): Response {

@@ -63,6 +63,32 @@ describe("DELETE /messages/{id}/payload", () => {
     expect(audit.text).not.toContain(SECRET);
   });
 
+  it("rewrites the Svix API's kept answer too: a replay of its Idempotency-Key answers the same message, its payload expired", async () => {
+    const { uid } = await consumerWithEndpoint(t.api, t.ok.url, { prefix: "exp" });
+    // The svix SDKs send an Idempotency-Key with every POST; the first answer is kept and replayed.
+    const key = `exp-svix-${++seq}`;
+    const first = await t.api.post(`/api/v1/app/${uid}/msg`, { eventType: "invoice.paid", payload: { card: SECRET, via: "svix" } }, { "idempotency-key": key });
+    expect(first.status, first.text).toBe(202);
+    expect(first.body.payload).toEqual({ card: SECRET, via: "svix" });
+    const id: string = first.body.id;
+    // Asked without content, the kept answer holds no payload and is left as it is.
+    const bare = await t.api.post(`/api/v1/app/${uid}/msg?with_content=false`, { eventType: "invoice.paid", payload: { card: SECRET } }, { "idempotency-key": `${key}-bare` });
+    expect(bare.body.payload).toEqual({});
+
+    expect((await expunge(id)).status).toBe(204);
+    const kept = await sql()<{ body: string }[]>`select body from api_idempotency where message_id = ${id}`;
+    expect(kept).toHaveLength(1);
+    expect(kept[0]!.body).not.toContain(SECRET);
+    const replay = await t.api.post(`/api/v1/app/${uid}/msg`, { eventType: "invoice.paid", payload: { card: SECRET, via: "svix" } }, { "idempotency-key": key });
+    expect(replay.status).toBe(202);
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay.body).toMatchObject({ id, payload: { expired: true } });
+    // As the message itself now answers.
+    expect((await t.api.get(`/api/v1/app/${uid}/msg/${id}`)).body.payload).toEqual({ expired: true });
+    const [messages] = await sql()<{ n: number }[]>`select count(*)::int as n from messages where payload like ${`%${SECRET}%`} and consumer_id = (select id from consumers where uid = ${uid})`;
+    expect(messages!.n).toBe(1); // the bare one's, not expunged
+  });
+
   it("refuses a resend with 409 payload_expunged, and a second expunge the same way", async () => {
     const { uid, endpointId: endpoint } = await consumerWithEndpoint(t.api, t.ok.url, { prefix: "exp" });
     const id = await send(uid);

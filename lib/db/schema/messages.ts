@@ -228,10 +228,18 @@ export const apiIdempotency = pgTable(
     state: text("state").$type<"pending" | "done">().notNull().default("pending"),
     status: integer("status"),
     body: text("body"),
+    /**
+     * The message an answer is (POST /app/{app}/msg's, which holds its payload unless asked
+     * without content): a payload expunge rewrites that answer's payload, an erasure deletes it.
+     */
+    messageId: text("message_id"),
     createdAt: createdAt(),
     expiresAt: ts("expires_at").notNull(),
   },
-  (t) => [index("api_idempotency_expires_idx").on(t.expiresAt)],
+  (t) => [
+    index("api_idempotency_expires_idx").on(t.expiresAt),
+    index("api_idempotency_message_idx").on(t.messageId).where(sql`${t.messageId} is not null`),
+  ],
 );
 
 /** The first answer to an Idempotency-Key, replayed for IDEMPOTENCY_TTL. */
