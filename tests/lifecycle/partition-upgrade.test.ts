@@ -8,6 +8,7 @@ import { applySqlFunctions } from "../../lib/db/functions";
 import { migrateDatabase } from "../../lib/db/migrate";
 import { deliveryIdFor, newId } from "../../lib/ids";
 import { systemCtx } from "../../lib/open-ctx";
+import { runRetention } from "../../lib/retention/run-retention";
 import {
   DAY_MS,
   PARTITIONED,
@@ -22,6 +23,7 @@ import {
 } from "../../lib/retention/partitions";
 import type { WorkerHandle } from "../../worker/runtime";
 import { apiClient } from "../helpers/api";
+import { withEnv } from "../helpers/env";
 import { consumerWithEndpoints, sendMessage, sendMessages } from "../helpers/fixtures";
 import { startReceiver, waitFor } from "../helpers/receiver";
 import { startTestWorker } from "../helpers/worker";
@@ -35,7 +37,8 @@ import { startTestWorker } from "../helpers/worker";
  * changes; afterwards the sweep makes the days ahead without scanning the old rows, old messages
  * read back, retrying ones are still retried, and new ones are delivered; a retried ingest, a resend
  * and a recovery still make one delivery per message and endpoint (the default partition's unique
- * index is the arbiter for the old messages). Then the upgrade from 0019 alone (migration 0020) on a
+ * index is the arbiter for the old messages), and the sweep empties the default partitions as their
+ * rows pass retention, a message still being delivered last. Then the upgrade from 0019 alone (migration 0020) on a
  * year of rollup rows and recovery runs' items: every row kept, the compaction's upserts waiting
  * only for the catalog changes, the sweep's partitions made after the history.
  */
@@ -284,6 +287,54 @@ describe("upgrading a database with data to time partitions", () => {
       sql`insert into deliveries (id, message_id, endpoint_id, consumer_id) values (${newId("delivery")}, 'msg_missing', ${okEndpoint}, ${consumerId})`,
     ).rejects.toMatchObject({ code: "23503" });
   });
+});
+
+describe("the default partitions after the upgrade", () => {
+  // Runs on what the test above left: the history in the default partitions, a message still
+  // retrying at the endpoint that is down, a recovery run.
+  const DEFAULTS = [...PARTITIONED.map((p) => p.table), "attempt_stats", "recovery_items"].map((table) => `${table}_default`);
+  const inDefaults = async () => {
+    const counts: Record<string, number> = {};
+    for (const name of DEFAULTS) {
+      const [row] = await sql<{ n: number }[]>`select count(*)::int as n from ${sql(name)}`;
+      if (row!.n > 0) counts[name] = row!.n;
+    }
+    return counts;
+  };
+  const retention = { RETENTION_PERIOD: "1s", STATS_RETENTION: "1s", STATS_MINUTE_RETENTION: "1s", AUDIT_RETENTION: "1s" };
+  const sweep = () =>
+    withEnv(retention, async () => {
+      // Every row is older than the period; the sweep goes on while it has more to do.
+      await sql`select pg_sleep(1.1)`;
+      while ((await runRetention(systemCtx())).more);
+    });
+
+  it("empties them as their rows pass retention: a message still being delivered stays until it ends", async () => {
+    await worker?.stop();
+    worker = null;
+    expect(Object.keys(await inDefaults())).toEqual(expect.arrayContaining(["messages_default", "deliveries_default", "attempts_default"]));
+    await sweep();
+    // What is left is the messages still being delivered — a delivery pending, or work queued (a
+    // resend of a delivery that succeeded) — and what they hold.
+    const pending = await sql<{ id: string }[]>`
+      select distinct m.id from messages_default m join deliveries d on d.message_id = m.id
+      where d.status = 'pending' or exists (select 1 from delivery_queue q where q.delivery_id = d.id)`;
+    expect(pending.length).toBeGreaterThan(0);
+    expect((await inDefaults()).messages_default).toBe(pending.length);
+    // They end — their endpoint deleted, its deliveries go; its recovery run canceled — and the
+    // next sweep takes them.
+    for (const { id } of await sql<{ id: string }[]>`
+      select distinct endpoint_id as id from deliveries d where status = 'pending' or exists (select 1 from delivery_queue q where q.delivery_id = d.id)`) {
+      const res = await api.del(`/api/v1/endpoints/${id}`);
+      expect(res.status, res.text).toBe(204);
+    }
+    for (const { id } of await sql<{ id: string }[]>`select id from recoveries where finished_at is null`) {
+      const res = await api.post(`/api/v1/recoveries/${id}/cancel`, {});
+      expect(res.status, res.text).toBe(200);
+    }
+    await sweep();
+    expect(await inDefaults()).toEqual({});
+  }, 60_000);
 });
 
 describe("upgrading from 0019 a database with a year of rollup and recovery items (migration 0020)", () => {
