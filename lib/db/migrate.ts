@@ -16,7 +16,15 @@ const MIGRATIONS = fileURLToPath(new URL("../../drizzle", import.meta.url));
 const MIGRATION_LOCK = 727_001;
 const LOCK_POLL_MS = 250;
 
-type Options = { migrationsFolder?: string };
+type Options = {
+  migrationsFolder?: string;
+  /**
+   * Only the migrations up to this one (its number, e.g. 14 for 0014): the schema as a release that
+   * ended there left it, for tests and benchmarks of an upgrade. Leaves graphile-worker's schema and
+   * the SQL functions alone, as `migrationsFolder` does.
+   */
+  upTo?: number;
+};
 
 /**
  * Takes the migration lock by polling pg_try_advisory_lock rather than waiting in
@@ -36,10 +44,11 @@ function readJournal(folder: string): { tag: string; when: number }[] {
   return (JSON.parse(readFileSync(path.join(folder, "meta", "_journal.json"), "utf8")) as { entries: { tag: string; when: number }[] }).entries;
 }
 
-function readMigrations(folder: string): { transactional: MigrationMeta[]; concurrent: ConcurrentStatement[] } {
+function readMigrations(folder: string, upTo = Number.POSITIVE_INFINITY): { transactional: MigrationMeta[]; concurrent: ConcurrentStatement[] } {
   const transactional: MigrationMeta[] = [];
   const concurrent: ConcurrentStatement[] = [];
-  for (const migration of readMigrationFiles({ migrationsFolder: folder })) {
+  // In the journal's order, which is the files' numbers'.
+  for (const migration of readMigrationFiles({ migrationsFolder: folder }).slice(0, upTo + 1)) {
     const split = splitConcurrent(migration.sql);
     // The hash stays the file's own: drizzle records it, and it must not depend on this split.
     transactional.push({ ...migration, sql: split.transactional });
@@ -80,14 +89,14 @@ async function runConcurrent(sql: Sql, statements: ConcurrentStatement[]): Promi
  */
 export async function migrateDatabase(url: string, options: Options = {}): Promise<void> {
   const folder = options.migrationsFolder ?? MIGRATIONS;
-  const { transactional, concurrent } = readMigrations(folder);
+  const { transactional, concurrent } = readMigrations(folder, options.upTo);
   const sql = createSql(url, { max: 1, name: "webhook-admin-migrate" });
   try {
     // One connection (max: 1), so the session lock covers every step's work.
     await lock(sql);
     await new PgDialect().migrate(transactional, drizzle(sql)._.session as unknown as PgSession, { migrationsFolder: folder });
     await runConcurrent(sql, concurrent);
-    if (!options.migrationsFolder) {
+    if (!options.migrationsFolder && options.upTo === undefined) {
       await runMigrations({ connectionString: url });
       // A process older than the schema — one of the previous release, restarting while the next
       // rolls out — leaves the SQL functions as the newer release made them: CREATE OR REPLACE

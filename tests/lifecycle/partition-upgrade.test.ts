@@ -1,6 +1,3 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { runMigrations } from "graphile-worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSql } from "../../lib/db/client";
@@ -94,23 +91,14 @@ async function migrateWhile(what: string, writes: string, write: () => Promise<u
 
 /** The schema as the release that ended with migration `last` left it: drizzle/ up to it, graphile's own schema and the SQL functions. */
 async function schemaUpTo(last: number) {
-  const folder = mkdtempSync(path.join(tmpdir(), "wa-pre-partitions-"));
-  try {
-    cpSync("drizzle", folder, { recursive: true });
-    const journal = JSON.parse(readFileSync(path.join(folder, "meta", "_journal.json"), "utf8")) as { entries: { idx: number }[] };
-    journal.entries = journal.entries.filter((e) => e.idx <= last);
-    writeFileSync(path.join(folder, "meta", "_journal.json"), JSON.stringify(journal));
-    await sql.unsafe("drop schema public cascade; create schema public; drop schema if exists graphile_worker cascade; drop schema if exists drizzle cascade");
-    await migrateDatabase(url, { migrationsFolder: folder });
-    await runMigrations({ connectionString: url });
-    await applySqlFunctions(sql);
-    // This release's code writes the consumer_id that migration 0021 adds (IF NOT EXISTS): in place
-    // beforehand, so that the code can drive the older schema.
-    for (const table of ["delivery_queue", "recovery_items", "endpoint_secrets", "recovery_sends"]) {
-      await sql.unsafe(`alter table ${table} add column if not exists consumer_id text`);
-    }
-  } finally {
-    rmSync(folder, { recursive: true, force: true });
+  await sql.unsafe("drop schema public cascade; create schema public; drop schema if exists graphile_worker cascade; drop schema if exists drizzle cascade");
+  await migrateDatabase(url, { upTo: last });
+  await runMigrations({ connectionString: url });
+  await applySqlFunctions(sql);
+  // This release's code writes the consumer_id that migration 0021 adds (IF NOT EXISTS): in place
+  // beforehand, so that the code can drive the older schema.
+  for (const table of ["delivery_queue", "recovery_items", "endpoint_secrets", "recovery_sends"]) {
+    await sql.unsafe(`alter table ${table} add column if not exists consumer_id text`);
   }
 }
 
