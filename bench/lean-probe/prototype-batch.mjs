@@ -1,4 +1,4 @@
-// Vendored verbatim from the shared workspace's bench/prototype-batch.mjs (outside this
+// Vendored verbatim from prototype-batch.mjs in the shared workspace's bench directory (outside this
 // repository) so the bench is self-sufficient. It is the anchor part b2 of `npm run bench` measures
 // part b against (bench/lean-probe.ts, docs/benchmarks.md b2): keep it as it is; only this header
 // was added. It is never imported into the product.

@@ -1,6 +1,6 @@
-// Vendored verbatim from the shared workspace's bench/receiver.cjs (outside this repository): the
-// 204 receiver of the lean batch probe (prototype-batch.mjs beside it; bench/lean-probe.ts). Keep
-// it as it is, the anchor's own receiver; only this header was added.
+// Vendored verbatim from receiver.cjs in the shared workspace's bench directory (outside this
+// repository): the 204 receiver of the lean batch probe (prototype-batch.mjs beside it;
+// bench/lean-probe.ts). Keep it as it is, the anchor's own receiver; only this header was added.
 const http = require("node:http");
 const port = +process.argv[2] || 18080;
 let n = 0;
