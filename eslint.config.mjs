@@ -2,8 +2,9 @@ import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
-// Layering (CONVENTIONS.md): app/ and components/ never reach the database directly; code the
-// worker imports (lib/, worker/) never depends on Next.js or React — lib/http and lib/auth excepted.
+// Layering (docs/project-layout.md#layering): app/ and components/ never reach the database
+// directly; code the worker imports (lib/, worker/) never depends on Next.js or React — lib/http
+// and lib/auth excepted.
 const UI_FORBIDDEN = {
   paths: [
     { name: "drizzle-orm", message: "UI code must not import drizzle-orm; call a verb in lib/." },
@@ -83,5 +84,6 @@ export default defineConfig([
     files: ["tests/**/*.ts", "**/*.test.ts", "bench/**/*.ts"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
-  globalIgnores([".next/**", ".data/**", "node_modules/**", "next-env.d.ts", "drizzle/**"]),
+  // bench/lean-probe/ is the lean batch probe, vendored verbatim (its header says why): not linted.
+  globalIgnores([".next/**", ".data/**", "node_modules/**", "next-env.d.ts", "drizzle/**", "bench/lean-probe/**"]),
 ]);

@@ -7,19 +7,19 @@ import { BENCH_DIR } from "./database";
 import { freePort } from "./system";
 
 /**
- * The lean batch probe (../shared/bench/prototype-batch.mjs, kept outside this repository) as a
- * same-run anchor for part b: the least a logged delivery costs on this stack — claim 100 due rows
- * with FOR UPDATE SKIP LOCKED and a lease, POST them with undici to a 204 receiver, write attempts
- * and outcomes per batch, no caps, schedule or rollup. It runs as its header says, against the
- * bench's own database (tables of its own, p_deliveries and p_attempts), with its own receiver
- * (receiver.cjs). Only two things differ from running it by hand: the files are copied under
- * .data/bench/ so that `postgres` and `undici` resolve from this repository's node_modules, and the
- * receiver's port in the probe (18090, fixed in its source) is replaced by a free one, so two runs
- * on a shared machine do not collide. Its code is never imported into the product.
+ * The lean batch probe (bench/lean-probe/prototype-batch.mjs, vendored verbatim with its
+ * receiver.cjs) as a same-run anchor for part b: the least a logged delivery costs on this stack —
+ * claim 100 due rows with FOR UPDATE SKIP LOCKED and a lease, POST them with undici to a 204
+ * receiver, write attempts and outcomes per batch, no caps, schedule or rollup. It runs as its
+ * header says, against the bench's own database (tables of its own, p_deliveries and p_attempts),
+ * with its own receiver (receiver.cjs). Only one thing differs from running it by hand: the files
+ * are copied under .data/bench/ with the receiver's port in the probe (18090, fixed in its source)
+ * replaced by a free one, so two runs on a shared machine do not collide. Its code is never
+ * imported into the product.
  */
 export type LeanProbeResult = { deliveries: number; elapsedMs: number; perSecond: number; line: string };
 
-export const DEFAULT_LEAN_PROBE_DIR = path.resolve("../shared/bench");
+export const DEFAULT_LEAN_PROBE_DIR = path.join(import.meta.dirname, "lean-probe");
 
 export async function runLeanProbe(options: {
   databaseUrl: string;

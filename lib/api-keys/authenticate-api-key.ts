@@ -5,8 +5,8 @@ const TOUCH_EVERY = "1 minute";
 
 /**
  * The active key for a bearer token, or null. last_used_at is refreshed at most once a minute.
- * Raw SQL: every API call runs this, and through drizzle it cost 170 µs of the process's CPU a call
- * against 62 µs through postgres.js, drizzle's query building being most of it (bench/ingest-micro.ts).
+ * Raw SQL: every API call runs this, and through drizzle it cost the process several times the CPU
+ * of the same lookup through postgres.js, drizzle's query building being most of it (ADR 0037).
  */
 export async function authenticateApiKey(ctx: Ctx, token: string): Promise<{ id: string; name: string } | null> {
   const { sql } = ctx;

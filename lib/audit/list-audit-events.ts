@@ -10,7 +10,7 @@ import type { AuditEventView, ListAuditEventsQuery } from "./schemas";
 
 type Row = typeof auditEvents.$inferSelect;
 
-// A portal session's events carry its consumer (see insert-audit-event.ts).
+// A portal session's events carry its consumer (see record-audit-event.ts).
 const actorOf = (row: Row) => ({ type: row.actorType, id: row.actorId, consumerId: typeof row.data.consumer_id === "string" ? row.data.consumer_id : null });
 const targetOf = (row: Row) => ({ type: row.targetType, id: row.targetId, data: row.data });
 

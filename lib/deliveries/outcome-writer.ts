@@ -13,8 +13,8 @@ type Waiting = { outcome: AttemptOutcome; done: () => void };
 const MAX_ROWS_PER_WRITE = 500;
 // One write in flight: the next group forms while it runs. Two side by side contended on the same
 // endpoint rows with each other and with the claim (which skips an endpoint an outcome write holds):
-// against two, one delivered 1.068× the attempts/s at 0.924× the CPU an attempt (bench/worker-ab.ts,
-// 3 pairs) and one endpoint's backlog at its cap 536–585/s against 444–476/s (benchmarks.md b5, b6).
+// one delivers more attempts a second for less CPU an attempt, and frees a busy endpoint's slots
+// sooner (measured in benchmarks.md b5, "one outcome write in flight", and b6).
 const MAX_CONCURRENT_WRITES = 1;
 
 /**

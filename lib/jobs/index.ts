@@ -17,7 +17,7 @@ export const WAKE_CHANNEL = "webhook_admin_due";
 /**
  * The cheap wake-up: a NOTIFY, sent on commit with the transaction that made work due. Adding a
  * keyed graphile job from every ingest instead makes all concurrent ingests queue on that one job
- * row (measured: about 250 messages/s on 2 cores); each worker's listener has its pump claim at
+ * row (ADR 0003 has what that cost); each worker's listener has its pump claim at
  * once instead. If no worker listens, the deliveries wait for a worker's start-up wake or the
  * minute sweep. Ingest sends its wake-up after its commit instead (notifyDueAfterCommit).
  */

@@ -13,7 +13,7 @@ import { iteratorId, keyset, ListQuery, QueryBool, QueryList, SvixTime, timeKeys
 
 /**
  * Svix messages and attempts over ours, within the application in the path. A message is named by
- * its id or its `eventId`. Statuses (SVIX.md §3.2): an attempt is 0 success or 2 fail; a delivery
+ * its id or its `eventId`. Statuses (docs/svix.md, "Statuses"): an attempt is 0 success or 2 fail; a delivery
  * (a message to one endpoint) is 0 succeeded, 1 pending and never tried, 3 pending after a try
  * (retrying), 2 failed, 4 canceled (0 without `expanded_statuses`, Svix's older mapping).
  */

@@ -5,6 +5,7 @@ import { getConfig, resetConfigForTests } from "../../lib/config";
 import { createSql, getSql } from "../../lib/db/client";
 import { fanOutAlerts } from "../../lib/alerts/fan-out-alerts";
 import { raiseAlerts, type RaisedAlert } from "../../lib/alerts/raise-alert";
+import { alertedEndpoint, alertLog, raise } from "../helpers/alerts";
 import { apiClient, type Api } from "../helpers/api";
 import { startReceiver, waitFor, type Received } from "../helpers/receiver";
 import { startSmtpServer } from "../helpers/smtp";
@@ -12,7 +13,7 @@ import { withEnv } from "../helpers/env";
 import { settled } from "../helpers/settled";
 import { runTestWorker, withWorkerEnv } from "../helpers/worker";
 import { spawnWorker } from "../helpers/worker-process";
-import { consumerWithEndpoint, createConsumer, createEndpoint, sendMessage } from "../helpers/fixtures";
+import { consumerWithEndpoint, sendMessage } from "../helpers/fixtures";
 
 // Long enough that "within the window" holds however slow the machine; the one test that needs the
 // window to pass restarts the worker with a short one.
@@ -37,7 +38,6 @@ let hook: Awaited<ReturnType<typeof startReceiver>>;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let hookSecret: string;
 let hookChannelId: string;
-let seq = 0;
 
 beforeAll(async () => {
   [slack, teams, chatwork, hook, smtp] = await Promise.all([startReceiver(), startReceiver(), startReceiver(), startReceiver(), startSmtpServer()]);
@@ -72,15 +72,7 @@ afterAll(async () => {
 });
 const worker = runTestWorker();
 
-async function endpointFor(alertEmails: string[] = []) {
-  const { uid, id: consumerId } = await createConsumer(api, { uid: `alerted-${++seq}`, name: `Customer ${seq}`, alert_emails: alertEmails });
-  const ep = await createEndpoint(api, uid, `https://hooks.customer${seq}.test/webhooks`, { description: `endpoint ${seq}` });
-  return { ...ep, uid, consumerId };
-}
-
-const raise = (alerts: RaisedAlert[]) => getSql().begin((tx) => raiseAlerts({ sql: tx }, alerts));
 const about = (endpointId: string) => (r: Received) => r.body.includes(endpointId);
-const alertLog = async (query: string) => (await api.get(`/api/v1/alerts?${query}`)).body.data as any[];
 const form = (r: Received) => new URLSearchParams(r.body).get("body")!;
 
 function verifyBoth(r: Received, secret: string) {
@@ -93,12 +85,12 @@ function verifyBoth(r: Received, secret: string) {
 
 describe("alert formats", () => {
   it("sends endpoint.failing to every channel in its real format, and to the consumer's own alert email", async () => {
-    const ep = await endpointFor(["owner@customer.test"]);
+    const ep = await alertedEndpoint(api, ["owner@customer.test"]);
     await raise([
       { kind: "endpoint.failing", endpointId: ep.id, data: { failing_since: "2026-01-02T03:04:05.000Z", last_status_code: 503, last_error: "http_error" } },
     ]);
-    await waitFor(async () => (await alertLog(`endpoint_id=${ep.id}`)).length === 6, { what: "six alert log rows", timeout: 30_000 });
-    const log = await alertLog(`endpoint_id=${ep.id}`);
+    await waitFor(async () => (await alertLog(api, `endpoint_id=${ep.id}`)).length === 6, { what: "six alert log rows", timeout: 30_000 });
+    const log = await alertLog(api, `endpoint_id=${ep.id}`);
     expect(log.every((a) => a.status === "sent" && a.kind === "endpoint.failing" && a.folded === 0)).toBe(true);
     expect(log.filter((a) => a.recipient === "owner@customer.test")).toHaveLength(1);
 
@@ -110,7 +102,7 @@ describe("alert formats", () => {
     expect(sm.text).toContain("Endpoint failing");
     expect(sm.blocks[0]).toEqual({ type: "header", text: { type: "plain_text", text: "Endpoint failing", emoji: true } });
     const fields = sm.blocks.find((b: any) => b.fields).fields.map((f: any) => f.text);
-    expect(fields).toEqual(expect.arrayContaining([`*Endpoint*\n${ep.url}`, `*Consumer*\nCustomer ${seq} (${ep.uid})`, "*Last result*\nHTTP 503 (http_error)"]));
+    expect(fields).toEqual(expect.arrayContaining([`*Endpoint*\n${ep.url}`, `*Consumer*\n${ep.consumerName} (${ep.uid})`, "*Last result*\nHTTP 503 (http_error)"]));
     const button = sm.blocks.find((b: any) => b.type === "actions").elements[0];
     expect(button).toMatchObject({ type: "button", url: `https://admin.example.test/endpoints/${ep.id}` });
 
@@ -161,8 +153,8 @@ describe("alert formats", () => {
 
   it("a receiver that keeps failing raises exactly one endpoint.failing per channel and owner", async () => {
     const receiver = await startReceiver((_req, res) => res.writeHead(500).end());
-    const { uid } = await createConsumer(api, { uid: `alerted-${++seq}`, name: `Customer ${seq}`, alert_emails: ["owner-real@customer.test"] });
-    const ep = await createEndpoint(api, uid, `${receiver.url}/hooks`);
+    const ep = await alertedEndpoint(api, ["owner-real@customer.test"], `${receiver.url}/hooks`);
+    const { uid } = ep;
     // Failures for well past ALERT_FAILING_AFTER, from several messages.
     for (let i = 0; i < 4; i++) {
       await sendMessage(api, uid, { event_type: "order.paid", payload: { i } });
@@ -185,7 +177,7 @@ describe("alert formats", () => {
     expect(channels()).toEqual([1, 1, 1, 1]);
     expect(mails()).toEqual([1, 1]);
     expect(verifyBoth(hook.received.filter(isFailing)[0]!, hookSecret)).toMatchObject({ type: "endpoint.failing", data: { last_status_code: 500 } });
-    const failing = await alertLog(`endpoint_id=${ep.id}&kind=endpoint.failing`);
+    const failing = await alertLog(api, `endpoint_id=${ep.id}&kind=endpoint.failing`);
     expect(failing.map((a) => a.status)).toEqual(["sent", "sent", "sent", "sent", "sent", "sent"]);
     await receiver.close();
   });
@@ -199,8 +191,8 @@ describe("alert formats", () => {
       config: { url: `${hook.url}/disabled-only` },
       kinds: ["endpoint.disabled"],
     });
-    const ep = await endpointFor(["owner2@customer.test"]);
-    const other = await endpointFor(["owner3@customer.test"]);
+    const ep = await alertedEndpoint(api, ["owner2@customer.test"]);
+    const other = await alertedEndpoint(api, ["owner3@customer.test"]);
     await raise([
       { kind: "message.attempt.exhausted", endpointId: ep.id, data: { message_id: "msg_1", delivery_id: "dlv_1", attempts: 8, last_status_code: 500 } },
       { kind: "endpoint.disabled", endpointId: ep.id, data: { reason: "no successful delivery for 5d while failing" } },
@@ -230,8 +222,8 @@ describe("alert formats", () => {
   });
 
   it("mails a consumer's alert emails only for its own endpoints", async () => {
-    const a = await endpointFor(["a@one.test"]);
-    const b = await endpointFor(["b@two.test", "B@two.test"]);
+    const a = await alertedEndpoint(api, ["a@one.test"]);
+    const b = await alertedEndpoint(api, ["b@two.test", "B@two.test"]);
     await raise([
       { kind: "endpoint.failing", endpointId: a.id, data: {} },
       { kind: "endpoint.disabled", endpointId: b.id, data: { reason: "test" } },
@@ -243,21 +235,21 @@ describe("alert formats", () => {
     expect(smtp.to("b@two.test")[0]!.mail.text).not.toContain(a.url);
     // Exhaustion and enable are for operators only.
     await raise([{ kind: "message.attempt.exhausted", endpointId: a.id, data: {} }, { kind: "endpoint.enabled", endpointId: a.id, data: {} }]);
-    await waitFor(async () => (await alertLog(`endpoint_id=${a.id}`)).length === 6 + 10, { what: "the operator-only alerts" });
+    await waitFor(async () => (await alertLog(api, `endpoint_id=${a.id}`)).length === 6 + 10, { what: "the operator-only alerts" });
     expect(smtp.to("a@one.test")).toHaveLength(1);
   });
 });
 
 describe("throttle", () => {
   it("suppresses a repeat within ALERT_THROTTLE and folds it into the next alert, in every format", async () => {
-    const ep = await endpointFor(["fold@customer.test"]);
+    const ep = await alertedEndpoint(api, ["fold@customer.test"]);
     const failing: RaisedAlert = { kind: "endpoint.failing", endpointId: ep.id, data: {} };
     await raise([failing]);
     await raise([failing]);
-    const hookLog = async () => alertLog(`endpoint_id=${ep.id}&kind=endpoint.failing`).then((rows) => rows.filter((r) => r.channel_id === hookChannelId));
+    const hookLog = async () => alertLog(api, `endpoint_id=${ep.id}&kind=endpoint.failing`).then((rows) => rows.filter((r) => r.channel_id === hookChannelId));
     await waitFor(async () => (await hookLog()).length === 2, { what: "two log rows" });
     expect((await hookLog()).map((r) => r.status).sort()).toEqual(["sent", "suppressed"]);
-    expect((await alertLog(`endpoint_id=${ep.id}`)).filter((r) => r.status === "suppressed")).toHaveLength(6);
+    expect((await alertLog(api, `endpoint_id=${ep.id}`)).filter((r) => r.status === "suppressed")).toHaveLength(6);
 
     // The window passes, by the database's clock (the throttle decides with it), under a worker
     // whose window is short.
@@ -287,7 +279,7 @@ describe("throttle", () => {
   });
 
   it("holds when fan-outs race on separate connections: one sent per target", async () => {
-    const ep = await endpointFor();
+    const ep = await alertedEndpoint(api);
     const pool = createSql(process.env.DATABASE_URL!, { max: 8 });
     try {
       const raised = [{ kind: "endpoint.failing" as const, endpoint_id: ep.id, data: {}, raised_at: new Date().toISOString() }];
@@ -295,8 +287,8 @@ describe("throttle", () => {
     } finally {
       await pool.end();
     }
-    await waitFor(async () => (await alertLog(`endpoint_id=${ep.id}`)).filter((a) => a.status === "sent").length === 5, { what: "five sent" });
-    const log = await alertLog(`endpoint_id=${ep.id}&limit=100`);
+    await waitFor(async () => (await alertLog(api, `endpoint_id=${ep.id}`)).filter((a) => a.status === "sent").length === 5, { what: "five sent" });
+    const log = await alertLog(api, `endpoint_id=${ep.id}&limit=100`);
     expect(log).toHaveLength(40);
     expect(log.filter((a) => a.status === "sent")).toHaveLength(5);
     expect(new Set(log.filter((a) => a.status === "sent").map((a) => a.channel_id)).size).toBe(5);
@@ -305,11 +297,11 @@ describe("throttle", () => {
   it("holds across two worker processes", async () => {
     const other = await spawnWorker();
     try {
-      const ep = await endpointFor();
+      const ep = await alertedEndpoint(api);
       // Separate transactions, separate jobs: both workers pick them up at once.
       await Promise.all(Array.from({ length: 6 }, () => raise([{ kind: "endpoint.failing", endpointId: ep.id, data: {} }])));
-      await waitFor(async () => (await alertLog(`endpoint_id=${ep.id}&limit=100`)).length === 30, { what: "30 log rows", timeout: 30_000 });
-      const log = await alertLog(`endpoint_id=${ep.id}&limit=100`);
+      await waitFor(async () => (await alertLog(api, `endpoint_id=${ep.id}&limit=100`)).length === 30, { what: "30 log rows", timeout: 30_000 });
+      const log = await alertLog(api, `endpoint_id=${ep.id}&limit=100`);
       expect(log.filter((a) => a.status === "sent")).toHaveLength(5);
       expect(hook.received.filter(about(ep.id))).toHaveLength(1);
     } finally {
@@ -336,7 +328,7 @@ describe("reliability", () => {
       return rows.length === 3 && rows.every((r) => r.status === "pending" && r.error === null);
     };
     try {
-      const eps = await Promise.all([endpointFor(), endpointFor(), endpointFor()]);
+      const eps = await Promise.all([alertedEndpoint(api), alertedEndpoint(api), alertedEndpoint(api)]);
       await raise(eps.map((ep) => ({ kind: "endpoint.failing" as const, endpointId: ep.id, data: {} })));
       await waitFor(() => eps.every((ep) => hook.received.some(about(ep.id)) && slack.received.some(about(ep.id))), { what: "the good channels" });
       expect(bad.received.some((r) => r.path === "/hang")).toBe(true);
@@ -352,10 +344,10 @@ describe("reliability", () => {
       // Each bad channel works through its own queue: the 500 one tries 3 times and fails; the hung
       // one's first try times out and waits for its retry.
       await waitFor(
-        async () => (await alertLog(`endpoint_id=${eps[0]!.id}`)).some((a) => a.channel_id === broken.body.id && a.status === "failed"),
+        async () => (await alertLog(api, `endpoint_id=${eps[0]!.id}`)).some((a) => a.channel_id === broken.body.id && a.status === "failed"),
         { what: "the 500 channel failed", timeout: 30_000 },
       );
-      const log = await alertLog(`endpoint_id=${eps[0]!.id}`);
+      const log = await alertLog(api, `endpoint_id=${eps[0]!.id}`);
       expect(log.find((a) => a.channel_id === broken.body.id)).toMatchObject({ status: "failed", attempts: 3, error: "HTTP 500: upstream broke" });
       expect(bad.received.filter((r) => r.path === "/500" && r.body.includes(eps[0]!.id))).toHaveLength(3);
       const hung = await waitFor(async () => {
@@ -373,8 +365,8 @@ describe("reliability", () => {
   });
 
   it("sends nothing for a transaction that rolled back", async () => {
-    const rolledBack = await endpointFor(["rb@customer.test"]);
-    const committed = await endpointFor();
+    const rolledBack = await alertedEndpoint(api, ["rb@customer.test"]);
+    const committed = await alertedEndpoint(api);
     await getSql()
       .begin(async (tx) => {
         await raiseAlerts({ sql: tx }, [{ kind: "endpoint.disabled", endpointId: rolledBack.id, data: { reason: "never happened" } }]);
@@ -382,8 +374,8 @@ describe("reliability", () => {
       })
       .catch(() => {});
     await raise([{ kind: "endpoint.disabled", endpointId: committed.id, data: {} }]);
-    await waitFor(async () => (await alertLog(`endpoint_id=${committed.id}`)).length === 5, { what: "the committed alert" });
-    expect(await alertLog(`endpoint_id=${rolledBack.id}`)).toEqual([]);
+    await waitFor(async () => (await alertLog(api, `endpoint_id=${committed.id}`)).length === 5, { what: "the committed alert" });
+    expect(await alertLog(api, `endpoint_id=${rolledBack.id}`)).toEqual([]);
     for (const r of [slack, teams, chatwork, hook]) expect(r.received.some(about(rolledBack.id))).toBe(false);
     expect(smtp.to("rb@customer.test")).toEqual([]);
   });
@@ -395,7 +387,7 @@ describe("reliability", () => {
     await waitFor(() => hook.received.length > before && hook.received.some((r) => r.headers["webhook-id"] === res.body.id), { what: "the test alert" });
     const payload = verifyBoth(hook.received.find((r) => r.headers["webhook-id"] === res.body.id)!, hookSecret);
     expect(payload).toMatchObject({ type: "alert.test", data: { channel_name: "ops hook", folded: 0 } });
-    await waitFor(async () => (await alertLog("kind=alert.test")).some((a) => a.id === res.body.id && a.status === "sent"));
+    await waitFor(async () => (await alertLog(api, "kind=alert.test")).some((a) => a.id === res.body.id && a.status === "sent"));
   });
 
   it("without SMTP_URL writes email alerts to the log and keeps the full text in the alert log", async () => {
@@ -407,10 +399,10 @@ describe("reliability", () => {
         return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
       }) as typeof process.stderr.write;
       try {
-        const ep = await endpointFor(["demo@customer.test"]);
+        const ep = await alertedEndpoint(api, ["demo@customer.test"]);
         await raise([{ kind: "endpoint.disabled", endpointId: ep.id, data: { reason: "demo" } }]);
-        await waitFor(async () => (await alertLog(`endpoint_id=${ep.id}`)).some((a) => a.recipient === "demo@customer.test"), { what: "the logged email" });
-        const row = (await alertLog(`endpoint_id=${ep.id}`)).find((a) => a.recipient === "demo@customer.test");
+        await waitFor(async () => (await alertLog(api, `endpoint_id=${ep.id}`)).some((a) => a.recipient === "demo@customer.test"), { what: "the logged email" });
+        const row = (await alertLog(api, `endpoint_id=${ep.id}`)).find((a) => a.recipient === "demo@customer.test");
         expect(row.status).toBe("sent");
         expect(row.message).toContain("To: demo@customer.test\nSubject: [Webhook Admin] Endpoint disabled: ");
         expect(row.message).toContain(`Endpoint: ${ep.url}`);

@@ -7,15 +7,14 @@
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getConfig, resetConfigForTests } from "../../lib/config";
-import { createSql, getSql } from "../../lib/db/client";
+import { createSql } from "../../lib/db/client";
 import { fanOutAlerts } from "../../lib/alerts/fan-out-alerts";
-import { raiseAlerts, type RaisedAlert } from "../../lib/alerts/raise-alert";
+import { alertedEndpoint, alertLog, raise } from "../helpers/alerts";
 import { apiClient, type Api } from "../helpers/api";
 import { startReceiver, waitFor, type Received } from "../helpers/receiver";
 import { startSmtpServer } from "../helpers/smtp";
 import { settled } from "../helpers/settled";
 import { runTestWorker } from "../helpers/worker";
-import { createConsumer, createEndpoint } from "../helpers/fixtures";
 
 process.env.ALERT_THROTTLE = "1h";
 process.env.ALERT_RETRY_SCHEDULE = "0,50ms";
@@ -25,7 +24,6 @@ let hook: Awaited<ReturnType<typeof startReceiver>>;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let hookSecret: string;
 let hookChannelId: string;
-let seq = 0;
 
 beforeAll(async () => {
   [hook, smtp] = await Promise.all([startReceiver(), startSmtpServer()]);
@@ -43,16 +41,9 @@ afterAll(async () => {
 });
 runTestWorker();
 
-async function endpointFor(alertEmails: string[] = []) {
-  const { uid } = await createConsumer(api, { uid: `throttled-${++seq}`, name: `Customer ${seq}`, alert_emails: alertEmails });
-  return createEndpoint(api, uid, `https://hooks.throttled${seq}.test/in`);
-}
-
-const raise = (alerts: RaisedAlert[]) => getSql().begin((tx) => raiseAlerts({ sql: tx }, alerts));
-const alertLog = async (query: string) => (await api.get(`/api/v1/alerts?${query}&limit=100`)).body.data as any[];
 /** The alert log of one endpoint at one target, oldest first (alerts of one fan-out share a millisecond: compare those as sets). */
 const logAt = async (endpointId: string, target: { channel?: string; recipient?: string }) =>
-  (await alertLog(`endpoint_id=${endpointId}`))
+  (await alertLog(api, `endpoint_id=${endpointId}`))
     .filter((a) => (target.channel ? a.channel_id === target.channel : a.recipient === target.recipient))
     .reverse();
 const webhooksAbout = (endpointId: string, path = "/ops") =>
@@ -62,8 +53,8 @@ const webhooksAbout = (endpointId: string, path = "/ops") =>
 
 describe("the alert throttle", () => {
   it("lets one alert per endpoint and channel through per window, whatever the kind; disabled and recovered always go and carry the count", async () => {
-    const ep = await endpointFor(["owner@throttled.test"]);
-    const neighbour = await endpointFor();
+    const ep = await alertedEndpoint(api, ["owner@throttled.test"]);
+    const neighbour = await alertedEndpoint(api);
     await raise([{ kind: "endpoint.failing", endpointId: ep.id, data: { last_status_code: 503 } }]);
     await waitFor(() => webhooksAbout(ep.id).length === 1 && smtp.to("owner@throttled.test").length === 1, { what: "endpoint.failing" });
 
@@ -114,7 +105,7 @@ describe("the alert throttle", () => {
   });
 
   it("holds across kinds when fan-outs race on separate connections: one sent per target", async () => {
-    const ep = await endpointFor();
+    const ep = await alertedEndpoint(api);
     const pool = createSql(process.env.DATABASE_URL!, { max: 8 });
     try {
       const kinds = ["endpoint.failing", "message.attempt.exhausted", "endpoint.enabled"] as const;
@@ -137,7 +128,7 @@ describe("the alert throttle", () => {
     const flaky = await startReceiver((_req, res) => res.writeHead(up ? 204 : 500).end());
     const channel = await api.post("/api/v1/alert-channels", { kind: "webhook", name: "flaky", config: { url: `${flaky.url}/flaky` } });
     try {
-      const ep = await endpointFor();
+      const ep = await alertedEndpoint(api);
       await raise([{ kind: "endpoint.failing", endpointId: ep.id, data: {} }]);
       await waitFor(async () => (await logAt(ep.id, { channel: channel.body.id })).some((a) => a.status === "failed"), { what: "the failed send" });
       expect((await logAt(ep.id, { channel: channel.body.id }))[0]).toMatchObject({ status: "failed", attempts: 2 });

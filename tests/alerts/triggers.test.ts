@@ -1,8 +1,8 @@
 /**
  * Alerts raised by what really happens to deliveries: a failing receiver, a schedule used up, the
  * 5-day rule (shrunk), a first success, a person enabling the endpoint. The formats and the
- * throttle's mechanics are covered in alerts.test.ts; here the question is whether each state
- * change raises its alert, exactly once, to the right people.
+ * throttle's mechanics are covered in alert-log.test.ts and throttle.test.ts; here the question is
+ * whether each state change raises its alert, exactly once, to the right people.
  */
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -3,6 +3,7 @@ import { logger } from "../../lib/logger";
 import { acceptedRequestId, served } from "../../lib/http/served";
 import { apiClient, call, type Api } from "../helpers/api";
 import { createConsumer } from "../helpers/fixtures";
+import { APP_ORIGIN } from "../helpers/origin";
 import { portalSession } from "../helpers/portal";
 import { operatorClient } from "../helpers/session";
 
@@ -141,7 +142,7 @@ describe("X-Request-Id", () => {
       later = new Promise<void>((resolve) => setTimeout(() => (logger.info("from a timer it started"), resolve()), 5));
       return new Response(null, { status: 204 });
     });
-    const res = await handler(new Request("http://localhost:3000/api/v1/anything", { headers: { "x-request-id": "scope-1" } }), { params: Promise.resolve({}) });
+    const res = await handler(new Request(`${APP_ORIGIN}/api/v1/anything`, { headers: { "x-request-id": "scope-1" } }), { params: Promise.resolve({}) });
     await later;
     logger.info("outside any request");
     expect(res.headers.get("x-request-id")).toBe("scope-1");

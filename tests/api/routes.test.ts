@@ -1,13 +1,13 @@
-import { readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { HTTP_METHODS } from "../../lib/http/methods";
+import { findRoutes } from "../helpers/route-server";
 import { apiRoutes } from "../helpers/routes";
 
 /**
  * The manifest, app/api/v1/routes.ts, against the route files themselves: it lists every one by its
- * path (the one place that walks the folders; every other route test walks the manifest), each
- * implemented method declares its access and its OpenAPI operation, and each route answers every
+ * path (the folders as findRoutes walks them, the walker that also serves them over HTTP; every
+ * other route test walks the manifest), each implemented method declares its access and its OpenAPI operation, and each route answers every
  * method: its own, a problem+json 405 with `Allow` for the rest (Next.js alone answers those with a
  * bare 405), and OPTIONS. A new route that forgets `otherMethods` or its manifest line fails here.
  */
@@ -15,17 +15,11 @@ type Handler = (req: Request, context: unknown) => Promise<Response> | Response;
 
 const ROOT = path.resolve("app/api/v1");
 
-function routeFolders(dir: string, segments: string[] = []): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? routeFolders(path.join(dir, entry.name), [...segments, entry.name]) : entry.name === "route.ts" ? ["/" + segments.join("/")] : [],
-  );
-}
-
 const routes = apiRoutes();
 
 it("lists every route file under app/api/v1, by its path, and nothing else", () => {
   expect(routes.length).toBeGreaterThan(15);
-  expect(routes.map((r) => r.folder).sort()).toEqual(routeFolders(ROOT).sort());
+  expect(routes.map((r) => r.folder).sort()).toEqual(findRoutes(ROOT).map((r) => "/" + r.segments.join("/")).sort());
 });
 
 it("has each implemented method declare who may call it and its OpenAPI operation", () => {

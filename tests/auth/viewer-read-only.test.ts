@@ -4,6 +4,7 @@ import { getDb } from "../../lib/db/client";
 import { apiClient, call, type Api } from "../helpers/api";
 import { createConsumer, createEndpoint, sendMessage } from "../helpers/fixtures";
 import { operatorClient } from "../helpers/session";
+import { APP_ORIGIN } from "../helpers/origin";
 import { apiRoutes } from "../helpers/routes";
 import { loggedAttempt } from "../helpers/attempt-row";
 
@@ -128,7 +129,7 @@ describe("a viewer changes nothing", () => {
     const viewer = await operatorClient("viewer");
     const before = await everything();
     for (const c of cases) {
-      const res = await call(c.method, c.path, { body: c.body, headers: { cookie: viewer.cookie, origin: "http://localhost:3000" } });
+      const res = await call(c.method, c.path, { body: c.body, headers: { cookie: viewer.cookie, origin: APP_ORIGIN } });
       expect(res.status, `${c.method} ${c.route}`).toBe(403);
       expect(res.body.code, `${c.method} ${c.route}`).toBe("forbidden");
       // problem+json; on the Svix-compatible surface, Svix's `{code, detail}` as JSON.
@@ -151,7 +152,7 @@ describe("a viewer changes nothing", () => {
   it("lets an admin's same-origin session through to each handler (the refusals above were the role's)", async () => {
     const admin = await operatorClient("admin");
     for (const c of cases) {
-      const res = await call(c.method, c.path, { body: c.body, headers: { cookie: admin.cookie, origin: "http://localhost:3000" } });
+      const res = await call(c.method, c.path, { body: c.body, headers: { cookie: admin.cookie, origin: APP_ORIGIN } });
       expect(res.status, `${c.method} ${c.route}: ${res.text}`).not.toBe(403);
       expect(res.status, `${c.method} ${c.route}: ${res.text}`).toBeLessThan(500);
     }

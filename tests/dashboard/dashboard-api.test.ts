@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "../../lib/db/client";
 import { apiKeys, auditEvents, consumers, operators } from "../../lib/db/schema";
 import { apiClient, call } from "../helpers/api";
-import { APP_ORIGIN, operatorClient, sessionCookie } from "../helpers/session";
+import { APP_ORIGIN } from "../helpers/origin";
+import { operatorClient, sessionCookie } from "../helpers/session";
 
 describe("API keys over the API", () => {
   it("creates a key shown once, lists it without its secret, and revokes it for good", async () => {

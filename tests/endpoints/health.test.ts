@@ -21,11 +21,6 @@ beforeAll(async () => {
   api = await apiClient();
 });
 
-async function endpointFor(url: string, extra: Record<string, unknown> = {}) {
-  const { uid, endpointId } = await consumerWithEndpoint(api, url, { endpoint: extra, prefix: "h" });
-  return { uid, id: endpointId };
-}
-
 const sendMany = (uid: string, n: number) => sendMessages(api, uid, n, "load.test");
 
 const slow = (ms: number) => (_req: unknown, res: { writeHead: (n: number) => { end: () => void } }) =>
@@ -47,7 +42,7 @@ describe("per-endpoint concurrency", () => {
 
   it("never has more than max_concurrency attempts in flight (cap 3, 30 messages)", async () => {
     const receiver = await startReceiver(slow(200));
-    const { uid } = await endpointFor(receiver.url, { max_concurrency: 3 });
+    const { uid } = await consumerWithEndpoint(api, receiver.url, { endpoint: { max_concurrency: 3 } });
     await backlog(uid, 30);
     await waitFor(() => receiver.received.length === 30, { timeout: 60_000, what: "30 deliveries" });
     expect(receiver.maxInFlight).toBe(3);
@@ -56,7 +51,7 @@ describe("per-endpoint concurrency", () => {
 
   it("applies the default cap of 10 (80 messages)", async () => {
     const receiver = await startReceiver(slow(300));
-    const { uid } = await endpointFor(receiver.url);
+    const { uid } = await consumerWithEndpoint(api, receiver.url);
     await backlog(uid, 80);
     await waitFor(() => receiver.received.length === 80, { timeout: 60_000, what: "80 deliveries" });
     expect(receiver.maxInFlight).toBe(10);
@@ -65,7 +60,7 @@ describe("per-endpoint concurrency", () => {
 
   it("keeps at most DELIVERY_MAX_IN_FLIGHT attempts open in one worker", async () => {
     const receiver = await startReceiver(slow(300));
-    const { uid } = await endpointFor(receiver.url, { max_concurrency: 50 });
+    const { uid } = await consumerWithEndpoint(api, receiver.url, { endpoint: { max_concurrency: 50 } });
     worker.current = await withWorkerEnv(
       worker.current,
       { DELIVERY_MAX_IN_FLIGHT: "4" },
@@ -80,7 +75,7 @@ describe("per-endpoint concurrency", () => {
 
   it("claims again soon a delivery whose endpoint row another transaction held, not at the minute sweep", async () => {
     const receiver = await startReceiver();
-    const { uid, id } = await endpointFor(receiver.url);
+    const { uid, endpointId: id } = await consumerWithEndpoint(api, receiver.url);
     // As an outcome write or another process's claim would: the claim skips the endpoint.
     // (NO KEY UPDATE, so the ingest's foreign-key check is not blocked too.)
     const hold = await holdTransaction((tx) => tx`select 1 from endpoints where id = ${id} for no key update`);
@@ -100,8 +95,8 @@ describe("per-endpoint concurrency", () => {
     const receiver = await startReceiver((req, res) => {
       if (!req.url!.startsWith("/hung")) res.writeHead(204).end();
     });
-    const a = await endpointFor(`${receiver.url}/hung`);
-    const b = await endpointFor(`${receiver.url}/ok`);
+    const a = await consumerWithEndpoint(api, `${receiver.url}/hung`);
+    const b = await consumerWithEndpoint(api, `${receiver.url}/ok`);
     const toHung = () => receiver.received.filter((r) => r.path.startsWith("/hung")).length;
     const toHealthy = () => receiver.received.filter((r) => r.path.startsWith("/ok")).length;
     // First a burst, so the worker holds many open connections to this host (as after any busy
@@ -120,7 +115,7 @@ describe("per-endpoint concurrency", () => {
           await waitFor(() => toHealthy() === 360, { timeout: 60_000, what: "healthy deliveries" });
           // Every healthy delivery went through while the hung endpoint still held all its slots:
           // none of its attempts had ended.
-          const hungAttempts = await getDb().select().from(attempts).where(eq(attempts.endpointId, a.id));
+          const hungAttempts = await getDb().select().from(attempts).where(eq(attempts.endpointId, a.endpointId));
           expect(hungAttempts).toHaveLength(0);
           expect(toHung()).toBeLessThanOrEqual(10);
         } finally {
@@ -143,13 +138,13 @@ describe("with two worker processes", () => {
     const workers = [await spawnWorker(), await spawnWorker()];
     try {
       const capped = await startReceiver(slow(50));
-      const { uid } = await endpointFor(capped.url, { max_concurrency: 3 });
+      const { uid } = await consumerWithEndpoint(api, capped.url, { endpoint: { max_concurrency: 3 } });
       await sendMany(uid, 30);
       await waitFor(() => capped.received.length === 30, { timeout: 60_000, what: "capped deliveries" });
       expect(capped.maxInFlight).toBeLessThanOrEqual(3);
 
       const limited = await startReceiver();
-      const rate = await endpointFor(limited.url, { rate_limit_per_second: 20 });
+      const rate = await consumerWithEndpoint(api, limited.url, { endpoint: { rate_limit_per_second: 20 } });
       await sendMany(rate.uid, 260);
       await waitFor(() => limited.received.length === 260, { timeout: 90_000, what: "rate-limited deliveries" });
       const times = limited.received.map((r) => r.at).sort((x, y) => x - y);
@@ -177,11 +172,11 @@ describe("circuit breaker", () => {
   it("opens after exactly 5 failures, pauses, sends one probe, and per its outcome reopens or closes", async () => {
     // Requests 1–5 fail and open the circuit, request 6 (the first probe) fails too; then success.
     const receiver = await startReceiver((_req, res, _body, i) => res.writeHead(i < 6 ? 500 : 200).end());
-    const ep = await endpointFor(receiver.url, { max_concurrency: 1 });
+    const ep = await consumerWithEndpoint(api, receiver.url, { endpoint: { max_concurrency: 1 } });
     await sendMany(ep.uid, 8);
     const log = await waitFor(
       async () => {
-        const rows = await getDb().select().from(attempts).where(eq(attempts.endpointId, ep.id)).orderBy(asc(attempts.createdAt), asc(attempts.id));
+        const rows = await getDb().select().from(attempts).where(eq(attempts.endpointId, ep.endpointId)).orderBy(asc(attempts.createdAt), asc(attempts.id));
         return rows.length >= 7 ? rows : null;
       },
       { timeout: 30_000, what: "seven attempts logged" },
@@ -199,16 +194,16 @@ describe("circuit breaker", () => {
     expect(at[6]! - at[5]!).toBeGreaterThanOrEqual(950);
     // Closed: the backlog (8 messages, each retried until success) drains.
     await waitFor(async () => {
-      const rows = await getDb().select().from(deliveries).where(eq(deliveries.endpointId, ep.id));
+      const rows = await getDb().select().from(deliveries).where(eq(deliveries.endpointId, ep.endpointId));
       return rows.every((d) => d.status === "succeeded");
     }, { timeout: 30_000, what: "backlog drained" });
     // Waiting while the circuit was open used up none of the schedule: the 8-step schedule spans
     // 0.7 s, the circuit stayed open over 2 s, and still every delivery succeeded; each scheduled
     // step taken is an attempt actually made.
-    const rows = await getDb().select().from(deliveries).where(eq(deliveries.endpointId, ep.id));
-    const made = await getDb().select().from(attempts).where(eq(attempts.endpointId, ep.id));
+    const rows = await getDb().select().from(deliveries).where(eq(deliveries.endpointId, ep.endpointId));
+    const made = await getDb().select().from(attempts).where(eq(attempts.endpointId, ep.endpointId));
     expect(rows.reduce((sum, d) => sum + d.scheduledAttempts, 0)).toBe(made.length);
-    const endpoint = await api.get(`/api/v1/endpoints/${ep.id}`);
+    const endpoint = await api.get(`/api/v1/endpoints/${ep.endpointId}`);
     expect(endpoint.body).toMatchObject({ state: "active", failing_since: null });
     await receiver.close();
   });
@@ -226,20 +221,20 @@ describe("auto-disable", () => {
       const worker = await startTestWorker();
       try {
         const receiver = await startReceiver((_req, res) => res.writeHead(503).end());
-        const ep = await endpointFor(receiver.url);
+        const ep = await consumerWithEndpoint(api, receiver.url);
         const [first] = await sendMany(ep.uid, 1);
-        await waitFor(async () => (await api.get(`/api/v1/endpoints/${ep.id}`)).body.state === "auto_disabled", { timeout: 30_000, what: "auto-disable" });
-        const endpoint = (await api.get(`/api/v1/endpoints/${ep.id}`)).body;
+        await waitFor(async () => (await api.get(`/api/v1/endpoints/${ep.endpointId}`)).body.state === "auto_disabled", { timeout: 30_000, what: "auto-disable" });
+        const endpoint = (await api.get(`/api/v1/endpoints/${ep.endpointId}`)).body;
         expect(endpoint.disabled_reason).toMatch(/no successful delivery for 1s/);
         expect(endpoint.failing_since).not.toBeNull();
         const [delivery] = await getDb().select().from(deliveries).where(eq(deliveries.messageId, first!));
         expect(delivery).toMatchObject({ status: "canceled", lastError: "endpoint_auto_disabled" });
-        const events = await getDb().select().from(auditEvents).where(eq(auditEvents.targetId, ep.id));
+        const events = await getDb().select().from(auditEvents).where(eq(auditEvents.targetId, ep.endpointId));
         expect(events.map((e) => e.action)).toContain("endpoint.auto_disabled");
         // A new message is not delivered to an auto-disabled endpoint.
         const before = receiver.received.length;
         expect((await sendMessage(api, ep.uid, { event_type: "x.y", payload: {} })).deliveries).toBe(0);
-        const enabled = await api.post(`/api/v1/endpoints/${ep.id}/enable`);
+        const enabled = await api.post(`/api/v1/endpoints/${ep.endpointId}/enable`);
         expect(enabled.body).toMatchObject({ state: "active", disabled_reason: null, failing_since: null });
         receiver.setHandler((_req, res) => res.writeHead(200).end());
         await sendMessage(api, ep.uid, { event_type: "x.y", payload: {} });
@@ -280,13 +275,13 @@ describe("secret rotation", () => {
     const worker = await startTestWorker();
     try {
       const receiver = await startReceiver();
-      const ep = await endpointFor(receiver.url);
-      const oldKey = (await api.get(`/api/v1/endpoints/${ep.id}/secret`)).body.key;
+      const ep = await consumerWithEndpoint(api, receiver.url);
+      const oldKey = (await api.get(`/api/v1/endpoints/${ep.endpointId}/secret`)).body.key;
       const before = Date.now();
-      const newKey = (await withEnv({ SECRET_ROTATION_OVERLAP: "1h" }, () => api.post(`/api/v1/endpoints/${ep.id}/secret/rotate`))).body.key;
+      const newKey = (await withEnv({ SECRET_ROTATION_OVERLAP: "1h" }, () => api.post(`/api/v1/endpoints/${ep.endpointId}/secret/rotate`))).body.key;
       const after = Date.now();
       // The old key expires one overlap after the rotation.
-      const { expires_at } = await rotatedOut(ep.id);
+      const { expires_at } = await rotatedOut(ep.endpointId);
       expect(expires_at.getTime()).toBeGreaterThanOrEqual(before + 3_600_000);
       expect(expires_at.getTime()).toBeLessThanOrEqual(after + 3_600_000);
       // Within the overlap (an hour of it: however slow the machine), both keys sign.
@@ -306,12 +301,12 @@ describe("secret rotation", () => {
     const worker = await startTestWorker();
     try {
       const receiver = await startReceiver();
-      const ep = await endpointFor(receiver.url);
-      const oldKey = (await api.get(`/api/v1/endpoints/${ep.id}/secret`)).body.key;
-      const newKey = (await withEnv({ SECRET_ROTATION_OVERLAP: "300ms" }, () => api.post(`/api/v1/endpoints/${ep.id}/secret/rotate`))).body.key;
+      const ep = await consumerWithEndpoint(api, receiver.url);
+      const oldKey = (await api.get(`/api/v1/endpoints/${ep.endpointId}/secret`)).body.key;
+      const newKey = (await withEnv({ SECRET_ROTATION_OVERLAP: "300ms" }, () => api.post(`/api/v1/endpoints/${ep.endpointId}/secret/rotate`))).body.key;
       // The overlap really passes: by the database's clock, which the claim reads the expiry with.
       await waitFor(async () => {
-        const { expires_at, now } = await rotatedOut(ep.id);
+        const { expires_at, now } = await rotatedOut(ep.endpointId);
         return now.getTime() > expires_at.getTime();
       }, { what: "the overlap to pass" });
       await sendMany(ep.uid, 1);

@@ -2,6 +2,7 @@ import path from "node:path";
 import { expect } from "vitest";
 import { createApiKey } from "../../lib/api-keys";
 import { systemCtx } from "../../lib/open-ctx";
+import { APP_ORIGIN } from "./origin";
 import { routeHandler } from "./route-server";
 
 /**
@@ -25,7 +26,7 @@ export async function call<T = any>(
   pathname: string,
   options: { body?: unknown; rawBody?: string; headers?: Record<string, string>; key?: string | null } = {},
 ): Promise<ApiResponse<T>> {
-  const url = new URL(pathname, "http://localhost:3000");
+  const url = new URL(pathname, APP_ORIGIN);
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
   let body: string | undefined = options.rawBody;

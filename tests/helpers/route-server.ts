@@ -10,10 +10,11 @@ import { Readable } from "node:stream";
  * so it serves any checkout's handlers: this one's (tests/helpers/api.ts, http-app.ts) or a
  * previous release's (tests/helpers/serve-routes.ts, run in that tree).
  */
-type Route = { segments: string[]; file: string };
+export type Route = { segments: string[]; file: string };
 export type Handle = (request: Request) => Promise<Response>;
 
-function findRoutes(dir: string, prefix: string[] = []): Route[] {
+/** Every route.ts under `dir`, with its folder segments below `dir` — the one walker of app/api (tests/api/routes.test.ts checks the manifest against it). */
+export function findRoutes(dir: string, prefix: string[] = []): Route[] {
   const routes: Route[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (entry.isDirectory()) routes.push(...findRoutes(path.join(dir, entry.name), [...prefix, entry.name]));

@@ -2,9 +2,7 @@ import { encode } from "next-auth/jwt";
 import { createOperator } from "../../lib/operators";
 import { call } from "./api";
 import { systemCtx } from "../../lib/open-ctx";
-
-/** The origin the in-process API is called at (APP_URL's default). */
-export const APP_ORIGIN = "http://localhost:3000";
+import { APP_ORIGIN } from "./origin";
 
 /**
  * A dashboard session cookie exactly as Auth.js issues it (the same encoder, secret and salt), so

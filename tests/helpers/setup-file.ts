@@ -3,6 +3,7 @@ import postgres from "postgres";
 import { afterAll, inject } from "vitest";
 import { CONFIG_KEYS } from "../../lib/config";
 import { closeDb } from "../../lib/db/client";
+import { TEST_APP_PORT } from "./origin";
 
 /**
  * Before each test file: a database of its own, cloned from the migrated template, and a clean
@@ -19,15 +20,17 @@ await admin.unsafe(`create database ${database} template ${template}`);
 const url = new URL(serverUrl);
 url.pathname = `/${database}`;
 // Whatever the caller's shell holds (PORT=3200, TRUST_PROXY, SMTP_URL…), a test sees only what
-// it sets: every variable the configuration reads is unset first.
-for (const key of CONFIG_KEYS) delete process.env[key];
+// it sets: every variable the configuration reads is unset first, and the two read outside
+// lib/config.ts: the embedded database's directory (lib/runtime/database.ts) and pretty logs
+// (lib/logger.ts, set below).
+for (const key of [...CONFIG_KEYS, "WEBHOOK_ADMIN_DATA_DIR", "LOG_PRETTY"]) delete process.env[key];
 // And OpenTelemetry's standard variables: tracing is on only where a test turns it on (tests/operations/tracing.test.ts).
 for (const key of Object.keys(process.env)) if (key.startsWith("OTEL_")) delete process.env[key];
 Object.assign(process.env, {
   DATABASE_URL: url.toString(),
   // The app's origin, http://localhost:$PORT, is the one the in-process API is called at
-  // (tests/helpers/session.ts APP_ORIGIN); processes a test starts get a port of their own.
-  PORT: "3000",
+  // (tests/helpers/origin.ts APP_ORIGIN); processes a test starts get a port of their own.
+  PORT: String(TEST_APP_PORT),
   ENCRYPTION_KEY: randomBytes(32).toString("hex"),
   AUTH_SECRET: randomBytes(32).toString("base64url"),
   ALLOW_PRIVATE_ENDPOINTS: "true",
@@ -36,6 +39,8 @@ Object.assign(process.env, {
   // A built app stopped by a test closes at once (tests/operations/readiness.test.ts sets its own delay).
   SHUTDOWN_DELAY: "0",
   LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "error",
+  // JSON lines at a terminal too: tests read the log as the processes write it.
+  LOG_PRETTY: "false",
 });
 
 afterAll(async () => {

@@ -5,6 +5,7 @@ import { consumerWithEndpoint, sendMessage } from "../helpers/fixtures";
 import { lifecycleFixture } from "../helpers/lifecycle";
 import { waitFor } from "../helpers/receiver";
 import { operatorClient } from "../helpers/session";
+import { APP_ORIGIN } from "../helpers/origin";
 
 /**
  * DELETE /messages/{id}/payload: the payload's bytes are gone from the table, the message and its
@@ -158,11 +159,11 @@ describe("DELETE /messages/{id}/payload", () => {
     const { uid } = await consumerWithEndpoint(t.api, t.ok.url, { prefix: "exp" });
     const id = await send(uid);
     const viewer = await operatorClient("viewer");
-    const refused = await call("DELETE", `/api/v1/messages/${id}/payload`, { headers: { cookie: viewer.cookie, origin: "http://localhost:3000" } });
+    const refused = await call("DELETE", `/api/v1/messages/${id}/payload`, { headers: { cookie: viewer.cookie, origin: APP_ORIGIN } });
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe("forbidden");
     const admin = await operatorClient("admin");
-    expect((await call("DELETE", `/api/v1/messages/${id}/payload`, { headers: { cookie: admin.cookie, origin: "http://localhost:3000" } })).status).toBe(204);
+    expect((await call("DELETE", `/api/v1/messages/${id}/payload`, { headers: { cookie: admin.cookie, origin: APP_ORIGIN } })).status).toBe(204);
 
     // A consumer being erased is gone from every read: its messages too.
     const other = await consumerWithEndpoint(t.api, t.ok.url, { prefix: "exp" });

@@ -6,6 +6,7 @@ import { GET as exportItems } from "../../app/api/v1/recoveries/[id]/items/route
 import { apiClient, call, type Api } from "../helpers/api";
 import { consumerWithEndpoint } from "../helpers/fixtures";
 import { holdTransaction } from "../helpers/held-transaction";
+import { APP_ORIGIN } from "../helpers/origin";
 import { waitFor } from "../helpers/receiver";
 import { openCtx } from "../../lib/open-ctx";
 
@@ -36,7 +37,7 @@ beforeAll(async () => {
 
 /** GET /api/v1/recoveries/{id}/items?format=csv in-process, its body left for the caller to read (or not). */
 async function startExport(id: string): Promise<Response> {
-  const request = new Request(`http://localhost:3000/api/v1/recoveries/${id}/items?format=csv`, { headers: { authorization: `Bearer ${api.key}` } });
+  const request = new Request(`${APP_ORIGIN}/api/v1/recoveries/${id}/items?format=csv`, { headers: { authorization: `Bearer ${api.key}` } });
   const response = await exportItems(request, { params: Promise.resolve({ id }) });
   expect(response.status).toBe(200);
   expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");

@@ -76,7 +76,7 @@ import * as health from "./health/route";
 
 /**
  * Every route under /api/v1, by its OpenAPI path: what the OpenAPI document is built from and what
- * the route tests walk (tests/routes/manifest.test.ts fails for a route file missing here). A new
+ * the route tests walk (tests/api/routes.test.ts fails for a route file missing here). A new
  * route is its route.ts — handler, access and OpenAPI operation together — and one line here.
  */
 export const API_ROUTES: Record<string, Record<string, unknown>> = {

@@ -3,14 +3,13 @@
 -- again then, and a late outcome from the old holder no longer matches the token.
 -- deliveries and messages are partitioned by id, a day each (ADR 0034), and a join can prune them
 -- only at run time: its plan takes in every day, and planning it opened every partition and index
--- of both (about 35 days each at RETENTION_PERIOD=30d), some 17 ms for each of the six plans
+-- of both (about 35 days each at RETENTION_PERIOD=30d), milliseconds for each of the six plans
 -- plpgsql makes on a connection before it keeps a generic one. So the rows are read bounded by ids
 -- — the claimed deliveries' range, then their messages' — and the statements run on generic plans,
 -- made once per connection: the bounds prune both tables to the days they are in when each
 -- execution starts. (Planned afresh with the bounds' values instead, as until 2026-12-03, the lease
--- spent most of a one-row claim planning: a claim of one row 1.56–1.63 ms against 0.95–0.96 ms
--- generic, of 100 rows 6.2 against 5.8–5.9 ms, at 35 day partitions with or without a million rows
--- in them; benchmarks.md b6.)
+-- spent most of a one-row claim planning; ADR 0034 and benchmarks.md b6, "The lease on generic
+-- plans", have the figures.)
 -- Applied after the migrations by lib/db/functions.ts.
 CREATE OR REPLACE FUNCTION webhook_admin_claim_lease(p_items webhook_admin_claim_item[], p_token text, p_lease_end timestamptz)
 RETURNS TABLE (

@@ -30,7 +30,7 @@ export type EndpointTally = { id: string; successAt: Date | null; failuresAfter:
 
 export type HealthPolicy = { failureThreshold: number; openForMs: number; defaultConcurrency: number };
 
-/** One column of `rows` for an `unnest(…)`: text on the wire, cast in SQL (db/arrays.ts). */
+/** One column of `rows` for an `unnest(…)`: text on the wire, cast in SQL (lib/db/arrays.ts). */
 export function columnsOf<T>(rows: T[]) {
   return (pick: (row: T) => string | number | boolean | Date | null) => asTextArray(rows.map(pick));
 }
