@@ -1,8 +1,9 @@
 "use client";
 
 import { createContext, useContext } from "react";
+import type { Operator } from "@/lib/operators/schemas";
 
-export type SignedInOperator = { id: string; email: string; role: "admin" | "viewer" };
+export type SignedInOperator = Pick<Operator, "id" | "email" | "role">;
 
 const OperatorContext = createContext<SignedInOperator | null>(null);
 

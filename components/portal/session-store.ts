@@ -1,15 +1,8 @@
 import { api, ApiError } from "../shared/api";
-import type { PortalCapability } from "./session-context";
+import type { PortalSessionAnswer } from "@/lib/portal/schemas";
 
 /** POST /portal/session's answer, kept per tab in sessionStorage so a reload stays signed in. */
-export type StoredSession = {
-  session_token: string;
-  consumer_id: string;
-  capabilities: PortalCapability[];
-  locale: string | null;
-  theme: { name?: string; logo_url?: string; accent?: string; mode?: "light" | "dark" | "auto" };
-  expires_at: string;
-};
+export type StoredSession = PortalSessionAnswer;
 
 const SESSION_KEY = "webhook-admin.portal.session";
 const LOCALE_KEY = "webhook-admin.portal.locale";

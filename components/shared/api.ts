@@ -59,4 +59,4 @@ export async function api<T>(path: string, init: ApiInit = {}): Promise<T> {
   return body as T;
 }
 
-export type Page<T> = { data: T[]; next_cursor: string | null };
+export type { Page } from "@/lib/pagination";

@@ -2,14 +2,14 @@
  * The charts' time grid, kept apart from React so it can be tested: which buckets a range spans,
  * the series filled onto them, and where the time axis puts its ticks in the viewer's zone.
  */
-export type StatBucket = "minute" | "hour" | "day";
-import type { StatsPoint } from "@/lib/stats/schemas";
+import type { StatBucket, StatsPoint } from "@/lib/stats/schemas";
 
-export type { StatsPoint, StatsSeries } from "@/lib/stats/schemas";
+export type { StatBucket, StatsPoint, StatsSeries } from "@/lib/stats/schemas";
 
 /** One bucket of a filled series, with its start as epoch ms and its success rate (null without attempts). */
 export type ChartPoint = StatsPoint & { ms: number; rate: number | null };
 
+// lib/stats/schemas.ts's BUCKET_MS, restated: that module brings zod, and only its types come to the browser.
 export const BUCKET_MS: Record<StatBucket, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
 
 export const STATS_RANGES = ["hour", "day", "week"] as const;

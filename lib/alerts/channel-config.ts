@@ -7,10 +7,10 @@ import { zodFieldErrors } from "../http/problem";
 import { urlPolicy } from "../webhooks/policy";
 import { checkEndpointUrl } from "../webhooks/url-safety";
 import { isValidSecret, generateSecret } from "../webhooks/sign";
-import type { ALERT_CHANNEL_KINDS } from "../db/schema";
+import type { AlertChannelKind } from "./kinds";
 import { Text } from "../schemas";
 
-export type ChannelKind = (typeof ALERT_CHANNEL_KINDS)[number];
+export type ChannelKind = AlertChannelKind;
 
 const Url = Text.min(1).max(2048);
 

@@ -1,3 +1,10 @@
+/**
+ * The kinds of alert channel. Declared here, in a file the browser may import, so the dashboard's
+ * channel form and the alert_channels table (lib/db/schema/alerts.ts) read the one list.
+ */
+export const ALERT_CHANNEL_KINDS = ["slack", "teams", "chatwork", "email", "webhook"] as const;
+export type AlertChannelKind = (typeof ALERT_CHANNEL_KINDS)[number];
+
 /** The alert kinds; also the `type` of the operational webhooks the webhook channel receives. */
 export const ALERT_KINDS = [
   "endpoint.failing",

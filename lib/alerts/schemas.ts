@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { ConsumerRef } from "../consumers/schemas";
-import { ALERT_CHANNEL_KINDS, type alertChannels, type alerts } from "../db/schema";
+import type { alertChannels, alerts } from "../db/schema";
 import { EndpointRef } from "../endpoints/schemas";
 import { CHANNEL_CONFIGS } from "./channel-config";
-import { ALERT_KINDS, TEST_ALERT_KIND } from "./kinds";
+import { ALERT_CHANNEL_KINDS, ALERT_KINDS, TEST_ALERT_KIND } from "./kinds";
 import { IsoDate, Text } from "../schemas";
 
 const Name = Text.trim().min(1).max(256);

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Sql } from "../db/client";
 import { leaseWakeAdded, leaseWakeDue } from "../jobs";
 import type { AttemptTrigger, QueueKind } from "../db/schema";
+import { QUEUE_KINDS } from "../db/schema/messages";
 import type { DeliveryTarget } from "./attempt-delivery";
 import { decryptSecrets } from "./signing-keys";
 
@@ -14,7 +15,7 @@ export type ClaimedDelivery = DeliveryTarget & {
 
 /** What an attempt of a claimed row is called in the log. */
 export function triggerOf(row: Pick<ClaimedDelivery, "kind" | "probe">): AttemptTrigger {
-  return row.kind === 2 ? "recovery" : row.kind === 1 ? "manual" : row.probe ? "probe" : "scheduled";
+  return row.kind === QUEUE_KINDS.recovery ? "recovery" : row.kind === QUEUE_KINDS.manual ? "manual" : row.probe ? "probe" : "scheduled";
 }
 
 type ClaimedRow = Omit<ClaimedDelivery, "secrets"> & { ciphertexts: string[]; more: boolean };

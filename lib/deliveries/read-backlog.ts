@@ -1,17 +1,10 @@
 import { sql } from "drizzle-orm";
 import type { Ctx } from "../context";
 import { QUEUE_KINDS } from "../db/schema/messages";
+import type { Backlog } from "./schemas";
 
 /** Past this many, the overview says "more than": counting a backlog of millions row by row would cost what it measures. */
 export const BACKLOG_COUNT_CAP = 10_000;
-
-export type Backlog = {
-  /** Deliveries not yet ended (each has its one scheduled queue row), counted up to the cap. */
-  pending: number;
-  pending_capped: boolean;
-  /** The earliest due time among queue rows of any kind that are due now: how long work has waited. Null when nothing is due. */
-  oldest_due_at: string | null;
-};
 
 /**
  * The overview's backlog figures, read from the queue (rows of work still to do), never from the

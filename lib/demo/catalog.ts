@@ -46,16 +46,16 @@ export const DEMO_WAVES = 10;
 /** The i-th demo message: a deterministic mix of the catalog's event types with plausible payloads. */
 export function demoMessage(i: number): { event_type: string; payload: Record<string, unknown>; event_id: string } {
   const n = 1000 + i;
-  const kind = i % 10 < 5 ? 0 : i % 10 < 8 ? 1 : 2;
+  const variant = i % 10 < 5 ? 0 : i % 10 < 8 ? 1 : 2;
   const customer = `cus_${(i * 7) % 53}`;
-  if (kind === 0) {
+  if (variant === 0) {
     return {
       event_type: "invoice.paid",
       event_id: `evt_in_${n}`,
       payload: { invoice_id: `in_${n}`, customer_id: customer, amount: 900 + ((i * 37) % 40) * 100, currency: "eur" },
     };
   }
-  if (kind === 1) {
+  if (variant === 1) {
     return {
       event_type: "user.created",
       event_id: `evt_usr_${n}`,

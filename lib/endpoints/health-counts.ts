@@ -2,8 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Ctx } from "../context";
 import type { Operator } from "../operators";
 import { openCtx } from "../open-ctx";
-
-export type EndpointHealthCounts = { failing: number; circuit_open: number; auto_disabled: number };
+import type { EndpointHealthCounts } from "./schemas";
 
 /** The overview's three figures, from the endpoints table (one row per endpoint, not per attempt). */
 export async function endpointHealthCounts(ctx: Ctx): Promise<EndpointHealthCounts> {

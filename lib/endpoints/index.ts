@@ -9,4 +9,4 @@ export { getEndpointSecret } from "./get-endpoint-secret";
 export { rotateEndpointSecret } from "./rotate-endpoint-secret";
 export { setEndpointState } from "./set-endpoint-state";
 export { endpointStats, EndpointStatsQuery } from "./endpoint-stats";
-export { sendTestMessage, SendTestInput, TestQueued, TEST_EVENT_TYPE } from "./send-test-message";
+export { sendTestMessage, TEST_EVENT_TYPE } from "./send-test-message";

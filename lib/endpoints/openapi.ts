@@ -4,9 +4,8 @@ import { input, output, type Assert, type Item, type Same } from "../openapi/ope
 import { type endpointStats } from "./endpoint-stats";
 import type { getEndpointSecret } from "./get-endpoint-secret";
 import type { rotateEndpointSecret } from "./rotate-endpoint-secret";
-import { SendTestInput, TestQueued } from "./send-test-message";
 import type { searchEndpoints } from "./queries";
-import { CreateEndpointInput, Endpoint, EndpointSecret, EndpointStats, EndpointWithConsumer, RotateSecretInput, UpdateEndpointInput } from "./schemas";
+import { CreateEndpointInput, Endpoint, EndpointSecret, EndpointStats, EndpointWithConsumer, RotateSecretInput, SendTestInput, TestQueued, UpdateEndpointInput } from "./schemas";
 
 // This domain's part of the OpenAPI document, assembled by lib/openapi/document.ts.
 type _DocumentedAnswersMatch = [

@@ -142,3 +142,16 @@ export const EndpointStats = z.object({
   p99_ms: z.number().nullable(),
 });
 export type EndpointStats = z.infer<typeof EndpointStats>;
+
+/** POST /endpoints/{id}/test: an event type (else the endpoint's first, else webhook.test) and a payload. */
+export const SendTestInput = z.strictObject({
+  event_type: EventTypeName.optional(),
+  payload: z.record(z.string(), z.unknown()).optional(),
+});
+export type SendTestInput = z.infer<typeof SendTestInput>;
+
+export const TestQueued = z.object({ message_id: z.string() });
+export type TestQueued = z.infer<typeof TestQueued>;
+
+/** The dashboard overview's three figures (endpointHealthCounts), given to its screen by the page. */
+export type EndpointHealthCounts = { failing: number; circuit_open: number; auto_disabled: number };

@@ -1,21 +1,11 @@
 import { eq, sql } from "drizzle-orm";
-import { z } from "zod";
 import type { Ctx } from "../context";
 import { deliveries, eventTypes, messages } from "../db/schema";
 import { deliveriesOfMessageColumn } from "../deliveries/of-messages";
 import { ConflictError, RateLimitedError } from "../errors";
-import { EventTypeName } from "../event-types/schemas";
 import { createMessage } from "../messages/create-message";
 import { findEndpointRow } from "./queries";
-
-export const SendTestInput = z.strictObject({
-  event_type: EventTypeName.optional(),
-  payload: z.record(z.string(), z.unknown()).optional(),
-});
-export type SendTestInput = z.infer<typeof SendTestInput>;
-
-export const TestQueued = z.object({ message_id: z.string() });
-export type TestQueued = z.infer<typeof TestQueued>;
+import type { SendTestInput, TestQueued } from "./schemas";
 
 /** The event type a test send uses when the caller names none. */
 export const TEST_EVENT_TYPE = "webhook.test";

@@ -5,6 +5,7 @@
  * histograms only, no I/O.
  */
 import type { AttemptTrigger } from "../db/schema";
+import { QUEUE_KINDS } from "../db/schema/messages";
 import { createRegistry, seriesIn } from "./registry";
 
 export const workerRegistry = createRegistry();
@@ -73,11 +74,12 @@ export async function observeClaim<T extends { deliveries: unknown[] }>(claim: P
 }
 
 /**
- * A claimed delivery's attempt starts: its first scheduled one (queue kind 0) is how long it waited
- * since creation — a resend or recovery of a never-attempted delivery days later is no ingest lag.
+ * A claimed delivery's attempt starts: its first scheduled one (kind QUEUE_KINDS.scheduled) is how
+ * long it waited since creation — a resend or recovery of a never-attempted delivery days later is
+ * no ingest lag.
  */
 export function recordAttemptStart(delivery: { attempts: number; created_at: Date; kind: number }): void {
-  if (delivery.attempts === 0 && delivery.kind === 0) firstAttemptLag.observe(Math.max(0, (Date.now() - delivery.created_at.getTime()) / 1000));
+  if (delivery.attempts === 0 && delivery.kind === QUEUE_KINDS.scheduled) firstAttemptLag.observe(Math.max(0, (Date.now() - delivery.created_at.getTime()) / 1000));
 }
 
 /** An attempt's outcome (what was written to `attempts`). */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { themeAccent, themeLogoUrl, themeName } from "./theme-fields";
 import { PORTAL_CAPABILITIES, type PortalCapability, type PortalTheme } from "../db/schema/access";
+import type { createPortalLink } from "./create-portal-link";
 
 export const PortalCapabilityName = z.enum(PORTAL_CAPABILITIES);
 
@@ -22,6 +23,9 @@ export type CreatePortalLinkInput = z.infer<typeof CreatePortalLinkInput>;
 
 // Any string: a token of the wrong shape or length is unknown, 401 like any other (the body limit bounds it).
 export const ExchangePortalTokenInput = z.strictObject({ token: z.string() });
+
+/** POST /consumers/{ref}/portal-links' answer: `{url, expires_at}`, the url carrying the one-time token in its fragment. */
+export type PortalLink = Awaited<ReturnType<typeof createPortalLink>>;
 
 export type PortalSessionAnswer = {
   session_token: string;

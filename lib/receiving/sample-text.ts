@@ -16,9 +16,6 @@ export const RECEIVING_SAMPLES = [
   { id: "php", file: "php.php", title: "PHP" },
 ] as const;
 
-export type ReceivingSampleId = (typeof RECEIVING_SAMPLES)[number]["id"];
-export type ReceivingSample = { id: ReceivingSampleId; title: string; file: string; code: string };
-
 /** The sample as shown: the endpoint's secret where the link shows it, else a stand-in that says what goes there. */
 export function fillSecret(code: string, secret: string | null): string {
   return code.replaceAll(SECRET_PLACEHOLDER, secret ?? SECRET_STAND_IN);

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { RECEIVING_SAMPLES, type ReceivingSample, type ReceivingSampleId } from "./sample-text";
+import { RECEIVING_SAMPLES } from "./sample-text";
+import type { ReceivingPolicy, ReceivingSample, ReceivingSampleId } from "./schemas";
 
 // Read from the project root at run time (`next start`, `npm run web` and the tests run there);
 // next.config.ts adds this folder to the portal routes' output file traces, so a build copied
@@ -22,7 +23,7 @@ export function readReceivingSample(id: ReceivingSampleId): ReceivingSample {
 }
 
 /** The delivery rules the receiving guide quotes, in the units it quotes them in. */
-export function receivingPolicy(config: { DELIVERY_TIMEOUT: number; SECRET_ROTATION_OVERLAP: number }) {
+export function receivingPolicy(config: { DELIVERY_TIMEOUT: number; SECRET_ROTATION_OVERLAP: number }): ReceivingPolicy {
   return {
     timeoutSeconds: Math.round((config.DELIVERY_TIMEOUT / 1000) * 10) / 10,
     rotationHours: Math.round((config.SECRET_ROTATION_OVERLAP / 3_600_000) * 10) / 10,

@@ -148,5 +148,7 @@ export const RecoveryItem = z.object({
 });
 
 export type Recovery = z.infer<typeof Recovery>;
+/** A dry run's answer (POST …/recover with `dry_run: true`): what a run would take, nothing written. */
+export type RecoveryDryRun = z.infer<typeof RecoveryDryRun>;
 export type RecoveryCounts = Recovery["counts"];
 export type RecoveryItem = z.infer<typeof RecoveryItem>;

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "../../lib/db/client";
+import { QUEUE_KINDS } from "../../lib/db/schema";
 import { advanceRecoveries } from "../../lib/recoveries/advance-recoveries";
 import { apiClient, type Api } from "../helpers/api";
 import { consumerWithEndpoint, sendMessages } from "../helpers/fixtures";
@@ -49,7 +50,7 @@ describe("consumer_id on the rows that reach their consumer through a parent", (
     expect((await api.post(`/api/v1/messages/${first}/resend`, { endpoint_id: a.endpointId })).status).toBe(202);
 
     // A's scheduled deliveries end failed (no worker ran them), so a recovery has items to feed.
-    await sql()`delete from delivery_queue where kind = 0 and endpoint_id = ${a.endpointId}`;
+    await sql()`delete from delivery_queue where kind = webhook_admin_queue_kind('scheduled') and endpoint_id = ${a.endpointId}`;
     await sql()`update deliveries set status = 'failed', attempts = 1 where endpoint_id = ${a.endpointId} and status = 'pending'`;
     const recovery = await api.post(`/api/v1/endpoints/${a.endpointId}/recover`, { since: new Date(Date.now() - 3_600_000).toISOString(), canary: 0 });
     expect(recovery.status).toBe(202);
@@ -57,7 +58,7 @@ describe("consumer_id on the rows that reach their consumer through a parent", (
     await waitFor(async () => (await advanceRecoveries(sql(), { rampEveryMs: 1 })).queued > 0 || null, { what: "a recovery item queued" });
     // Every kind of queue row is there: scheduled, a resend, a recovery item.
     const kinds = await sql()<{ kind: number }[]>`select distinct kind from delivery_queue order by kind`;
-    expect(kinds.map((k) => k.kind)).toEqual([0, 1, 2]);
+    expect(kinds.map((k) => k.kind)).toEqual([QUEUE_KINDS.scheduled, QUEUE_KINDS.manual, QUEUE_KINDS.recovery]);
     // The queue's rows are checked now: canceling the run below takes its queued item away.
     const queue = await mismatches("delivery_queue");
     expect(queue.rows).toBeGreaterThan(0);

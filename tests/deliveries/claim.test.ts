@@ -2,6 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getConfig } from "../../lib/config";
 import { decryptionKeys } from "../../lib/endpoints/secrets";
 import { getSql, type Sql } from "../../lib/db/client";
+import { QUEUE_KINDS } from "../../lib/db/schema";
 import { claimDueDeliveries, type ClaimedDelivery } from "../../lib/deliveries/claim-due-deliveries";
 import { recordOutcomes, type AttemptOutcome } from "../../lib/deliveries/record-outcomes";
 import { newId } from "../../lib/ids";
@@ -325,15 +326,15 @@ describe("claiming due deliveries", () => {
     // The recovery item and the resend have waited longest; the scheduled delivery is due last.
     await sql`delete from delivery_queue where endpoint_id = ${id}`;
     await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at) values
-              (${a}, 2, ${id}, now() - interval '3 seconds'), (${b}, 1, ${id}, now() - interval '2 seconds'),
-              (${c}, 0, ${id}, now() - interval '1 second')`;
+              (${a}, webhook_admin_queue_kind('recovery'), ${id}, now() - interval '3 seconds'), (${b}, webhook_admin_queue_kind('manual'), ${id}, now() - interval '2 seconds'),
+              (${c}, webhook_admin_queue_kind('scheduled'), ${id}, now() - interval '1 second')`;
     const first = await claim();
-    expect(first.deliveries.map((d) => [d.id, d.kind]).sort((p, q) => Number(p[1]) - Number(q[1]))).toEqual([[c, 0], [b, 1]]);
+    expect(first.deliveries.map((d) => [d.id, d.kind]).sort((p, q) => Number(p[1]) - Number(q[1]))).toEqual([[c, QUEUE_KINDS.scheduled], [b, QUEUE_KINDS.manual]]);
     // The recovery item waits for a slot; freed, the slot goes to it only when no live work waits.
     const parked = await sql<{ kind: number; parked: boolean }[]>`select kind, parked from delivery_queue where endpoint_id = ${id} and lease_token is null`;
-    expect(parked).toEqual([{ kind: 2, parked: true }]);
-    await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at, parked) values (${a}, 0, ${id}, now(), true)`;
-    const scheduled = first.deliveries.find((d) => d.kind === 0)!;
+    expect(parked).toEqual([{ kind: QUEUE_KINDS.recovery, parked: true }]);
+    await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at, parked) values (${a}, webhook_admin_queue_kind('scheduled'), ${id}, now(), true)`;
+    const scheduled = first.deliveries.find((d) => d.kind === QUEUE_KINDS.scheduled)!;
     const health = { failureThreshold: 5, openForMs: 30_000, defaultConcurrency: 10, keys: decryptionKeys(getConfig()) };
     await recordOutcomes(getSql(), {
       health,
@@ -347,7 +348,7 @@ describe("claiming due deliveries", () => {
     });
     const unparked = await sql<{ kind: number; parked: boolean }[]>`
       select kind, parked from delivery_queue where endpoint_id = ${id} and lease_token is null order by kind`;
-    expect(unparked).toEqual([{ kind: 0, parked: false }, { kind: 2, parked: true }]);
+    expect(unparked).toEqual([{ kind: QUEUE_KINDS.scheduled, parked: false }, { kind: QUEUE_KINDS.recovery, parked: true }]);
   });
 
   it("drops a resend or a recovery item for a stopped endpoint without canceling the delivery, and a recovery item whose delivery succeeded", async () => {
@@ -356,12 +357,12 @@ describe("claiming due deliveries", () => {
     const [x, y] = (await sql<{ id: string }[]>`select id from deliveries where endpoint_id = ${stopped} order by id`).map((r) => r.id);
     await sql`delete from delivery_queue where endpoint_id = ${stopped}`;
     await sql`update deliveries set status = 'failed' where endpoint_id = ${stopped}`;
-    await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at) values (${x!}, 1, ${stopped}, date_trunc('milliseconds', now())), (${y!}, 2, ${stopped}, date_trunc('milliseconds', now()))`;
+    await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at) values (${x!}, webhook_admin_queue_kind('manual'), ${stopped}, date_trunc('milliseconds', now())), (${y!}, webhook_admin_queue_kind('recovery'), ${stopped}, date_trunc('milliseconds', now()))`;
     const done = await endpointWith(1);
     const [z] = (await sql<{ id: string }[]>`select id from deliveries where endpoint_id = ${done}`).map((r) => r.id);
     await sql`delete from delivery_queue where endpoint_id = ${done}`;
     await sql`update deliveries set status = 'succeeded' where id = ${z!}`;
-    await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at) values (${z!}, 2, ${done}, date_trunc('milliseconds', now()))`;
+    await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at) values (${z!}, webhook_admin_queue_kind('recovery'), ${done}, date_trunc('milliseconds', now()))`;
     expect((await claim()).deliveries).toHaveLength(0);
     expect(await sql`select 1 from delivery_queue where endpoint_id in (${stopped}, ${done})`).toHaveLength(0);
     const statuses = await sql<{ status: string }[]>`select status from deliveries where endpoint_id in (${stopped}, ${done}) order by endpoint_id = ${done}, id`;
@@ -375,9 +376,9 @@ describe("claiming due deliveries", () => {
     await sql`update deliveries set status = 'failed' where id = ${d!}`;
     await sql`update delivery_queue set next_attempt_at = now() + interval '1 hour' where delivery_id = ${d!}`;
     await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at, recovery_id) values
-              (${d!}, 1, ${id}, now() + interval '1 hour', null), (${d!}, 2, ${id}, date_trunc('milliseconds', now()), 'rec_test')`;
+              (${d!}, webhook_admin_queue_kind('manual'), ${id}, now() + interval '1 hour', null), (${d!}, webhook_admin_queue_kind('recovery'), ${id}, date_trunc('milliseconds', now()), 'rec_test')`;
     const { token, deliveries } = await claim();
-    expect(deliveries.map((x) => x.kind)).toEqual([2]);
+    expect(deliveries.map((x) => x.kind)).toEqual([QUEUE_KINDS.recovery]);
     const c = deliveries[0]!;
     await recordOutcomes(sql, {
       health: { failureThreshold: 5, openForMs: 30_000, defaultConcurrency: 10 },
@@ -390,7 +391,7 @@ describe("claiming due deliveries", () => {
       ],
     });
     const left = await sql<{ kind: number }[]>`select kind from delivery_queue where delivery_id = ${d!} order by kind`;
-    expect(left.map((r) => r.kind)).toEqual([1]);
+    expect(left.map((r) => r.kind)).toEqual([QUEUE_KINDS.manual]);
     const [delivery] = await sql<{ status: string; attempts: number }[]>`select status, attempts from deliveries where id = ${d!}`;
     expect(delivery).toEqual({ status: "succeeded", attempts: 1 });
   });
@@ -400,10 +401,10 @@ describe("claiming due deliveries", () => {
     const sql = getSql();
     const [d] = (await sql<{ id: string }[]>`select id from deliveries where endpoint_id = ${id}`).map((r) => r.id);
     await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at, recovery_id) values
-              (${d!}, 2, ${id}, now() - interval '1 second', 'rec_test')`;
+              (${d!}, webhook_admin_queue_kind('recovery'), ${id}, now() - interval '1 second', 'rec_test')`;
     const { token, deliveries } = await claim();
-    expect(deliveries.map((x) => x.kind).sort()).toEqual([0, 2]);
-    const recovery = deliveries.find((x) => x.kind === 2)!;
+    expect(deliveries.map((x) => x.kind).sort()).toEqual([QUEUE_KINDS.scheduled, QUEUE_KINDS.recovery]);
+    const recovery = deliveries.find((x) => x.kind === QUEUE_KINDS.recovery)!;
     await recordOutcomes(sql, {
       health: { failureThreshold: 5, openForMs: 30_000, defaultConcurrency: 10 },
       outcomes: [
@@ -416,8 +417,8 @@ describe("claiming due deliveries", () => {
     });
     // The scheduled attempt is still out: its row, and so its slot, stay until its own outcome.
     const left = await sql<{ kind: number; leased: boolean }[]>`select kind, lease_token is not null as leased from delivery_queue where delivery_id = ${d!}`;
-    expect(left).toEqual([{ kind: 0, leased: true }]);
-    const scheduled = deliveries.find((x) => x.kind === 0)!;
+    expect(left).toEqual([{ kind: QUEUE_KINDS.scheduled, leased: true }]);
+    const scheduled = deliveries.find((x) => x.kind === QUEUE_KINDS.scheduled)!;
     await recordOutcomes(sql, {
       health: { failureThreshold: 5, openForMs: 30_000, defaultConcurrency: 10 },
       outcomes: [

@@ -1,11 +1,14 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 
-/** Every TypeScript and SQL source file under `dir` (tests left out): for suites that check what the code writes. */
-export function sourceFiles(dir: string): string[] {
+/**
+ * Every TypeScript (.ts, .tsx) and SQL source file under `dir`, for suites that check what the code
+ * writes; test files are left out unless `tests` is set.
+ */
+export function sourceFiles(dir: string, { tests = false }: { tests?: boolean } = {}): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const file = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(file);
-    return /\.(ts|sql)$/.test(entry.name) && !entry.name.endsWith(".test.ts") ? [file] : [];
+    if (entry.isDirectory()) return sourceFiles(file, { tests });
+    return /\.(ts|tsx|sql)$/.test(entry.name) && (tests || !entry.name.endsWith(".test.ts")) ? [file] : [];
   });
 }

@@ -1,7 +1,8 @@
 import { spawn, spawnSync } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fillSecret, type ReceivingSampleId } from "../../lib/receiving/sample-text";
+import { fillSecret } from "../../lib/receiving/sample-text";
+import type { ReceivingSampleId } from "../../lib/receiving/schemas";
 import { readReceivingSample } from "../../lib/receiving/samples";
 import { apiClient, type Api } from "../helpers/api";
 import { freePort } from "../helpers/built-app";

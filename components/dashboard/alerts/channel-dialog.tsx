@@ -3,16 +3,16 @@
 import { Plus, Pencil } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import { ALERT_KINDS } from "@/lib/alerts/kinds";
+import { ALERT_CHANNEL_KINDS, ALERT_KINDS, type AlertChannelKind } from "@/lib/alerts/kinds";
 import { FormDialog } from "../../shared/form-dialog";
 import { useAlertKindName } from "./alert-kind-name";
 import { ShownOnce } from "../../shared/secret-value";
 import { Input } from "../../ui/input";
 import { Field } from "../../ui/label";
-import { CHANNEL_KINDS, useCreateChannel, useUpdateChannel, type AlertChannel, type ChannelKind } from "./queries";
+import { useCreateChannel, useUpdateChannel, type AlertChannel, type CreateAlertChannelInput } from "./queries";
 
 /** Each kind's config fields, in the order the form asks for them. */
-const FIELDS: Record<ChannelKind, { key: string; type: "url" | "text" | "password" | "emails"; optional?: boolean }[]> = {
+const FIELDS: Record<AlertChannelKind, { key: string; type: "url" | "text" | "password" | "emails"; optional?: boolean }[]> = {
   slack: [{ key: "webhook_url", type: "url" }],
   teams: [{ key: "webhook_url", type: "url" }],
   chatwork: [
@@ -30,7 +30,7 @@ const FIELDS: Record<ChannelKind, { key: string; type: "url" | "text" | "passwor
 export function ChannelDialog({ channel, disabledReason }: { channel?: AlertChannel; disabledReason: string | null }) {
   const t = useTranslations("alerts.channel");
   const kindName = useAlertKindName();
-  const [kind, setKind] = useState<ChannelKind>(channel?.kind ?? "slack");
+  const [kind, setKind] = useState<AlertChannelKind>(channel?.kind ?? "slack");
   const [name, setName] = useState(channel?.name ?? "");
   const [config, setConfig] = useState<Record<string, string>>({});
   const [kinds, setKinds] = useState<string[]>(channel?.kinds ?? []);
@@ -47,7 +47,11 @@ export function ChannelDialog({ channel, disabledReason }: { channel?: AlertChan
     }
     return body;
   };
-  const chosen = () => (kinds.length ? kinds : null);
+  // In the list's order, and only the kinds there are (a channel's stored kinds are plain strings).
+  const chosen = () => {
+    const list = ALERT_KINDS.filter((k) => kinds.includes(k));
+    return list.length ? list : null;
+  };
   const shared = {
     disabledReason,
     ready: name.trim() !== "",
@@ -68,7 +72,7 @@ export function ChannelDialog({ channel, disabledReason }: { channel?: AlertChan
         <fieldset>
           <legend className="mb-1.5 text-sm font-medium">{t("kind")}</legend>
           <div className="flex flex-wrap gap-3">
-            {CHANNEL_KINDS.map((k) => (
+            {ALERT_CHANNEL_KINDS.map((k) => (
               <label key={k} className="flex items-center gap-1.5 text-sm">
                 <input type="radio" name="channel-kind" value={k} checked={kind === k} onChange={() => (setKind(k), setConfig({}))} />
                 {t(`kinds.${k}`)}
@@ -133,7 +137,8 @@ export function ChannelDialog({ channel, disabledReason }: { channel?: AlertChan
       title={t("create")}
       icon={Plus}
       mutation={create}
-      toInput={() => ({ kind, name: name.trim(), config: configBody(), kinds: chosen() })}
+      // The config is built from FIELDS[kind], not typed per kind: the server checks it against the kind's schema.
+      toInput={() => ({ kind, name: name.trim(), config: configBody(), kinds: chosen() }) as CreateAlertChannelInput}
       successText={(created) => t("created", { name: created.name })}
       // A webhook channel's signing secret is shown once, in the same dialog.
       keepOpenOnSuccess={(created) => Boolean(created.secret)}

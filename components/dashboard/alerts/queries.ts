@@ -3,14 +3,9 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, type Page } from "../../shared/api";
 
-export const CHANNEL_KINDS = ["slack", "teams", "chatwork", "email", "webhook"] as const;
-export type ChannelKind = (typeof CHANNEL_KINDS)[number];
+import type { Alert, AlertChannel, AlertTestQueued, CreateAlertChannelInput, CreatedAlertChannel, UpdateAlertChannelInput } from "@/lib/alerts/schemas";
 
-import type { Alert } from "@/lib/alerts/schemas";
-
-export type { Alert };
-/** A channel as listed, and as created (a webhook channel's `secret`, shown once). */
-export type AlertChannel = import("@/lib/alerts/schemas").AlertChannel & { secret?: string };
+export type { Alert, AlertChannel, CreateAlertChannelInput };
 
 export type AlertFilters = { kind?: string; endpoint_id?: string; since?: string };
 
@@ -39,20 +34,18 @@ export function useAlertLog(filters: AlertFilters, refetchInterval: number | fal
   });
 }
 
-export type ChannelInput = { kind: ChannelKind; name: string; config: Record<string, unknown>; kinds: string[] | null };
-
 function useChannelMutation<I, O>(fn: (input: I) => Promise<O>) {
   const client = useQueryClient();
   return useMutation({ mutationFn: fn, onSuccess: () => client.invalidateQueries({ queryKey: alertKeys.all }) });
 }
 
-export const useCreateChannel = () => useChannelMutation((input: ChannelInput) => api<AlertChannel>("/alert-channels", { method: "POST", body: input }));
+export const useCreateChannel = () => useChannelMutation((input: CreateAlertChannelInput) => api<CreatedAlertChannel>("/alert-channels", { method: "POST", body: input }));
 
 export const useUpdateChannel = () =>
-  useChannelMutation(({ id, ...patch }: { id: string; name: string; config?: Record<string, unknown>; kinds: string[] | null }) =>
+  useChannelMutation(({ id, ...patch }: UpdateAlertChannelInput & { id: string }) =>
     api<AlertChannel>(`/alert-channels/${encodeURIComponent(id)}`, { method: "PATCH", body: patch }),
   );
 
 export const useDeleteChannel = () => useChannelMutation((id: string) => api<void>(`/alert-channels/${encodeURIComponent(id)}`, { method: "DELETE" }));
 
-export const useTestChannel = () => useChannelMutation((id: string) => api<{ id: string }>(`/alert-channels/${encodeURIComponent(id)}/test`, { method: "POST" }));
+export const useTestChannel = () => useChannelMutation((id: string) => api<AlertTestQueued>(`/alert-channels/${encodeURIComponent(id)}/test`, { method: "POST" }));

@@ -3,10 +3,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, type Page } from "../../shared/api";
 
-import type { ApiKey } from "@/lib/api-keys/schemas";
+import type { ApiKey, CreateApiKeyInput, CreatedApiKey } from "@/lib/api-keys/schemas";
 
-export type { ApiKey };
-export type CreatedApiKey = ApiKey & { key: string };
+export type { ApiKey, CreatedApiKey };
 
 export const apiKeyKeys = { all: ["api-keys"] as const, list: () => [...apiKeyKeys.all, "list"] as const };
 
@@ -17,7 +16,7 @@ export function useApiKeys() {
 export function useCreateApiKey() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: { name: string }) => api<CreatedApiKey>("/api-keys", { method: "POST", body: input }),
+    mutationFn: (input: CreateApiKeyInput) => api<CreatedApiKey>("/api-keys", { method: "POST", body: input }),
     onSuccess: () => client.invalidateQueries({ queryKey: apiKeyKeys.all }),
   });
 }

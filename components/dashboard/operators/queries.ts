@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, type Page } from "../../shared/api";
 
-import type { Operator } from "@/lib/operators/schemas";
+import type { CreateOperatorInput, Operator } from "@/lib/operators/schemas";
 
 export type { Operator };
 
@@ -16,7 +16,7 @@ export function useOperators(enabled: boolean) {
 export function useCreateOperator() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: { email: string; password: string; role: Operator["role"] }) => api<Operator>("/operators", { method: "POST", body: input }),
+    mutationFn: (input: CreateOperatorInput) => api<Operator>("/operators", { method: "POST", body: input }),
     onSuccess: () => client.invalidateQueries({ queryKey: operatorKeys.all }),
   });
 }

@@ -9,19 +9,19 @@ import { StatsChart } from "../../shared/stats-chart";
 import { Card } from "../../ui/card";
 import { AlertTable } from "../alerts/alerts-screen";
 import { useAlertLog } from "../alerts/queries";
-import type { Backlog } from "@/lib/deliveries/read-backlog";
+import type { Backlog } from "@/lib/deliveries/schemas";
+import type { EndpointHealthCounts } from "@/lib/endpoints/schemas";
+import type { Recovery } from "@/lib/recoveries/schemas";
 import { PageHeader } from "../../shared/page-header";
 
-type Counts = { failing: number; circuit_open: number; auto_disabled: number };
-
 /** What needs attention now, and how delivery has gone over the last hour, day or week. */
-export function OverviewScreen({ counts, backlog }: { counts: Counts; backlog: Backlog }) {
+export function OverviewScreen({ counts, backlog }: { counts: EndpointHealthCounts; backlog: Backlog }) {
   const t = useTranslations("overview");
   const format = useFormatter();
   const now = useNow({ updateInterval: 30_000 });
   const charts = useTranslations("charts");
   const alerts = useAlertLog({});
-  const running = useQuery({ queryKey: ["recoveries", "running"], queryFn: () => api<Page<{ id: string }>>("/recoveries?state=running&limit=250"), refetchInterval: 15_000 });
+  const running = useQuery({ queryKey: ["recoveries", "running"], queryFn: () => api<Page<Recovery>>("/recoveries?state=running&limit=250"), refetchInterval: 15_000 });
   const tiles = [
     { key: "failing", value: format.number(counts.failing), href: "/alerts?kind=endpoint.failing" },
     { key: "circuitOpen", value: format.number(counts.circuit_open), href: "/alerts?kind=endpoint.failing" },

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useTranslations } from "next-intl";
-import type { ReceivingSample } from "@/lib/receiving/sample-text";
+import type { ReceivingPolicy, ReceivingSample } from "@/lib/receiving/schemas";
 import { EndpointStateBadge } from "../../shared/endpoint-state-badge";
 import { TestSendCard } from "../../shared/endpoints/test-send-card";
 import { useEndpoint } from "../../shared/queries/endpoints";
@@ -11,7 +11,7 @@ import { usePortalReasons } from "../endpoints/use-portal-reasons";
 import { EndpointGate } from "../endpoints/endpoint-gate";
 import { usePortalSession } from "../session-context";
 import { useLatestAttempt, useSampleSecret } from "./queries";
-import { ReceiverChecklist, VerifySection, type ReceivingPolicy, type SampleSecret } from "./receiving-guide";
+import { ReceiverChecklist, VerifySection, type SampleSecret } from "./receiving-guide";
 import { RequestHeaders, type HeadersSource } from "./request-headers";
 
 const deliveryHref = (messageId: string) => `/portal/deliveries/${encodeURIComponent(messageId)}`;

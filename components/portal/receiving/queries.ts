@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import type { Page } from "../../shared/api";
 import { useApi } from "../../shared/api-context";
 import type { Attempt } from "../../shared/types";
+import type { EndpointSecret } from "@/lib/endpoints/schemas";
 
 export const receivingKeys = {
   all: ["receiving"] as const,
@@ -29,7 +30,7 @@ export function useSampleSecret(endpointId: string, enabled: boolean) {
   const call = useApi();
   return useQuery({
     queryKey: receivingKeys.secret(endpointId),
-    queryFn: async () => (await call<{ key: string }>(`/endpoints/${encodeURIComponent(endpointId)}/secret`)).key,
+    queryFn: async () => (await call<EndpointSecret>(`/endpoints/${encodeURIComponent(endpointId)}/secret`)).key,
     enabled,
     staleTime: Infinity,
     gcTime: 0,

@@ -2,13 +2,11 @@
 
 import { CheckCircle2, KeyRound } from "lucide-react";
 import { useTranslations } from "next-intl";
-import { SECRET_STAND_IN, type ReceivingSample } from "@/lib/receiving/sample-text";
+import { SECRET_STAND_IN } from "@/lib/receiving/sample-text";
+import type { ReceivingPolicy, ReceivingSample } from "@/lib/receiving/schemas";
 import { Card } from "../../ui/card";
 import { usePortalSession } from "../session-context";
 import { SampleTabs } from "./sample-tabs";
-
-/** The numbers the checklist quotes, from the server's configuration. */
-export type ReceivingPolicy = { timeoutSeconds: number; rotationHours: number };
 
 /**
  * Where the samples' secret comes from: this endpoint's (read), still being read, not readable

@@ -3,14 +3,14 @@
 import { ChevronRight } from "lucide-react";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
-import type { ReceivingSample } from "@/lib/receiving/sample-text";
+import type { ReceivingPolicy, ReceivingSample } from "@/lib/receiving/schemas";
 import { EndpointStateBadge } from "../../shared/endpoint-state-badge";
 import { ErrorMessage } from "../../shared/error-message";
 import { useConsumerEndpoints } from "../../shared/queries/consumers";
 import { Card } from "../../ui/card";
 import { Skeleton } from "../../ui/skeleton";
 import { usePortalSession } from "../session-context";
-import { ReceiverChecklist, VerifySection, type ReceivingPolicy } from "./receiving-guide";
+import { ReceiverChecklist, VerifySection } from "./receiving-guide";
 import { RequestHeaders } from "./request-headers";
 
 /** The general guide: example headers, the samples with a stand-in secret, the checklist, and each endpoint's own guide. */

@@ -2,7 +2,8 @@
 
 import { useTranslations } from "next-intl";
 import { useId, useRef, useState } from "react";
-import { fillSecret, type ReceivingSample } from "@/lib/receiving/sample-text";
+import { fillSecret } from "@/lib/receiving/sample-text";
+import type { ReceivingSample } from "@/lib/receiving/schemas";
 import { CodeBlock } from "../../shared/code-block";
 import { cn } from "../../ui/cn";
 

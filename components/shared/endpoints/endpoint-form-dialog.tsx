@@ -7,7 +7,8 @@ import { FormDialog } from "../form-dialog";
 import type { Endpoint } from "../resources";
 import { Input, Textarea } from "../../ui/input";
 import { Field } from "../../ui/label";
-import { useCreateEndpoint, useUpdateEndpoint, type EndpointInput } from "../queries/endpoints";
+import { useCreateEndpoint, useUpdateEndpoint } from "../queries/endpoints";
+import type { CreateEndpointInput } from "@/lib/endpoints/schemas";
 import { EventTypePicker } from "./event-type-picker";
 
 type Draft = { url: string; description: string; eventTypes: string[]; headers: string; cap: string; rate: string };
@@ -63,14 +64,14 @@ export function EndpointFormDialog({
   const set = (key: "url" | "description" | "headers" | "cap" | "rate") => (event: { target: { value: string } }) =>
     setDraft((d) => ({ ...d, [key]: event.target.value }));
   const creating = target.kind === "create";
-  const toInput = (): EndpointInput | null => {
+  const toInput = (): CreateEndpointInput | null => {
     const headers = parseHeaders(draft.headers);
     if (!headers) {
       setHeaderError(t("headersInvalid"));
       return null;
     }
     setHeaderError(undefined);
-    const input: EndpointInput = {
+    const input: CreateEndpointInput = {
       url: draft.url.trim(),
       description: draft.description,
       event_types: draft.eventTypes.length ? draft.eventTypes : null,

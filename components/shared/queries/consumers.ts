@@ -4,6 +4,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tansta
 import type { Page } from "../api";
 import { useApi } from "../api-context";
 import type { Consumer, Endpoint } from "../resources";
+import type { PortalLink } from "@/lib/portal/schemas";
 
 export const consumerKeys = {
   all: ["consumers"] as const,
@@ -55,7 +56,7 @@ export function useUpdateAlertEmails(ref: string) {
 /** A one-time portal link into this consumer's portal (all capabilities), minted by an operator. */
 export function useMintPortalLink(ref: string) {
   const call = useApi();
-  return useMutation({ mutationFn: () => call<{ url: string; expires_at: string }>(`/consumers/${enc(ref)}/portal-links`, { method: "POST", body: {} }) });
+  return useMutation({ mutationFn: () => call<PortalLink>(`/consumers/${enc(ref)}/portal-links`, { method: "POST", body: {} }) });
 }
 
 export function useEndPortalSessions(ref: string) {

@@ -7,6 +7,8 @@ import type { Endpoint, EndpointStats } from "../resources";
 import type { Attempt } from "../types";
 import { consumerKeys } from "./consumers";
 
+import type { CreateEndpointInput, EndpointSecret, SendTestInput, TestQueued, UpdateEndpointInput } from "@/lib/endpoints/schemas";
+
 export const endpointKeys = {
   all: ["endpoints"] as const,
   detail: (id: string) => [...endpointKeys.all, "detail", id] as const,
@@ -39,11 +41,9 @@ export function useSetEnabled(id: string) {
   return useEndpointMutation((enable: boolean) => call<Endpoint>(path(id, enable ? "/enable" : "/disable"), { method: "POST" }));
 }
 
-export type EndpointInput = Pick<Endpoint, "url"> & Partial<Pick<Endpoint, "description" | "event_types" | "headers" | "rate_limit_per_second">> & { max_concurrency?: number | null };
-
 export function useCreateEndpoint(consumer: string) {
   const call = useApi();
-  return useEndpointMutation((input: EndpointInput) => call<Endpoint>(`/consumers/${encodeURIComponent(consumer)}/endpoints`, { method: "POST", body: input }));
+  return useEndpointMutation((input: CreateEndpointInput) => call<Endpoint>(`/consumers/${encodeURIComponent(consumer)}/endpoints`, { method: "POST", body: input }));
 }
 
 export function useDeleteEndpoint(id: string) {
@@ -59,26 +59,25 @@ export function useDeleteEndpoint(id: string) {
   });
 }
 
-export type EndpointPatch = Partial<Pick<Endpoint, "url" | "description" | "event_types" | "headers" | "rate_limit_per_second"> & { max_concurrency: number | null }>;
 export function useUpdateEndpoint(id: string) {
   const call = useApi();
-  return useEndpointMutation((patch: EndpointPatch) => call<Endpoint>(path(id), { method: "PATCH", body: patch }));
+  return useEndpointMutation((patch: UpdateEndpointInput) => call<Endpoint>(path(id), { method: "PATCH", body: patch }));
 }
 
 /** Reading the secret is audited on the server, so it is fetched only when the operator asks. */
 export function useRevealSecret(id: string) {
   const call = useApi();
-  return useMutation({ mutationFn: () => call<{ key: string }>(path(id, "/secret")) });
+  return useMutation({ mutationFn: () => call<EndpointSecret>(path(id, "/secret")) });
 }
 
 export function useRotateSecret(id: string) {
   const call = useApi();
-  return useMutation({ mutationFn: () => call<{ key: string }>(path(id, "/secret/rotate"), { method: "POST", body: {} }) });
+  return useMutation({ mutationFn: () => call<EndpointSecret>(path(id, "/secret/rotate"), { method: "POST", body: {} }) });
 }
 
 export function useSendTest(id: string) {
   const call = useApi();
-  return useMutation({ mutationFn: (input: { event_type?: string }) => call<{ message_id: string }>(path(id, "/test"), { method: "POST", body: input }) });
+  return useMutation({ mutationFn: (input: SendTestInput) => call<TestQueued>(path(id, "/test"), { method: "POST", body: input }) });
 }
 
 /** The test message's attempt, polled until the worker has made it. */

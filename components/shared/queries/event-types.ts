@@ -4,16 +4,9 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Page } from "../api";
 import { useApi } from "../api-context";
 
-export type EventType = {
-  id: string;
-  name: string;
-  description: string;
-  schema: Record<string, unknown> | null;
-  example: unknown;
-  created_at: string;
-  updated_at: string;
-};
-export type CreateEventTypeInput = { name: string; description?: string; schema?: Record<string, unknown>; example?: unknown };
+import type { CreateEventTypeInput, EventType } from "@/lib/event-types/schemas";
+
+export type { CreateEventTypeInput, EventType };
 
 export const eventTypeKeys = { all: ["event-types"] as const, list: () => [...eventTypeKeys.all, "list"] as const };
 

@@ -1,24 +1,19 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { z } from "zod";
 import type { ApiCall, Page } from "../api";
 import { useApi } from "../api-context";
 import { ACTIVE_RECOVERY_STATES, type Recovery } from "../types";
 
-import type { RecoveryItem } from "@/lib/recoveries/schemas";
-import type { DryRun } from "@/lib/recoveries/create-recovery";
+import type { CreateRecoveryInput, RecoveryDryRun, RecoveryItem } from "@/lib/recoveries/schemas";
 
-export type { DryRun, RecoveryItem };
-export type RecoverInput = {
-  since: string;
-  until?: string;
-  event_types?: string[];
-  statuses?: ("failed" | "canceled")[];
-  include_never_attempted?: boolean;
-  rate_per_second?: number;
-  canary?: number;
-  stop_if_failure_ratio?: number;
-};
+export type { RecoveryItem };
+/**
+ * The body as sent: z.input, since the server parses `since` and `until` from ISO strings into
+ * Dates. `dry_run` is the hook's to set (useDryRun), not the form's.
+ */
+export type RecoverInput = Omit<z.input<typeof CreateRecoveryInput>, "dry_run">;
 export type Target = { kind: "consumer" | "endpoint"; id: string };
 
 export const recoveryKeys = {
@@ -35,7 +30,7 @@ const recoverPath = (target: Target) => `/${target.kind === "consumer" ? "consum
 
 export function useDryRun() {
   const call = useApi();
-  return useMutation({ mutationFn: ({ target, input }: { target: Target; input: RecoverInput }) => call<DryRun>(recoverPath(target), { method: "POST", body: { ...input, dry_run: true } }) });
+  return useMutation({ mutationFn: ({ target, input }: { target: Target; input: RecoverInput }) => call<RecoveryDryRun>(recoverPath(target), { method: "POST", body: { ...input, dry_run: true } }) });
 }
 
 export function useStartRecovery() {

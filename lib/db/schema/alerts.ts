@@ -1,8 +1,9 @@
 import { index, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { createdAt, ts, updatedAt } from "./columns";
 import { endpoints } from "./endpoints";
+import type { AlertChannelKind } from "../../alerts/kinds";
 
-export const ALERT_CHANNEL_KINDS = ["slack", "teams", "chatwork", "email", "webhook"] as const;
+export { ALERT_CHANNEL_KINDS, type AlertChannelKind } from "../../alerts/kinds";
 export const ALERT_STATUSES = ["pending", "sent", "suppressed", "failed"] as const;
 
 /** Where alerts go. Credentials live only in the encrypted config. */
@@ -10,7 +11,7 @@ export const alertChannels = pgTable(
   "alert_channels",
   {
     id: text("id").primaryKey(),
-    kind: text("kind").$type<(typeof ALERT_CHANNEL_KINDS)[number]>().notNull(),
+    kind: text("kind").$type<AlertChannelKind>().notNull(),
     name: text("name").notNull(),
     configCiphertext: text("config_ciphertext").notNull(),
     keyId: text("key_id").notNull(),

@@ -134,7 +134,7 @@ export const deliveryQueue = pgTable(
     deliveryId: text("delivery_id")
       .notNull()
       .references(() => deliveries.id, { onDelete: "cascade" }),
-    kind: smallint("kind").$type<QueueKind>().notNull().default(0),
+    kind: smallint("kind").$type<QueueKind>().notNull().default(QUEUE_KINDS.scheduled),
     endpointId: text("endpoint_id").notNull(),
     /** The delivery's (columns.ts consumerId): see the column's note there on why it may be null. */
     consumerId: consumerId(),
