@@ -9,6 +9,7 @@ import { ConfigError } from "../config";
 import { createSql, type Sql } from "./client";
 import { splitConcurrent, type ConcurrentStatement } from "./concurrent-statements";
 import { applySqlFunctions } from "./functions";
+import { retryOnConflict } from "./retry";
 import { readSchemaStatus } from "./schema-status";
 
 const MIGRATIONS = fileURLToPath(new URL("../../drizzle", import.meta.url));
@@ -94,7 +95,13 @@ export async function migrateDatabase(url: string, options: Options = {}): Promi
   try {
     // One connection (max: 1), so the session lock covers every step's work.
     await lock(sql);
-    await new PgDialect().migrate(transactional, drizzle(sql)._.session as unknown as PgSession, { migrationsFolder: folder });
+    // The pending migrations are one transaction, and the processes of the release still serving
+    // go on writing, taking the same tables' locks in their own order: a migration that alters
+    // endpoints and then renames messages meets an ingest that wrote its message and then checks
+    // its delivery's endpoint. PostgreSQL ends one of the two: the one that began waiting first,
+    // mostly the writer (which retries), but the migration when the writer was between statements.
+    // Rolled back whole, it runs again (benchmarks.md, "The upgrade").
+    await retryOnConflict(() => new PgDialect().migrate(transactional, drizzle(sql)._.session as unknown as PgSession, { migrationsFolder: folder }));
     await runConcurrent(sql, concurrent);
     if (!options.migrationsFolder && options.upTo === undefined) {
       await runMigrations({ connectionString: url });

@@ -152,3 +152,43 @@ describe("-- concurrently", () => {
     }
   });
 });
+
+describe("a deadlock with the writers of the release still serving", () => {
+  it("runs the pending migrations again when PostgreSQL ends them for a deadlock", async () => {
+    // As from 0.2.0: the batch alters "endpoints" (0015) and then renames "messages" (0017), while
+    // the old release's ingest has written its message and goes on to check its delivery's endpoint.
+    const url = await freshDatabase();
+    const setup = migrationsFolder([`CREATE TABLE "endpoints" ("id" int PRIMARY KEY);${BP}CREATE TABLE "messages" ("id" int PRIMARY KEY);`]);
+    await migrateDatabase(url, { migrationsFolder: setup });
+    const folder = migrationsFolder([
+      `CREATE TABLE "endpoints" ("id" int PRIMARY KEY);${BP}CREATE TABLE "messages" ("id" int PRIMARY KEY);`,
+      `ALTER TABLE "endpoints" ADD COLUMN "uid" text;${BP}ALTER TABLE "messages" RENAME TO "messages_default";`,
+    ]);
+    const writer = createSql(url, { max: 1 });
+    const watcher = createSql(url, { max: 1 });
+    try {
+      let migration: Promise<void> | null = null;
+      await writer.begin(async (tx) => {
+        await tx`insert into messages (id) values (1)`;
+        migration = migrateDatabase(url, { migrationsFolder: folder });
+        // The migration holds "endpoints" and waits for "messages" — it began waiting first, so
+        // PostgreSQL's deadlock check, a second on, ends it rather than this writer.
+        for (;;) {
+          const [waiting] = await watcher<{ n: number }[]>`
+            select count(*)::int as n from pg_stat_activity
+            where datname = current_database() and wait_event_type = 'Lock' and query ilike '%rename to%'`;
+          if (waiting!.n > 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        await tx`lock table endpoints in row share mode`;
+      });
+      await migration;
+      const [renamed] = await watcher<{ n: number }[]>`select count(*)::int as n from messages_default`;
+      expect(renamed!.n).toBe(1);
+      expect((await watcher`select 1 from information_schema.columns where table_name = 'endpoints' and column_name = 'uid'`).length).toBe(1);
+    } finally {
+      await writer.end();
+      await watcher.end();
+    }
+  }, 30_000);
+});
