@@ -18,10 +18,12 @@ export async function releaseLeases(
   const deliveries = [...input.deliveries].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : a.kind - b.kind));
   await retryOnConflict(() => sql.begin(async (tx) => {
     // Truncated as the unparked are: the column keeps milliseconds.
-    await tx`
+    const released = await tx<{ endpoint_id: string }[]>`
       update delivery_queue q set next_attempt_at = date_trunc('milliseconds', now()), lease_token = null, parked = false
       from unnest(${deliveries.map((d) => d.id)}::text[], ${deliveries.map((d) => String(d.kind))}::text[]::smallint[]) as v(id, kind)
-      where q.delivery_id = v.id and q.kind = v.kind and q.lease_token = ${token}`;
-    await unparkFreedSlots(tx, deliveries.map((d) => d.endpoint_id), health);
+      where q.delivery_id = v.id and q.kind = v.kind and q.lease_token = ${token}
+      returning q.endpoint_id`;
+    // Only the slots this lease still held: a row whose lease ran out (and was claimed again) frees none.
+    if (released.length > 0) await unparkFreedSlots(tx, released.map((r) => r.endpoint_id), health);
   }));
 }

@@ -1,0 +1,176 @@
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { getConfig } from "../../lib/config";
+import { getSql } from "../../lib/db/client";
+import { QUEUE_KINDS } from "../../lib/db/schema/messages";
+import { claimDueDeliveries, type ClaimedDelivery } from "../../lib/deliveries/claim-due-deliveries";
+import { OutcomeWriter } from "../../lib/deliveries/outcome-writer";
+import { releaseLeases } from "../../lib/deliveries/release-leases";
+import { decryptionKeys } from "../../lib/endpoints/secrets";
+import { newId } from "../../lib/ids";
+import { apiClient, type Api } from "../helpers/api";
+import { consumerWithEndpoint, sendMessage, sendMessages } from "../helpers/fixtures";
+import { holdTransaction } from "../helpers/held-transaction";
+
+/**
+ * The worker's two writers beside the claim, driven by hand against real queue rows (no worker runs
+ * in this file): the outcome writer's follow-ups (endpoint.failing, auto-disable), which run beside
+ * the writes and are waited for by drained(); and the give-back of claimed rows (releaseLeases),
+ * which only touches rows still held under its lease and hands their slots to parked deliveries.
+ */
+const HEALTH = { failureThreshold: 1000, openForMs: 30_000, defaultConcurrency: 10 };
+let api: Api;
+
+beforeAll(async () => {
+  api = await apiClient();
+});
+
+// Each test claims from an empty queue.
+afterEach(async () => {
+  await getSql()`delete from delivery_queue`;
+});
+
+const claim = (limit = 100) => claimDueDeliveries(getSql(), { limit, leaseMs: 30_000, defaultConcurrency: 10, keys: decryptionKeys(getConfig()) });
+
+/**
+ * An endpoint failing for two hours (past ALERT_FAILING_AFTER's hour), whose one message was
+ * delivered and is now resent by hand: the resend is queued, due. Its outcome writes nothing to the
+ * job queue (no retry to schedule, no alert of its own), so a lock on that queue holds up only the
+ * follow-up's endpoint.failing.
+ */
+async function failingEndpointWithResend() {
+  const { uid, endpointId } = await consumerWithEndpoint(api, "http://127.0.0.1:9/hook", { prefix: "writer" });
+  const { id: messageId } = await sendMessage(api, uid);
+  await getSql()`delete from delivery_queue where endpoint_id = ${endpointId}`;
+  await getSql()`update deliveries set status = 'failed', next_attempt_at = null where endpoint_id = ${endpointId}`;
+  await getSql()`update endpoints set failing_since = now() - interval '2 hours', consecutive_failures = 3 where id = ${endpointId}`;
+  const resend = await api.post(`/api/v1/messages/${messageId}/resend`, { endpoint_id: endpointId });
+  expect(resend.status, resend.text).toBe(202);
+  return endpointId;
+}
+
+/** A claimed delivery's attempt, answered 503. A manual one (`next` null) leaves the delivery's schedule alone. */
+function failed(d: ClaimedDelivery, token: string) {
+  return {
+    attemptId: newId("attempt"),
+    deliveryId: d.id,
+    messageId: d.message_id,
+    endpointId: d.endpoint_id,
+    consumerId: d.consumer_id,
+    attemptNumber: 2,
+    trigger: "manual" as const,
+    success: false,
+    statusCode: 503,
+    error: null,
+    errorDetail: null,
+    responseBody: "down",
+    durationMs: 3,
+    requestHeaders: { "webhook-id": d.message_id },
+    url: d.url,
+    finishedAt: new Date(),
+    leaseToken: token,
+    next: null,
+  };
+}
+
+const alerted = async (endpointIds: string[]) =>
+  (await getSql()<{ id: string }[]>`select id from endpoints where id = any(${endpointIds}) and failing_alerted_at is not null`).map((e) => e.id).sort();
+
+/** Waits (on the database) until some backend waits for a lock on `table`. */
+async function someoneWaitsFor(table: string) {
+  for (;;) {
+    const [row] = await getSql()<{ n: number }[]>`
+      select count(*)::int as n from pg_locks l join pg_class c on c.oid = l.relation where not l.granted and c.relname = ${table}`;
+    if (row!.n > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe("the outcome writer's follow-ups", () => {
+  it("raise endpoint.failing beside the writes; drained() waits for them, and failures written meanwhile are followed up after", async () => {
+    const first = await failingEndpointWithResend();
+    const { token, deliveries } = await claim();
+    expect(deliveries.map((d) => [d.endpoint_id, d.kind])).toEqual([[first, QUEUE_KINDS.manual]]);
+    const writer = new OutcomeWriter(getSql(), getConfig(), HEALTH, () => {});
+    // The job queue taken: endpoint.failing (a job for the alert fan-out) waits; outcome writes do not.
+    const held = await holdTransaction((tx) => tx`lock table graphile_worker._private_jobs in exclusive mode`);
+    let drained = false;
+    let waiting: Promise<void> | undefined;
+    try {
+      await writer.write(failed(deliveries[0]!, token));
+      expect(await getSql()`select 1 from attempts where delivery_id = ${deliveries[0]!.id}`).toHaveLength(1);
+      waiting = writer.drained().then(() => void (drained = true));
+      await someoneWaitsFor("_private_jobs");
+      // Two more endpoints fail while the follow-up waits: their outcomes are written at once.
+      const more = [await failingEndpointWithResend(), await failingEndpointWithResend()];
+      const next = await claim();
+      expect(next.deliveries.map((d) => d.endpoint_id).sort()).toEqual([...more].sort());
+      await Promise.all(next.deliveries.map((d) => writer.write(failed(d, next.token))));
+      expect(drained).toBe(false);
+      expect(await alerted([first, ...more])).toEqual([]);
+      await held.commit();
+      // drained() resolves only once the follow-ups are done, those of the failures written meanwhile too.
+      await waiting;
+      expect(await alerted([first, ...more])).toEqual([first, ...more].sort());
+    } finally {
+      await held.commit();
+      await waiting;
+    }
+  });
+});
+
+describe("giving claimed rows back (releaseLeases)", () => {
+  it("makes only rows still held under its lease due again, and hands their slots to deliveries parked for one", async () => {
+    const { uid, endpointId } = await consumerWithEndpoint(api, "http://127.0.0.1:9/hook", { prefix: "release" });
+    await getSql()`update endpoints set max_concurrency = 2 where id = ${endpointId}`;
+    await sendMessages(api, uid, 4);
+    const { token, deliveries } = await claim();
+    expect(deliveries).toHaveLength(2);
+    const queue = () =>
+      getSql()<{ delivery_id: string; leased: boolean; parked: boolean; due: boolean }[]>`
+        select delivery_id, lease_token is not null as leased, parked, next_attempt_at <= now() as due from delivery_queue where endpoint_id = ${endpointId} order by delivery_id`;
+    // The other two wait parked for a slot.
+    expect((await queue()).filter((q) => q.parked)).toHaveLength(2);
+
+    // Another lease's token changes nothing.
+    await releaseLeases(getSql(), { token: "not-the-lease", deliveries, health: HEALTH });
+    expect((await queue()).filter((q) => q.leased)).toHaveLength(2);
+
+    // One given back: due at once, unleased, and a parked delivery woken for the slot it frees.
+    await releaseLeases(getSql(), { token, deliveries: [deliveries[0]!], health: HEALTH });
+    const after = await queue();
+    expect(after.find((q) => q.delivery_id === deliveries[0]!.id)).toMatchObject({ leased: false, parked: false, due: true });
+    expect(after.filter((q) => q.leased).map((q) => q.delivery_id)).toEqual([deliveries[1]!.id]);
+    expect(after.filter((q) => q.parked)).toHaveLength(1);
+    // The next claim takes the given-back row and the woken one: two due, one slot free.
+    const again = await claim();
+    expect(again.deliveries).toHaveLength(1);
+  });
+
+  it("is retried whole when PostgreSQL ends it for a deadlock", async () => {
+    const { uid, endpointId } = await consumerWithEndpoint(api, "http://127.0.0.1:9/hook", { prefix: "release" });
+    await sendMessages(api, uid, 1);
+    const { token, deliveries } = await claim();
+    // The first give-back's update of the queue row fails as a deadlock would (a sequence counts the
+    // tries: it is not rolled back with them); the retry goes through.
+    await getSql().unsafe(`
+      create sequence release_tries;
+      create function release_deadlock_once() returns trigger language plpgsql as $$
+      begin
+        if nextval('release_tries') = 1 then
+          raise exception 'deadlock detected (test)' using errcode = '40P01';
+        end if;
+        return new;
+      end $$;
+      create trigger release_deadlock_once before update on delivery_queue for each row
+        when (old.lease_token is not null and new.lease_token is null) execute function release_deadlock_once();`);
+    try {
+      await releaseLeases(getSql(), { token, deliveries, health: HEALTH });
+    } finally {
+      await getSql().unsafe("drop trigger release_deadlock_once on delivery_queue");
+    }
+    const [tries] = await getSql()<{ n: number }[]>`select last_value::int as n from release_tries`;
+    expect(tries!.n).toBe(2);
+    const [row] = await getSql()<{ leased: boolean }[]>`select lease_token is not null as leased from delivery_queue where endpoint_id = ${endpointId}`;
+    expect(row).toEqual({ leased: false });
+  });
+});
