@@ -12,16 +12,18 @@ import { moveRun, RECOVERY_TRANSITIONS } from "./transitions";
  * same transaction. 409 `invalid_state` otherwise. `before` runs before the move (taking back queued
  * items), `after` after it (waking the feeder).
  */
-export async function moveRecovery(
-  ctx: Ctx,
-  id: string,
-  move: {
-    move: "pause" | "resume" | "cancel";
-    done: "paused" | "resumed" | "canceled";
-    before?: (tx: SqlOrTx) => Promise<unknown>;
-    after?: (tx: SqlOrTx) => Promise<unknown>;
-  },
-) {
+export async function moveRecovery({
+  ctx,
+  id,
+  ...move
+}: {
+  ctx: Ctx;
+  id: string;
+  move: "pause" | "resume" | "cancel";
+  done: "paused" | "resumed" | "canceled";
+  before?: (tx: SqlOrTx) => Promise<unknown>;
+  after?: (tx: SqlOrTx) => Promise<unknown>;
+}) {
   await findRecoveryRow(ctx, id);
   const { from } = RECOVERY_TRANSITIONS[move.move];
   const row = await inTransaction(ctx, async (tx) => {
