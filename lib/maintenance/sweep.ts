@@ -53,7 +53,7 @@ export async function sweep({ ctx }: { ctx: Ctx }): Promise<SweepResult> {
     // The Svix surface's kept answers (lib/svix/idempotency.ts), by the same rule.
     const expiredSvix = await sql`
       delete from api_idempotency where key_hash in (select key_hash from api_idempotency where expires_at < now() limit 10000)`;
-    await compactStats(sql);
+    await compactStats({ ctx });
     const autoDisabled = await autoDisableFailingEndpoints(sql, { disableAfterMs: config.ENDPOINT_DISABLE_AFTER });
     const failing = await alertFailingEndpoints(sql, { failingAfterMs: config.ALERT_FAILING_AFTER });
     retention = await runRetention({ ctx, startedAt: startedAt.getTime() });

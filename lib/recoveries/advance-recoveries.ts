@@ -100,7 +100,7 @@ async function advanceRecovery(tx: SqlOrTx, id: string, policy: FeedPolicy): Pro
       targetId: id,
       data: { expected: run.expected, succeeded: run.succeeded, failed: run.failed, skipped: run.skipped },
     });
-    await raiseRecoveryAlert(tx, id, "recovery.finished");
+    await raiseRecoveryAlert({ ctx: { sql: tx }, id, kind: "recovery.finished" });
   }
   return fed.queued;
 }

@@ -73,7 +73,7 @@ describe("the retention sweep", () => {
     expect((await rowsOf(failed)).failed).toBe(2);
 
     // The rollup, folded, over the hour these attempts fell in.
-    await compactStats(getSql());
+    await compactStats({ ctx: { sql: getSql() } });
     const window = `since=${new Date(Date.now() - 3_600_000).toISOString()}&until=${new Date(Date.now() + 60_000).toISOString()}&bucket=minute`;
     const statsBefore = (await t.api.get(`/api/v1/stats?${window}`)).body;
     const consumerStatsBefore = (await t.api.get(`/api/v1/stats?${window}&consumer=${succeeded.uid}`)).body;
