@@ -1,7 +1,5 @@
 import { sql } from "drizzle-orm";
 import type { Ctx } from "../context";
-import type { Operator } from "../operators";
-import { openCtx } from "../open-ctx";
 
 export type EndpointHealthCounts = { failing: number; circuit_open: number; auto_disabled: number };
 
@@ -14,9 +12,4 @@ export async function endpointHealthCounts(ctx: Ctx): Promise<EndpointHealthCoun
     from endpoints`);
   const row = (rows as unknown as EndpointHealthCounts[])[0];
   return row ?? { failing: 0, circuit_open: 0, auto_disabled: 0 };
-}
-
-/** For the overview page, which renders on the server as the signed-in operator. */
-export function endpointHealthCountsFor(operator: Operator): Promise<EndpointHealthCounts> {
-  return endpointHealthCounts(openCtx({ type: "operator", id: operator.id, role: operator.role }));
 }
