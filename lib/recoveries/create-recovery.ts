@@ -8,7 +8,7 @@ import { wakeRecoveries } from "../jobs";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { findConsumer } from "../consumers/queries";
 import { findEndpointRow } from "../endpoints/queries";
-import { nameRecoveries, readRun, type RecoveryRow } from "./queries";
+import { findRecoveryRow, nameRecoveries, type RecoveryRow } from "./queries";
 import type { CreateRecoveryInput, RecoveryDryRun } from "./schemas";
 import { scopeCandidates, type ScopeTarget } from "./scope";
 
@@ -85,7 +85,7 @@ export async function insertRun({
 export async function finishCreate({ ctx, id }: { ctx: Ctx; id: string }): Promise<RecoveryRow> {
   const { sql: tx } = ctx;
   await tx`update recoveries set expected = (select count(*) from recovery_items where recovery_id = ${id}) where id = ${id}`;
-  const row = (await readRun(tx, id))!;
+  const row = await findRecoveryRow(ctx, id);
   await recordAuditEvent(ctx, { action: "recovery.started", targetType: "recovery", targetId: id, data: { expected: row.expected } });
   await wakeRecoveries(tx);
   return row;

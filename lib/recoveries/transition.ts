@@ -3,7 +3,7 @@ import { type SqlOrTx } from "../db/client";
 import type { RecoveryState } from "../db/schema";
 import { ConflictError } from "../errors";
 import { recordAuditEvent } from "../audit/record-audit-event";
-import { findRecoveryRow, nameRecoveries, readRun } from "./queries";
+import { findRecoveryRow, nameRecoveries } from "./queries";
 import { moveRun, RECOVERY_TRANSITIONS } from "./transitions";
 
 /**
@@ -24,11 +24,11 @@ export async function moveRecovery({
   before?: (tx: SqlOrTx) => Promise<unknown>;
   after?: (tx: SqlOrTx) => Promise<unknown>;
 }) {
-  await findRecoveryRow(ctx, id);
   const { from } = RECOVERY_TRANSITIONS[move.move];
   const row = await inTransaction(ctx, async (tx) => {
     const sql = tx.sql;
-    const run = (await readRun(sql, id, "for update"))!;
+    // Within the actor's scope (404) and under the row's lock, in one read.
+    const run = await findRecoveryRow(tx, id, { lock: true });
     if (!(from as readonly RecoveryState[]).includes(run.state)) {
       throw new ConflictError("invalid_state", `The recovery is ${run.state}; it can be ${move.done} only when ${from.join(" or ")}.`);
     }
@@ -36,7 +36,7 @@ export async function moveRecovery({
     await moveRun(sql, id, move.move);
     await move.after?.(sql);
     await recordAuditEvent(tx, { action: `recovery.${move.done}`, targetType: "recovery", targetId: id, data: { from: run.state } });
-    return (await readRun(sql, id))!;
+    return findRecoveryRow(tx, id);
   });
   return (await nameRecoveries(ctx, [row]))(row);
 }
