@@ -26,13 +26,18 @@ const CORE_FORBIDDEN = {
 };
 
 // Verbs get their database handle and config from `ctx` (lib/context.ts); only the process's edges
-// make one (lib/open-ctx.ts) from the pool and the environment.
+// make one (lib/open-ctx.ts) from the pool and the environment: a verb neither reaches for the pool
+// or the environment nor opens a ctx of its own (openCtx, systemCtx, ctxOver).
 const VERB_FORBIDDEN = {
   paths: CORE_FORBIDDEN.paths,
   patterns: [
     ...CORE_FORBIDDEN.patterns,
     { group: ["**/config"], importNames: ["getConfig"], message: "A verb reads ctx.config; only edges (lib/open-ctx.ts) call getConfig()." },
     { group: ["**/db/client"], importNames: ["getSql", "getDb"], message: "A verb uses ctx.db / ctx.sql; only edges (lib/open-ctx.ts) reach for the pool." },
+    {
+      group: ["**/open-ctx"],
+      message: "A verb is given its ctx by its caller; only edges (route wrappers, worker tasks, the CLI, scripts) make one with openCtx/systemCtx/ctxOver.",
+    },
   ],
 };
 

@@ -21,7 +21,7 @@ const { values } = parseArgs({ options: { days: { type: "string", default: "35" 
 const db = await prepareDatabase({ fsync: false, log: () => {} });
 const sql = createSql(db.url, { max: 1, name: "ingest-fk" });
 const ctx = ctxOver(sql, { type: "system" }, parseConfig(productEnv(db.url)));
-for (let day = Number(values.days); day >= 0; day--) await makePartitions(ctx, { now: Date.now() - day * 86_400_000 });
+for (let day = Number(values.days); day >= 0; day--) await makePartitions({ ctx, now: Date.now() - day * 86_400_000 });
 const [counted] = await sql<{ partitions: number }[]>`select count(*)::int as partitions from pg_inherits where inhparent = 'deliveries'::regclass`;
 const partitions = counted!.partitions;
 const consumer = newId("consumer");

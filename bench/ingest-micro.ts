@@ -60,7 +60,7 @@ async function main() {
         await req.text();
         return new Response(JSON.stringify({ id: "msg" }), { status: 202, headers: { "content-type": "application/json" } }).text();
       },
-      "API key lookup": () => authenticateApiKey(system, key.key),
+      "API key lookup": () => authenticateApiKey({ ctx: system, token: key.key }),
       "createMessage (the verb)": () => createMessage({ ctx: actorCtx, input: JSON.parse(body) }),
       "the route's handler, whole": async (i) => {
         const res = await POST(request(), { params: Promise.resolve({}) });

@@ -194,7 +194,7 @@ export async function seedLogData(sql: Sql, o: LogSeedOptions, log: (line: strin
           ) a`,
       ),
     );
-    await compactStats(sql);
+    await compactStats({ ctx: { sql } });
     const done = (from + dayMs - startMs) / spanMs;
     if (Math.round(done * 30) % 5 === 0 || done >= 1)
       log(`  attempts and rollup: ${Math.round(Math.min(1, done) * 100)} % (${((performance.now() - t0) / 1000).toFixed(0)} s)`);

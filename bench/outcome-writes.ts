@@ -114,7 +114,7 @@ async function main() {
     let compactMs = 0;
     const compact = async () => {
       const t = performance.now();
-      await compactStats(sql);
+      await compactStats({ ctx: { sql } });
       compactMs += performance.now() - t;
     };
     // The rollup's compaction runs beside the writes as in a worker, every COMPACT_EVERY_MS.

@@ -245,9 +245,9 @@ export async function capturePlans(serverUrl: string, o: Options): Promise<{ nam
   if (!o.reuse) {
     // Day partitions from the first seeded day (the default partition is empty: nothing to prove),
     // months of hourly rollup rows from STATS_RETENTION's 400 days back.
-    await makePartitions(ctx, { now: now - 400 * DAY_MS, only: [ROLLUP_HOURS] });
-    await makePartitions(ctx, { now: now - (o.days - 1) * DAY_MS });
-    await makePartitions(ctx, { now });
+    await makePartitions({ ctx, now: now - 400 * DAY_MS, only: [ROLLUP_HOURS] });
+    await makePartitions({ ctx, now: now - (o.days - 1) * DAY_MS });
+    await makePartitions({ ctx, now });
     keys = await seed([plain, parted], o, now);
   } else {
     const [e] = await plain<{ id: string; consumer_id: string }[]>`select id, consumer_id from endpoints order by id limit 1 offset 3`;

@@ -129,7 +129,7 @@ async function makeVariant(serverUrl: string, name: Variant["name"], pastDays: n
   const ctx: Ctx = { actor: { type: "system" }, db: ormOver(sql), sql, config: parseConfig(env) };
   if (name === "plain") await unpartition(sql);
   else {
-    await makePartitions(ctx);
+    await makePartitions({ ctx });
     const today = startOfDay(Date.now());
     for (let d = 1; d <= pastDays; d++) for (const { table } of PARTITIONED) await attachDay(sql, table, today - d * DAY_MS);
   }
@@ -263,7 +263,7 @@ async function measureDrop(v: Variant, messages: number, log: (line: string) => 
   })();
   await sleep(500);
   const started = performance.now();
-  const { removed, timings } = await dropExpiredPartitions(ctx, { deadline: Date.now() + 600_000 });
+  const { removed, timings } = await dropExpiredPartitions({ ctx, deadline: Date.now() + 600_000 });
   const totalMs = performance.now() - started;
   await sleep(500);
   running = false;

@@ -79,7 +79,7 @@ export async function measureDeliveryPairs(
     await options.prepare?.(variant);
     await queue(db, options.endpointIds, options.deliveries, options.traceparents ?? false);
     // What an earlier phase left appended is folded now, not on this phase's time.
-    while ((await compactStats(db.sql)) === null);
+    while ((await compactStats({ ctx: { sql: db.sql } })) === null);
     const attemptsBefore = (await countAttempts(db.sql)).total;
     const started = await Promise.all(
       Array.from({ length: options.processes?.[variant] ?? 1 }, () => startWorker({ ...ctx.env, ...options[variant] }, ctx.logDir, options.cwd?.[variant])),

@@ -64,7 +64,7 @@ function inTransactionOn(ctx: Ctx, sql: SqlTx): Ctx {
 }
 
 /** The consumer a query must be limited to, or null when the actor sees every consumer. */
-export function consumerScope(ctx: Ctx): string | null {
+export function consumerScope(ctx: Pick<Ctx, "actor">): string | null {
   return ctx.actor.type === "portal" ? ctx.actor.consumerId : null;
 }
 

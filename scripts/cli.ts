@@ -90,7 +90,7 @@ async function main(argv: string[]): Promise<string[]> {
         return summaryLines(summary);
       }
       case "secrets reencrypt": {
-        const counts = await reencryptSecrets(ctx);
+        const counts = await reencryptSecrets({ ctx });
         return [`Re-encrypted ${counts.endpointSecrets} endpoint secrets and ${counts.alertChannels} alert channels.`];
       }
       default:

@@ -37,7 +37,7 @@ export async function seedData(ctx: Ctx): Promise<DataSample> {
       (4, 412, '{"messages": 702, "deliveries": 842, "attempts": 3466, "attempt_stats": 5000}'),
       (5, 388, '{"messages": 688, "deliveries": 825, "attempts": 3390, "attempt_stats": 1411}')
     ) as v(m, d, r)`);
-  await sweep(ctx);
+  await sweep({ ctx });
   // The planner's row counts, which the page shows beside each table's size.
   await ctx.db.execute(sql`analyze`);
   await ctx.db.execute(sql`

@@ -86,7 +86,7 @@ async function main(): Promise<void> {
     );
   }
   await migrateOnStart(database.url, config.MIGRATE_ON_START, mode === "web" ? "web app" : "web app and worker");
-  const demo = database.embedded ? await seedDemo(systemCtx(), { appUrl: config.APP_URL }) : null;
+  const demo = database.embedded ? await seedDemo({ ctx: systemCtx(), appUrl: config.APP_URL }) : null;
   const noCredentials = !database.embedded && !(await hasCredentials(systemCtx()));
   await closeDb();
 

@@ -2,6 +2,7 @@ import { EventEmitter } from "node:events";
 import { Logger, run, type TaskList, type WorkerEvents, type WorkerPool } from "graphile-worker";
 import pg from "pg";
 import type { Config } from "../lib/config";
+import type { Ctx } from "../lib/context";
 import { getSql } from "../lib/db/client";
 import { DeliveryPump } from "./delivery-pump";
 import { isConnectionError } from "../lib/db/errors";
@@ -20,6 +21,7 @@ import { advanceRecoveries } from "./tasks/advance-recoveries";
 import { eraseConsumer } from "./tasks/erase-consumer";
 import { wakeActiveRecoveries } from "../lib/recoveries/advance-recoveries";
 import { COMPACT_EVERY_MS, compactStats } from "../lib/stats/compact-stats";
+import { systemCtx } from "../lib/open-ctx";
 
 export const taskList: TaskList = {
   [TASKS.deliverDue]: deliverDue,
@@ -61,7 +63,7 @@ export async function withDatabaseRetry<T>(what: string, fn: () => Promise<T>): 
  * falls at a random point of the period, so workers started together do not reach for the lock
  * at once. Returns the stop function.
  */
-function startCompaction(sql: ReturnType<typeof getSql>, pump: DeliveryPump): () => void {
+function startCompaction(ctx: Ctx, pump: DeliveryPump): () => void {
   let seen = 0;
   let quietTurns = 0;
   const turn = () => {
@@ -69,7 +71,7 @@ function startCompaction(sql: ReturnType<typeof getSql>, pump: DeliveryPump): ()
     quietTurns = attempts === seen ? quietTurns + 1 : 0;
     seen = attempts;
     if (quietTurns > 1) return;
-    compactStats(sql).catch((error: unknown) => logger.warn("stats compaction failed; the next one folds what it left", { error: String(error) }));
+    compactStats({ ctx }).catch((error: unknown) => logger.warn("stats compaction failed; the next one folds what it left", { error: String(error) }));
   };
   let interval: NodeJS.Timeout | undefined;
   const first = setTimeout(() => {
@@ -139,7 +141,7 @@ export async function startWorker(url: string, config: Config): Promise<WorkerHa
     alarm = new JobAlarm(sql, workerPool);
     await withDatabaseRetry("job alarm", () => alarm!.start());
   }
-  const compaction = config.STATS_ROLLUP === "on" ? startCompaction(sql, pump) : () => {};
+  const compaction = config.STATS_ROLLUP === "on" ? startCompaction(systemCtx(), pump) : () => {};
   // Whatever came due while no worker ran is picked up now, not at the next sweep.
   await withDatabaseRetry("wake", () => wakeDeliveries(sql));
   // A run whose feeder died with another worker goes on here.

@@ -1,8 +1,8 @@
 import { OverviewScreen } from "@/components/dashboard/overview/overview-screen";
 import { currentOperator } from "@/lib/auth/current-operator";
 import { readBacklog } from "@/lib/deliveries/read-backlog";
-import { endpointHealthCountsFor } from "@/lib/endpoints/health-counts";
-import { systemCtx } from "../../lib/open-ctx";
+import { endpointHealthCounts } from "@/lib/endpoints/health-counts";
+import { openCtx } from "../../lib/open-ctx";
 
 export const dynamic = "force-dynamic";
 
@@ -10,6 +10,8 @@ export default async function OverviewPage() {
   const operator = await currentOperator();
   // The layout has already sent a signed-out visitor to /login.
   if (!operator) return null;
-  const [counts, backlog] = await Promise.all([endpointHealthCountsFor(operator), readBacklog(systemCtx())]);
+  // The page is an edge: it makes the ctx, as the signed-in operator, and passes it down.
+  const ctx = openCtx({ type: "operator", id: operator.id, role: operator.role });
+  const [counts, backlog] = await Promise.all([endpointHealthCounts(ctx), readBacklog(ctx)]);
   return <OverviewScreen counts={counts} backlog={backlog} />;
 }

@@ -1,6 +1,5 @@
-import type { Config } from "../config";
+import { inTransaction, type Ctx } from "../context";
 import { asTextArray } from "../db/arrays";
-import type { Sql } from "../db/client";
 import { newId } from "../ids";
 import { logger } from "../logger";
 import { enqueueAlertSends, queueFor } from "./enqueue";
@@ -39,7 +38,8 @@ function parseData(raw: Record<string, unknown>): AlertData {
  * and queues one send_alert job per pending row — so a retry after a fault cannot send twice, and
  * each target's retries stay its own.
  */
-export async function fanOutAlerts(sql: Sql, config: Config, raised: SendAlertsPayload["alerts"]) {
+export async function fanOutAlerts({ ctx, alerts: raised }: { ctx: Ctx; alerts: SendAlertsPayload["alerts"] }) {
+  const { sql, config } = ctx;
   const endpointIds = [...new Set(raised.flatMap((a) => (a.endpoint_id ? [a.endpoint_id] : [])))];
   const consumerIds = [...new Set(raised.flatMap((a) => (a.consumer_id ? [a.consumer_id] : [])))];
   const [endpoints, consumers, channels] = await Promise.all([
@@ -91,7 +91,7 @@ export async function fanOutAlerts(sql: Sql, config: Config, raised: SendAlertsP
   }
   if (planned.length === 0) return { sent: 0, suppressed: 0 };
 
-  return sql.begin(async (tx) => {
+  return inTransaction(ctx, async ({ sql: tx }) => {
     const candidates = planned.flatMap((p) =>
       p.endpointId && !RECOVERY_ALERT_KINDS.includes(p.kind)
         ? [{ alertId: p.alertId, endpointId: p.endpointId, target: p.target, alwaysSent: ALWAYS_SENT_KINDS.includes(p.kind) }]

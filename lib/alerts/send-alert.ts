@@ -1,6 +1,5 @@
 import { RECOVERY_ALERT_KINDS, type AlertKind } from "./kinds";
-import type { Config } from "../config";
-import type { Sql } from "../db/client";
+import { inTransaction, type Ctx } from "../context";
 import { isConnectionError } from "../db/errors";
 import { logger } from "../logger";
 import type { ChannelKind } from "./channel-config";
@@ -20,7 +19,7 @@ type ClaimedAlert = {
   created_at: Date;
 };
 
-async function tryOnce(sql: Sql, config: Config, alert: ClaimedAlert, facts: AlertFacts): Promise<SendOutcome> {
+async function tryOnce({ sql, config }: Ctx, alert: ClaimedAlert, facts: AlertFacts): Promise<SendOutcome> {
   if (!alert.channel_id) return sendConsumerEmail(alert.recipient!, facts, config);
   const [channel] = await sql<{ id: string; kind: ChannelKind; config_ciphertext: string }[]>`
     select id, kind, config_ciphertext from alert_channels where id = ${alert.channel_id}`;
@@ -40,14 +39,15 @@ async function tryOnce(sql: Sql, config: Config, alert: ClaimedAlert, facts: Ale
  * kept on the row and the next try queued after ALERT_RETRY_SCHEDULE's next delay, or `failed`
  * when the schedule is used up. Only a database fault throws (graphile retries the job then).
  */
-export async function sendAlert(sql: Sql, config: Config, alertId: string): Promise<"sent" | "retrying" | "failed" | "skipped"> {
+export async function sendAlert({ ctx, alertId }: { ctx: Ctx; alertId: string }): Promise<"sent" | "retrying" | "failed" | "skipped"> {
+  const { sql, config } = ctx;
   const [alert] = await sql<ClaimedAlert[]>`
     update alerts set attempts = attempts + 1, updated_at = now()
     where id = ${alertId} and status = 'pending'
     returning id, endpoint_id, channel_id, recipient, payload, attempts, created_at`;
   if (!alert) return "skipped";
   const facts = AlertFacts.parse(alert.payload);
-  const outcome = await tryOnce(sql, config, alert, facts).catch((error: unknown): SendOutcome => {
+  const outcome = await tryOnce(ctx, alert, facts).catch((error: unknown): SendOutcome => {
     if (isConnectionError(error)) throw error;
     // Rendering or sending threw on something a customer wrote: this alert's failed try, kept on
     // its row, never a job that graphile retries blindly.
@@ -61,7 +61,7 @@ export async function sendAlert(sql: Sql, config: Config, alertId: string): Prom
   }
   const delay = outcome.final ? undefined : config.ALERT_RETRY_SCHEDULE[alert.attempts];
   if (delay === undefined) {
-    await sql.begin(async (tx) => {
+    await inTransaction(ctx, async ({ sql: tx }) => {
       await tx`update alerts set status = 'failed', error = ${outcome.error}, message = ${outcome.message}, updated_at = now() where id = ${alert.id}`;
       // A failed send must not use up its target's window (test alerts have none).
       if (alert.endpoint_id && !RECOVERY_ALERT_KINDS.includes(facts.kind as AlertKind)) {
@@ -77,7 +77,7 @@ export async function sendAlert(sql: Sql, config: Config, alertId: string): Prom
     logger.warn("alert failed", { alert_id: alert.id, endpoint_id: alert.endpoint_id, channel_id: alert.channel_id, attempts: alert.attempts, error: outcome.error });
     return "failed";
   }
-  await sql.begin(async (tx) => {
+  await inTransaction(ctx, async ({ sql: tx }) => {
     await tx`update alerts set error = ${outcome.error}, message = ${outcome.message}, updated_at = now() where id = ${alert.id}`;
     await enqueueAlertSends(tx, [{ alertId: alert.id, queue: queueFor(alert.channel_id) }], new Date(Date.now() + delay));
   });

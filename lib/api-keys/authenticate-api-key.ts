@@ -8,7 +8,7 @@ const TOUCH_EVERY = "1 minute";
  * Raw SQL: every API call runs this, and through drizzle it cost the process several times the CPU
  * of the same lookup through postgres.js, drizzle's query building being most of it (ADR 0037).
  */
-export async function authenticateApiKey(ctx: Ctx, token: string): Promise<{ id: string; name: string } | null> {
+export async function authenticateApiKey({ ctx, token }: { ctx: Ctx; token: string }): Promise<{ id: string; name: string } | null> {
   const { sql } = ctx;
   if (!token.startsWith("sk_") || token.length > 200) return null;
   // Stale by the database's clock, which also writes it: a web host whose clock runs ahead would

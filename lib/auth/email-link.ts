@@ -48,11 +48,11 @@ function operatorAdapter(): Adapter {
       throw new Error("sign-in links are for existing operators only");
     },
     async createVerificationToken(token) {
-      await storeSignInToken(systemCtx(), { email: token.identifier, tokenHash: token.token, expiresAt: token.expires });
+      await storeSignInToken({ ctx: systemCtx(), input: { email: token.identifier, tokenHash: token.token, expiresAt: token.expires } });
       return token;
     },
     async useVerificationToken({ identifier, token }) {
-      const used = await consumeSignInToken(systemCtx(), { email: identifier, tokenHash: token });
+      const used = await consumeSignInToken({ ctx: systemCtx(), input: { email: identifier, tokenHash: token } });
       return used ? { identifier: used.email, token, expires: used.expiresAt } : null;
     },
   };
@@ -105,7 +105,7 @@ export function sendSignInLink(params: LinkRequest): Promise<void> {
 async function mailSignInLink({ identifier, url, request }: LinkRequest): Promise<void> {
   const config = getConfig();
   const address = clientAddress(request, config.TRUST_PROXY);
-  const retryAfterSeconds = await countLinkRequest(systemCtx(), { email: identifier, address: address === SHARED_CLIENT ? null : address });
+  const retryAfterSeconds = await countLinkRequest({ ctx: systemCtx(), input: { email: identifier, address: address === SHARED_CLIENT ? null : address } });
   if (retryAfterSeconds !== null) throw new TooManySignIns(retryAfterSeconds);
   const operator = await findOperatorByEmail(systemCtx(), identifier);
   if (!operator) return;

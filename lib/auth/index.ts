@@ -29,7 +29,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
           const parsed = SignInFields.safeParse(credentials);
           if (!parsed.success) return null;
           const address = clientAddress(request, getConfig().TRUST_PROXY);
-          const result = await signInOperator(systemCtx(), { ...parsed.data, address: address === SHARED_CLIENT ? null : address });
+          const result = await signInOperator({ ctx: systemCtx(), input: { ...parsed.data, address: address === SHARED_CLIENT ? null : address } });
           if (result.ok) return { id: result.operator.id, email: result.operator.email };
           if (result.reason === "rate_limited") throw new TooManySignIns(result.retryAfterSeconds);
           return null;

@@ -7,7 +7,7 @@ import { decrypt, encrypt, keyIdOf } from "./encryption";
  * Re-encrypts every secret not yet under the current ENCRYPTION_KEY, after which the previous keys
  * (ENCRYPTION_KEYS_PREVIOUS) can be dropped from the configuration.
  */
-export async function reencryptSecrets(ctx: Ctx): Promise<{ endpointSecrets: number; alertChannels: number }> {
+export async function reencryptSecrets({ ctx }: { ctx: Ctx }): Promise<{ endpointSecrets: number; alertChannels: number }> {
   const { config } = ctx;
   const keys = [config.ENCRYPTION_KEY, ...config.ENCRYPTION_KEYS_PREVIOUS];
   const current = keyIdOf(config.ENCRYPTION_KEY);

@@ -8,7 +8,7 @@ export async function disableEndpoint({ ctx, id: ref }: { ctx: Ctx; id: string }
   const { id } = await findEndpointRow(ctx, ref);
   const row = await inTransaction(ctx, async (tx) => {
     await recordAuditEvent(tx, { action: "endpoint.disabled", targetType: "endpoint", targetId: id });
-    return setEndpointState(tx, id, { state: "disabled", reason: "disabled by request" });
+    return setEndpointState({ ctx: tx, id, change: { state: "disabled", reason: "disabled by request" } });
   });
   return toEndpoint(row, ctx.config.ENDPOINT_MAX_CONCURRENCY, maySeeSecrets(ctx));
 }

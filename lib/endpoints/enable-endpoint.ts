@@ -8,7 +8,7 @@ export async function enableEndpoint({ ctx, id: ref }: { ctx: Ctx; id: string })
   const { id } = await findEndpointRow(ctx, ref);
   const row = await inTransaction(ctx, async (tx) => {
     await recordAuditEvent(tx, { action: "endpoint.enabled", targetType: "endpoint", targetId: id });
-    return setEndpointState(tx, id, { state: "active" });
+    return setEndpointState({ ctx: tx, id, change: { state: "active" } });
   });
   return toEndpoint(row, ctx.config.ENDPOINT_MAX_CONCURRENCY, maySeeSecrets(ctx));
 }

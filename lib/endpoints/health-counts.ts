@@ -1,7 +1,5 @@
 import { sql } from "drizzle-orm";
 import type { Ctx } from "../context";
-import type { Operator } from "../operators";
-import { openCtx } from "../open-ctx";
 import type { EndpointHealthCounts } from "./schemas";
 
 /** The overview's three figures, from the endpoints table (one row per endpoint, not per attempt). */
@@ -13,9 +11,4 @@ export async function endpointHealthCounts(ctx: Ctx): Promise<EndpointHealthCoun
     from endpoints`);
   const row = (rows as unknown as EndpointHealthCounts[])[0];
   return row ?? { failing: 0, circuit_open: 0, auto_disabled: 0 };
-}
-
-/** For the overview page, which renders on the server as the signed-in operator. */
-export function endpointHealthCountsFor(operator: Operator): Promise<EndpointHealthCounts> {
-  return endpointHealthCounts(openCtx({ type: "operator", id: operator.id, role: operator.role }));
 }

@@ -11,11 +11,15 @@ import { lockEndpoints } from "./lock-endpoints";
  * 5-day rule) cancels its pending deliveries, which a recovery can bring back later. Called first
  * in its transaction: it takes the locks in the order the worker's outcome writes take them.
  */
-export async function setEndpointState(
-  ctx: Ctx,
-  id: string,
-  change: { state: "active" } | { state: Exclude<EndpointState, "active">; reason: string },
-) {
+export async function setEndpointState({
+  ctx,
+  id,
+  change,
+}: {
+  ctx: Ctx;
+  id: string;
+  change: { state: "active" } | { state: Exclude<EndpointState, "active">; reason: string };
+}) {
   const { db } = ctx;
   const now = new Date();
   // Disabling cancels the queued deliveries: their queue and delivery rows are locked before the

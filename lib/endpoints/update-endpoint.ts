@@ -21,7 +21,7 @@ export async function updateEndpoint({ ctx, id: ref, input }: { ctx: Ctx; id: st
   const row = await uidTaken(input.uid, () => inTransaction(ctx, async (tx) => {
     // A change of state first: it locks queue and delivery rows before the endpoint's own.
     if (input.disabled !== undefined) {
-      await setEndpointState(tx, id, input.disabled ? { state: "disabled", reason: "disabled by request" } : { state: "active" });
+      await setEndpointState({ ctx: tx, id, change: input.disabled ? { state: "disabled", reason: "disabled by request" } : { state: "active" } });
     }
     const [updated] = await tx.db
       .update(endpoints)

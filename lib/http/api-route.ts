@@ -92,8 +92,8 @@ export function withApi(
         const blocked = failed.retryAfter(client, tokenHash);
         if (blocked > 0 && !(await active.has(db, tokenHash))) throw authFailure(new RateLimitedError(blocked));
         const found: typeof actor | null = portal
-          ? await authenticatePortalSession(system, token)
-          : await authenticateApiKey(system, token).then((key) => (key ? { type: "api_key", id: key.id } : null));
+          ? await authenticatePortalSession({ ctx: system, token })
+          : await authenticateApiKey({ ctx: system, token }).then((key) => (key ? { type: "api_key", id: key.id } : null));
         if (!found) {
           failed.failed(client, tokenHash);
           active.forget(tokenHash);

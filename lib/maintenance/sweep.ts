@@ -32,7 +32,7 @@ export type SweepResult = {
  * they deliver), and apply retention (lib/retention) within its time budget. What the run did is
  * recorded in sweep_runs, an error included (and then thrown, for graphile's log).
  */
-export async function sweep(ctx: Ctx): Promise<SweepResult> {
+export async function sweep({ ctx }: { ctx: Ctx }): Promise<SweepResult> {
   const { config } = ctx;
   // Outside any transaction: each part opens its own.
   const sql = ctx.sql as Sql;
@@ -53,14 +53,14 @@ export async function sweep(ctx: Ctx): Promise<SweepResult> {
     // The Svix surface's kept answers (lib/svix/idempotency.ts), by the same rule.
     const expiredSvix = await sql`
       delete from api_idempotency where key_hash in (select key_hash from api_idempotency where expires_at < now() limit 10000)`;
-    await compactStats(sql);
+    await compactStats({ ctx });
     const autoDisabled = await autoDisableFailingEndpoints(sql, { disableAfterMs: config.ENDPOINT_DISABLE_AFTER });
     const failing = await alertFailingEndpoints(sql, { failingAfterMs: config.ALERT_FAILING_AFTER });
-    retention = await runRetention(ctx, { startedAt: startedAt.getTime() });
-    await recordSweepRun(ctx, { startedAt, removed: retention.removed, more: retention.more, error: null });
+    retention = await runRetention({ ctx, startedAt: startedAt.getTime() });
+    await recordSweepRun({ ctx, run: { startedAt, removed: retention.removed, more: retention.more, error: null } });
     return { deadWorkers, woke: Boolean(due?.due), expiredKeys: expired.count + expiredSvix.count, autoDisabled, failing, retention };
   } catch (error) {
-    await recordSweepRun(ctx, { startedAt, removed: retention.removed, more: retention.more, error: String(error) }).catch(() => {});
+    await recordSweepRun({ ctx, run: { startedAt, removed: retention.removed, more: retention.more, error: String(error) } }).catch(() => {});
     throw error;
   }
 }

@@ -82,7 +82,7 @@ export type PasswordAttempt = { retryAfterSeconds: number } | { retryAfterSecond
  * only a delay past the same per-email limit (passwordDelayMs). A success clears the email's count
  * (clearSignInAttempts).
  */
-export async function countPasswordAttempt(ctx: Ctx, input: Input): Promise<PasswordAttempt> {
+export async function countPasswordAttempt({ ctx, input }: { ctx: Ctx; input: Input }): Promise<PasswordAttempt> {
   const { config } = ctx;
   const counts = await record(ctx, "password", input);
   const retryAfterSeconds = retryAfter([
@@ -99,7 +99,7 @@ export async function countPasswordAttempt(ctx: Ctx, input: Input): Promise<Pass
  * being flooded with mail) and LOGIN_MAX_FAILURES_PER_ADDRESS per trusted address. Null when within
  * them; else when to retry.
  */
-export async function countLinkRequest(ctx: Ctx, input: Input): Promise<number | null> {
+export async function countLinkRequest({ ctx, input }: { ctx: Ctx; input: Input }): Promise<number | null> {
   const { config } = ctx;
   const counts = await record(ctx, "link", input);
   return retryAfter([
@@ -112,7 +112,7 @@ export async function countLinkRequest(ctx: Ctx, input: Input): Promise<number |
  * After a sign-in succeeded (a password or a link): a typo now and then never adds up to a delay.
  * Link requests stay counted: signing in does not make more mail welcome.
  */
-export async function clearSignInAttempts(ctx: Ctx, email: string): Promise<void> {
+export async function clearSignInAttempts({ ctx, email }: { ctx: Ctx; email: string }): Promise<void> {
   const { db } = ctx;
   await db.delete(loginFailures).where(and(eq(loginFailures.email, normalizeSignInEmail(email)), eq(loginFailures.kind, "password")));
 }

@@ -18,14 +18,17 @@ export type SignInResult =
  * the right one included. The check waits for a slot of passwordChecks — a full queue is answered
  * "retry in a second", not with more CPU work. A success clears that email's count.
  */
-export async function signInOperator(
-  ctx: Ctx,
+export async function signInOperator({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
   /** `address` null: the client's address is unknown (no trusted proxy), so only the email-wide delay applies. */
-  input: { email: string; password: string; address: string | null },
-): Promise<SignInResult> {
+  input: { email: string; password: string; address: string | null };
+}): Promise<SignInResult> {
   const { db } = ctx;
   const email = normalizeSignInEmail(input.email);
-  const attempt = await countPasswordAttempt(ctx, { email, address: input.address });
+  const attempt = await countPasswordAttempt({ ctx, input: { email, address: input.address } });
   if (attempt.retryAfterSeconds !== null) return { ok: false, reason: "rate_limited", retryAfterSeconds: attempt.retryAfterSeconds };
   if (attempt.delayMs > 0) await sleep(attempt.delayMs);
 
@@ -38,6 +41,6 @@ export async function signInOperator(
     throw error;
   }
   if (!row || !valid) return { ok: false, reason: "invalid" };
-  await clearSignInAttempts(ctx, email);
+  await clearSignInAttempts({ ctx, email });
   return { ok: true, operator: toOperator(row) };
 }

@@ -15,7 +15,7 @@ export async function findOperatorByEmail(ctx: Ctx, email: string): Promise<Oper
  * existing operator, so asking for a link for any other address leaves nothing behind. Expired
  * ones are pruned as new ones arrive.
  */
-export async function storeSignInToken(ctx: Ctx, input: { email: string; tokenHash: string; expiresAt: Date }): Promise<boolean> {
+export async function storeSignInToken({ ctx, input }: { ctx: Ctx; input: { email: string; tokenHash: string; expiresAt: Date } }): Promise<boolean> {
   const { db } = ctx;
   await db.delete(signInTokens).where(lt(signInTokens.expiresAt, new Date()));
   if (!(await findOperatorByEmail(ctx, input.email))) return false;
@@ -28,13 +28,13 @@ export async function storeSignInToken(ctx: Ctx, input: { email: string; tokenHa
  * it when it was there (the caller checks its expiry); a use that signs in clears the email's
  * count of password attempts, as a right password does.
  */
-export async function consumeSignInToken(ctx: Ctx, input: { email: string | undefined; tokenHash: string }) {
+export async function consumeSignInToken({ ctx, input }: { ctx: Ctx; input: { email: string | undefined; tokenHash: string } }) {
   const { db } = ctx;
   const [row] = await db
     .delete(signInTokens)
     .where(and(eq(signInTokens.tokenHash, input.tokenHash), input.email ? eq(signInTokens.email, normalizeSignInEmail(input.email)) : undefined))
     .returning();
   if (!row) return null;
-  if (row.expiresAt.getTime() > Date.now()) await clearSignInAttempts(ctx, row.email);
+  if (row.expiresAt.getTime() > Date.now()) await clearSignInAttempts({ ctx, email: row.email });
   return { email: row.email, expiresAt: row.expiresAt };
 }

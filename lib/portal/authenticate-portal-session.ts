@@ -10,7 +10,7 @@ export type PortalActor = Extract<Actor, { type: "portal" }>;
  * The live session for a `ps_` bearer, or null. A revoked session's row is gone, and a deleted
  * consumer's sessions went with it (ON DELETE CASCADE), so both are simply unknown: 401.
  */
-export async function authenticatePortalSession(ctx: Ctx, token: string): Promise<PortalActor | null> {
+export async function authenticatePortalSession({ ctx, token }: { ctx: Ctx; token: string }): Promise<PortalActor | null> {
   const { db } = ctx;
   if (!token.startsWith("ps_") || token.length > 200) return null;
   const [row] = await db

@@ -6,7 +6,7 @@ import { portalSessions } from "../db/schema";
 import { findConsumer } from "../consumers/queries";
 
 /** Ends the calling portal session (the portal's "sign out"). */
-export async function endPortalSession(ctx: Ctx): Promise<void> {
+export async function endPortalSession({ ctx }: { ctx: Ctx }): Promise<void> {
   const { actor } = ctx;
   if (actor.type !== "portal") throw new UnauthorizedError("Only a portal session can end itself: send its ps_ token.");
   await inTransaction(ctx, async (tx) => {

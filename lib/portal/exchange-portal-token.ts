@@ -40,10 +40,10 @@ async function spend(ctx: Ctx, token: string): Promise<PortalSessionAnswer> {
       where token_hash = ${sha256Hex(token)} and used_at is null and expires_at > now()
       returning consumer_id, capabilities, locale, theme, session_ttl_seconds`;
     if (!link) throw new InvalidPortalTokenError();
-    return startPortalSession(
-      tx,
-      { consumerId: link.consumer_id, capabilities: link.capabilities, locale: link.locale, theme: link.theme, ttlSeconds: link.session_ttl_seconds },
-      "itself",
-    );
+    return startPortalSession({
+      ctx: tx,
+      session: { consumerId: link.consumer_id, capabilities: link.capabilities, locale: link.locale, theme: link.theme, ttlSeconds: link.session_ttl_seconds },
+      by: "itself",
+    });
   });
 }

@@ -20,7 +20,15 @@ export type NewPortalSession = {
  * is stored. The session starts itself when a link's token was spent (`by: "itself"`); else the
  * caller (an API key) is the one who started it, in the audit log.
  */
-export async function startPortalSession(ctx: Ctx, session: NewPortalSession, by: "itself" | "caller" = "caller"): Promise<PortalSessionAnswer> {
+export async function startPortalSession({
+  ctx,
+  session,
+  by = "caller",
+}: {
+  ctx: Ctx;
+  session: NewPortalSession;
+  by?: "itself" | "caller";
+}): Promise<PortalSessionAnswer> {
   return inTransaction(ctx, async ({ sql: tx, actor }) => {
     const sessionToken = `ps_${randomBytes(32).toString("base64url")}`;
     const id = newId("portalSession");

@@ -8,7 +8,7 @@ import { TASKS, notifyDue } from "../jobs";
 import { logger } from "../logger";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { isRetryableConflict } from "../db/errors";
-import { readRun, type RecoveryRow } from "./queries";
+import { findRecoveryRow, type RecoveryRow } from "./queries";
 import { raiseRecoveryAlert, stopRecovery } from "./stop-recovery";
 import { allowedBetween, rateAt } from "./ramp";
 
@@ -50,12 +50,14 @@ async function advanceRecovery(tx: SqlOrTx, id: string, policy: FeedPolicy): Pro
     select *, now() as db_now from recoveries where id = ${id} and state in ('planned', 'canary', 'running') for update skip locked`;
   if (!locked) return 0;
   const now = (locked.db_now as Date).getTime();
+  // The part of a ctx the run's reader uses: this transaction, as the system.
+  const system = { sql: tx, actor: SYSTEM };
   await settleVanished(tx, id);
-  let run = (await readRun(tx, id))!;
+  let run = await findRecoveryRow(system, id);
 
   if (run.state === "planned") {
     await moveRun(tx, id, run.options.canary > 0 && run.expected > 0 ? "start_canary" : "start");
-    run = (await readRun(tx, id))!;
+    run = await findRecoveryRow(system, id);
   }
 
   const threshold = run.options.stop_if_failure_ratio;
@@ -70,7 +72,7 @@ async function advanceRecovery(tx: SqlOrTx, id: string, policy: FeedPolicy): Pro
         return 0;
       }
       await moveRun(tx, id, "pass_canary");
-      run = (await readRun(tx, id))!;
+      run = await findRecoveryRow(system, id);
     } else {
       feedLimit = canarySize - done - run.queued;
     }
@@ -91,7 +93,7 @@ async function advanceRecovery(tx: SqlOrTx, id: string, policy: FeedPolicy): Pro
   await tx`update recoveries set tokens = ${tokens}, tokens_at = ${new Date(now)}, current_rate = ${rate}, updated_at = now() where id = ${id}`;
   if (fed.queued > 0) await notifyDue(tx);
 
-  run = (await readRun(tx, id))!;
+  run = await findRecoveryRow(system, id);
   if (run.succeeded + run.failed + run.skipped >= run.expected && run.queued === 0) {
     await moveRun(tx, id, "complete");
     await recordAuditEvent({ sql: tx, actor: SYSTEM }, {
@@ -100,7 +102,7 @@ async function advanceRecovery(tx: SqlOrTx, id: string, policy: FeedPolicy): Pro
       targetId: id,
       data: { expected: run.expected, succeeded: run.succeeded, failed: run.failed, skipped: run.skipped },
     });
-    await raiseRecoveryAlert(tx, id, "recovery.finished");
+    await raiseRecoveryAlert({ ctx: { sql: tx }, id, kind: "recovery.finished" });
   }
   return fed.queued;
 }

@@ -8,7 +8,7 @@ import { wakeRecoveries } from "../jobs";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { findConsumer } from "../consumers/queries";
 import { findEndpointRow } from "../endpoints/queries";
-import { nameRecoveries, readRun, type RecoveryRow } from "./queries";
+import { findRecoveryRow, nameRecoveries, type RecoveryRow } from "./queries";
 import type { CreateRecoveryInput, RecoveryDryRun } from "./schemas";
 import { scopeCandidates, type ScopeTarget } from "./scope";
 
@@ -49,26 +49,27 @@ export async function createRecovery({ ctx, target, input }: { ctx: Ctx; target:
     stop_if_failure_ratio: input.stop_if_failure_ratio ?? DEFAULT_STOP_RATIO,
   };
   const row = await inTransaction(ctx, async (tx) => {
-    const run = await insertRun(tx, {
-      consumerId: resolved.consumerId,
-      endpointId: "endpoint" in target ? resolved.endpointIds[0]! : null,
-      scope,
-      options,
+    const run = await insertRun({
+      ctx: tx,
+      run: { consumerId: resolved.consumerId, endpointId: "endpoint" in target ? resolved.endpointIds[0]! : null, scope, options },
     });
     await tx.sql`
       insert into recovery_items (recovery_id, seq, message_id, endpoint_id, delivery_id, consumer_id)
       select ${run.id}, row_number() over (order by c.created_at, c.message_id, c.endpoint_id), c.message_id, c.endpoint_id, c.delivery_id, ${resolved.consumerId}
       from (${scopeCandidates(tx.sql, resolved, scope)}) c where not c.held`;
-    return finishCreate(tx, run.id);
+    return finishCreate({ ctx: tx, id: run.id });
   });
   return { recovery: (await nameRecoveries(ctx, [row]))(row) };
 }
 
 /** The run's row, before its items; taken under the consumer's creation lock. */
-export async function insertRun(
-  ctx: Ctx,
-  run: { consumerId: string; endpointId: string | null; scope: RecoveryScope; options: RecoveryOptions },
-): Promise<{ id: string }> {
+export async function insertRun({
+  ctx,
+  run,
+}: {
+  ctx: Ctx;
+  run: { consumerId: string; endpointId: string | null; scope: RecoveryScope; options: RecoveryOptions };
+}): Promise<{ id: string }> {
   const { sql: tx } = ctx;
   await tx`select pg_advisory_xact_lock(hashtext(${`recovery:${run.consumerId}`}))`;
   const id = newId("recovery");
@@ -81,10 +82,10 @@ export async function insertRun(
 }
 
 /** Counts the frozen items, records who started the run, and wakes the feeder. */
-export async function finishCreate(ctx: Ctx, id: string): Promise<RecoveryRow> {
+export async function finishCreate({ ctx, id }: { ctx: Ctx; id: string }): Promise<RecoveryRow> {
   const { sql: tx } = ctx;
   await tx`update recoveries set expected = (select count(*) from recovery_items where recovery_id = ${id}) where id = ${id}`;
-  const row = (await readRun(tx, id))!;
+  const row = await findRecoveryRow(ctx, id);
   await recordAuditEvent(ctx, { action: "recovery.started", targetType: "recovery", targetId: id, data: { expected: row.expected } });
   await wakeRecoveries(tx);
   return row;

@@ -1,6 +1,5 @@
 import { and, asc, eq, gt } from "drizzle-orm";
 import { consumerScope, type Ctx } from "../context";
-import { type SqlOrTx } from "../db/client";
 import { recoveries, recoveryItems } from "../db/schema";
 import { selectPage } from "../db/keyset";
 import { NotFoundError, ValidationError } from "../errors";
@@ -12,16 +11,20 @@ import { ITEM_COLUMNS, toItem, toRecovery, type ListItemsQuery, type ListRecover
 
 export type RecoveryRow = typeof recoveries.$inferSelect;
 
-/** A run within the actor's scope; another consumer's run is simply not found. */
-export async function findRecoveryRow(ctx: Ctx, id: string): Promise<RecoveryRow> {
+/**
+ * A run within the actor's scope; another consumer's run is simply not found (404). The one reader
+ * of a run's row: the API's reads, a person's moves (`lock`: under the row's lock, in the caller's
+ * transaction) and the feeder, which has a raw transaction and no more of a ctx than `sql` and the
+ * system actor. Read with postgres.js, in the shape drizzle reads it (every column is text, an
+ * integer, a double, jsonb or a timestamp, which both read alike).
+ */
+export async function findRecoveryRow(ctx: Pick<Ctx, "sql" | "actor">, id: string, { lock = false }: { lock?: boolean } = {}): Promise<RecoveryRow> {
+  const { sql } = ctx;
   const scope = consumerScope(ctx);
-  const [row] = await ctx.db
-    .select()
-    .from(recoveries)
-    .where(and(eq(recoveries.id, id), scope ? eq(recoveries.consumerId, scope) : undefined))
-    .limit(1);
+  const [row] = await sql<Record<string, unknown>[]>`
+    select * from recoveries where id = ${id} ${scope ? sql`and consumer_id = ${scope}` : sql``} ${lock ? sql`for update` : sql``}`;
   if (!row) throw new NotFoundError("recovery", id);
-  return row;
+  return Object.fromEntries(Object.entries(row).map(([k, v]) => [k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), v])) as RecoveryRow;
 }
 
 export async function getRecovery(ctx: Ctx, id: string) {
@@ -181,15 +184,4 @@ export async function recoveryItemsCsv(
       end();
     },
   });
-}
-
-/** A run's row read raw inside a transaction (postgres.js), in the shape drizzle reads it. */
-export async function readRun(tx: SqlOrTx, id: string, lock: "for update" | "" = ""): Promise<RecoveryRow | null> {
-  const [row] = await tx<Record<string, unknown>[]>`select * from recoveries where id = ${id} ${lock ? tx`for update` : tx``}`;
-  return row ? fromDb(row) : null;
-}
-
-export function fromDb(raw: Record<string, unknown>): RecoveryRow {
-  const camel = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), v]));
-  return camel as RecoveryRow;
 }

@@ -15,14 +15,17 @@ export async function retryFailedItems({ ctx, id, input }: { ctx: Ctx; id: strin
     throw new ConflictError("invalid_state", `The recovery is ${source.state}; its failed items can be retried once it is completed or canceled.`);
   }
   const row = await inTransaction(ctx, async (tx) => {
-    const run = await insertRun(tx, {
-      consumerId: source.consumerId,
-      endpointId: source.endpointId,
-      scope: { ...source.scope, retry_of: source.id },
-      options: {
-        ...source.options,
-        rate_per_second: input.rate_per_second ?? source.options.rate_per_second,
-        canary: input.canary ?? source.options.canary,
+    const run = await insertRun({
+      ctx: tx,
+      run: {
+        consumerId: source.consumerId,
+        endpointId: source.endpointId,
+        scope: { ...source.scope, retry_of: source.id },
+        options: {
+          ...source.options,
+          rate_per_second: input.rate_per_second ?? source.options.rate_per_second,
+          canary: input.canary ?? source.options.canary,
+        },
       },
     });
     await tx.sql`
@@ -33,7 +36,7 @@ export async function retryFailedItems({ ctx, id, input }: { ctx: Ctx; id: strin
         and not exists (
           select 1 from recovery_items o join recoveries r on r.id = o.recovery_id
           where o.message_id = i.message_id and o.endpoint_id = i.endpoint_id and r.state = any(${[...ACTIVE_RECOVERY_STATES]}))`;
-    return finishCreate(tx, run.id);
+    return finishCreate({ ctx: tx, id: run.id });
   });
   return (await nameRecoveries(ctx, [row]))(row);
 }

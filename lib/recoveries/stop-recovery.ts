@@ -1,4 +1,4 @@
-import { SYSTEM } from "../context";
+import { SYSTEM, type Ctx } from "../context";
 import type { SqlOrTx } from "../db/client";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { pullBackQueued } from "./transition";
@@ -24,20 +24,32 @@ export function tripsStopRule(run: StopRuleInput): boolean {
 /**
  * A run that stops itself pauses, says why, takes back what it queued but has not sent, and is
  * recorded as the system's doing — in the transaction that saw the reason, so not one more item
- * leaves after it.
+ * leaves after it. It takes that transaction bare, as a stage of the delivery pipeline does (ADR
+ * 0030): the outcome writer (lib/deliveries/outcomes) calls it on the transaction it opened.
  */
 export async function stopRecovery(tx: SqlOrTx, id: string, reason: "canary_failed" | "failure_ratio", facts: Record<string, unknown>): Promise<void> {
   await moveRun(tx, id, "stop", { stopReason: reason });
   await pullBackQueued(tx, id);
   await recordAuditEvent({ sql: tx, actor: SYSTEM }, { action: "recovery.paused", targetType: "recovery", targetId: id, data: { stop_reason: reason, ...facts } });
-  await raiseRecoveryAlert(tx, id, "recovery.paused", { stop_reason: reason });
+  await raiseRecoveryAlert({ ctx: { sql: tx }, id, kind: "recovery.paused", data: { stop_reason: reason } });
 }
 
-/** recovery.paused and recovery.finished, raised in the transaction that made the change. */
-export async function raiseRecoveryAlert(tx: SqlOrTx, id: string, kind: "recovery.paused" | "recovery.finished", data: Record<string, unknown> = {}) {
+/** recovery.paused and recovery.finished, raised in the transaction that made the change (`ctx.sql`). */
+export async function raiseRecoveryAlert({
+  ctx,
+  id,
+  kind,
+  data = {},
+}: {
+  ctx: Pick<Ctx, "sql">;
+  id: string;
+  kind: "recovery.paused" | "recovery.finished";
+  data?: Record<string, unknown>;
+}) {
+  const { sql: tx } = ctx;
   const [run] = await tx<{ consumer_id: string; endpoint_id: string | null; state: string; expected: number; succeeded: number; failed: number; skipped: number }[]>`
     select consumer_id, endpoint_id, state, expected, succeeded, failed, skipped from recoveries where id = ${id}`;
   if (!run) return;
   const { consumer_id, endpoint_id, ...counts } = run;
-  await raiseAlerts({ sql: tx }, [{ kind, endpointId: endpoint_id, consumerId: consumer_id, data: { recovery_id: id, ...counts, ...data } }]);
+  await raiseAlerts(ctx, [{ kind, endpointId: endpoint_id, consumerId: consumer_id, data: { recovery_id: id, ...counts, ...data } }]);
 }

@@ -3,7 +3,7 @@ import { type SqlOrTx } from "../db/client";
 import type { RecoveryState } from "../db/schema";
 import { ConflictError } from "../errors";
 import { recordAuditEvent } from "../audit/record-audit-event";
-import { findRecoveryRow, nameRecoveries, readRun } from "./queries";
+import { findRecoveryRow, nameRecoveries } from "./queries";
 import { moveRun, RECOVERY_TRANSITIONS } from "./transitions";
 
 /**
@@ -12,21 +12,23 @@ import { moveRun, RECOVERY_TRANSITIONS } from "./transitions";
  * same transaction. 409 `invalid_state` otherwise. `before` runs before the move (taking back queued
  * items), `after` after it (waking the feeder).
  */
-export async function moveRecovery(
-  ctx: Ctx,
-  id: string,
-  move: {
-    move: "pause" | "resume" | "cancel";
-    done: "paused" | "resumed" | "canceled";
-    before?: (tx: SqlOrTx) => Promise<unknown>;
-    after?: (tx: SqlOrTx) => Promise<unknown>;
-  },
-) {
-  await findRecoveryRow(ctx, id);
+export async function moveRecovery({
+  ctx,
+  id,
+  ...move
+}: {
+  ctx: Ctx;
+  id: string;
+  move: "pause" | "resume" | "cancel";
+  done: "paused" | "resumed" | "canceled";
+  before?: (tx: SqlOrTx) => Promise<unknown>;
+  after?: (tx: SqlOrTx) => Promise<unknown>;
+}) {
   const { from } = RECOVERY_TRANSITIONS[move.move];
   const row = await inTransaction(ctx, async (tx) => {
     const sql = tx.sql;
-    const run = (await readRun(sql, id, "for update"))!;
+    // Within the actor's scope (404) and under the row's lock, in one read.
+    const run = await findRecoveryRow(tx, id, { lock: true });
     if (!(from as readonly RecoveryState[]).includes(run.state)) {
       throw new ConflictError("invalid_state", `The recovery is ${run.state}; it can be ${move.done} only when ${from.join(" or ")}.`);
     }
@@ -34,7 +36,7 @@ export async function moveRecovery(
     await moveRun(sql, id, move.move);
     await move.after?.(sql);
     await recordAuditEvent(tx, { action: `recovery.${move.done}`, targetType: "recovery", targetId: id, data: { from: run.state } });
-    return (await readRun(sql, id))!;
+    return findRecoveryRow(tx, id);
   });
   return (await nameRecoveries(ctx, [row]))(row);
 }

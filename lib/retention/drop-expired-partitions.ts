@@ -25,10 +25,15 @@ export const PARTITION_BATCH = 5_000;
  *
  * What is left in a partly expired day, and in the default partition, is the batched retention's.
  */
-export async function dropExpiredPartitions(
-  ctx: Ctx,
-  { deadline, now = Date.now() }: { deadline: number; now?: number },
-): Promise<{ removed: Counts; more: boolean; timings: DropTiming[] }> {
+export async function dropExpiredPartitions({
+  ctx,
+  deadline,
+  now = Date.now(),
+}: {
+  ctx: Ctx;
+  deadline: number;
+  now?: number;
+}): Promise<{ removed: Counts; more: boolean; timings: DropTiming[] }> {
   const timings: DropTiming[] = [];
   const sql = ctx.sql as Sql;
   const { config } = ctx;

@@ -23,10 +23,15 @@ type Cursor = { createdAt: Date; id: string };
  * a recovery feeding a message needs a key-share lock on its row or its delivery's, which these
  * locks refuse: nothing joins a message while it is removed.
  */
-export async function expireMessages(
-  ctx: Ctx,
-  { deadline, batchSize = RETENTION_BATCH }: { deadline: number; batchSize?: number },
-): Promise<{ removed: Counts; more: boolean }> {
+export async function expireMessages({
+  ctx,
+  deadline,
+  batchSize = RETENTION_BATCH,
+}: {
+  ctx: Ctx;
+  deadline: number;
+  batchSize?: number;
+}): Promise<{ removed: Counts; more: boolean }> {
   let after: Cursor | null = null;
   return drain(
     async () => {

@@ -17,7 +17,7 @@ export const RECOVERY_BATCH = 5_000;
  * still be made in it); the rest — items in the default partition, or in a week with a run still
  * kept — and then the runs go in bounded batches.
  */
-export async function expireRecoveries(ctx: Ctx, { deadline, batchSize = RECOVERY_BATCH }: { deadline: number; batchSize?: number }) {
+export async function expireRecoveries({ ctx, deadline, batchSize = RECOVERY_BATCH }: { ctx: Ctx; deadline: number; batchSize?: number }) {
   const { sql, config } = ctx;
   const isExpired = sql`state in ('completed', 'canceled') and finished_at < now() - ${config.RETENTION_PERIOD} * interval '1 millisecond'`;
   const expired = sql`select id from recoveries where ${isExpired}`;

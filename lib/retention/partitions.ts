@@ -217,7 +217,7 @@ async function briefly<T>(sql: Sql, work: (tx: Sql) => Promise<T>): Promise<T> {
  * it holds rows the spans are made PROVEN_AHEAD days at once. `only`: these series, not every
  * one. Returns the partitions made.
  */
-export async function makePartitions(ctx: Ctx, { now = Date.now(), only = SERIES }: { now?: number; only?: Series[] } = {}): Promise<string[]> {
+export async function makePartitions({ ctx, now = Date.now(), only = SERIES }: { ctx: Ctx; now?: number; only?: Series[] }): Promise<string[]> {
   const sql = ctx.sql as Sql;
   const made: string[] = [];
   for (const series of only) {

@@ -5,10 +5,13 @@ import type { Counts } from "./counts";
 export const SWEEP_RUNS_KEPT = 100;
 
 /** Writes what one sweep did (sweep_runs) and drops the runs beyond the last SWEEP_RUNS_KEPT. */
-export async function recordSweepRun(
-  ctx: Ctx,
-  run: { startedAt: Date; removed: Counts; more: boolean; error: string | null },
-): Promise<void> {
+export async function recordSweepRun({
+  ctx,
+  run,
+}: {
+  ctx: Ctx;
+  run: { startedAt: Date; removed: Counts; more: boolean; error: string | null };
+}): Promise<void> {
   const { sql } = ctx;
   await sql`
     insert into sweep_runs (started_at, finished_at, duration_ms, removed, more, error)

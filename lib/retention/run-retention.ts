@@ -23,12 +23,12 @@ export function retentionBudgetMs(sweepIntervalMs: number): number {
  * too a whole partition at a time first — each in bounded batches, within one budget from
  * `startedAt`. `more`: the budget ran out with rows still due.
  */
-export async function runRetention(ctx: Ctx, { startedAt = Date.now() }: { startedAt?: number } = {}): Promise<{ removed: Counts; more: boolean }> {
+export async function runRetention({ ctx, startedAt = Date.now() }: { ctx: Ctx; startedAt?: number }): Promise<{ removed: Counts; more: boolean }> {
   const deadline = startedAt + retentionBudgetMs(ctx.config.SWEEP_INTERVAL);
   const removed: Counts = {};
-  await makePartitions(ctx);
+  await makePartitions({ ctx });
   for (const step of [dropExpiredPartitions, expireMessages, expireRecoveries, trimRollup, trimAuditLog]) {
-    const done = await step(ctx, { deadline });
+    const done = await step({ ctx, deadline });
     addCounts(removed, done.removed);
     if (done.more) return { removed, more: true };
   }

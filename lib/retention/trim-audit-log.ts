@@ -10,7 +10,7 @@ export const AUDIT_BATCH = 5_000;
  * rows per statement (by their created_at indexes), until none is left or `deadline` passes. An
  * alert still being sent (`pending`) stays until it is settled.
  */
-export async function trimAuditLog(ctx: Ctx, { deadline, batchSize = AUDIT_BATCH }: { deadline: number; batchSize?: number }) {
+export async function trimAuditLog({ ctx, deadline, batchSize = AUDIT_BATCH }: { ctx: Ctx; deadline: number; batchSize?: number }) {
   const { sql, config } = ctx;
   const cutoff = sql`now() - ${config.AUDIT_RETENTION} * interval '1 millisecond'`;
   const removed: Counts = {};

@@ -16,7 +16,7 @@ export const ROLLUP_BATCH = 5_000;
  * message log: expiring messages leaves it as it was, so GET /stats over expired time is unchanged.
  * Nothing else writes rows this old (compaction folds into the current minute and hour).
  */
-export async function trimRollup(ctx: Ctx, { deadline, batchSize = ROLLUP_BATCH }: { deadline: number; batchSize?: number }) {
+export async function trimRollup({ ctx, deadline, batchSize = ROLLUP_BATCH }: { ctx: Ctx; deadline: number; batchSize?: number }) {
   const { sql, config } = ctx;
   const removed: Counts = {};
   let more = false;

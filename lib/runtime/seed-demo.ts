@@ -21,7 +21,7 @@ export type DemoSeed = { email: string; password: string; apiKey: string; consum
  * database already has a login or a key. Never run against DATABASE_URL, whose process log a
  * production log store keeps.
  */
-export async function seedDemo(root: Ctx, options: { appUrl: string }): Promise<DemoSeed | null> {
+export async function seedDemo({ ctx: root, appUrl }: { ctx: Ctx; appUrl: string }): Promise<DemoSeed | null> {
   return inTransaction(root, async (ctx) => {
     const tx = ctx.db;
     await tx.execute(sql`select pg_advisory_xact_lock(727002)`);
@@ -32,7 +32,7 @@ export async function seedDemo(root: Ctx, options: { appUrl: string }): Promise<
     const key = await createApiKey({ ctx, input: { name: "demo" } });
     // In a savepoint: an APP_URL the demo may not send to (a private address, say) costs the demo
     // its traffic, not its login.
-    const demo = await inSavepoint(ctx, (inner) => seedDemoConsumer({ ctx: inner, appUrl: options.appUrl }))
+    const demo = await inSavepoint(ctx, (inner) => seedDemoConsumer({ ctx: inner, appUrl }))
       .then((seeded) => ({ consumer: seeded.consumer, consumerError: null }))
       .catch((error: unknown) => ({ consumer: null, consumerError: error instanceof Error ? error.message : String(error) }));
     return { email, password, apiKey: key.key, ...demo };

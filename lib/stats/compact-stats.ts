@@ -1,3 +1,4 @@
+import type { Ctx } from "../context";
 import type { Sql } from "../db/client";
 
 // Any fixed number: one compaction at a time across every worker; the others skip their turn.
@@ -15,10 +16,12 @@ export const COMPACT_EVERY_MS = 2_000;
  * the UTC hour, for each endpoint, each consumer and everything together, in one transaction: a
  * reader sees each attempt either still appended or folded, never both and never neither. Rows an
  * outcome write is still committing are left for the next turn. Returns how many rollup rows it
- * wrote, or null when another worker's compaction was running.
+ * wrote, or null when another worker's compaction was running. It takes the part of a ctx it uses
+ * (the pool, outside any transaction: it opens its own, and its lock lasts until that commits), so
+ * the worker's compaction loop and the benchmarks call it with a pool alone.
  */
-export async function compactStats(sql: Sql): Promise<number | null> {
-  return sql.begin(async (tx) => {
+export async function compactStats({ ctx }: { ctx: Pick<Ctx, "sql"> }): Promise<number | null> {
+  return (ctx.sql as Sql).begin(async (tx) => {
     const [lock] = await tx<{ locked: boolean }[]>`select pg_try_advisory_xact_lock(${COMPACT_LOCK}) as locked`;
     if (!lock?.locked) return null;
     const result = await tx`

@@ -64,7 +64,7 @@ export async function appPortalAccess(ctx: Ctx, ref: string, input: AppPortalAcc
       ref: consumer.id,
       input: { ttl_seconds: Math.min(expiry, MAX_LINK_TTL_SECONDS), session_ttl_seconds: expiry, capabilities },
     });
-    const session = await startPortalSession(tx, { consumerId: consumer.id, capabilities, locale: null, theme: {}, ttlSeconds: expiry });
+    const session = await startPortalSession({ ctx: tx, session: { consumerId: consumer.id, capabilities, locale: null, theme: {}, ttlSeconds: expiry } });
     return { url: link.url, token: session.session_token };
   });
 }
@@ -76,5 +76,5 @@ export async function expireAllPortalSessions(ctx: Ctx, ref: string): Promise<vo
 
 /** Ends the calling app-portal token's session. */
 export async function logout(ctx: Ctx): Promise<void> {
-  await endPortalSession(ctx);
+  await endPortalSession({ ctx });
 }

@@ -1,9 +1,10 @@
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { Webhook as SvixWebhook } from "svix";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getConfig, resetConfigForTests } from "../../lib/config";
+import { resetConfigForTests } from "../../lib/config";
 import { createSql, getSql } from "../../lib/db/client";
 import { fanOutAlerts } from "../../lib/alerts/fan-out-alerts";
+import { ctxOver } from "../../lib/open-ctx";
 import { raiseAlerts, type RaisedAlert } from "../../lib/alerts/raise-alert";
 import { alertedEndpoint, alertLog, raise } from "../helpers/alerts";
 import { apiClient, type Api } from "../helpers/api";
@@ -283,7 +284,7 @@ describe("throttle", () => {
     const pool = createSql(process.env.DATABASE_URL!, { max: 8 });
     try {
       const raised = [{ kind: "endpoint.failing" as const, endpoint_id: ep.id, data: {}, raised_at: new Date().toISOString() }];
-      await Promise.all(Array.from({ length: 8 }, () => fanOutAlerts(pool, getConfig(), raised)));
+      await Promise.all(Array.from({ length: 8 }, () => fanOutAlerts({ ctx: ctxOver(pool), alerts: raised })));
     } finally {
       await pool.end();
     }

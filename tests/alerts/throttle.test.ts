@@ -6,9 +6,10 @@
  */
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getConfig, resetConfigForTests } from "../../lib/config";
+import { resetConfigForTests } from "../../lib/config";
 import { createSql } from "../../lib/db/client";
 import { fanOutAlerts } from "../../lib/alerts/fan-out-alerts";
+import { ctxOver } from "../../lib/open-ctx";
 import { alertedEndpoint, alertLog, raise } from "../helpers/alerts";
 import { apiClient, type Api } from "../helpers/api";
 import { startReceiver, waitFor, type Received } from "../helpers/receiver";
@@ -111,7 +112,7 @@ describe("the alert throttle", () => {
       const kinds = ["endpoint.failing", "message.attempt.exhausted", "endpoint.enabled"] as const;
       await Promise.all(
         Array.from({ length: 9 }, (_, i) =>
-          fanOutAlerts(pool, getConfig(), [{ kind: kinds[i % 3]!, endpoint_id: ep.id, data: {}, raised_at: new Date().toISOString() }]),
+          fanOutAlerts({ ctx: ctxOver(pool), alerts: [{ kind: kinds[i % 3]!, endpoint_id: ep.id, data: {}, raised_at: new Date().toISOString() }] }),
         ),
       );
     } finally {

@@ -171,14 +171,14 @@ describe("alerts from real deliveries", () => {
     // A streak that began long ago, whose next retry is hours away: only the sweep can notice it.
     await getSql()`update endpoints set failing_since = now() - interval '2 hours', consecutive_failures = 3 where id = ${ep.id}`;
     // The worker's own sweep may get there first: either way the alert goes out once.
-    await sweep(systemCtx());
+    await sweep({ ctx: systemCtx() });
     const [row] = await getSql()<{ alerted: boolean }[]>`select failing_alerted_at is not null as alerted from endpoints where id = ${ep.id}`;
     expect(row!.alerted).toBe(true);
     await waitFor(() => opsAlerts(ep.id, "endpoint.failing").length === 1, { what: "endpoint.failing from the sweep" });
     await settled(ep.id);
     expect(opsAlerts(ep.id, "endpoint.failing")).toHaveLength(1);
     // Once per streak: the next sweep does not raise it again.
-    const again = await sweep(systemCtx());
+    const again = await sweep({ ctx: systemCtx() });
     expect(again.failing).not.toContain(ep.id);
   });
 });

@@ -129,7 +129,7 @@ describe("sign-in password checks", () => {
     let refused = 0;
     const enoughRefused = deferred();
     const burst = Array.from({ length: maxWaiting + extra }, (_, i) =>
-      signInOperator(systemCtx(), { email: `flood${i}@example.com`, password: "guess", address: null }).then((result: SignInResult) => {
+      signInOperator({ ctx: systemCtx(), input: { email: `flood${i}@example.com`, password: "guess", address: null } }).then((result: SignInResult) => {
         answered += 1;
         if (!result.ok && result.reason === "rate_limited" && ++refused === extra) enoughRefused.resolve();
         return result;
@@ -144,7 +144,7 @@ describe("sign-in password checks", () => {
     expect(results.filter((r) => !r.ok && r.reason === "rate_limited")).toEqual(Array(extra).fill({ ok: false, reason: "rate_limited", retryAfterSeconds: 1 }));
     expect(results.filter((r) => !r.ok && r.reason === "invalid")).toHaveLength(maxWaiting);
 
-    expect(await signInOperator(systemCtx(), { email: "owner@example.com", password: PASSWORD, address: null })).toMatchObject({
+    expect(await signInOperator({ ctx: systemCtx(), input: { email: "owner@example.com", password: PASSWORD, address: null } })).toMatchObject({
       ok: true,
       operator: { email: "owner@example.com" },
     });

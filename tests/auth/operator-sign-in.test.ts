@@ -25,7 +25,7 @@ beforeAll(async () => {
   }
 });
 
-const signIn = (email: string, password: string, address = "203.0.113.1") => signInOperator(systemCtx(), { email, password, address });
+const signIn = (email: string, password: string, address = "203.0.113.1") => signInOperator({ ctx: systemCtx(), input: { email, password, address } });
 
 describe("operator sign-in", () => {
   it("accepts the right password (email case-insensitive) and stores only a scrypt hash", async () => {
@@ -57,15 +57,15 @@ describe("operator sign-in", () => {
   it("counts an address for at most the email's limit toward its delay, so a locked-out attacker cannot slow the owner further", async () => {
     for (let i = 0; i < 3; i++) expect(await signIn("j@example.com", `guess ${i}`, "192.0.2.7")).toEqual({ ok: false, reason: "invalid" });
     for (let i = 0; i < 5; i++) expect(await signIn("j@example.com", `more ${i}`, "192.0.2.7")).toMatchObject({ ok: false, reason: "rate_limited" });
-    expect(await countPasswordAttempt(systemCtx(), { email: "j@example.com", address: "192.0.2.8" })).toEqual({ retryAfterSeconds: null, delayMs: 250 });
-    expect(await countPasswordAttempt(systemCtx(), { email: "J@example.com", address: null })).toEqual({ retryAfterSeconds: null, delayMs: 500 });
+    expect(await countPasswordAttempt({ ctx: systemCtx(), input: { email: "j@example.com", address: "192.0.2.8" } })).toEqual({ retryAfterSeconds: null, delayMs: 250 });
+    expect(await countPasswordAttempt({ ctx: systemCtx(), input: { email: "J@example.com", address: null } })).toEqual({ retryAfterSeconds: null, delayMs: 500 });
   });
 
   it("locks nobody out when the address is unknown: past the email's limit each attempt waits longer, and the right password still gets in", async () => {
     await createOperator({ ctx: system(), input: { email: "h@example.com", password: PASSWORD, role: "admin" } });
     const anonymous = async (password: string) => {
       const started = performance.now();
-      const result = await signInOperator(systemCtx(), { email: "h@example.com", password, address: null });
+      const result = await signInOperator({ ctx: systemCtx(), input: { email: "h@example.com", password, address: null } });
       return { result, ms: performance.now() - started };
     };
     for (let i = 0; i < 3; i++) expect((await anonymous(`guess ${i}`)).result).toEqual({ ok: false, reason: "invalid" });
@@ -81,7 +81,7 @@ describe("operator sign-in", () => {
 
   it("keeps mailing the sign-in link while the email's passwords are over the limit", async () => {
     await createOperator({ ctx: system(), input: { email: "i@example.com", password: PASSWORD, role: "admin" } });
-    for (let i = 0; i < 4; i++) expect(await signInOperator(systemCtx(), { email: "i@example.com", password: `guess ${i}`, address: null })).toEqual({ ok: false, reason: "invalid" });
+    for (let i = 0; i < 4; i++) expect(await signInOperator({ ctx: systemCtx(), input: { email: "i@example.com", password: `guess ${i}`, address: null } })).toEqual({ ok: false, reason: "invalid" });
     const smtp = await startSmtpServer();
     try {
       await withEnv({ SMTP_URL: smtp.url }, async () => {
@@ -112,9 +112,9 @@ describe("operator sign-in", () => {
   });
 
   it("without a trusted address limits per email only, so a spray cannot lock everyone out", async () => {
-    for (let i = 0; i < 10; i++) expect(await signInOperator(systemCtx(), { email: `anon${i}@example.com`, password: "x", address: null })).toEqual({ ok: false, reason: "invalid" });
+    for (let i = 0; i < 10; i++) expect(await signInOperator({ ctx: systemCtx(), input: { email: `anon${i}@example.com`, password: "x", address: null } })).toEqual({ ok: false, reason: "invalid" });
     await createOperator({ ctx: system(), input: { email: "g@example.com", password: PASSWORD, role: "admin" } });
-    expect((await signInOperator(systemCtx(), { email: "g@example.com", password: PASSWORD, address: null })).ok).toBe(true);
+    expect((await signInOperator({ ctx: systemCtx(), input: { email: "g@example.com", password: PASSWORD, address: null } })).ok).toBe(true);
   });
 
   it("clears an email's count on success, so a typo now and then never locks anyone out", async () => {

@@ -39,7 +39,7 @@ beforeAll(async () => {
     // One slice of the job, one message long: it counts the consumer's messages and erases one.
     expect(await eraseConsumer(systemCtx(), { erasureId: res.body.id, deadline: Date.now() - 1, batchScale: 0.001 })).toEqual({ state: "running", wakeAt: null });
   });
-  await sweep(systemCtx());
+  await sweep({ ctx: systemCtx() });
   await suite.open();
 }, 600_000);
 

@@ -61,8 +61,8 @@ beforeAll(async () => {
   for (const { table } of PARTITIONED) {
     for (const p of await dayPartitions(sql, table)) await sql.unsafe(`alter table ${table} detach partition ${p.name}; drop table ${p.name}`);
   }
-  await makePartitions(systemCtx(), { now: empty });
-  await makePartitions(systemCtx());
+  await makePartitions({ ctx: systemCtx(), now: empty });
+  await makePartitions({ ctx: systemCtx() });
   const made = await consumerWithEndpoints(api, [receiver.url, `${receiver.url}/other`], { prefix: "bounds" });
   uid = made.uid;
   consumerId = made.consumerId;
@@ -275,7 +275,7 @@ describe("every read of deliveries by message", () => {
 
   it("expunge, retention and erasure", async () => {
     await expectBounded("a payload expunge", (ctx) => expungePayload({ ctx, messageId: sent[1]!.id }));
-    await expectBounded("retention", (ctx) => expireMessages({ ...ctx, config: { ...ctx.config, RETENTION_PERIOD: DAY_MS / 2 } }, { deadline: Date.now() + 60_000 }));
+    await expectBounded("retention", (ctx) => expireMessages({ ctx: { ...ctx, config: { ...ctx.config, RETENTION_PERIOD: DAY_MS / 2 } }, deadline: Date.now() + 60_000 }));
     await expectBounded("an erasure", async (ctx) => {
       const { erasure } = await startErasure({ ctx, ref: uid });
       await eraseConsumer(ctx, { erasureId: erasure.id });

@@ -65,7 +65,7 @@ async function richConsumer(messages = 4): Promise<Made> {
   const recovery = await t.api.post(`/api/v1/endpoints/${late.id}/recover`, { since: "2020-01-01T00:00:00Z", include_never_attempted: true });
   expect(recovery.status, recovery.text).toBe(202);
   expect(recovery.body.counts.expected).toBe(messages);
-  await compactStats(getSql());
+  await compactStats({ ctx: { sql: getSql() } });
   const [stats] = await sql()<{ n: number }[]>`select count(*)::int as n from attempt_stats where scope = ${consumer.id}`;
   expect(stats!.n).toBeGreaterThan(0);
   return { id: consumer.id, uid, marker, endpoints: [good.id, bad.id, late.id], messages: ids };

@@ -200,7 +200,7 @@ describe("upgrading a database with data to time partitions", () => {
 
     // The sweep's days start after the default partition's newest row, proven free of old rows by a
     // constraint it validates online and drops again.
-    const made = await makePartitions(systemCtx());
+    const made = await makePartitions({ ctx: systemCtx() });
     expect(made.length).toBeGreaterThan(0);
     const days = await dayPartitions(sql, "messages");
     expect(days[0]!.day).toBeGreaterThan(startOfDay(Date.now()));
@@ -294,7 +294,7 @@ describe("the default partitions after the upgrade", () => {
     withEnv(retention, async () => {
       // Every row is older than the period; the sweep goes on while it has more to do.
       await sql`select pg_sleep(1.1)`;
-      while ((await runRetention(systemCtx())).more);
+      while ((await runRetention({ ctx: systemCtx() })).more);
     });
 
   it("empties them as their rows pass retention: a message still being delivered stays until it ends", async () => {
@@ -362,7 +362,7 @@ describe("upgrading from 0019 a database with a year of rollup and recovery item
     // The sweep's partitions start after the default partition's newest rows of each series; the
     // rollup's retention then drops nothing whole yet (all of it is in the default partition) and
     // trims what is past, in batches.
-    await makePartitions(systemCtx());
+    await makePartitions({ ctx: systemCtx() });
     const minutes = await partitionsOf(sql, ROLLUP_MINUTES);
     expect(minutes[0]!.start).toBeGreaterThan(now);
     expect(minutes.at(-1)!.start).toBe(startOfDay(Date.now()) + PROVEN_AHEAD * DAY_MS);

@@ -42,8 +42,8 @@ beforeAll(async () => {
   for (const { table } of PARTITIONED) {
     for (const p of await dayPartitions(sql(), table)) await sql().unsafe(`alter table ${table} detach partition ${p.name}; drop table ${p.name}`);
   }
-  await makePartitions(systemCtx(), { now: now - 6 * DAY_MS });
-  await makePartitions(systemCtx());
+  await makePartitions({ ctx: systemCtx(), now: now - 6 * DAY_MS });
+  await makePartitions({ ctx: systemCtx() });
   ({ consumerId, endpointId } = await consumerWithEndpoint(t.api, t.ok.url, { consumer: { uid: "parts" } }));
   await oldAuditRows();
 });
@@ -97,7 +97,7 @@ describe("time partitions", () => {
       for (let d = today; d <= today + PARTITIONS_AHEAD * DAY_MS; d += DAY_MS) expect(days, table).toContain(d);
     }
     // Making them again changes nothing.
-    expect(await makePartitions(systemCtx())).toEqual([]);
+    expect(await makePartitions({ ctx: systemCtx() })).toEqual([]);
     const { id } = await sendMessage(t.api, "parts", { payload: { n: 1 } });
     await waitFor(async () => (await sql()<{ n: number }[]>`select count(*)::int as n from attempts where message_id = ${id}`)[0]!.n === 1, { what: "the attempt" });
     expect(await partitionOf("messages", id)).toBe(`messages_p${dayTag(today)}`);
@@ -127,7 +127,7 @@ describe("time partitions", () => {
     expect(await partitionOf("attempts", done.attemptIds[1]!)).toBe(`attempts_p${dayTag(kept)}`);
     expect(await partitionOf("deliveries", done.deliveryId)).toBe(`deliveries_p${dayTag(gone)}`);
 
-    const { removed } = await dropExpiredPartitions(systemCtx(), { deadline: Date.now() + 30_000 });
+    const { removed } = await dropExpiredPartitions({ ctx: systemCtx(), deadline: Date.now() + 30_000 });
     expect(removed).toMatchObject({ messages: 2, deliveries: 2, failed_deliveries: 1, audit_events: 1, alerts: 1 });
     expect(removed.attempts).toBeGreaterThanOrEqual(3);
     expect(await exists(`messages_p${dayTag(gone)}`)).toBe(false);
@@ -151,7 +151,7 @@ describe("time partitions", () => {
     // Once the pending delivery ends, its day goes too.
     await sql()`delete from delivery_queue where delivery_id = ${pending.deliveryId}`;
     await sql()`update deliveries set status = 'canceled' where id = ${pending.deliveryId}`;
-    await dropExpiredPartitions(systemCtx(), { deadline: Date.now() + 30_000 });
+    await dropExpiredPartitions({ ctx: systemCtx(), deadline: Date.now() + 30_000 });
     expect(await exists(`messages_p${dayTag(kept)}`)).toBe(false);
     expect(await exists(`deliveries_p${dayTag(kept)}`)).toBe(false);
     expect(await exists(`attempts_p${dayTag(kept)}`)).toBe(false);
@@ -203,7 +203,7 @@ describe("time partitions", () => {
 
   it("drops audit and alert days past AUDIT_RETENTION; a day with an alert still being sent stays", async () => {
     // The previous test's sweep dropped them already (they were written in the file's set-up).
-    await dropExpiredPartitions(systemCtx(), { deadline: Date.now() + 30_000 });
+    await dropExpiredPartitions({ ctx: systemCtx(), deadline: Date.now() + 30_000 });
     const [rows] = await sql()<{ audit: number; alerts: string[] }[]>`
       select (select count(*) from audit_events where action = 'test.old')::int as audit,
              (select coalesce(array_agg(status order by status), '{}') from alerts where kind = 'endpoint.failing') as alerts`;

@@ -73,14 +73,14 @@ describe("the retention sweep", () => {
     expect((await rowsOf(failed)).failed).toBe(2);
 
     // The rollup, folded, over the hour these attempts fell in.
-    await compactStats(getSql());
+    await compactStats({ ctx: { sql: getSql() } });
     const window = `since=${new Date(Date.now() - 3_600_000).toISOString()}&until=${new Date(Date.now() + 60_000).toISOString()}&bucket=minute`;
     const statsBefore = (await t.api.get(`/api/v1/stats?${window}`)).body;
     const consumerStatsBefore = (await t.api.get(`/api/v1/stats?${window}&consumer=${succeeded.uid}`)).body;
     expect(statsBefore.data.reduce((n: number, b: { attempts: number }) => n + b.attempts, 0)).toBeGreaterThanOrEqual(7);
 
     await pastRetention([...done, ...pending, ...failed]);
-    const result = await sweep(systemCtx());
+    const result = await sweep({ ctx: systemCtx() });
     expect(result.retention.removed.messages).toBeGreaterThanOrEqual(5);
 
     expect(await rowsOf(done)).toEqual({ messages: 0, deliveries: 0, attempts: 0, queue: 0, failed: 0 });
@@ -103,7 +103,7 @@ describe("the retention sweep", () => {
     // Once the pending deliveries end (their endpoint disabled: canceled), the next sweep takes them.
     expect((await t.api.post(`/api/v1/endpoints/${retrying.endpointId}/disable`)).status).toBe(200);
     await waitFor(async () => (await statuses(pending)).every((s) => s === "canceled"), { what: "canceled deliveries" });
-    await sweep(systemCtx());
+    await sweep({ ctx: systemCtx() });
     expect(await rowsOf(pending)).toEqual({ messages: 0, deliveries: 0, attempts: 0, queue: 0, failed: 0 });
 
     // Each run is recorded, with what it removed.
@@ -122,13 +122,13 @@ describe("the retention sweep", () => {
     await t.stopWorker();
     try {
       expect((await t.api.post(`/api/v1/messages/${id}/resend`, { endpoint_id: endpointId })).status).toBe(202);
-      await runRetention(systemCtx());
+      await runRetention({ ctx: systemCtx() });
       expect((await rowsOf([id!])).messages).toBe(1);
     } finally {
       await t.startWorker();
     }
     await waitFor(async () => (await rowsOf([id!])).queue === 0, { what: "the resend made" });
-    await runRetention(systemCtx());
+    await runRetention({ ctx: systemCtx() });
     expect((await rowsOf([id!])).messages).toBe(0);
   });
 
@@ -137,10 +137,10 @@ describe("the retention sweep", () => {
     const ids = await send(uid, 5);
     await waitFor(async () => (await statuses(ids)).every((s) => s === "succeeded"), { what: "successes" });
     await pastRetention(ids);
-    const cut = await expireMessages(systemCtx(), { deadline: Date.now() - 1, batchSize: 2 });
+    const cut = await expireMessages({ ctx: systemCtx(), deadline: Date.now() - 1, batchSize: 2 });
     expect(cut.more).toBe(true);
     expect(cut.removed.messages).toBe(2);
-    const rest = await expireMessages(systemCtx(), { deadline: Date.now() + 10_000, batchSize: 2 });
+    const rest = await expireMessages({ ctx: systemCtx(), deadline: Date.now() + 10_000, batchSize: 2 });
     expect(rest.more).toBe(false);
     expect(rest.removed.messages).toBeGreaterThanOrEqual(3);
     expect((await rowsOf(ids)).messages).toBe(0);
@@ -161,7 +161,7 @@ describe("the retention sweep", () => {
       const run = await t.api.post(`/api/v1/endpoints/${endpointId}/recover`, { since: "2020-01-01T00:00:00Z", statuses: ["canceled"] });
       expect(run.status, run.text).toBe(202);
       runId = run.body.id;
-      await runRetention(systemCtx());
+      await runRetention({ ctx: systemCtx() });
       expect((await rowsOf(ids)).messages).toBe(0);
     } finally {
       await t.startWorker();
@@ -174,12 +174,12 @@ describe("the retention sweep", () => {
     const items = (await t.api.get(`/api/v1/recoveries/${runId}/items`)).body.data;
     expect(items.map((i: { outcome: string; skip_reason: string }) => `${i.outcome}:${i.skip_reason}`)).toEqual(["skipped:payload_expired", "skipped:payload_expired"]);
     // A finished run is kept RETENTION_PERIOD too, then goes with its items.
-    await runRetention(systemCtx());
+    await runRetention({ ctx: systemCtx() });
     expect((await t.api.get(`/api/v1/recoveries/${runId}`)).status).toBe(200);
     await expect
       .poll(async () => (await sql()<{ past: boolean }[]>`select finished_at < now() - interval '2 seconds' as past from recoveries where id = ${runId}`)[0]!.past, { timeout: 10_000 })
       .toBe(true);
-    expect((await runRetention(systemCtx())).removed).toMatchObject({ recovery_items: 2, recoveries: 1 });
+    expect((await runRetention({ ctx: systemCtx() })).removed).toMatchObject({ recovery_items: 2, recoveries: 1 });
     const [left] = await sql()<{ n: number }[]>`select count(*)::int as n from recovery_items where recovery_id = ${runId}`;
     expect(left!.n).toBe(0);
     expect((await t.api.get(`/api/v1/recoveries/${runId}`)).status).toBe(404);
@@ -202,7 +202,7 @@ describe("the retention sweep", () => {
         (${`alr_old_${seq}`}, 'endpoint.failing', ${scope}, 'sent', '{}', now() - interval '401 days'),
         (${`alr_pending_${seq}`}, 'endpoint.failing', ${scope}, 'pending', '{}', now() - interval '401 days'),
         (${`alr_new_${seq}`}, 'endpoint.failing', ${scope}, 'sent', '{}', now() - interval '399 days')`;
-    const removed = (await runRetention(systemCtx())).removed;
+    const removed = (await runRetention({ ctx: systemCtx() })).removed;
     expect(removed).toMatchObject({ attempt_stats: 2, audit_events: 1, alerts: 1 });
     const kept = await sql()<{ bucket_seconds: number; age_days: number }[]>`
       select bucket_seconds, round(extract(epoch from now() - t) / 86400)::int as age_days from attempt_stats where scope = ${scope} order by 1`;

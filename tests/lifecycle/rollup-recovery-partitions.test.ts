@@ -44,10 +44,10 @@ beforeAll(async () => {
   // Partitions from the past: the file's fresh database holds no rollup row or recovery item yet,
   // so they can be made back there (months from 60 days ago, weeks from 21, days from 6).
   for (const series of OURS) for (const name of await names(series)) await sql().unsafe(`alter table ${series.table} detach partition ${name}; drop table ${name}`);
-  await makePartitions(systemCtx(), { now: now - 60 * DAY_MS, only: [ROLLUP_HOURS] });
-  await makePartitions(systemCtx(), { now: now - 21 * DAY_MS, only: [RECOVERY_WEEKS] });
-  await makePartitions(systemCtx(), { now: now - 6 * DAY_MS, only: [ROLLUP_MINUTES] });
-  await makePartitions(systemCtx());
+  await makePartitions({ ctx: systemCtx(), now: now - 60 * DAY_MS, only: [ROLLUP_HOURS] });
+  await makePartitions({ ctx: systemCtx(), now: now - 21 * DAY_MS, only: [RECOVERY_WEEKS] });
+  await makePartitions({ ctx: systemCtx(), now: now - 6 * DAY_MS, only: [ROLLUP_MINUTES] });
+  await makePartitions({ ctx: systemCtx() });
   ({ uid, consumerId, endpointId } = await consumerWithEndpoint(t.api, t.ok.url, { prefix: "rollup" }));
 });
 
@@ -74,7 +74,7 @@ describe("time partitions of the rollup and of recovery items", () => {
     // A week starts on Monday (UTC).
     for (const p of await partitionsOf(sql(), RECOVERY_WEEKS)) expect(new Date(p.start).getUTCDay()).toBe(1);
     // Making them again changes nothing.
-    expect(await makePartitions(systemCtx(), { only: [ROLLUP_MINUTES, ROLLUP_HOURS, RECOVERY_WEEKS] })).toEqual([]);
+    expect(await makePartitions({ ctx: systemCtx(), only: [ROLLUP_MINUTES, ROLLUP_HOURS, RECOVERY_WEEKS] })).toEqual([]);
   });
 
   it("take the compaction's rows and a new run's items; a row no partition covers lands in the default partition", async () => {
@@ -133,7 +133,7 @@ describe("time partitions of the rollup and of recovery items", () => {
     expect(before.status, before.text).toBe(200);
     expect(before.body.data.find((b: { t: string }) => b.t === new Date(hour).toISOString())).toMatchObject({ attempts: 120, succeeded: 60, failed: 60 });
 
-    const { removed, more } = await trimRollup(systemCtx(), { deadline: Date.now() + 30_000 });
+    const { removed, more } = await trimRollup({ ctx: systemCtx(), deadline: Date.now() + 30_000 });
     expect(more).toBe(false);
     // Every minute day that ended two days ago or more, and every month that ended 20 days ago or
     // more, is gone; the rest stays.
@@ -162,7 +162,7 @@ describe("time partitions of the rollup and of recovery items", () => {
     const done = await oldRun(second!.start + DAY_MS);
     const paused = await oldRun(second!.start + 2 * DAY_MS, { state: "paused", finishedAt: null });
 
-    const { removed } = await expireRecoveries(systemCtx(), { deadline: Date.now() + 30_000 });
+    const { removed } = await expireRecoveries({ ctx: systemCtx(), deadline: Date.now() + 30_000 });
     expect(await names(RECOVERY_WEEKS)).not.toContain(first!.name);
     expect(await names(RECOVERY_WEEKS)).toContain(second!.name);
     // The dropped week's 5 items, the finished run's 3 of the kept week (in batches), and three runs.
@@ -174,7 +174,7 @@ describe("time partitions of the rollup and of recovery items", () => {
 
     // Once the paused run is over and expired too, its week goes.
     await sql()`update recoveries set state = 'canceled', finished_at = now() - interval '2 days' where id = ${paused}`;
-    await expireRecoveries(systemCtx(), { deadline: Date.now() + 30_000 });
+    await expireRecoveries({ ctx: systemCtx(), deadline: Date.now() + 30_000 });
     expect(await names(RECOVERY_WEEKS)).not.toContain(second!.name);
     expect((await sql()`select 1 from recoveries where id = ${paused}`).length).toBe(0);
   });

@@ -38,7 +38,7 @@ function idWith(outcome: ReturnType<typeof flakyOutcome>): string {
 describe("the embedded demo", () => {
   it("keeps the login and key when APP_URL is one the demo may not send to, and seeds no consumer", async () => {
     await withEnv({ ALLOW_PRIVATE_ENDPOINTS: "false", ALLOWED_ENDPOINT_CIDRS: "127.0.0.0/8" }, async () => {
-      const seeded = await seedDemo(systemCtx(), { appUrl: "http://10.1.2.3:3000" });
+      const seeded = await seedDemo({ ctx: systemCtx(), appUrl: "http://10.1.2.3:3000" });
       expect(seeded).toMatchObject({ email: "admin@example.com", consumer: null, consumerError: expect.stringContaining("10.1.2.3") });
     });
     expect(await hasCredentials(systemCtx())).toBe(true);
@@ -49,7 +49,7 @@ describe("the embedded demo", () => {
   });
 
   it("seeds Acme Corp, its event types and three endpoints on the app's receivers, once", async () => {
-    const seeded = await seedDemo(systemCtx(), { appUrl: APP_URL });
+    const seeded = await seedDemo({ ctx: systemCtx(), appUrl: APP_URL });
     expect(seeded).toMatchObject({ email: "admin@example.com", apiKey: expect.stringMatching(/^sk_/), consumer: "acme", consumerError: null });
     const key = seeded!.apiKey;
     const endpoints = (await call("GET", "/api/v1/consumers/acme/endpoints", { key })).body.data as { url: string; event_types: string[] | null }[];
@@ -57,7 +57,7 @@ describe("the embedded demo", () => {
     const types = (await call("GET", "/api/v1/event-types", { key })).body.data as { name: string; description: string; example: unknown }[];
     expect(types.map((t) => t.name).sort()).toEqual(["invoice.paid", "subscription.canceled", "user.created"]);
     expect(types.every((t) => t.description && t.example)).toBe(true);
-    expect(await seedDemo(systemCtx(), { appUrl: APP_URL })).toBeNull();
+    expect(await seedDemo({ ctx: systemCtx(), appUrl: APP_URL })).toBeNull();
     expect((await call("GET", "/api/v1/consumers", { key })).body.data).toHaveLength(1);
   });
 

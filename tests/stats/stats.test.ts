@@ -98,7 +98,7 @@ async function directByEndpointMinute(): Promise<{ counts: Count[]; bins: Bin[] 
 /** Folds until nothing is left appended (a worker's own compaction may hold the turn). */
 async function foldAll() {
   const sql = getSql();
-  await waitFor(async () => (await compactStats(sql)) !== null && (await sql`select 1 from attempt_stats_pending limit 1`).length === 0, {
+  await waitFor(async () => (await compactStats({ ctx: { sql } })) !== null && (await sql`select 1 from attempt_stats_pending limit 1`).length === 0, {
     what: "compaction",
   });
 }

@@ -129,7 +129,7 @@ describe.each(SDKS.map((sdk) => [sdk.name, sdk] as const))("%s", (name, sdk: Sdk
     const second = await svix().application.create({ name: "Second", uid: `exp2-${tag}` }, { idempotencyKey: key });
     expect(second.id).not.toBe(first.id);
     await getSql()`update api_idempotency set expires_at = now() - interval '1 second'`;
-    await sweep(systemCtx());
+    await sweep({ ctx: systemCtx() });
     const [left] = await getSql()<{ n: number }[]>`select count(*)::int as n from api_idempotency`;
     expect(left!.n).toBe(0);
   });

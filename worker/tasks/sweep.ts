@@ -10,7 +10,7 @@ import { workerState } from "../state";
 export const sweep: Task = async (_payload, helpers) => {
   const ctx = systemCtx();
   try {
-    const result = await runSweep(ctx);
+    const result = await runSweep({ ctx });
     workerState.counters.sweeps += 1;
     recordSweep();
     if (result.deadWorkers.length > 0) helpers.logger.warn(`released jobs of dead workers: ${result.deadWorkers.join(", ")}`);

@@ -31,7 +31,7 @@ export const POST = publicRoute(
 );
 
 export const DELETE = withApi(async ({ ctx }) => {
-  await endPortalSession(ctx);
+  await endPortalSession({ ctx });
   return noContent();
 }, {
   portal: "scoped",

@@ -6,7 +6,7 @@ import { RECOVERY } from "@/lib/openapi/params";
 
 export const POST = withApi(async ({ req, params, ctx }) => {
   await ignoreBody(req);
-  return json(await pauseRecovery(ctx, params.id!));
+  return json(await pauseRecovery({ ctx, id: params.id! }));
 }, {
   portal: "recover",
   role: "write",

@@ -6,7 +6,7 @@ import { RECOVERY } from "@/lib/openapi/params";
 
 export const POST = withApi(async ({ req, params, ctx }) => {
   await ignoreBody(req);
-  return json(await resumeRecovery(ctx, params.id!));
+  return json(await resumeRecovery({ ctx, id: params.id! }));
 }, {
   portal: "recover",
   role: "write",
