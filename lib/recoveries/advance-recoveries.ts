@@ -190,7 +190,7 @@ async function feedItems(tx: SqlOrTx, run: RecoveryRow, wanted: number): Promise
         t as (select v.seq, d.id as delivery_id, d.endpoint_id from v join deliveries d on ${deliveriesOfMessageColumnSql(tx, "d", "v.message_id")} and d.endpoint_id = v.endpoint_id),
         q as (
           insert into delivery_queue (delivery_id, kind, endpoint_id, consumer_id, next_attempt_at, recovery_id)
-          select t.delivery_id, 2, t.endpoint_id, ${run.consumerId}, date_trunc('milliseconds', now()), ${run.id} from t
+          select t.delivery_id, webhook_admin_queue_kind('recovery'), t.endpoint_id, ${run.consumerId}, date_trunc('milliseconds', now()), ${run.id} from t
           on conflict (delivery_id, kind) do nothing
         )
         update recovery_items i set outcome = 'queued', delivery_id = t.delivery_id, updated_at = now()
