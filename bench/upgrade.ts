@@ -13,6 +13,7 @@ import { parseArgs } from "node:util";
 import { createSql, type Sql } from "../lib/db/client";
 import { isRetryableConflict } from "../lib/db/errors";
 import { migrateDatabase } from "../lib/db/migrate";
+import { countRows } from "../lib/db/row-counts";
 import { retryOnConflict } from "../lib/db/retry";
 import { newId } from "../lib/ids";
 import { prepareDatabase } from "./database";
@@ -37,16 +38,6 @@ async function timed<T>(label: string, fn: () => Promise<T>): Promise<T> {
   const result = await fn();
   log(`  ${label}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return result;
-}
-
-/** Every table of the app's schema by its rows (a partitioned table counted through its parent). */
-async function rowCounts(sql: Sql): Promise<Record<string, number>> {
-  const tables = await sql<{ name: string }[]>`
-    select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
-    where n.nspname = 'public' and c.relkind in ('r', 'p') and not c.relispartition order by 1`;
-  const counts: Record<string, number> = {};
-  for (const { name } of tables) counts[name] = (await sql<{ n: number }[]>`select count(*)::int as n from ${sql(name)}`)[0]!.n;
-  return counts;
 }
 
 /**
@@ -118,7 +109,7 @@ try {
   await sql.unsafe("drop schema public cascade; create schema public; drop schema if exists drizzle cascade");
   await migrateDatabase(db.url, { upTo: from });
   await seed(sql);
-  const before = await rowCounts(sql);
+  const before = await countRows(sql);
 
   log("\nThe migration, with a message and its delivery written every 2 ms:");
   let migrating = true;
@@ -154,7 +145,7 @@ try {
   }
   const migrationMs = performance.now() - started;
   await writing;
-  const after = await rowCounts(sql);
+  const after = await countRows(sql);
 
   const sorted = [...waits].sort((a, b) => a - b);
   log(`  migrate (drizzle's transaction, the indexes built CONCURRENTLY after it, graphile-worker's schema, the SQL functions): ${(migrationMs / 1000).toFixed(1)} s`);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSql } from "../../lib/db/client";
 import { applySqlFunctions } from "../../lib/db/functions";
 import { migrateDatabase } from "../../lib/db/migrate";
+import { countRows } from "../../lib/db/row-counts";
 import { deliveryIdFor, newId } from "../../lib/ids";
 import { systemCtx } from "../../lib/open-ctx";
 import { runRetention } from "../../lib/retention/run-retention";
@@ -50,16 +51,6 @@ let api: Awaited<ReturnType<typeof apiClient>>;
 let ok: Awaited<ReturnType<typeof startReceiver>>;
 let down: Awaited<ReturnType<typeof startReceiver>>;
 const OLD_MESSAGES = 6_000;
-
-/** Every table of the app's schema, by its row count (partitioned tables counted through their parent). */
-async function rowCounts(): Promise<Record<string, number>> {
-  const tables = await sql<{ name: string }[]>`
-    select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
-    where n.nspname = 'public' and c.relkind in ('r', 'p') and not c.relispartition order by 1`;
-  const counts: Record<string, number> = {};
-  for (const { name } of tables) counts[name] = (await sql<{ n: number }[]>`select count(*)::int as n from ${sql(name)}`)[0]!.n;
-  return counts;
-}
 
 /**
  * Runs the normal migration while `write` runs again and again, each waiting for the one before;
@@ -176,7 +167,7 @@ describe("upgrading a database with data to time partitions", () => {
     await seedRecovery(consumerId, okEndpoint, now - DAY_MS, 500);
     await worker!.stop();
     worker = null;
-    const countsBefore = await rowCounts();
+    const countsBefore = await countRows(sql);
     expect(countsBefore.attempt_stats).toBeGreaterThan(3 * 70 * 60);
     expect(countsBefore.recovery_items).toBe(500);
     expect(countsBefore.messages).toBe(OLD_MESSAGES + 10);
@@ -188,7 +179,7 @@ describe("upgrading a database with data to time partitions", () => {
     );
 
     // Every row is still there (the ingests made meanwhile added messages and deliveries only).
-    const countsAfter = await rowCounts();
+    const countsAfter = await countRows(sql);
     const during = latencies.length;
     const grew: Record<string, number> = { messages: during, deliveries: 2 * during, delivery_queue: 2 * during };
     for (const [table, n] of Object.entries(countsBefore)) expect(countsAfter[table], table).toBe(n + (grew[table] ?? 0));
@@ -338,7 +329,7 @@ describe("upgrading from 0019 a database with a year of rollup and recovery item
     const scopes = ["", consumerId, ...endpoints.map((e) => e.id), ...Array.from({ length: 17 }, (_, i) => `ep_gone${i}`)];
     await seedRollup(scopes, { hoursFrom: now - 400 * DAY_MS, minutesFrom: now - 8 * DAY_MS, to: now - 3_600_000 });
     for (let i = 0; i < 5; i++) await seedRecovery(consumerId, endpoints[0]!.id, now - (i + 1) * 3 * DAY_MS, 10_000);
-    const countsBefore = await rowCounts();
+    const countsBefore = await countRows(sql);
     expect(countsBefore.attempt_stats).toBeGreaterThan(400_000);
     expect(countsBefore.recovery_items).toBe(50_000);
 
@@ -350,7 +341,7 @@ describe("upgrading from 0019 a database with a year of rollup and recovery item
         on conflict (scope, bucket_seconds, t) do update set attempts = attempt_stats.attempts + 1, succeeded = attempt_stats.succeeded + 1`;
     });
 
-    const countsAfter = await rowCounts();
+    const countsAfter = await countRows(sql);
     // The upserts meanwhile added at most the current minute's row (or two, across a minute's end).
     expect(countsAfter.attempt_stats! - countsBefore.attempt_stats!).toBeLessThanOrEqual(2);
     for (const [table, n] of Object.entries(countsBefore)) if (table !== "attempt_stats") expect(countsAfter[table], table).toBe(n);
