@@ -89,6 +89,6 @@ export default defineConfig([
     files: ["tests/**/*.ts", "**/*.test.ts", "bench/**/*.ts"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
-  // bench/lean-probe/ is the lean batch probe, vendored verbatim (its header says why): not linted.
-  globalIgnores([".next/**", ".data/**", "node_modules/**", "next-env.d.ts", "drizzle/**", "bench/lean-probe/**"]),
+  // bench/vendor/lean-probe/ is the lean batch probe, vendored verbatim (its header says why): not linted.
+  globalIgnores([".next/**", ".data/**", "node_modules/**", "next-env.d.ts", "drizzle/**", "bench/vendor/lean-probe/**"]),
 ]);

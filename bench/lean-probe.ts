@@ -3,11 +3,12 @@ import { existsSync } from "node:fs";
 import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
 import { BENCH_DIR } from "./database";
 import { freePort } from "./system";
 
 /**
- * The lean batch probe (bench/lean-probe/prototype-batch.mjs, vendored verbatim with its
+ * The lean batch probe (bench/vendor/lean-probe/prototype-batch.mjs, vendored verbatim with its
  * receiver.cjs) as a same-run anchor for part b: the least a logged delivery costs on this stack —
  * claim 100 due rows with FOR UPDATE SKIP LOCKED and a lease, POST them with undici to a 204
  * receiver, write attempts and outcomes per batch, no caps, schedule or rollup. It runs as its
@@ -19,7 +20,7 @@ import { freePort } from "./system";
  */
 export type LeanProbeResult = { deliveries: number; elapsedMs: number; perSecond: number; line: string };
 
-export const DEFAULT_LEAN_PROBE_DIR = path.join(import.meta.dirname, "lean-probe");
+export const DEFAULT_LEAN_PROBE_DIR = fileURLToPath(new URL("./vendor/lean-probe", import.meta.url));
 
 export async function runLeanProbe(options: {
   databaseUrl: string;

@@ -12,7 +12,7 @@
  *          --partition-pairs 4 (0 skips part p) --partition-deliveries 20000 --partition-drop-messages 1000000
  *          --soak-minutes 10 (0 skips the soak)
  *          --server-pairs 3 (0 skips part a1) --notify-rounds 3 (0 skips part a3) --notify-connections 64
- *          --lean-probe-dir bench/lean-probe (part b2)
+ *          --lean-probe-dir bench/vendor/lean-probe (part b2)
  *          --claim-pairs 2 (0 skips part f4) --claim-deliveries 20000 --claim-vs 132ac54 (the commit whose claim to compare)
  *          --log-messages 2000000 --log-attempts 10000000 (0 skips part g)
  *          --log-runs 50 --log-keep (keep part g's seeded database and reuse it) and the other --log-
