@@ -148,7 +148,7 @@ try {
   const after = await countRows(sql);
 
   const sorted = [...waits].sort((a, b) => a - b);
-  log(`  migrate (drizzle's transaction, the indexes built CONCURRENTLY after it, graphile-worker's schema, the SQL functions): ${(migrationMs / 1000).toFixed(1)} s`);
+  log(`  migrate (the migrations in steps, each step's indexes built CONCURRENTLY after it, graphile-worker's schema, the SQL functions): ${(migrationMs / 1000).toFixed(1)} s`);
   log(`  writes meanwhile: ${waits.length}, p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms, slowest ${sorted.at(-1)!.toFixed(0)} ms (the time writes were blocked); ${deadlocks} ended by PostgreSQL for a deadlock with the migration and retried`);
   log("\nRows, before → after (the writes meanwhile add to messages and deliveries):");
   const lost: string[] = [];

@@ -3,8 +3,8 @@
  * 0.45, pg-core/dialect.js `migrate`) runs every pending migration's statements inside ONE
  * transaction, where PostgreSQL refuses CREATE INDEX CONCURRENTLY (and DROP INDEX CONCURRENTLY).
  * A statement (between `--> statement-breakpoint`s) whose first line is `-- concurrently` is
- * taken out of that transaction and run by lib/db/migrate.ts after it commits, on its own. So it
- * is re-runnable, it must be one of:
+ * taken out of that transaction and run by lib/db/migrate.ts after it commits, on its own, before
+ * the migrations after its own (the pending ones go in steps). So it is re-runnable, it must be one of:
  *
  *   CREATE [UNIQUE] INDEX CONCURRENTLY IF NOT EXISTS "name" ON …
  *   DROP INDEX CONCURRENTLY IF EXISTS "name"

@@ -45,17 +45,18 @@ function readJournal(folder: string): { tag: string; when: number }[] {
   return (JSON.parse(readFileSync(path.join(folder, "meta", "_journal.json"), "utf8")) as { entries: { tag: string; when: number }[] }).entries;
 }
 
-function readMigrations(folder: string, upTo = Number.POSITIVE_INFINITY): { transactional: MigrationMeta[]; concurrent: ConcurrentStatement[] } {
-  const transactional: MigrationMeta[] = [];
-  const concurrent: ConcurrentStatement[] = [];
+/** A migration: its statements for drizzle's transaction, and those it marks to run after it, outside. */
+type Step = { migration: MigrationMeta; concurrent: ConcurrentStatement[] };
+
+function readMigrations(folder: string, upTo = Number.POSITIVE_INFINITY): Step[] {
   // In the journal's order, which is the files' numbers'.
-  for (const migration of readMigrationFiles({ migrationsFolder: folder }).slice(0, upTo + 1)) {
-    const split = splitConcurrent(migration.sql);
-    // The hash stays the file's own: drizzle records it, and it must not depend on this split.
-    transactional.push({ ...migration, sql: split.transactional });
-    concurrent.push(...split.concurrent);
-  }
-  return { transactional, concurrent };
+  return readMigrationFiles({ migrationsFolder: folder })
+    .slice(0, upTo + 1)
+    .map((migration) => {
+      const split = splitConcurrent(migration.sql);
+      // The hash stays the file's own: drizzle records it, and it must not depend on this split.
+      return { migration: { ...migration, sql: split.transactional }, concurrent: split.concurrent };
+    });
 }
 
 /** Index names of marked statements whose index is missing or INVALID (a CREATE), or still there (a DROP). */
@@ -90,19 +91,30 @@ async function runConcurrent(sql: Sql, statements: ConcurrentStatement[]): Promi
  */
 export async function migrateDatabase(url: string, options: Options = {}): Promise<void> {
   const folder = options.migrationsFolder ?? MIGRATIONS;
-  const { transactional, concurrent } = readMigrations(folder, options.upTo);
+  const steps = readMigrations(folder, options.upTo);
   const sql = createSql(url, { max: 1, name: "webhook-admin-migrate" });
   try {
     // One connection (max: 1), so the session lock covers every step's work.
     await lock(sql);
-    // The pending migrations are one transaction, and the processes of the release still serving
-    // go on writing, taking the same tables' locks in their own order: a migration that alters
-    // endpoints and then renames messages meets an ingest that wrote its message and then checks
-    // its delivery's endpoint. PostgreSQL ends one of the two: the one that began waiting first,
-    // mostly the writer (which retries), but the migration when the writer was between statements.
-    // Rolled back whole, it runs again (benchmarks.md, "The upgrade").
-    await retryOnConflict(() => new PgDialect().migrate(transactional, drizzle(sql)._.session as unknown as PgSession, { migrationsFolder: folder }));
-    await runConcurrent(sql, concurrent);
+    // The pending migrations go in one transaction up to each that marks statements to run outside
+    // one, which run right after it commits: a later migration of the batch then finds what they
+    // built. (All in one transaction, an install two releases behind had 0015's index on messages
+    // built inside the transaction of 0017, which locks messages: at 2 million messages writes
+    // waited up to 5.9 s, and 1.7 s in steps — benchmarks.md, "The upgrade".)
+    for (let end = 0; end < steps.length; end++) {
+      if (steps[end]!.concurrent.length === 0 && end < steps.length - 1) continue;
+      const batch = steps.slice(0, end + 1);
+      // Each transaction meets the processes of the release still serving, which go on writing and
+      // take the same tables' locks in their own order: a migration that alters endpoints and then
+      // renames messages meets an ingest that wrote its message and then checks its delivery's
+      // endpoint. PostgreSQL ends one of the two, the one that began waiting first: mostly the
+      // writer (which retries), but the migration when the writer was between statements. Rolled
+      // back whole, it runs again.
+      await retryOnConflict(() =>
+        new PgDialect().migrate(batch.map((s) => s.migration), drizzle(sql)._.session as unknown as PgSession, { migrationsFolder: folder }),
+      );
+      await runConcurrent(sql, batch.flatMap((s) => s.concurrent));
+    }
     if (!options.migrationsFolder && options.upTo === undefined) {
       await runMigrations({ connectionString: url });
       // A process older than the schema — one of the previous release, restarting while the next
@@ -123,7 +135,7 @@ export class SchemaBehindError extends ConfigError {
 /** What `npm run migrate` would still do: journal entries not applied, and marked index statements not finished. */
 export async function pendingMigrations(url: string, options: Options = {}): Promise<string[]> {
   const folder = options.migrationsFolder ?? MIGRATIONS;
-  const { concurrent } = readMigrations(folder);
+  const concurrent = readMigrations(folder).flatMap((s) => s.concurrent);
   const sql = createSql(url, { max: 1, name: "webhook-admin-migrate-check" });
   try {
     const { pending } = await readSchemaStatus(sql, readJournal(folder));

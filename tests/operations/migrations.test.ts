@@ -128,6 +128,23 @@ describe("-- concurrently", () => {
     }
   });
 
+  it("builds a marked index before the later migrations of the same batch, which find it built", async () => {
+    // As 0017 finds 0015's index on messages when an install two releases behind migrates: built in
+    // 0017's transaction otherwise, under its lock on the table.
+    const url = await freshDatabase();
+    const folder = migrationsFolder([TABLE, CONCURRENT, `ALTER INDEX "events_kind_idx" SET (fillfactor = 80);`]);
+    await migrateDatabase(url, { migrationsFolder: folder });
+    const sql = createSql(url, { max: 1 });
+    try {
+      expect(await indexState(sql)).toBe(true);
+      const [index] = await sql<{ options: string[] }[]>`select reloptions as options from pg_class where relname = 'events_kind_idx'`;
+      expect(index!.options).toEqual(["fillfactor=80"]);
+      expect((await sql`select count(*)::int as n from drizzle.__drizzle_migrations`)[0]!.n).toBe(3);
+    } finally {
+      await sql.end();
+    }
+  });
+
   it("lets processes migrating at once take turns without the index build and a waiting migrator deadlocking", async () => {
     const url = await freshDatabase();
     const folder = migrationsFolder([TABLE, CONCURRENT]);
