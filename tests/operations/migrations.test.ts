@@ -186,10 +186,13 @@ describe("a deadlock with the writers of the release still serving", () => {
     try {
       let migration: Promise<void> | null = null;
       await writer.begin(async (tx) => {
+        // The victim is whichever side's deadlock check runs first: this side's is put off, so it
+        // is the migration's, a second after it began waiting (PostgreSQL's default).
+        await tx`set local deadlock_timeout = '20s'`;
         await tx`insert into messages (id) values (1)`;
         migration = migrateDatabase(url, { migrationsFolder: folder });
-        // The migration holds "endpoints" and waits for "messages" — it began waiting first, so
-        // PostgreSQL's deadlock check, a second on, ends it rather than this writer.
+        // The migration holds "endpoints" and waits for "messages"; this writer then waits for
+        // "endpoints": a deadlock, which PostgreSQL ends by ending the migration.
         for (;;) {
           const [waiting] = await watcher<{ n: number }[]>`
             select count(*)::int as n from pg_stat_activity
