@@ -21,7 +21,6 @@ import { advanceRecoveries } from "./tasks/advance-recoveries";
 import { eraseConsumer } from "./tasks/erase-consumer";
 import { wakeActiveRecoveries } from "../lib/recoveries/advance-recoveries";
 import { COMPACT_EVERY_MS, compactStats } from "../lib/stats/compact-stats";
-import { systemCtx } from "../lib/open-ctx";
 
 export const taskList: TaskList = {
   [TASKS.deliverDue]: deliverDue,
@@ -63,7 +62,7 @@ export async function withDatabaseRetry<T>(what: string, fn: () => Promise<T>): 
  * falls at a random point of the period, so workers started together do not reach for the lock
  * at once. Returns the stop function.
  */
-function startCompaction(ctx: Ctx, pump: DeliveryPump): () => void {
+function startCompaction(ctx: Pick<Ctx, "sql">, pump: DeliveryPump): () => void {
   let seen = 0;
   let quietTurns = 0;
   const turn = () => {
@@ -141,7 +140,7 @@ export async function startWorker(url: string, config: Config): Promise<WorkerHa
     alarm = new JobAlarm(sql, workerPool);
     await withDatabaseRetry("job alarm", () => alarm!.start());
   }
-  const compaction = config.STATS_ROLLUP === "on" ? startCompaction(systemCtx(), pump) : () => {};
+  const compaction = config.STATS_ROLLUP === "on" ? startCompaction({ sql }, pump) : () => {};
   // Whatever came due while no worker ran is picked up now, not at the next sweep.
   await withDatabaseRetry("wake", () => wakeDeliveries(sql));
   // A run whose feeder died with another worker goes on here.

@@ -67,6 +67,7 @@ function parsed(text: string): unknown {
 
 function toMessageOut(row: { id: string; eventType: string; eventId: string | null; channels: string[] | null; tags: string[] | null; createdAt: Date }, payload: unknown, withContent: boolean): MessageOut {
   return {
+    // First: a kept idempotent answer is told to be a message's by its opening (lib/svix/idempotency.ts).
     id: row.id,
     eventType: row.eventType,
     eventId: row.eventId,
