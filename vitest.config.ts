@@ -1,12 +1,26 @@
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
+import { TIERS, testTiers, type Tier } from "./tests/tiers";
+
+const root = fileURLToPath(new URL(".", import.meta.url));
+const tiers = testTiers(root);
+
+// One project per tier (tests/tiers.ts says which file is in which, from what it imports):
+// `npm run test:<tier>` runs one, `npm test` all of them in one run.
+const project = (name: Tier): TestProjectInlineConfiguration => ({
+  extends: true,
+  test: {
+    name,
+    include: tiers[name],
+    // The unit tier has no database: its files test pure logic.
+    ...(name === "unit" ? {} : { globalSetup: ["tests/helpers/global-setup.ts"], setupFiles: ["tests/helpers/setup-file.ts"] }),
+  },
+});
 
 export default defineConfig({
-  resolve: { alias: { "@": fileURLToPath(new URL(".", import.meta.url)) } },
+  resolve: { alias: { "@": root } },
   test: {
-    include: ["lib/**/*.test.ts", "tests/**/*.test.ts"],
-    globalSetup: ["tests/helpers/global-setup.ts"],
-    setupFiles: ["tests/helpers/setup-file.ts"],
+    projects: TIERS.map(project),
     pool: "forks",
     // Two cores: two test files at a time, each on its own database.
     maxWorkers: 2,

@@ -6,11 +6,32 @@ import path from "node:path";
 import { startEmbeddedPostgres, stopLeftoverServer } from "../../lib/db/embedded";
 import { migrateDatabase } from "../../lib/db/migrate";
 
+type Shared = { serverUrl: string; template: string; users: number; teardown: () => Promise<void> };
+// The tiers (vitest.config.ts) are projects of one run, and each runs its global setup: they share
+// one server and one template, made by the first and torn down by the last.
+const SHARED = Symbol.for("webhook-admin.test-database");
+const holder = globalThis as unknown as { [SHARED]?: Promise<Shared> };
+
 /**
  * Once per `npm test`: a PostgreSQL server (DATABASE_URL's, or an embedded one of the tests' own)
  * and a template database migrated once, which every test file clones into a database of its own.
  */
 export default async function setup(project: TestProject) {
+  holder[SHARED] ??= prepare();
+  const shared = await holder[SHARED];
+  shared.users += 1;
+  project.provide("serverUrl", shared.serverUrl);
+  project.provide("templateDatabase", shared.template);
+  return async () => {
+    shared.users -= 1;
+    if (shared.users === 0) {
+      delete holder[SHARED];
+      await shared.teardown();
+    }
+  };
+}
+
+async function prepare(): Promise<Shared> {
   let serverUrl = process.env.DATABASE_URL;
   let stop = async () => {};
   if (!serverUrl) {
@@ -38,15 +59,14 @@ export default async function setup(project: TestProject) {
   await admin.unsafe(`create database ${template}`);
   const templateUrl = withDatabase(serverUrl, template);
   await migrateDatabase(templateUrl);
-  project.provide("serverUrl", serverUrl);
-  project.provide("templateDatabase", template);
-  return async () => {
+  const teardown = async () => {
     const leftovers = await admin<{ datname: string }[]>`
       select datname from pg_database where datname like ${`wa_test_%_${process.pid}`} or datname = ${template}`;
     for (const { datname } of leftovers) await admin.unsafe(`drop database if exists ${datname} with (force)`);
     await admin.end();
     await stop();
   };
+  return { serverUrl, template, users: 0, teardown };
 }
 
 async function removeAbandonedClusters(root: string): Promise<void> {

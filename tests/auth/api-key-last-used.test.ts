@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { getSql } from "../db/client";
-import { systemCtx } from "../open-ctx";
-import { authenticateApiKey } from "./authenticate-api-key";
-import { createApiKey } from "./create-api-key";
+import { getSql } from "../../lib/db/client";
+import { systemCtx } from "../../lib/open-ctx";
+import { authenticateApiKey } from "../../lib/api-keys/authenticate-api-key";
+import { createApiKey } from "../../lib/api-keys/create-api-key";
 
 const lastUsed = async (id: string) =>
   (await getSql()<{ at: Date | null }[]>`select last_used_at as at from api_keys where id = ${id}`)[0]!.at;
