@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { getConfig } from "../../lib/config";
 import { getSql } from "../../lib/db/client";
 import { QUEUE_KINDS } from "../../lib/db/schema/messages";
@@ -75,36 +75,41 @@ function failed(d: ClaimedDelivery, token: string) {
 const alerted = async (endpointIds: string[]) =>
   (await getSql()<{ id: string }[]>`select id from endpoints where id = any(${endpointIds}) and failing_alerted_at is not null`).map((e) => e.id).sort();
 
-/** Waits (on the database) until some backend waits for a lock on `table`. */
+/** Until some backend waits for a lock on `table` (polled on the database). */
 async function someoneWaitsFor(table: string) {
-  for (;;) {
-    const [row] = await getSql()<{ n: number }[]>`
-      select count(*)::int as n from pg_locks l join pg_class c on c.oid = l.relation where not l.granted and c.relname = ${table}`;
-    if (row!.n > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await expect
+    .poll(async () => {
+      const [row] = await getSql()<{ n: number }[]>`
+        select count(*)::int as n from pg_locks l join pg_class c on c.oid = l.relation where not l.granted and c.relname = ${table}`;
+      return row!.n;
+    })
+    .toBeGreaterThan(0);
 }
 
 describe("the outcome writer's follow-ups", () => {
   it("raise endpoint.failing beside the writes; drained() waits for them, and failures written meanwhile are followed up after", async () => {
     const first = await failingEndpointWithResend();
+    const more = [await failingEndpointWithResend(), await failingEndpointWithResend()];
+    // Everything is claimed before the job queue is taken: a claim may add a job of its own (the
+    // lease's wake-up, once per second of lease end), which would wait on the lock this test holds.
     const { token, deliveries } = await claim();
-    expect(deliveries.map((d) => [d.endpoint_id, d.kind])).toEqual([[first, QUEUE_KINDS.manual]]);
+    expect(deliveries.map((d) => [d.endpoint_id, d.kind]).sort()).toEqual([first, ...more].sort().map((id) => [id, QUEUE_KINDS.manual]));
+    const byEndpoint = (id: string) => deliveries.find((d) => d.endpoint_id === id)!;
     const writer = new OutcomeWriter(getSql(), getConfig(), HEALTH, () => {});
     // The job queue taken: endpoint.failing (a job for the alert fan-out) waits; outcome writes do not.
     const held = await holdTransaction((tx) => tx`lock table graphile_worker._private_jobs in exclusive mode`);
+    // A test that fails or times out still lets go of the lock, so the tests after it do not wait on it.
+    onTestFinished(() => held.commit());
     let drained = false;
     let waiting: Promise<void> | undefined;
     try {
-      await writer.write(failed(deliveries[0]!, token));
-      expect(await getSql()`select 1 from attempts where delivery_id = ${deliveries[0]!.id}`).toHaveLength(1);
+      await writer.write(failed(byEndpoint(first), token));
+      expect(await getSql()`select 1 from attempts where delivery_id = ${byEndpoint(first).id}`).toHaveLength(1);
       waiting = writer.drained().then(() => void (drained = true));
       await someoneWaitsFor("_private_jobs");
       // Two more endpoints fail while the follow-up waits: their outcomes are written at once.
-      const more = [await failingEndpointWithResend(), await failingEndpointWithResend()];
-      const next = await claim();
-      expect(next.deliveries.map((d) => d.endpoint_id).sort()).toEqual([...more].sort());
-      await Promise.all(next.deliveries.map((d) => writer.write(failed(d, next.token))));
+      await Promise.all(more.map((id) => writer.write(failed(byEndpoint(id), token))));
+      expect(await getSql()`select 1 from attempts where delivery_id = any(${more.map((id) => byEndpoint(id).id)})`).toHaveLength(2);
       expect(drained).toBe(false);
       expect(await alerted([first, ...more])).toEqual([]);
       await held.commit();
