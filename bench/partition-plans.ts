@@ -9,8 +9,8 @@
  *
  *   npx tsx bench/partition-plans.ts [--days 10] [--per-day 30000] [--server postgres://…]
  *
- * Prints EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) of each query on each database; docs/benchmarks.md
- * quotes them.
+ * Prints EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) of each query on each database;
+ * bench/results/2026-12-02-p-time-partitions.md quotes them.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

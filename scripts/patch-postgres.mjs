@@ -10,8 +10,9 @@
 //    array and empties the array only when the queue runs empty; the queue of idle connections
 //    never does while the pool has a spare connection, so its array grows by one entry a query for
 //    as long as the process lives — and remove(), called on every query, scans it from the start.
-//    Measured: 72 µs a query, then 205 µs after 400,000 queries (bench/postgres-queue.ts). The fix
-//    searches from the queue's head and drops the holes once they are half of the array.
+//    A query's cost grows with the process's age (bench/postgres-queue.ts measures it: see
+//    docs/benchmarks.md#other-benchmark-scripts). The fix searches from the queue's head and drops
+//    the holes once they are half of the array.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 
 const patches = [

@@ -15,7 +15,8 @@ import { startWorker, withDatabaseRetry } from "./runtime";
 async function main(): Promise<void> {
   installDatabaseCrashGuard("worker");
   // Concurrent batches each claim and record in their own transactions; with the web app's pool
-  // of 10 they queue for connections (benchmarks.md, "What these figures say": the worker's pool).
+  // of 10 they queue for connections (bench/results/2026-12-01-delivery-a-to-d.md, "What these
+  // figures say": the worker's pool).
   process.env.DATABASE_POOL_SIZE ||= "30";
   const config = parseConfig(process.env);
   const url = process.env.DATABASE_URL;

@@ -12,7 +12,8 @@ export function keysetBefore(createdAt: AnyColumn, id: AnyColumn, cursor: Cursor
  * Newest first, as every keyset index is built: drizzle writes `.desc()` index columns as
  * `DESC NULLS LAST`, and Postgres uses an index for an ORDER BY only when the null order matches
  * too (it does not take NOT NULL into account). A plain `desc()` (NULLS FIRST) sorted the whole
- * table instead: 0.4–0.7 s for a page of 2 million messages (docs/benchmarks.md, part g).
+ * table for every page instead (docs/benchmarks.md#g-log-queries-at-scale; the plans are in
+ * bench/results/2026-12-01-g-log-queries.md).
  */
 export function newestFirst(createdAt: AnyColumn, id: AnyColumn): SQL[] {
   return [sql`${createdAt} desc nulls last`, sql`${id} desc nulls last`];

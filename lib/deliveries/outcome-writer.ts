@@ -14,7 +14,8 @@ const MAX_ROWS_PER_WRITE = 500;
 // One write in flight: the next group forms while it runs. Two side by side contended on the same
 // endpoint rows with each other and with the claim (which skips an endpoint an outcome write holds):
 // one delivers more attempts a second for less CPU an attempt, and frees a busy endpoint's slots
-// sooner (measured in benchmarks.md b5, "one outcome write in flight", and b6).
+// sooner (measured in bench/results/2026-12-03-b5-issue-22-second-cut.md, "one outcome write in
+// flight", and in its b6).
 const MAX_CONCURRENT_WRITES = 1;
 
 /**

@@ -10,7 +10,7 @@ export const BACKLOG_COUNT_CAP = 10_000;
  * The overview's backlog figures, read from the queue (rows of work still to do), never from the
  * attempts. Both use delivery_queue_due_idx (kind, next_attempt_at): the count walks at most the
  * cap's worth of one kind's entries, the oldest due is the first entry of each kind (timed with a
- * million rows queued: benchmarks.md g). Operators only: it counts every consumer's work.
+ * million rows queued: bench/results/2026-12-01-g-log-queries.md). Operators only: it counts every consumer's work.
  */
 export async function readBacklog({ db }: Ctx): Promise<Backlog> {
   const kinds = Object.values(QUEUE_KINDS);

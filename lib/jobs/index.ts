@@ -42,7 +42,7 @@ function round(): Round {
  * ingests commit at once, one NOTIFY per round trip goes out, not one per transaction. A
  * transaction that notifies holds one lock, database-wide, through its commit (PostgreSQL's
  * notification queue): a NOTIFY in every ingest transaction made concurrent ingests commit one at
- * a time (ADR 0035; figures in docs/benchmarks.md). Ingest does not wait for it (the returned
+ * a time (ADR 0035; docs/benchmarks.md#a3-ingests-wake-up). Ingest does not wait for it (the returned
  * promise settles when that NOTIFY is sent; it never rejects: `onError` hears of a failure). If
  * the process dies between the commit and the NOTIFY, or it fails, the work waits for the next
  * wake-up (another ingest's, a claim's, a worker's start, the sweep): it is committed, never lost.

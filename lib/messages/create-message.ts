@@ -108,7 +108,7 @@ async function ingest({ ctx, items, onlyEndpointId, uniqueEventId, notify = "aft
   // otherwise make new work look due later than it is.
   // A consumer is named by id or by uid, the id first. A VALUES list and two plain index lookups:
   // for one message as cheap as the single-message query this replaced (an unnest of arrays, or a
-  // lateral subquery, measured slower per message: benchmarks.md a2).
+  // lateral subquery, measured slower per message: bench/results/2026-12-02-a2-batch-ingest.md).
   const list = sized
     .map((index, n) => {
       const { consumer, event_type, channels } = items[index]!.input;
@@ -289,7 +289,7 @@ function writeMessages(
   // it than one for the row's), a planning cost paid on every row. For the rest of this
   // transaction — the statement itself when it is its own — they run the plan made once per
   // connection, pruned to the row's partition as it runs: a batch's write takes markedly less time
-  // (ADR 0037, decision 4; figures in its consequences and benchmarks.md b6).
+  // (ADR 0037, decision 4; figures in its consequences and docs/benchmarks.md#other-benchmark-scripts).
   const generic = genericChecks ? tx`select set_config('plan_cache_mode', 'force_generic_plan', true)` : tx`select 1`;
   return tx`with g as materialized (${generic}),
     m as (${messages}),

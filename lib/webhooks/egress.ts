@@ -84,8 +84,8 @@ function guardedLookup(policy: EgressPolicy): LookupFunction {
 // One connection pool per endpoint, most recently used kept. Endpoints of different customers
 // often share an origin (one SaaS inbox, one gateway); in a shared pool a hung endpoint's requests
 // left others queued behind them (the bench's isolation part: a healthy endpoint waited out the hung
-// one's timeout; benchmarks.md, "What these figures say"). Separate pools make the per-endpoint
-// isolation hold at the socket level too.
+// one's timeout; bench/results/2026-12-01-delivery-a-to-d.md, "What these figures say"). Separate
+// pools make the per-endpoint isolation hold at the socket level too.
 const MAX_AGENTS = 2_000;
 const agents = new Map<string, Agent>();
 
@@ -181,8 +181,8 @@ export async function postWebhook(input: {
   const agent = agentFor(input.policy, input.timeoutMs, input.isolationKey ?? "");
   return new Promise<EgressResult>((resolve) => {
     // undici's lowest-level API: no response stream, no AbortSignal, no async iteration — on the
-    // delivery hot path those cost more than the request itself (a CPU profile; benchmarks.md, "What
-    // these figures say").
+    // delivery hot path those cost more than the request itself (a CPU profile;
+    // bench/results/2026-12-01-delivery-a-to-d.md, "What these figures say").
     let settled = false;
     let controller: Dispatcher.DispatchController | null = null;
     let statusCode = 0;

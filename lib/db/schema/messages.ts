@@ -160,7 +160,7 @@ export const deliveryQueue = pgTable(
     // Every row of an endpoint: disabling, auto-disabling and deleting it lock and cancel them
     // while holding locks, which without this read the whole queue (a million queued rows: a
     // sequential scan under lock). Leases and reschedules already write the due index, so each
-    // writes this one too; measured in docs/benchmarks.md ("Queue by endpoint").
+    // writes this one too; measured in docs/benchmarks.md#q-queue-by-endpoint.
     index("delivery_queue_endpoint_idx").on(t.endpointId),
   ],
 );

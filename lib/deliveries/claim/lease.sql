@@ -8,8 +8,8 @@
 -- — the claimed deliveries' range, then their messages' — and the statements run on generic plans,
 -- made once per connection: the bounds prune both tables to the days they are in when each
 -- execution starts. (Planned afresh with the bounds' values instead, as until 2026-12-03, the lease
--- spent most of a one-row claim planning; ADR 0034 and benchmarks.md b6, "The lease on generic
--- plans", have the figures.)
+-- spent most of a one-row claim planning; ADR 0034 and bench/results/2026-12-03-b6-part-b-and-the-lean-probe.md,
+-- "The lease on generic plans", have the figures.)
 -- Applied after the migrations by lib/db/functions.ts.
 CREATE OR REPLACE FUNCTION webhook_admin_claim_lease(p_items webhook_admin_claim_item[], p_token text, p_lease_end timestamptz)
 RETURNS TABLE (
