@@ -22,11 +22,16 @@ import { leanRoute } from "../lib/http/lean-routes";
 const { values } = parseArgs({ options: { port: { type: "string", short: "p" }, hostname: { type: "string", short: "H" } } });
 const port = Number(values.port ?? process.env.PORT ?? 3000);
 const hostname = values.hostname;
+const ORIGIN = `http://localhost:${port}`;
 (process.env as Record<string, string | undefined>).NODE_ENV ??= "production";
 
 type HeaderRule = { regex: string; headers: { key: string; value: string }[]; has?: unknown; missing?: unknown };
 
-/** The headers next.config.ts's headers() gives a path, as the build compiled them (null: ask Next.js). */
+/**
+ * The headers next.config.ts's headers() gives a path, as the build compiled them (null: ask
+ * Next.js). Asked only for a lean route's own path, so its cache holds one entry per lean route,
+ * never a path a client made up.
+ */
 function configHeaders(dir: string): (pathname: string) => [string, string][] | null {
   const manifest = JSON.parse(readFileSync(path.join(dir, ".next", "routes-manifest.json"), "utf8")) as { headers?: HeaderRule[] };
   // Conditional rules (has/missing) would need the request; none are configured, and such a rule
@@ -71,7 +76,10 @@ async function serveLean(handler: NonNullable<ReturnType<typeof leanRoute>>, req
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
   const body = await bodyOf(req);
-  const request = new Request(`http://${req.headers.host ?? `127.0.0.1:${port}`}${req.url}`, {
+  // This server's own origin, as Next.js's is (its hostname and port): the client's Host header in
+  // the URL would put the client's text in its path (`Host: x/anything?`), which labels, access
+  // lines and span names are derived from. req.url starts with the route's own path (leanRoute matched it).
+  const request = new Request(`${ORIGIN}${req.url}`, {
     method: req.method,
     headers,
     body,

@@ -1,17 +1,22 @@
 /**
- * A token bucket per API key, per web process: it bounds how hard one key can hit one process.
- * (Delivery-side limits, which must hold across processes, live in Postgres instead.)
+ * A token bucket per credential (API key, operator, portal session), per web process: it bounds
+ * how hard one credential can hit one process. (Delivery-side limits, which must hold across
+ * processes, live in Postgres instead.) At most `maxEntries` buckets, the least recently used
+ * going first: portal sessions come and go without bound, and a bucket dropped is a full one again.
  */
 export class RateLimiter {
   private buckets = new Map<string, { tokens: number; at: number }>();
-  constructor(private perSecond: number) {}
+  constructor(
+    private perSecond: number,
+    private maxEntries = 10_000,
+  ) {}
 
   /** Seconds to wait, or 0 when the request may go ahead. */
   take(key: string, now = Date.now()): number {
     const bucket = this.buckets.get(key) ?? { tokens: this.perSecond, at: now };
     bucket.tokens = Math.min(this.perSecond, bucket.tokens + ((now - bucket.at) / 1000) * this.perSecond);
     bucket.at = now;
-    this.buckets.set(key, bucket);
+    remember(this.buckets, key, bucket, this.maxEntries);
     if (bucket.tokens >= 1) {
       bucket.tokens -= 1;
       return 0;

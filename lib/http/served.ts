@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { logger } from "../logger";
 import { runInRequestScope, type RequestScope } from "../logging/request-scope";
-import { recordHttpRequest, routeTemplate } from "../metrics/web";
+import { recordHttpRequest } from "../metrics/web";
 import { failSpan, inRequestSpan } from "../telemetry/tracing";
+import { routeTemplate } from "./route-templates";
 
 export type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 type Handler<R extends Request> = (req: R, route: RouteContext) => Response | Promise<Response>;
@@ -40,7 +41,8 @@ function withHeader(response: Response, name: string, value: string): Response {
  * acceptedRequestId) is its scope — every log line written while it is served carries `req_id`,
  * its problem+json answers carry `request_id` — and its answer's X-Request-Id header; then one
  * access line, `{"msg":"request", method, route, status, duration_ms, actor_type}`, by the route's
- * template (never the concrete path; never a credential). With `api` (the REST API, the default)
+ * declared template (./route-templates.ts: never text from the request, which would make a series
+ * and a span name per path; never a credential). With `api` (the REST API, the default)
  * the request is also counted and timed for /api/metrics, traced when tracing is on, and its
  * access line is at info; otherwise (health, metrics, demo) the line is at `access`, debug unless
  * said. The access line is written once, however the handler ends.
@@ -51,8 +53,7 @@ export function served<R extends Request>(handler: Handler<R>, options: { api?: 
   return async (req: R, route: RouteContext): Promise<Response> => {
     const started = performance.now();
     const scope: RequestScope = { id: acceptedRequestId(req.headers.get("x-request-id")), actor: null };
-    const params = (await Promise.resolve(route?.params).catch(() => undefined)) ?? {};
-    const template = routeTemplate(new URL(req.url).pathname, params);
+    const template = routeTemplate(new URL(req.url).pathname);
     return runInRequestScope(scope, async () => {
       let status = 500;
       try {

@@ -41,52 +41,15 @@ function metrics(): WebMetrics {
 }
 
 /**
- * One answered API request. `route` is the route's template as its folder under app/ spells it
- * (`/api/v1/consumers/[consumer]/endpoints`), never the request's path: a path would make a series
- * per id.
+ * One answered API request. `route` is the route's declared template as its folder under app/
+ * spells it (`/api/v1/consumers/[consumer]/endpoints`, lib/http/route-templates.ts), never text from
+ * the request: a path would make a series per id.
  */
 export function recordHttpRequest(input: { route: string; method: string; status: number; durationMs: number }): void {
   const m = metrics();
   const method = input.method.toUpperCase();
   m.requests.labels(input.route, method, String(input.status)).inc();
   m.duration.labels(input.route, method).observe(Math.max(0, input.durationMs) / 1000);
-}
-
-/**
- * A request's route template from its path and the route's params, as the wrapper sees them:
- * `/api/v1/messages/msg_01…/resend` with `{ id: "msg_01…" }` → `/api/v1/messages/[id]/resend`; a
- * catch-all param (an array, or its segments joined by "/") takes the path's last segments →
- * `/api/v1/[...path]`. Pass the params as the route received them (which names are catch-alls is
- * known only from their values).
- */
-export function routeTemplate(pathname: string, params: Record<string, string | string[] | undefined> = {}): string {
-  const segments = pathname.split("/").filter(Boolean);
-  const out = segments.map((segment) => {
-    try {
-      return decodeURIComponent(segment);
-    } catch {
-      return segment;
-    }
-  });
-  const named: string[] = new Array(out.length).fill("");
-  for (const [name, raw] of Object.entries(params)) {
-    // A catch-all's segments, as an array or joined with "/" (as withApi hands them to handlers).
-    const value = typeof raw === "string" && raw.includes("/") ? raw.split("/").filter(Boolean) : raw;
-    if (Array.isArray(value)) {
-      const start = out.length - value.length;
-      if (start >= 0) {
-        out.splice(start, value.length, `[...${name}]`);
-        named.splice(start, value.length, `[...${name}]`);
-      }
-    } else if (typeof value === "string") {
-      const index = out.lastIndexOf(value);
-      if (index >= 0 && !named[index]) {
-        out[index] = `[${name}]`;
-        named[index] = out[index];
-      }
-    }
-  }
-  return `/${out.join("/")}`;
 }
 
 /** One request refused for its credential (401 unauthorized, or 429 over the failed-auth limit). */
