@@ -53,8 +53,8 @@ function requireAccess(actor: Exclude<Actor, { type: "system" }>, access: RouteA
 /**
  * The REST API's one wrapper, with the route's contract beside it: a bearer API key or portal
  * session (with a bound on failed authentications per client, or per token where the client is
- * unknown: over it, 429 with no lookup unless the token authenticated here before), or else an operator's dashboard session cookie (same-origin
- * changes only); a rate limit per credential; what the actor may not do (`access`) refused before
+ * unknown: over it, 429 with no lookup unless the token authenticated here before), or else an
+ * operator's dashboard session cookie (same-origin changes only); a rate limit per credential; what the actor may not do (`access`) refused before
  * the handler runs; errors as problem+json. Outermost, served() (./served.ts) gives the request its
  * id (X-Request-Id, `request_id`, `req_id` on its log lines), its access line, metrics and span.
  */
