@@ -1,5 +1,6 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfig } from "./config";
+import { CONFIG_KEYS, ConfigError, parseConfig } from "./config";
 import { parseDuration } from "./duration";
 
 const KEY = "ab".repeat(32);
@@ -80,5 +81,24 @@ describe("parseConfig", () => {
       expect(message).not.toContain("hunter2secret");
     }
     expect(parseConfig({ ENCRYPTION_KEY: KEY, SMTP_URL: "smtps://user:pw@mail.example.com:465" }).SMTP_URL).toBe("smtps://user:pw@mail.example.com:465");
+  });
+});
+
+describe("every setting, in the docs and the deploy files", () => {
+  it("is documented in docs/configuration.md and listed in deploy/env.example, which compose passes whole to each app container", () => {
+    const docs = readFileSync("docs/configuration.md", "utf8");
+    const example = readFileSync("deploy/env.example", "utf8");
+    for (const key of CONFIG_KEYS) {
+      expect(docs, `docs/configuration.md documents ${key}`).toContain(`\`${key}\``);
+      expect(example, `deploy/env.example lists ${key}`).toMatch(new RegExp(`^(# )?${key}=`, "m"));
+    }
+    // The app services share the x-app block, and it reads deploy/.env whole: a setting in the
+    // file reaches the container without a line of its own here (TRUST_PROXY could not, before).
+    const compose = readFileSync("deploy/compose.yaml", "utf8");
+    const app = /^x-app: &app\n((?: .*\n|\n)+)/m.exec(compose)?.[1] ?? "";
+    expect(app).toMatch(/^ {2}env_file: \.env$/m);
+    for (const service of ["migrate", "web", "worker"]) {
+      expect(compose, `${service} is an x-app service`).toMatch(new RegExp(`^ {2}${service}:\n {4}<<: \\*app$`, "m"));
+    }
   });
 });

@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   else if (config.ALLOWED_ENDPOINT_CIDRS.length) logger.info("SSRF guard allowlist", { cidrs: config.ALLOWED_ENDPOINT_CIDRS.map((c) => c.text) });
 
   const worker = await startWorker(url, config);
-  const metrics = await startMetricsServer(config.WORKER_METRICS_PORT, config.WORKER_METRICS_HOST);
+  const metrics = await startMetricsServer(config.WORKER_METRICS_PORT, config.WORKER_METRICS_HOST, config.METRICS_TOKEN);
   const address = metrics?.address();
 
   const stop = async (signal: string) => {

@@ -3,6 +3,7 @@ import { getSql } from "../lib/db/client";
 import { readQueueDepth } from "../lib/deliveries/read-queue-depth";
 import { countEndpointStates } from "../lib/endpoints/count-endpoint-states";
 import { logger } from "../lib/logger";
+import { metricsRequestAllowed } from "../lib/metrics/metrics-token";
 import { refreshDatabaseGauges, workerRegistry } from "../lib/metrics/worker";
 import { workerState } from "./state";
 
@@ -42,13 +43,18 @@ async function health(): Promise<{ ok: boolean; body: Record<string, unknown> }>
 /**
  * The worker's only HTTP: /metrics (Prometheus text, lib/metrics/worker.ts) and /health, on
  * WORKER_METRICS_HOST (127.0.0.1 unless the operator opens it wider). Port 0 picks a free port.
+ * With `metricsToken` (METRICS_TOKEN) set, /metrics is the web app's /api/metrics' check: 404 unless
+ * the request carries it as a bearer. Unset, /metrics stays open, as before, to whoever can reach
+ * the port; /health is always open (the container's HEALTHCHECK and probes).
  */
-export function startMetricsServer(port: number, host: string): Promise<Server | null> {
+export function startMetricsServer(port: number, host: string, metricsToken?: string): Promise<Server | null> {
   return new Promise((resolve) => {
     const server = createServer((req, res) => {
       const path = (req.url ?? "").split("?")[0];
       if (req.method !== "GET" && req.method !== "HEAD") {
         res.writeHead(405, { allow: "GET, HEAD" }).end();
+      } else if (path === "/metrics" && metricsToken !== undefined && !metricsRequestAllowed(metricsToken, req.headers.authorization ?? null)) {
+        res.writeHead(404, { "content-type": "text/plain", "cache-control": "no-store" }).end("Not Found");
       } else if (path === "/metrics") {
         renderMetrics().then(
           (text) => res.writeHead(200, { "content-type": workerRegistry.contentType }).end(text),

@@ -8,8 +8,7 @@ import { ForbiddenError, NotFoundError, RateLimitedError, UnauthorizedError } fr
 import { isStorableText } from "../schemas";
 import { authenticatePortalSession } from "../portal/authenticate-portal-session";
 import { portalCorsHeaders, withCors } from "../portal/cors";
-import { ActiveCredentials } from "./active-credentials";
-import { authFailures } from "./auth-failures";
+import { authFailures, failureBucket } from "./auth-failures";
 import { clientAddress } from "./client-address";
 import { errorResponse } from "./problem";
 import { recordAuthFailure } from "../metrics/web";
@@ -26,7 +25,6 @@ export type RouteHandler = (req: Request, route: RouteContext) => Promise<Respon
 export type ErrorRenderer = (error: unknown, requestId: string) => Response | Promise<Response>;
 
 let limiter: RateLimiter | undefined;
-const active = new ActiveCredentials();
 
 const READS = new Set(["GET", "HEAD"]);
 
@@ -54,9 +52,9 @@ function requireAccess(actor: Exclude<Actor, { type: "system" }>, access: RouteA
 
 /**
  * The REST API's one wrapper, with the route's contract beside it: a bearer API key or portal
- * session (with a bound on failed authentications per client: over it, only a token among the
- * active credentials is looked up), or else an operator's dashboard session cookie (same-origin
- * changes only); a rate limit per credential; what the actor may not do (`access`) refused before
+ * session (with a bound on failed authentications per client, or per token where the client is
+ * unknown: over it, 429 with no lookup unless the token authenticated here before), or else an
+ * operator's dashboard session cookie (same-origin changes only); a rate limit per credential; what the actor may not do (`access`) refused before
  * the handler runs; errors as problem+json. Outermost, served() (./served.ts) gives the request its
  * id (X-Request-Id, `request_id`, `req_id` on its log lines), its access line, metrics and span.
  */
@@ -77,7 +75,7 @@ export function withApi(
     try {
       // Who is asking is looked up by the system; the handler then acts as them.
       const system = systemCtx();
-      const { config, db } = system;
+      const { config } = system;
       let actor: Exclude<Actor, { type: "system" }>;
       if (!token && hasSessionCookie(req)) {
         const operator = await operatorFromSession(req, system);
@@ -86,17 +84,17 @@ export function withApi(
         actor = operator;
       } else {
         if (!token) throw authFailure(new UnauthorizedError());
-        const client = clientAddress(req, config.TRUST_PROXY);
         const tokenHash = sha256Hex(token);
+        const bucket = failureBucket(clientAddress(req, config.TRUST_PROXY), tokenHash);
         const failed = authFailures(config);
-        const blocked = failed.retryAfter(client, tokenHash);
-        if (blocked > 0 && !(await active.has(db, tokenHash))) throw authFailure(new RateLimitedError(blocked));
+        // Refused before any database work: that is what the limit is for.
+        const blocked = failed.retryAfter(bucket, tokenHash);
+        if (blocked > 0) throw authFailure(new RateLimitedError(blocked));
         const found: typeof actor | null = portal
           ? await authenticatePortalSession({ ctx: system, token })
           : await authenticateApiKey({ ctx: system, token }).then((key) => (key ? { type: "api_key", id: key.id } : null));
         if (!found) {
-          failed.failed(client, tokenHash);
-          active.forget(tokenHash);
+          failed.failed(bucket, tokenHash);
           throw authFailure(new UnauthorizedError(portal ? "The portal session is unknown, ended or expired." : "The API key is unknown or revoked."));
         }
         failed.succeeded(tokenHash);

@@ -28,14 +28,14 @@ export class RateLimiter {
 type Bucket = { tokens: number; at: number };
 
 /**
- * Failed authentications per client (API keys, portal sessions, portal link tokens), per web
- * process: a bucket of `perMinute` that only failures take from and that refills over a minute.
- * While it is empty the client is answered 429 unless its token is among the active credentials
- * (lib/http/active-credentials.ts; never for a link token, see clientRetryAfter), so unknown
- * `sk_…` tokens cannot cost a database query each without bound. A token that authenticated in
- * this process before passes regardless: a flood from a shared address (or from anywhere, when all
- * clients share one bucket) does not lock out the keys in use. Both maps are bounded; the oldest
- * entries go first.
+ * Failed authentications (API keys, portal sessions, portal link tokens), per web process, per
+ * bucket: the client's when its address is known, else the presented token's own
+ * (failureBucket, ./auth-failures.ts) — so nobody's bad tokens cost anybody else's good one. A
+ * bucket holds `perMinute`, only failures take from it, and it refills over a minute. While it is
+ * empty the request is answered 429 at once, with no database work (the point of the limit), unless
+ * its token authenticated in this process before: a flood from a shared address does not lock out
+ * the keys in use there. A link token is one-time, so it never passes that way. Both maps are
+ * bounded; the least recently used entries go first.
  */
 export class FailedAuthLimiter {
   private buckets = new Map<string, Bucket>();
@@ -45,36 +45,30 @@ export class FailedAuthLimiter {
     private maxEntries = 10_000,
   ) {}
 
-  private refilled(client: string, now: number): Bucket {
-    const bucket = this.buckets.get(client) ?? { tokens: this.perMinute, at: now };
+  private refilled(bucketKey: string, now: number): Bucket {
+    const bucket = this.buckets.get(bucketKey) ?? { tokens: this.perMinute, at: now };
     bucket.tokens = Math.min(this.perMinute, bucket.tokens + ((now - bucket.at) / 60_000) * this.perMinute);
     bucket.at = now;
     return bucket;
   }
 
-  /** Seconds the client must wait before its token is looked up, or 0. */
-  retryAfter(client: string, tokenHash: string, now = Date.now()): number {
-    if (this.known.has(tokenHash)) return 0;
-    return this.clientRetryAfter(client, now);
-  }
-
   /**
-   * The same wait with no token passing regardless: for one-time tokens (portal links), which are
-   * never "known" and have no active credentials to be among.
+   * Seconds to wait before the token is looked up, or 0. `tokenHash` given: a token that
+   * authenticated here before passes regardless (API keys and portal sessions, not link tokens).
    */
-  clientRetryAfter(client: string, now = Date.now()): number {
-    const bucket = this.buckets.get(client);
-    if (!bucket) return 0;
-    const { tokens } = this.refilled(client, now);
+  retryAfter(bucketKey: string, tokenHash?: string, now = Date.now()): number {
+    if (tokenHash !== undefined && this.known.has(tokenHash)) return 0;
+    if (!this.buckets.has(bucketKey)) return 0;
+    const { tokens } = this.refilled(bucketKey, now);
     return tokens >= 1 ? 0 : Math.max(1, Math.ceil(((1 - tokens) * 60) / this.perMinute));
   }
 
-  failed(client: string, tokenHash?: string, now = Date.now()): void {
+  failed(bucketKey: string, tokenHash?: string, now = Date.now()): void {
     // A revoked key stops passing at once, and its retries are limited like any unknown token's.
     if (tokenHash !== undefined) this.known.delete(tokenHash);
-    const bucket = this.refilled(client, now);
+    const bucket = this.refilled(bucketKey, now);
     bucket.tokens = Math.max(0, bucket.tokens - 1);
-    remember(this.buckets, client, bucket, this.maxEntries);
+    remember(this.buckets, bucketKey, bucket, this.maxEntries);
   }
 
   succeeded(tokenHash: string): void {
@@ -82,7 +76,8 @@ export class FailedAuthLimiter {
   }
 }
 
-function remember<V>(map: Map<string, V>, key: string, value: V, max: number): void {
+/** Sets `key` as the most recently used entry, dropping the least recently used past `max`. */
+export function remember<V>(map: Map<string, V>, key: string, value: V, max: number): void {
   map.delete(key);
   map.set(key, value);
   if (map.size > max) map.delete(map.keys().next().value as string);

@@ -29,8 +29,9 @@ export function decoyHash(): Promise<string> {
 /**
  * Sign-ins' password checks. scrypt runs on libuv's thread pool (4 threads unless
  * UV_THREADPOOL_SIZE says otherwise), so more at once would only wait there, in front of DNS and
- * file work; 32 in line absorb a burst of real sign-ins. Past that — a flood of sign-ins with new
- * emails, which nothing bounds per client without TRUST_PROXY — a sign-in is told to retry
- * instead of adding CPU work.
+ * file work; 32 in line absorb a burst of real sign-ins. Past that a sign-in is told to retry
+ * instead of adding CPU work. The last 8 places are for operators' emails (signInOperator): a
+ * flood of made-up emails — which nothing bounds per client without TRUST_PROXY — fills 24 and is
+ * refused from there, while the owner's sign-in still finds a place.
  */
-export const passwordChecks = new ConcurrencyGate(4, 32);
+export const passwordChecks = new ConcurrencyGate(4, 32, 8);

@@ -2,7 +2,7 @@ import { sha256Hex } from "../crypto/encryption";
 import { inTransaction, type Ctx } from "../context";
 import type { PortalCapability, PortalTheme } from "../db/schema/access";
 import { AppError, RateLimitedError } from "../errors";
-import { authFailures } from "../http/auth-failures";
+import { authFailures, failureBucket } from "../http/auth-failures";
 import type { PortalSessionAnswer } from "./schemas";
 import { startPortalSession } from "./start-portal-session";
 
@@ -15,29 +15,33 @@ export class InvalidPortalTokenError extends AppError {
 /**
  * Trades a link's token for a session, once, for `client` (clientAddress): the one unauthenticated
  * way to make a session, so it is under the failed-authentication limit API keys are under (the
- * same bucket per client), checked before any database work; every invalid token counts. The
+ * same bucket: the client's, or this token's own where the client is unknown, so another's bad
+ * tokens never refuse a valid link), checked before any database work; every invalid token counts. The
  * token is spent by one conditional UPDATE, so of two exchanges racing on the same token exactly
  * one gets a row back; the session is made in the same transaction, so a spent token always has
  * its session.
  */
 export async function exchangePortalToken({ ctx, input: { token, client } }: { ctx: Ctx; input: { token: string; client: string } }): Promise<PortalSessionAnswer> {
   const failures = authFailures(ctx.config);
-  const wait = failures.clientRetryAfter(client);
+  const tokenHash = sha256Hex(token);
+  const bucket = failureBucket(client, tokenHash);
+  // No token hash: a one-time token never passes as "authenticated here before".
+  const wait = failures.retryAfter(bucket);
   if (wait > 0) throw new RateLimitedError(wait);
   try {
-    return await spend(ctx, token);
+    return await spend(ctx, token, tokenHash);
   } catch (error) {
-    if (error instanceof InvalidPortalTokenError) failures.failed(client);
+    if (error instanceof InvalidPortalTokenError) failures.failed(bucket);
     throw error;
   }
 }
 
-async function spend(ctx: Ctx, token: string): Promise<PortalSessionAnswer> {
+async function spend(ctx: Ctx, token: string, tokenHash: string): Promise<PortalSessionAnswer> {
   if (!token.startsWith("pt_") || token.length > 200) throw new InvalidPortalTokenError();
   return inTransaction(ctx, async (tx) => {
     const [link] = await tx.sql<{ consumer_id: string; capabilities: PortalCapability[]; locale: string | null; theme: PortalTheme; session_ttl_seconds: number }[]>`
       update portal_tokens set used_at = now()
-      where token_hash = ${sha256Hex(token)} and used_at is null and expires_at > now()
+      where token_hash = ${tokenHash} and used_at is null and expires_at > now()
       returning consumer_id, capabilities, locale, theme, session_ttl_seconds`;
     if (!link) throw new InvalidPortalTokenError();
     return startPortalSession({

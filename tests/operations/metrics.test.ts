@@ -50,7 +50,7 @@ afterAll(async () => {
 });
 
 async function scrapeWorker() {
-  const res = await fetch(metricsUrl);
+  const res = await fetch(metricsUrl, { headers: { authorization: `Bearer ${TOKEN}` } });
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toContain("text/plain");
   return res.text();
@@ -74,6 +74,16 @@ function documentedSeries(): string[] {
 }
 
 describe("the worker's /metrics", () => {
+  it("takes METRICS_TOKEN as the web app's does: 404 without the bearer or with a wrong one; /health stays open", async () => {
+    const health = new URL("/health", metricsUrl).href;
+    expect((await fetch(metricsUrl)).status).toBe(404);
+    expect((await fetch(metricsUrl, { headers: { authorization: "Bearer metrics-token-0123456789abcdeX" } })).status).toBe(404);
+    expect((await fetch(metricsUrl, { headers: { authorization: TOKEN } })).status).toBe(404);
+    const text = await scrapeWorker();
+    expect(text).toContain("webhook_admin_");
+    expect((await fetch(health)).status).toBe(200);
+  });
+
   it("counts attempts, claims, lag and alerts, reads the queue and endpoints from the database, and passes promtool", async () => {
     await createConsumer(api, { uid: "m1", name: "Metrics" });
     await createEndpoint(api, "m1", `${ok.url}/ok`);

@@ -41,7 +41,7 @@ describe.skipIf(!promtool)("deploy/prometheus (promtool)", () => {
       const token = path.join(dir, "token");
       writeFileSync(token, "x".repeat(32));
       copyFileSync(path.join(DIR, "alerts.yml"), path.join(dir, "alerts.yml"));
-      const config = readFileSync(path.join(DIR, "prometheus.yml"), "utf8").replace("/etc/prometheus/webhook-admin-metrics-token", token);
+      const config = readFileSync(path.join(DIR, "prometheus.yml"), "utf8").replaceAll("/etc/prometheus/webhook-admin-metrics-token", token);
       writeFileSync(path.join(dir, "prometheus.yml"), config);
       const run = promtoolRun(["check", "config", path.join(dir, "prometheus.yml")]);
       expect(run.status, run.output).toBe(0);

@@ -26,7 +26,7 @@ export const POST = publicRoute(
     tag: "Portal",
     body: { schema: "ExchangePortalTokenInput" },
     success: { status: 201, description: "`{session_token, consumer_id, capabilities, locale, theme, expires_at}`." },
-    errors: { 429: "`rate_limited`: this client's failed authentications are over `API_AUTH_FAILURES_PER_MINUTE`; nothing was looked up." },
+    errors: { 429: "`rate_limited`: this client's failed authentications (where the client is unknown, this token's) are over `API_AUTH_FAILURES_PER_MINUTE`; nothing was looked up." },
   },
 );
 
