@@ -5,8 +5,7 @@ import { attempts, deliveries, endpoints, messages } from "../db/schema";
 import { deliveriesOfMessage, deliveriesOfMessageColumn } from "../deliveries/of-messages";
 import { findEndpointRow } from "../endpoints";
 import { AppError, ConflictError, NotFoundError } from "../errors";
-import { CreateMessageInput, createMessage, findMessageRow, getMessage, resendMessage } from "../messages";
-import { messageColumns } from "../messages/queries";
+import { CreateMessageInput, createMessage, findMessageRow, getMessage, messageColumns, resendMessage } from "../messages";
 import { ApplicationIn, createApplication } from "./applications";
 import { appOf, endpointIn, EndpointOut, rowOut } from "./endpoints";
 import { SvixValidationError } from "./errors";
@@ -20,10 +19,10 @@ import { keyset, ListQuery, QueryBool, QueryList, scopedIterator, SvixTime, time
  */
 type DeliveryRow = typeof deliveries.$inferSelect;
 
-// What a list reads of a message (messageColumns) and an attempt: the payload and the response only
-// with content, so a list without (what the 2.x SDKs ask by default) reads neither from the database.
 type MessageRow = typeof messages.$inferSelect;
 
+// What a list reads of a message (messageColumns) and an attempt: the payload and the response only
+// with content, so a list without (what the 2.x SDKs ask by default) reads neither from the database.
 const attemptColumns = (withContent: boolean) => ({
   id: attempts.id,
   messageId: attempts.messageId,
