@@ -1,7 +1,8 @@
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sha256Hex } from "../../lib/crypto/encryption";
 import { getSql } from "../../lib/db/client";
-import { MAX_WAITERS_PER_KEY, waitingDuplicates } from "../../lib/svix/idempotency";
+import { MAX_WAITERS_PER_KEY, WAIT_FOR_FIRST_MS, waitingDuplicates } from "../../lib/svix/idempotency";
 import { handle } from "../helpers/api";
 import { holdTransaction } from "../helpers/held-transaction";
 import { serveHandler } from "../helpers/route-server";
@@ -114,5 +115,27 @@ describe("Svix Idempotency-Key", () => {
     expect(waitingDuplicates()).toBe(0);
     const [made] = await getSql()<{ n: number }[]>`select count(*)::int as n from consumers where uid = ${uid}`;
     expect(made!.n).toBe(1);
+  });
+
+  it("wakes a waiting duplicate when another web process answers the first (NOTIFY), and replays that answer", async () => {
+    const key = "elsewhere";
+    const sql = getSql();
+    const [apiKeyRow] = await sql<{ id: string }[]>`select id from api_keys where hash = ${sha256Hex(token)}`;
+    const keyHash = sha256Hex(`api_key:${apiKeyRow!.id}\n/api/v1/app\n${key}`);
+    // As another web process holds it: pending, its answer on the way.
+    await sql`insert into api_idempotency (key_hash, state, expires_at) values (${keyHash}, 'pending', now() + interval '1 hour')`;
+    const duplicate = createApp(key, "elsewhere-app");
+    await expect.poll(waitingDuplicates, { timeout: 20_000 }).toBe(1);
+    const answer = JSON.stringify({ id: "con_elsewhere", name: "Elsewhere" });
+    await sql`update api_idempotency set state = 'done', status = 201, body = ${answer} where key_hash = ${keyHash}`;
+    await sql`select pg_notify('webhook_admin_idempotency', ${keyHash})`;
+    // Woken by the notice, not by its own deadline (WAIT_FOR_FIRST_MS, 30 s), when it would look again by itself.
+    let settled = false;
+    void duplicate.finally(() => (settled = true));
+    await expect.poll(() => settled, { timeout: WAIT_FOR_FIRST_MS / 2 }).toBe(true);
+    const replayed = await duplicate;
+    expect(replayed.status).toBe(201);
+    expect(replayed.headers.get("idempotent-replayed")).toBe("true");
+    expect(await replayed.json()).toEqual({ id: "con_elsewhere", name: "Elsewhere" });
   });
 });
