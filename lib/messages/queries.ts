@@ -115,11 +115,19 @@ async function failedMessages(
     .limit(query.limit + 1);
 }
 
+const { payload: _payload, ...messageMeta } = getTableColumns(messages);
+
+/**
+ * A message's columns, its payload only `withContent`: without, `payload` reads '' and the
+ * payload is not read from the database (a list of 250 need not read 250 payloads to leave them out).
+ */
+export const messageColumns = (withContent: boolean) => ({ ...messageMeta, payload: withContent ? messages.payload : sql<string>`''` });
+
 /**
  * A message within the actor's scope, by id; within a consumer (`consumerId`), by its event id too
- * (the newest with it).
+ * (the newest with it). Without `content`, its payload is not read (messageColumns).
  */
-export async function findMessageRow(ctx: Ctx, ref: string, { consumerId }: { consumerId?: string } = {}) {
+export async function findMessageRow(ctx: Ctx, ref: string, { consumerId, content = true }: { consumerId?: string; content?: boolean } = {}) {
   const scope = consumerScope(ctx);
   const limits = [
     scope ? eq(messages.consumerId, scope) : undefined,
@@ -127,11 +135,12 @@ export async function findMessageRow(ctx: Ctx, ref: string, { consumerId }: { co
     // A consumer being erased is gone from every read, its messages with it (lib/retention).
     sql`not exists (select 1 from consumers c where c.id = ${messages.consumerId} and c.deleted_at is not null)`,
   ];
-  const [byId] = await ctx.db.select().from(messages).where(and(eq(messages.id, ref), ...limits)).limit(1);
+  const columns = messageColumns(content);
+  const [byId] = await ctx.db.select(columns).from(messages).where(and(eq(messages.id, ref), ...limits)).limit(1);
   const [row] = byId || !consumerId
     ? [byId]
     : await ctx.db
-        .select()
+        .select(columns)
         .from(messages)
         .where(and(eq(messages.eventId, ref), ...limits))
         .orderBy(...newestFirst(messages.createdAt, messages.id))

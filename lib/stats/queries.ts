@@ -72,23 +72,34 @@ async function resolveScope(ctx: Ctx, query: StatsQuery): Promise<StatsScope> {
 }
 
 /**
- * Totals and percentiles of one endpoint since a time, from the rollup: whole minutes up to the
- * next hour boundary, whole hours from there (the current one included), and what is appended
- * and not yet folded. `since` counts from the start of its minute.
+ * Totals and percentiles of one endpoint since a time (until another, or now), from the rollup:
+ * whole minutes up to the first hour boundary, whole hours from there (the current one included)
+ * up to the last hour boundary before `until`, whole minutes after it, and what is appended and
+ * not yet folded. `since` counts from the start of its minute and `until` to the end of its.
+ * Minute rows are kept STATS_MINUTE_RETENTION: a window's minutes older than that are gone, so its
+ * ends count to the hour.
  */
-export async function readEndpointTotals(ctx: Ctx, endpointId: string, since: Date) {
+export async function readEndpointTotals(ctx: Ctx, endpointId: string, since: Date, until?: Date) {
   const { db } = ctx;
   const from = new Date(Math.floor(since.getTime() / 60_000) * 60_000);
-  const hour = new Date(Math.ceil(from.getTime() / 3_600_000) * 3_600_000);
+  const to = until ? new Date(Math.ceil(until.getTime() / 60_000) * 60_000) : null;
+  const firstHour = new Date(Math.ceil(from.getTime() / 3_600_000) * 3_600_000);
+  const lastHour = to ? new Date(Math.floor(to.getTime() / 3_600_000) * 3_600_000) : null;
+  const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
+  const within = (a: Date, b: Date | null) => (b ? sql`t >= ${at(a)} and t < ${at(b)}` : sql`t >= ${at(a)}`);
+  // No whole hour in the window: its minutes alone.
+  const folded =
+    lastHour && lastHour <= firstHour
+      ? sql`bucket_seconds = 60 and ${within(from, to)}`
+      : sql`(bucket_seconds = 60 and (${within(from, firstHour)}${to && lastHour ? sql` or ${within(lastHour, to)}` : sql``}))
+             or (bucket_seconds = 3600 and ${within(firstHour, lastHour)})`;
   const rows = await db.execute<BucketRow>(sql`
     with src as (
       select attempts, succeeded, failed, latency_buckets, latency_counts from attempt_stats
-      where scope = ${endpointId}
-        and ((bucket_seconds = 60 and t >= ${from.toISOString()}::timestamptz and t < ${hour.toISOString()}::timestamptz)
-             or (bucket_seconds = 3600 and t >= ${hour.toISOString()}::timestamptz))
+      where scope = ${endpointId} and (${folded})
       union all
       select attempts, succeeded, failed, latency_buckets, latency_counts from attempt_stats_pending
-      where endpoint_id = ${endpointId} and minute >= ${from.toISOString()}::timestamptz
+      where endpoint_id = ${endpointId} and minute >= ${at(from)}${to ? sql` and minute < ${at(to)}` : sql``}
     )
     ${aggregate(sql`select timestamptz 'epoch' as bt, * from src`)}`);
   const row = rows[0];

@@ -4,7 +4,7 @@ import { consumerScope, type Ctx } from "../context";
 import { consumers } from "../db/schema";
 import { CreateConsumerInput, createConsumer, deleteConsumer, findConsumer, updateConsumer } from "../consumers";
 import { NotFoundError } from "../errors";
-import { keyset, QueryBool, ListQuery } from "./request";
+import { keyset, QueryBool, ListQuery, scopedIterator } from "./request";
 
 /**
  * Svix applications over our consumers: an application is a consumer, its `id` the consumer's
@@ -79,16 +79,16 @@ export function toApplicationOut(ctx: Ctx, row: ConsumerRow): ApplicationOut {
 
 export async function listApplications(ctx: Ctx, query: z.infer<typeof ListApplicationsQuery>) {
   const scope = consumerScope(ctx);
-  const page = keyset(consumers.id, query, "ascending");
+  // One being erased (lib/retention) is gone from every read.
+  const visible = and(isNull(consumers.deletedAt), scope ? eq(consumers.id, scope) : undefined);
+  const page = keyset(consumers.id, (await scopedIterator(ctx, consumers, consumers, visible, query)).query, "ascending");
   const rows = await ctx.db
     .select()
     .from(consumers)
     .where(
       and(
         page.where,
-        // One being erased (lib/retention) is gone from every read.
-        isNull(consumers.deletedAt),
-        scope ? eq(consumers.id, scope) : undefined,
+        visible,
         query.exclude_apps_with_no_endpoints ? sql`exists (select 1 from endpoints e where e.consumer_id = ${consumers.id})` : undefined,
         query.exclude_apps_with_disabled_endpoints ? sql`not exists (select 1 from endpoints e where e.consumer_id = ${consumers.id} and e.state <> 'active')` : undefined,
       ),

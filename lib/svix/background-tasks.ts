@@ -3,7 +3,7 @@ import { z } from "zod";
 import { consumerScope, type Ctx } from "../context";
 import { recoveries } from "../db/schema";
 import { findRecoveryRow } from "../recoveries/queries";
-import { keyset, ListQuery } from "./request";
+import { keyset, ListQuery, scopedIterator } from "./request";
 
 /**
  * Svix background tasks over our recovery runs: an endpoint's `recover` and `replay-missing` are
@@ -58,13 +58,14 @@ export const ListBackgroundTasksQuery = ListQuery.extend({
 /** Newest first unless `order=ascending`; a portal token sees its own application's. */
 export async function listBackgroundTasks(ctx: Ctx, query: z.infer<typeof ListBackgroundTasksQuery>) {
   const scope = consumerScope(ctx);
-  const page = keyset(recoveries.id, query, "descending");
+  const own = scope ? eq(recoveries.consumerId, scope) : undefined;
+  const page = keyset(recoveries.id, (await scopedIterator(ctx, recoveries, recoveries, own, query)).query, "descending");
   const replay = sql`coalesce((${recoveries.scope} ->> 'include_never_attempted')::boolean, false)`;
   const kind = query.task === undefined ? undefined : query.task === "endpoint.replay" ? replay : query.task === "endpoint.recover" ? sql`not ${replay}` : sql`false`;
   const rows = await ctx.db
     .select()
     .from(recoveries)
-    .where(and(page.where, scope ? eq(recoveries.consumerId, scope) : undefined, query.status ? inArray(recoveries.state, STATES[query.status]) : undefined, kind))
+    .where(and(page.where, own, query.status ? inArray(recoveries.state, STATES[query.status]) : undefined, kind))
     .orderBy(...page.orderBy)
     .limit(page.limit);
   return page.page(rows, (row) => row.id, toBackgroundTask);

@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { maySeeSecrets, type Ctx } from "../context";
 import { findConsumer } from "../consumers";
-import { deliveries, endpoints } from "../db/schema";
+import { deliveries, deliveryQueue, endpoints, QUEUE_KINDS } from "../db/schema";
 import {
   CreateEndpointInput,
   UpdateEndpointInput,
@@ -18,10 +18,11 @@ import {
 import { checkSecret } from "../endpoints/secrets";
 import { AppError, NotFoundError } from "../errors";
 import { createRecovery } from "../recoveries";
+import { readEndpointTotals } from "../stats/queries";
 import { findRecoveryRow } from "../recoveries/queries";
 import { toBackgroundTask } from "./background-tasks";
 import { SvixValidationError } from "./errors";
-import { keyset, ListQuery, SvixTime } from "./request";
+import { keyset, ListQuery, scopedIterator, SvixTime } from "./request";
 
 /**
  * Svix endpoints over ours, within the application in the path: the path takes the endpoint's id,
@@ -139,8 +140,9 @@ export async function endpointIn(ctx: Ctx, appRef: string, ref: string): Promise
 
 export async function listSvixEndpoints(ctx: Ctx, appRef: string, query: ListQuery) {
   const app = await appOf(ctx, appRef);
-  const page = keyset(endpoints.id, query, "descending");
-  const rows = await ctx.db.select().from(endpoints).where(and(eq(endpoints.consumerId, app.id), page.where)).orderBy(...page.orderBy).limit(page.limit);
+  const scope = eq(endpoints.consumerId, app.id);
+  const page = keyset(endpoints.id, (await scopedIterator(ctx, endpoints, endpoints, scope, query)).query, "descending");
+  const rows = await ctx.db.select().from(endpoints).where(and(scope, page.where)).orderBy(...page.orderBy).limit(page.limit);
   return page.page(rows, (row) => row.id, (row) => rowOut(ctx, row));
 }
 
@@ -274,19 +276,42 @@ export async function recoverSvixEndpoint(ctx: Ctx, appRef: string, ref: string,
 export const StatsQuery = z.object({ since: SvixTime.optional(), until: SvixTime.optional() });
 export const EndpointStatsOut = z.object({ success: z.number(), pending: z.number(), sending: z.number(), fail: z.number(), canceled: z.number() });
 
-/** The endpoint's deliveries by Svix status, of messages in the window (default: the last 28 days). */
+const DAY_MS = 86_400_000;
+/** Svix's widest window: 28 days, and five minutes for clocks (`now() - 28 days` from a client). */
+export const STATS_WINDOW_MS = 28 * DAY_MS + 5 * 60_000;
+/** The most queued deliveries the stats count: a backlog beyond reads as this many. */
+export const STATS_QUEUE_COUNTED = 1_000;
+
+/**
+ * endpoint.getStats, as Svix serves it: `until` (default now, never in the future) and `since`
+ * (default 28 days before it, never more: 400 `invalid_range`). `success` and `fail` count the
+ * endpoint's attempts of the window, read from the stats rollup (lib/stats), never counted over
+ * attempts or deliveries; `pending` and `sending` are its deliveries queued now — never tried, and
+ * retrying — up to STATS_QUEUE_COUNTED; `canceled` is 0 (Svix's own counts attempts too).
+ */
 export async function svixEndpointStats(ctx: Ctx, appRef: string, ref: string, query: z.infer<typeof StatsQuery>): Promise<z.infer<typeof EndpointStatsOut>> {
+  const now = Date.now();
+  const until = query.until ?? new Date(now);
+  if (until.getTime() > now) throw new AppError(400, "invalid_range", "Invalid range", "'until' cannot be in the future.");
+  const since = query.since ?? new Date(until.getTime() - 28 * DAY_MS);
+  if (until.getTime() - since.getTime() > STATS_WINDOW_MS) {
+    throw new AppError(400, "invalid_range", "Invalid range", `'since' cannot be more than 28 days prior to ${until.toISOString()}.`);
+  }
   const { id } = await endpointIn(ctx, appRef, ref);
-  const since = query.since ?? new Date(Date.now() - 28 * 86_400_000);
-  const [row] = await ctx.db
+  const totals = await readEndpointTotals(ctx, id, since, until);
+  const [queued] = await ctx.db
     .select({
-      success: sql<number>`count(*) filter (where ${deliveries.status} = 'succeeded')::int`,
-      pending: sql<number>`count(*) filter (where ${deliveries.status} = 'pending' and ${deliveries.attempts} = 0)::int`,
-      sending: sql<number>`count(*) filter (where ${deliveries.status} = 'pending' and ${deliveries.attempts} > 0)::int`,
-      fail: sql<number>`count(*) filter (where ${deliveries.status} = 'failed')::int`,
-      canceled: sql<number>`count(*) filter (where ${deliveries.status} = 'canceled')::int`,
+      pending: sql<number>`count(*) filter (where ${deliveries.attempts} = 0)::int`,
+      sending: sql<number>`count(*) filter (where ${deliveries.attempts} > 0)::int`,
     })
-    .from(deliveries)
-    .where(and(eq(deliveries.endpointId, id), sql`${deliveries.createdAt} >= ${since.toISOString()}::timestamptz`, query.until ? sql`${deliveries.createdAt} < ${query.until.toISOString()}::timestamptz` : undefined));
-  return row!;
+    .from(
+      ctx.db
+        .select({ deliveryId: deliveryQueue.deliveryId })
+        .from(deliveryQueue)
+        .where(and(eq(deliveryQueue.endpointId, id), eq(deliveryQueue.kind, QUEUE_KINDS.scheduled)))
+        .limit(STATS_QUEUE_COUNTED)
+        .as("queued"),
+    )
+    .innerJoin(deliveries, sql`${deliveries.id} = queued.delivery_id`);
+  return { success: totals.succeeded, pending: queued?.pending ?? 0, sending: queued?.sending ?? 0, fail: totals.failed, canceled: 0 };
 }

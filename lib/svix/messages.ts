@@ -5,11 +5,11 @@ import { attempts, deliveries, endpoints, messages } from "../db/schema";
 import { deliveriesOfMessage, deliveriesOfMessageColumn } from "../deliveries/of-messages";
 import { findEndpointRow } from "../endpoints";
 import { AppError, ConflictError, NotFoundError } from "../errors";
-import { CreateMessageInput, createMessage, findMessageRow, getMessage, resendMessage } from "../messages";
+import { CreateMessageInput, createMessage, findMessageRow, getMessage, messageColumns, resendMessage } from "../messages";
 import { ApplicationIn, createApplication } from "./applications";
 import { appOf, endpointIn, EndpointOut, rowOut } from "./endpoints";
 import { SvixValidationError } from "./errors";
-import { iteratorId, keyset, ListQuery, QueryBool, QueryList, SvixTime, timeKeyset } from "./request";
+import { keyset, ListQuery, QueryBool, QueryList, scopedIterator, SvixTime, timeKeyset } from "./request";
 
 /**
  * Svix messages and attempts over ours, within the application in the path. A message is named by
@@ -17,9 +17,26 @@ import { iteratorId, keyset, ListQuery, QueryBool, QueryList, SvixTime, timeKeys
  * (a message to one endpoint) is 0 succeeded, 1 pending and never tried, 3 pending after a try
  * (retrying), 2 failed, 4 canceled (0 without `expanded_statuses`, Svix's older mapping).
  */
-type MessageRow = typeof messages.$inferSelect;
-type AttemptRow = typeof attempts.$inferSelect;
 type DeliveryRow = typeof deliveries.$inferSelect;
+
+type MessageRow = typeof messages.$inferSelect;
+
+// What a list reads of a message (messageColumns) and an attempt: the payload and the response only
+// with content, so a list without (what the 2.x SDKs ask by default) reads neither from the database.
+const attemptColumns = (withContent: boolean) => ({
+  id: attempts.id,
+  messageId: attempts.messageId,
+  endpointId: attempts.endpointId,
+  url: attempts.url,
+  success: attempts.success,
+  statusCode: attempts.statusCode,
+  error: attempts.error,
+  responseBody: withContent ? attempts.responseBody : sql<string | null>`null`,
+  durationMs: attempts.durationMs,
+  trigger: attempts.trigger,
+  createdAt: attempts.createdAt,
+});
+type AttemptRow = Pick<typeof attempts.$inferSelect, keyof ReturnType<typeof attemptColumns>>;
 
 export const MessageIn = z.object({
   eventType: z.string(),
@@ -141,19 +158,14 @@ function messageFilters(query: { channel?: string; tag?: string; event_types?: s
   ];
 }
 
-async function pivotAt(ctx: Ctx, table: typeof messages | typeof attempts, query: ListQuery): Promise<Date | null> {
-  const id = iteratorId(query);
-  if (!id) return null;
-  const [row] = await ctx.db.select({ createdAt: table.createdAt }).from(table).where(eq(table.id, id)).limit(1);
-  return row?.createdAt ?? null;
-}
-
 /** Newest first. */
 export async function listSvixMessages(ctx: Ctx, appRef: string, query: ListMessagesQuery) {
   const app = await appOf(ctx, appRef);
-  const page = timeKeyset(messages.createdAt, messages.id, query, await pivotAt(ctx, messages, query));
+  const from = await scopedIterator(ctx, messages, messages, eq(messages.consumerId, app.id), query);
+  const page = timeKeyset(messages.createdAt, messages.id, from.query, from.pivotAt);
+  const withContent = query.with_content ?? true;
   const rows = await ctx.db
-    .select()
+    .select(messageColumns(withContent))
     .from(messages)
     .where(
       and(
@@ -166,14 +178,14 @@ export async function listSvixMessages(ctx: Ctx, appRef: string, query: ListMess
     )
     .orderBy(...page.orderBy)
     .limit(page.limit);
-  return page.page(rows, (row) => row.id, (row) => rowMessageOut(row, query.with_content ?? true));
+  return page.page(rows, (row) => row.id, (row) => rowMessageOut(row, withContent));
 }
 
 export const GetMessageQuery = z.object({ with_content: QueryBool.optional() });
 
 export async function getSvixMessage(ctx: Ctx, appRef: string, ref: string, withContent: boolean): Promise<MessageOut> {
   const app = await appOf(ctx, appRef);
-  const row = await findMessageRow(ctx, ref, { consumerId: app.id });
+  const row = await findMessageRow(ctx, ref, { consumerId: app.id, content: false });
   // getMessage answers the payload as sent, or null once expunged.
   const { payload } = withContent ? await getMessage(ctx, row.id) : { payload: {} };
   return toMessageOut(row, payload, withContent);
@@ -232,11 +244,13 @@ export const ListAttemptsQuery = ListQuery.extend({
 type ListAttemptsQuery = z.infer<typeof ListAttemptsQuery>;
 
 async function listAttemptsWhere(ctx: Ctx, appId: string, where: SQL, query: ListAttemptsQuery) {
-  const page = timeKeyset(attempts.createdAt, attempts.id, query, await pivotAt(ctx, attempts, query));
+  const from = await scopedIterator(ctx, attempts, attempts, and(eq(attempts.consumerId, appId), where), query);
+  const page = timeKeyset(attempts.createdAt, attempts.id, from.query, from.pivotAt);
+  const withContent = query.with_content ?? true;
   const onMessage = messageFilters(query).filter(Boolean) as SQL[];
   const codeClass = query.status_code_class;
   const rows = await ctx.db
-    .select()
+    .select(attemptColumns(withContent))
     .from(attempts)
     .where(
       and(
@@ -253,10 +267,9 @@ async function listAttemptsWhere(ctx: Ctx, appId: string, where: SQL, query: Lis
     )
     .orderBy(...page.orderBy)
     .limit(page.limit);
-  const withContent = query.with_content ?? true;
   const msgs = new Map<string, MessageOut>();
   if (query.with_msg && rows.length) {
-    const found = await ctx.db.select().from(messages).where(inArray(messages.id, [...new Set(rows.map((r) => r.messageId))]));
+    const found = await ctx.db.select(messageColumns(withContent)).from(messages).where(inArray(messages.id, [...new Set(rows.map((r) => r.messageId))]));
     for (const m of found) msgs.set(m.id, rowMessageOut(m, withContent));
   }
   return page.page(rows, (row) => row.id, (row) => toAttemptOut(row, withContent, msgs.get(row.messageId)));
@@ -265,7 +278,7 @@ async function listAttemptsWhere(ctx: Ctx, appId: string, where: SQL, query: Lis
 /** messageAttempt.listByMsg: the message's attempts, newest first. */
 export async function listAttemptsByMessage(ctx: Ctx, appRef: string, msgRef: string, query: ListAttemptsQuery) {
   const app = await appOf(ctx, appRef);
-  const message = await findMessageRow(ctx, msgRef, { consumerId: app.id });
+  const message = await findMessageRow(ctx, msgRef, { consumerId: app.id, content: false });
   const endpoint = query.endpoint_id ? await findEndpointRow(ctx, query.endpoint_id, { consumerId: app.id }) : null;
   return listAttemptsWhere(ctx, app.id, and(eq(attempts.messageId, message.id), endpoint ? eq(attempts.endpointId, endpoint.id) : undefined)!, query);
 }
@@ -278,8 +291,8 @@ export async function listAttemptsByEndpoint(ctx: Ctx, appRef: string, endpointR
 
 export async function getSvixAttempt(ctx: Ctx, appRef: string, msgRef: string, attemptId: string): Promise<MessageAttemptOut> {
   const app = await appOf(ctx, appRef);
-  const message = await findMessageRow(ctx, msgRef, { consumerId: app.id });
-  const [row] = await ctx.db.select().from(attempts).where(and(eq(attempts.id, attemptId), eq(attempts.messageId, message.id))).limit(1);
+  const message = await findMessageRow(ctx, msgRef, { consumerId: app.id, content: false });
+  const [row] = await ctx.db.select(attemptColumns(true)).from(attempts).where(and(eq(attempts.id, attemptId), eq(attempts.messageId, message.id))).limit(1);
   if (!row) throw new NotFoundError("attempt", attemptId);
   return toAttemptOut(row, true);
 }
@@ -307,8 +320,10 @@ export const ListAttemptedMessagesQuery = ListMessagesQuery.extend({ status: z.c
 /** messageAttempt.listAttemptedMessages: messages sent (or to be sent) to the endpoint, newest first, each with its delivery's status. */
 export async function listAttemptedMessages(ctx: Ctx, appRef: string, endpointRef: string, query: z.infer<typeof ListAttemptedMessagesQuery>) {
   const endpoint = await endpointIn(ctx, appRef, endpointRef);
-  const page = timeKeyset(messages.createdAt, messages.id, query, await pivotAt(ctx, messages, query));
+  const from = await scopedIterator(ctx, messages, messages, eq(messages.consumerId, endpoint.consumerId), query);
+  const page = timeKeyset(messages.createdAt, messages.id, from.query, from.pivotAt);
   const expanded = query.expanded_statuses ?? false;
+  const withContent = query.with_content ?? true;
   const byStatus: Record<number, SQL> = {
     0: sql`${deliveries.status} = 'succeeded'`,
     1: sql`${deliveries.status} = 'pending' and ${deliveries.attempts} = 0`,
@@ -317,7 +332,7 @@ export async function listAttemptedMessages(ctx: Ctx, appRef: string, endpointRe
     4: sql`${deliveries.status} = 'canceled'`,
   };
   const rows = await ctx.db
-    .select({ message: messages, delivery: { status: deliveries.status, attempts: deliveries.attempts, nextAttemptAt: deliveries.nextAttemptAt } })
+    .select({ message: messageColumns(withContent), delivery: { status: deliveries.status, attempts: deliveries.attempts, nextAttemptAt: deliveries.nextAttemptAt } })
     .from(deliveries)
     .innerJoin(messages, deliveriesOfMessageColumn(messages.id))
     .where(
@@ -335,7 +350,7 @@ export async function listAttemptedMessages(ctx: Ctx, appRef: string, endpointRe
   return page.page(
     rows,
     (row) => row.message.id,
-    (row) => ({ ...rowMessageOut(row.message, query.with_content ?? true), ...deliveryFields(row.delivery, expanded) }),
+    (row) => ({ ...rowMessageOut(row.message, withContent), ...deliveryFields(row.delivery, expanded) }),
   );
 }
 
@@ -347,8 +362,9 @@ export const ListAttemptedDestinationsQuery = ListQuery.extend({ expanded_status
 /** messageAttempt.listAttemptedDestinations: the endpoints the message goes to, each with its delivery's status. */
 export async function listAttemptedDestinations(ctx: Ctx, appRef: string, msgRef: string, query: z.infer<typeof ListAttemptedDestinationsQuery>) {
   const app = await appOf(ctx, appRef);
-  const message = await findMessageRow(ctx, msgRef, { consumerId: app.id });
-  const page = keyset(endpoints.id, query, "ascending");
+  const message = await findMessageRow(ctx, msgRef, { consumerId: app.id, content: false });
+  const from = await scopedIterator(ctx, endpoints, endpoints, eq(endpoints.consumerId, app.id), query);
+  const page = keyset(endpoints.id, from.query, "ascending");
   const rows = await ctx.db
     .select({ endpoint: endpoints, delivery: { status: deliveries.status, attempts: deliveries.attempts, nextAttemptAt: deliveries.nextAttemptAt } })
     .from(deliveries)
@@ -367,7 +383,7 @@ export async function listAttemptedDestinations(ctx: Ctx, appRef: string, msgRef
 /** messageAttempt.resend: a manual attempt queued; 400 `missing_payload` once the payload is expunged. */
 export async function resendSvixMessage(ctx: Ctx, appRef: string, msgRef: string, endpointRef: string): Promise<void> {
   const app = await appOf(ctx, appRef);
-  const message = await findMessageRow(ctx, msgRef, { consumerId: app.id });
+  const message = await findMessageRow(ctx, msgRef, { consumerId: app.id, content: false });
   const endpoint = await findEndpointRow(ctx, endpointRef, { consumerId: app.id });
   try {
     await resendMessage({ ctx, messageId: message.id, endpointId: endpoint.id });

@@ -1,5 +1,7 @@
-import { asc, desc, gt, lt, sql, type AnyColumn } from "drizzle-orm";
+import { and, asc, desc, eq, gt, lt, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { z } from "zod";
+import type { Ctx } from "../context";
 import { queryParams, readOptionalJson } from "../http/request";
 import { SvixValidationError } from "./errors";
 
@@ -100,9 +102,24 @@ export function keyset(column: AnyColumn, query: ListQuery, defaultOrder: "ascen
   };
 }
 
-/** The iterator's id, for a list that must look up its row's time (timeKeyset). */
-export function iteratorId(query: ListQuery): string | undefined {
-  return direction(query, "descending").pivot;
+/**
+ * The list's query with its iterator kept only when it names a row of the list — `scope` being the
+ * list's own condition (the caller's application, its endpoint…) — and that row's creation time
+ * (for timeKeyset). An iterator naming anything else (another application's object, or none) is
+ * ignored and the page starts at the beginning, as for a missing one: it never moves the page,
+ * so paging tells nothing of objects the caller cannot list.
+ */
+export async function scopedIterator<Q extends ListQuery>(
+  ctx: Ctx,
+  table: PgTable,
+  columns: { id: PgColumn; createdAt: PgColumn },
+  scope: SQL | undefined,
+  query: Q,
+): Promise<{ query: Q; pivotAt: Date | null }> {
+  const id = direction(query, "descending").pivot;
+  if (!id) return { query, pivotAt: null };
+  const [row] = await ctx.db.select({ at: columns.createdAt }).from(table).where(and(eq(columns.id, id), scope)).limit(1);
+  return row ? { query, pivotAt: row.at as Date } : { query: { ...query, iterator: undefined }, pivotAt: null };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { json } from "@/lib/http/request";
 import { ApplicationIn, ListApplicationsQuery, createApplication, listApplications } from "@/lib/svix/applications";
-import { parseSvixBody, parseSvixQuery, QueryBool } from "@/lib/svix/request";
+import { parseSvixQuery, QueryBool } from "@/lib/svix/request";
 import { svixMethods, svixRoute } from "@/lib/svix/route";
 import { z } from "zod";
 
@@ -19,12 +19,13 @@ export const GET = svixRoute(async ({ req, ctx }) => json(await listApplications
 });
 
 export const POST = svixRoute(
-  async ({ req, ctx }) => {
+  async ({ req, ctx, body }) => {
     const { get_if_exists } = parseSvixQuery(req, CreateQuery);
-    const { created, app } = await createApplication(ctx, await parseSvixBody(req, ApplicationIn), get_if_exists ?? false);
+    const { created, app } = await createApplication(ctx, body, get_if_exists ?? false);
     return json(app, created ? 201 : 200);
   },
   {
+    body: ApplicationIn,
     portal: false,
     role: "write",
     doc: {

@@ -1,6 +1,6 @@
 import { json } from "@/lib/http/request";
 import { EventTypeIn, ListEventTypesQuery, createSvixEventType, listSvixEventTypes } from "@/lib/svix/event-types";
-import { parseSvixBody, parseSvixQuery } from "@/lib/svix/request";
+import { parseSvixQuery } from "@/lib/svix/request";
 import { svixMethods, svixRoute } from "@/lib/svix/route";
 
 export const GET = svixRoute(async ({ req, ctx }) => json(await listSvixEventTypes(ctx, parseSvixQuery(req, ListEventTypesQuery))), {
@@ -15,7 +15,8 @@ export const GET = svixRoute(async ({ req, ctx }) => json(await listSvixEventTyp
   },
 });
 
-export const POST = svixRoute(async ({ req, ctx }) => json(await createSvixEventType(ctx, await parseSvixBody(req, EventTypeIn)), 201), {
+export const POST = svixRoute(async ({ ctx, body }) => json(await createSvixEventType(ctx, body), 201), {
+  body: EventTypeIn,
   portal: false,
   role: "write",
   doc: {

@@ -1,10 +1,9 @@
-import { ignoreBody, noContent } from "@/lib/http/request";
+import { noContent } from "@/lib/http/request";
 import { logout } from "@/lib/svix/portal-access";
 import { svixMethods, svixRoute } from "@/lib/svix/route";
 
 export const POST = svixRoute(
-  async ({ req, ctx }) => {
-    await ignoreBody(req);
+  async ({ ctx }) => {
     await logout(ctx);
     return noContent();
   },

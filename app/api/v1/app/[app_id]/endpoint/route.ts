@@ -1,7 +1,7 @@
 import { json } from "@/lib/http/request";
 import { EndpointIn, createSvixEndpoint, listSvixEndpoints } from "@/lib/svix/endpoints";
 import { SVIX_APP } from "@/lib/svix/openapi";
-import { ListQuery, parseSvixBody, parseSvixQuery } from "@/lib/svix/request";
+import { ListQuery, parseSvixQuery } from "@/lib/svix/request";
 import { svixMethods, svixRoute } from "@/lib/svix/route";
 
 export const GET = svixRoute(async ({ req, params, ctx }) => json(await listSvixEndpoints(ctx, params.app_id!, parseSvixQuery(req, ListQuery))), {
@@ -17,7 +17,8 @@ export const GET = svixRoute(async ({ req, params, ctx }) => json(await listSvix
   },
 });
 
-export const POST = svixRoute(async ({ req, params, ctx }) => json(await createSvixEndpoint(ctx, params.app_id!, await parseSvixBody(req, EndpointIn)), 201), {
+export const POST = svixRoute(async ({ params, ctx, body }) => json(await createSvixEndpoint(ctx, params.app_id!, body), 201), {
+  body: EndpointIn,
   portal: "manage_endpoints",
   role: "write",
   doc: {

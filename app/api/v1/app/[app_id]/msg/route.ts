@@ -1,7 +1,7 @@
 import { json } from "@/lib/http/request";
 import { MessageIn, ListMessagesQuery, createSvixMessage, listSvixMessages, GetMessageQuery } from "@/lib/svix/messages";
 import { SVIX_APP } from "@/lib/svix/openapi";
-import { parseSvixBody, parseSvixQuery } from "@/lib/svix/request";
+import { parseSvixQuery } from "@/lib/svix/request";
 import { svixMethods, svixRoute } from "@/lib/svix/route";
 
 export const GET = svixRoute(async ({ req, params, ctx }) => json(await listSvixMessages(ctx, params.app_id!, parseSvixQuery(req, ListMessagesQuery))), {
@@ -18,12 +18,13 @@ export const GET = svixRoute(async ({ req, params, ctx }) => json(await listSvix
 });
 
 export const POST = svixRoute(
-  async ({ req, params, ctx }) => {
+  async ({ req, params, ctx, body }) => {
     const { with_content } = parseSvixQuery(req, GetMessageQuery);
-    const input = await parseSvixBody(req, MessageIn, ctx.config.MAX_PAYLOAD_BYTES + 64 * 1024);
-    return json(await createSvixMessage(ctx, params.app_id!, input, with_content ?? true), 202);
+    return json(await createSvixMessage(ctx, params.app_id!, body, with_content ?? true), 202);
   },
   {
+    body: MessageIn,
+    bodyLimit: (ctx) => ctx.config.MAX_PAYLOAD_BYTES + 64 * 1024,
     portal: false,
     role: "write",
     doc: {

@@ -1,10 +1,10 @@
 import { json } from "@/lib/http/request";
 import { SVIX_APP } from "@/lib/svix/openapi";
 import { AppPortalAccessIn, appPortalAccess } from "@/lib/svix/portal-access";
-import { parseSvixBody } from "@/lib/svix/request";
 import { svixMethods, svixRoute } from "@/lib/svix/route";
 
-export const POST = svixRoute(async ({ req, params, ctx }) => json(await appPortalAccess(ctx, params.app_id!, await parseSvixBody(req, AppPortalAccessIn))), {
+export const POST = svixRoute(async ({ params, ctx, body }) => json(await appPortalAccess(ctx, params.app_id!, body)), {
+  body: AppPortalAccessIn,
   portal: false,
   role: "write",
   doc: {

@@ -1,7 +1,6 @@
 import { noContent } from "@/lib/http/request";
 import { SVIX_APP } from "@/lib/svix/openapi";
 import { expireAllPortalSessions } from "@/lib/svix/portal-access";
-import { parseSvixBody } from "@/lib/svix/request";
 import { svixMethods, svixRoute } from "@/lib/svix/route";
 import { z } from "zod";
 
@@ -9,12 +8,12 @@ import { z } from "zod";
 const ExpireAllIn = z.object({ expiry: z.number().int().min(0).nullish(), sessionIds: z.array(z.string()).nullish() });
 
 export const POST = svixRoute(
-  async ({ req, params, ctx }) => {
-    await parseSvixBody(req, ExpireAllIn);
+  async ({ params, ctx }) => {
     await expireAllPortalSessions(ctx, params.app_id!);
     return noContent();
   },
   {
+    body: ExpireAllIn,
     portal: false,
     role: "write",
     doc: {

@@ -1,10 +1,10 @@
 import { json } from "@/lib/http/request";
 import { RecoverIn, recoverSvixEndpoint } from "@/lib/svix/endpoints";
 import { SVIX_ENDPOINT } from "@/lib/svix/openapi";
-import { parseSvixBody } from "@/lib/svix/request";
 import { svixMethods, svixRoute } from "@/lib/svix/route";
 
-export const POST = svixRoute(async ({ req, params, ctx }) => json(await recoverSvixEndpoint(ctx, params.app_id!, params.endpoint_id!, await parseSvixBody(req, RecoverIn), true), 202), {
+export const POST = svixRoute(async ({ params, ctx, body }) => json(await recoverSvixEndpoint(ctx, params.app_id!, params.endpoint_id!, body, true), 202), {
+  body: RecoverIn,
   portal: "recover",
   role: "write",
   doc: {

@@ -1,15 +1,15 @@
 import { noContent } from "@/lib/http/request";
 import { RotateIn, rotateSvixEndpointSecret } from "@/lib/svix/endpoints";
 import { SVIX_ENDPOINT } from "@/lib/svix/openapi";
-import { parseSvixBody } from "@/lib/svix/request";
 import { svixMethods, svixRoute } from "@/lib/svix/route";
 
 export const POST = svixRoute(
-  async ({ req, params, ctx }) => {
-    await rotateSvixEndpointSecret(ctx, params.app_id!, params.endpoint_id!, await parseSvixBody(req, RotateIn));
+  async ({ params, ctx, body }) => {
+    await rotateSvixEndpointSecret(ctx, params.app_id!, params.endpoint_id!, body);
     return noContent();
   },
   {
+    body: RotateIn,
     portal: "view_secrets",
     role: "write",
     doc: {

@@ -1,11 +1,10 @@
-import { ignoreBody, json } from "@/lib/http/request";
+import { json } from "@/lib/http/request";
 import { resendSvixMessage } from "@/lib/svix/messages";
 import { SVIX_RESEND } from "@/lib/svix/openapi";
 import { svixMethods, svixRoute } from "@/lib/svix/route";
 
 export const POST = svixRoute(
-  async ({ req, params, ctx }) => {
-    await ignoreBody(req);
+  async ({ params, ctx }) => {
     await resendSvixMessage(ctx, params.app_id!, params.msg_id!, params.endpoint_id!);
     // The SDKs parse every 2xx but a 204: the body is the literal {}.
     return json({}, 202);
