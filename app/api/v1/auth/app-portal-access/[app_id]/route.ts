@@ -12,12 +12,13 @@ export const POST = svixRoute(async ({ req, params, ctx }) => json(await appPort
     summary: "Portal access for an application (Svix: authentication.appPortalAccess)",
     description:
       "`url`: a one-time link into our customer portal for the consumer (Svix capabilities mapped onto ours). " +
-      "`token`: a portal session (`ps_…`) for the Svix SDK and svix-react on that application's routes only, for `expiry` seconds. " +
+      "`token`: a portal session (`ps_…`) for the Svix SDK and svix-react on that application's Svix routes only (our own API answers it 403), for `expiry` seconds; " +
+      "each Svix capability grants what Svix documents (docs/security.md). A replay of the same `Idempotency-Key` answers a new link and token: none is kept. " +
       "`application` makes the consumer when none has this id or uid.",
     params: SVIX_APP,
     body: { schema: "SvixAppPortalAccessIn", required: false },
     success: { status: 200, description: "The link and the token.", schema: "SvixAppPortalAccessOut" },
   },
-});
+}, { mintsCredentials: true });
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = svixMethods({ POST });
