@@ -4,7 +4,7 @@ import { apiClient, call, type Api } from "../helpers/api";
 import { loggedAttempt } from "../helpers/attempt-row";
 import { consumerWithEndpoints, sendMessage } from "../helpers/fixtures";
 import { portalSession } from "../helpers/portal";
-import { apiRoutes, routeKeys } from "../helpers/routes";
+import { apiRoutes, routeKeys, SVIX_SAAS_ONLY } from "../helpers/routes";
 
 /**
  * Table-driven over every route of app/api/v1/routes.ts and every method it exports, with a portal
@@ -194,23 +194,8 @@ const TABLE: Record<string, Entry> = {
   },
   "GET /app/[app_id]/attempt/msg/[msg_id]": { rule: "scoped", own: (a) => ({ path: `/app/${a.uid}/attempt/msg/${a.message}` }), foreign: (b) => ({ path: `/app/${b.uid}/attempt/msg/${b.message}` }) },
   "GET /app/[app_id]/attempt/endpoint/[endpoint_id]": { rule: "scoped", own: (a) => ({ path: `/app/${a.uid}/attempt/endpoint/${a.endpoint}` }), foreign: (b) => ({ path: `/app/${b.uid}/attempt/endpoint/${b.endpoint}` }) },
-  "POST /app/[app_id]/msg": { rule: "forbidden", req: (a) => ({ path: `/app/${a.uid}/msg`, body: { eventType: "invoice.paid", payload: {} } }) },
-  "POST /app": { rule: "forbidden", req: () => ({ path: "/app", body: { name: "By portal" } }) },
-  "PUT /app/[app_id]": { rule: "forbidden", req: (a) => ({ path: `/app/${a.uid}`, body: { name: "By portal" } }) },
-  "PATCH /app/[app_id]": { rule: "forbidden", req: (a) => ({ path: `/app/${a.uid}`, body: { name: "By portal" } }) },
-  "DELETE /app/[app_id]": { rule: "forbidden", req: (a) => ({ path: `/app/${a.uid}` }) },
-  "POST /event-type": { rule: "forbidden", req: () => ({ path: "/event-type", body: { name: "portal.made", description: "" } }) },
-  "PUT /event-type/[event_type_name]": { rule: "forbidden", req: () => ({ path: "/event-type/invoice.paid", body: { description: "portal" } }) },
-  "PATCH /event-type/[event_type_name]": { rule: "forbidden", req: () => ({ path: "/event-type/invoice.paid", body: { description: "portal" } }) },
-  "DELETE /event-type/[event_type_name]": { rule: "forbidden", req: () => ({ path: "/event-type/invoice.paid" }) },
-  "POST /auth/app-portal-access/[app_id]": { rule: "forbidden", req: (a) => ({ path: `/auth/app-portal-access/${a.uid}`, body: {} }) },
-  "POST /auth/app/[app_id]/expire-all": { rule: "forbidden", req: (a) => ({ path: `/auth/app/${a.uid}/expire-all`, body: {} }) },
   "GET /background-task": { rule: "scoped", own: () => ({ path: "/background-task" }) },
-  ...Object.fromEntries(
-    ["app", "event-type", "auth", "background-task"].flatMap((folder) =>
-      ["GET", "POST", "PUT", "PATCH", "DELETE"].map((m) => [`${m} /${folder}/[...rest]`, { rule: "forbidden", req: () => ({ path: `/${folder}/x/no-such-route` }) }]),
-    ),
-  ),
+  ...Object.fromEntries(Object.entries(SVIX_SAAS_ONLY).map(([key, req]) => [key, { rule: "forbidden" as const, req }])),
 
   "GET /openapi.json": { rule: "public" },
   "POST /portal/session": { rule: "public" }, // tests/portal/links.test.ts

@@ -3,7 +3,7 @@ import { SVIX_CAPABILITIES, portalCapabilities } from "../../lib/svix/portal-acc
 import { apiClient, call, type Api } from "../helpers/api";
 import { loggedAttempt } from "../helpers/attempt-row";
 import { consumerWithEndpoints, sendMessage } from "../helpers/fixtures";
-import { apiRoutes } from "../helpers/routes";
+import { apiRoutes, SVIX_SAAS_ONLY } from "../helpers/routes";
 
 /**
  * The Svix API's app-portal token (appPortalAccess's `token`), table-driven over every route of
@@ -57,22 +57,7 @@ const TABLE: Record<string, { need: Need; req: (a: Ids) => Req }> = {
   "GET /app/[app_id]/attempt/msg/[msg_id]": { need: "read", req: (a) => ({ path: `/app/${a.uid}/attempt/msg/${a.message}` }) },
   "GET /app/[app_id]/attempt/endpoint/[endpoint_id]": { need: "read", req: (a) => ({ path: `/app/${a.uid}/attempt/endpoint/${a.endpoint}` }) },
   // The SaaS's, never its customer's: sending, the applications themselves, the catalog, tokens.
-  "POST /app/[app_id]/msg": { need: "never", req: (a) => ({ path: `/app/${a.uid}/msg`, body: { eventType: "invoice.paid", payload: {} } }) },
-  "POST /app": { need: "never", req: () => ({ path: "/app", body: { name: "By portal" } }) },
-  "PUT /app/[app_id]": { need: "never", req: (a) => ({ path: `/app/${a.uid}`, body: { name: "By portal" } }) },
-  "PATCH /app/[app_id]": { need: "never", req: (a) => ({ path: `/app/${a.uid}`, body: { name: "By portal" } }) },
-  "DELETE /app/[app_id]": { need: "never", req: (a) => ({ path: `/app/${a.uid}` }) },
-  "POST /event-type": { need: "never", req: () => ({ path: "/event-type", body: { name: "portal.made", description: "" } }) },
-  "PUT /event-type/[event_type_name]": { need: "never", req: () => ({ path: "/event-type/invoice.paid", body: { description: "portal" } }) },
-  "PATCH /event-type/[event_type_name]": { need: "never", req: () => ({ path: "/event-type/invoice.paid", body: { description: "portal" } }) },
-  "DELETE /event-type/[event_type_name]": { need: "never", req: () => ({ path: "/event-type/invoice.paid" }) },
-  "POST /auth/app-portal-access/[app_id]": { need: "never", req: (a) => ({ path: `/auth/app-portal-access/${a.uid}`, body: {} }) },
-  "POST /auth/app/[app_id]/expire-all": { need: "never", req: (a) => ({ path: `/auth/app/${a.uid}/expire-all`, body: {} }) },
-  ...Object.fromEntries(
-    ["app", "event-type", "auth", "background-task"].flatMap((folder) =>
-      ["GET", "POST", "PUT", "PATCH", "DELETE"].map((m) => [`${m} /${folder}/[...rest]`, { need: "never" as const, req: () => ({ path: `/${folder}/x/no-such-route` }) }]),
-    ),
-  ),
+  ...Object.fromEntries(Object.entries(SVIX_SAAS_ONLY).map(([key, req]) => [key, { need: "never" as const, req }])),
   "DELETE /app/[app_id]/endpoint/[endpoint_id]": { need: MANAGE_ENDPOINT, req: (a) => ({ path: `/app/${a.uid}/endpoint/spare` }) },
   // Last: it ends the token.
   "POST /auth/logout": { need: "read", req: () => ({ path: "/auth/logout" }) },
