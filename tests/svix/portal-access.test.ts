@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { getSql } from "../../lib/db/client";
 import { apiClient, call } from "../helpers/api";
@@ -169,6 +170,32 @@ describe("a replay of appPortalAccess", () => {
     for (const { body } of kept) {
       for (const secret of [first.body.token, again.body.token, linkToken(first.body.url), linkToken(again.body.url)]) expect(body ?? "").not.toContain(secret);
     }
+  });
+});
+
+describe("upgrading (migration 0023)", () => {
+  // The migration's data statements, run again over rows as the previous release left them.
+  const statements = readFileSync("drizzle/0023_svix_portal_tokens.sql", "utf8").split("--> statement-breakpoint");
+  const statement = (opening: string) => statements.find((s) => s.replace(/^\s*(--.*\n)*/g, "").startsWith(opening))!;
+
+  it("holds the tokens appPortalAccess made before it to the Svix routes, and drops the live ones kept in answers", async () => {
+    const api = await apiClient();
+    await api.post("/api/v1/consumers", { uid: "upgraded", name: "Upgraded" });
+    const access = await api.post("/api/v1/auth/app-portal-access/upgraded", {});
+    const link = await call("POST", "/api/v1/portal/session", { body: { token: linkToken(access.body.url) } });
+    const sql = getSql();
+    // As before this release: no session says where it came from, and the answer was kept whole.
+    await sql`update portal_sessions set svix = null where consumer_id = ${link.body.consumer_id}`;
+    await sql`insert into api_idempotency (key_hash, state, status, body, expires_at) values ('kept-before', 'done', 200, ${JSON.stringify(access.body)}, now() + interval '1 day')`;
+    expect((await call("GET", "/api/v1/consumers/upgraded", { key: access.body.token })).status).toBe(200);
+
+    await sql.unsafe(statement(`UPDATE "portal_sessions"`));
+    await sql.unsafe(statement(`DELETE FROM "api_idempotency"`));
+    expect((await call("GET", "/api/v1/consumers/upgraded", { key: access.body.token })).status).toBe(403);
+    expect((await call("GET", "/api/v1/app/upgraded", { key: access.body.token })).status).toBe(200);
+    // The session its link opened is the portal's still.
+    expect((await call("GET", "/api/v1/consumers/upgraded", { key: link.body.session_token })).status).toBe(200);
+    expect(await sql`select 1 from api_idempotency where key_hash = 'kept-before'`).toHaveLength(0);
   });
 });
 
