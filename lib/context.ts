@@ -2,14 +2,17 @@ import type { Config } from "./config";
 import { ormOver, type Executor, type Sql, type SqlOrTx, type SqlTx } from "./db/client";
 import { retryOnConflict } from "./db/retry";
 import type { OperatorRole } from "./db/schema/access";
-import type { PortalCapability } from "./portal/capabilities";
+import type { PortalPermission } from "./portal/capabilities";
 
 /** Who is acting. A portal actor may only ever see its own consumer's rows. */
 export type Actor =
   | { type: "api_key"; id: string }
   | { type: "operator"; id: string; role: OperatorRole }
-  /** A customer's portal session: `id` is the session's, the rest come from the link that made it. */
-  | { type: "portal"; id: string; consumerId: string; capabilities: readonly PortalCapability[] }
+  /**
+   * A customer's portal session: `id` is the session's, the rest come from the link that made it;
+   * `svix` when the Svix API made it ("token": its bearer token, for the Svix routes only).
+   */
+  | { type: "portal"; id: string; consumerId: string; capabilities: readonly PortalPermission[]; svix?: "link" | "token" }
   | { type: "system" };
 
 /**

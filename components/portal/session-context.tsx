@@ -2,7 +2,7 @@
 
 import { createContext, useContext } from "react";
 import type { Locale } from "@/lib/i18n/locale";
-import type { PortalCapability } from "@/lib/portal/capabilities";
+import type { PortalCapability, PortalPermission } from "@/lib/portal/capabilities";
 
 export type { PortalCapability };
 
@@ -11,7 +11,7 @@ export type PortalTheme = { name: string; logoUrl: string | null; accent: string
 
 export type PortalSession = {
   consumerId: string;
-  capabilities: readonly PortalCapability[];
+  capabilities: readonly PortalPermission[];
   /** Whether the link granted a capability; the server refuses anyway when it did not. */
   can: (capability: PortalCapability) => boolean;
   theme: PortalTheme;

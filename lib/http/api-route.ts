@@ -23,6 +23,8 @@ type RouteContext = { params: Promise<Record<string, string | string[] | undefin
 export type ApiHandler = (args: { req: Request; params: Record<string, string>; ctx: Ctx }) => Promise<Response>;
 export type RouteHandler = (req: Request, route: RouteContext) => Promise<Response>;
 export type ErrorRenderer = (error: unknown, requestId: string) => Response | Promise<Response>;
+/** Which API a route belongs to: ours, or the Svix-compatible one (lib/svix/route.ts). */
+type Surface = "api" | "svix";
 
 let limiter: RateLimiter | undefined;
 
@@ -37,8 +39,13 @@ function closeIfBodyUnread(req: Request, response: Response): Response {
 }
 
 /** Refuses the actor what the route's contract does not give it, before the handler runs. */
-function requireAccess(actor: Exclude<Actor, { type: "system" }>, access: RouteAccess, method: string): void {
+function requireAccess(actor: Exclude<Actor, { type: "system" }>, access: RouteAccess, method: string, surface: Surface): void {
   if (actor.type === "portal") {
+    // The Svix API's bearer token is its application's, for the Svix SDK and svix-react: our own
+    // surface (/consumers, /endpoints…) is not its to use, even where a portal session may.
+    if (actor.svix === "token" && surface !== "svix") {
+      throw new ForbiddenError("A Svix app-portal token is for the Svix routes of its application only (/api/v1/app/{app_id}/…).");
+    }
     if (access.portal === false) throw new ForbiddenError("A portal session cannot use this route.");
     if (access.portal !== "scoped" && !actor.capabilities.includes(access.portal)) {
       throw new ForbiddenError(`This portal session lacks the \`${access.portal}\` capability.`);
@@ -61,10 +68,11 @@ function requireAccess(actor: Exclude<Actor, { type: "system" }>, access: RouteA
 export function withApi(
   handler: ApiHandler,
   contract: RouteAccess & { doc: RouteDoc | null },
-  /** How errors are answered: problem+json, or another surface's shape (the Svix API's, lib/svix). */
-  options: { errors?: ErrorRenderer } = {},
+  /** How errors are answered: problem+json, or another surface's shape (the Svix API's, lib/svix); and whose surface the route is. */
+  options: { errors?: ErrorRenderer; surface?: Surface } = {},
 ): RouteHandler {
   const render = options.errors ?? errorResponse;
+  const surface = options.surface ?? "api";
   const answer: RouteHandler = async (req, route) => {
     // The request's scope is served()'s, outermost (its id also in its log lines and access line).
     const requestId = requestScope()?.id ?? randomUUID();
@@ -101,7 +109,7 @@ export function withApi(
         actor = found;
       }
       noteActor(actor.type);
-      requireAccess(actor, contract, req.method);
+      requireAccess(actor, contract, req.method, surface);
       limiter ??= new RateLimiter(config.API_RATE_LIMIT_PER_SECOND);
       const wait = limiter.take(actor.id);
       if (wait > 0) throw new RateLimitedError(wait);
@@ -113,6 +121,9 @@ export function withApi(
       if (!Object.values(params).every(isStorableText)) throw new NotFoundError("resource");
       const response = await handler({ req, params, ctx: openCtx(actor) });
       response.headers.set("x-request-id", requestId);
+      // An answer is one credential's: signing secrets, API keys, portal links and tokens must
+      // never sit in a shared or browser cache, so none does unless its route says otherwise.
+      if (!response.headers.has("cache-control")) response.headers.set("cache-control", "no-store");
       return withCors(closeIfBodyUnread(req, response), cors);
     } catch (error) {
       // To a customer, another consumer's object and a missing one read the same, naming nothing.
@@ -120,7 +131,7 @@ export function withApi(
       return withCors(closeIfBodyUnread(req, await render(answer, requestId)), cors);
     }
   };
-  return declareRoute(served(answer), contract);
+  return declareRoute(served(answer), surface === "svix" ? { ...contract, surface } : contract);
 }
 
 /** Counts a refused credential (webhook_admin_auth_failures_total) on its way to the client. */

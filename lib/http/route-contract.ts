@@ -1,5 +1,5 @@
 import type { Operation } from "../openapi/operation";
-import type { PortalCapability } from "../portal/capabilities";
+import type { PortalPermission } from "../portal/capabilities";
 
 /** The route's OpenAPI operation: its method and path come from where it is exported (app/api/v1/routes.ts). */
 export type RouteDoc = Omit<Operation, "method" | "path">;
@@ -13,10 +13,11 @@ export type RouteDoc = Omit<Operation, "method" | "path">;
  *   run the product). API keys may call every route.
  */
 export type RouteAccess = {
-  portal: false | "scoped" | PortalCapability;
+  portal: false | "scoped" | PortalPermission;
   role: "read" | "write" | "admin";
 };
-export type RouteContract = (RouteAccess & { doc: RouteDoc | null }) | { public: true; doc: RouteDoc };
+/** `surface`: "svix" for a route of the Svix-compatible API (lib/svix/route.ts), the one surface a Svix app-portal token may use. */
+export type RouteContract = (RouteAccess & { doc: RouteDoc | null; surface?: "svix" }) | { public: true; doc: RouteDoc };
 
 const contracts = new WeakMap<object, RouteContract>();
 

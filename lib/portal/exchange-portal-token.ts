@@ -1,6 +1,6 @@
 import { sha256Hex } from "../crypto/encryption";
 import { inTransaction, type Ctx } from "../context";
-import type { PortalCapability, PortalTheme } from "../db/schema/access";
+import type { PortalPermission, PortalTheme } from "../db/schema/access";
 import { AppError, RateLimitedError } from "../errors";
 import { authFailures, failureBucket } from "../http/auth-failures";
 import type { PortalSessionAnswer } from "./schemas";
@@ -39,14 +39,23 @@ export async function exchangePortalToken({ ctx, input: { token, client } }: { c
 async function spend(ctx: Ctx, token: string, tokenHash: string): Promise<PortalSessionAnswer> {
   if (!token.startsWith("pt_") || token.length > 200) throw new InvalidPortalTokenError();
   return inTransaction(ctx, async (tx) => {
-    const [link] = await tx.sql<{ consumer_id: string; capabilities: PortalCapability[]; locale: string | null; theme: PortalTheme; session_ttl_seconds: number }[]>`
+    const [link] = await tx.sql<
+      { consumer_id: string; capabilities: PortalPermission[]; locale: string | null; theme: PortalTheme; session_ttl_seconds: number; svix: boolean; svix_session_id: string | null }[]
+    >`
       update portal_tokens set used_at = now()
       where token_hash = ${tokenHash} and used_at is null and expires_at > now()
-      returning consumer_id, capabilities, locale, theme, session_ttl_seconds`;
+      returning consumer_id, capabilities, locale, theme, session_ttl_seconds, svix, svix_session_id`;
     if (!link) throw new InvalidPortalTokenError();
     return startPortalSession({
       ctx: tx,
-      session: { consumerId: link.consumer_id, capabilities: link.capabilities, locale: link.locale, theme: link.theme, ttlSeconds: link.session_ttl_seconds },
+      session: {
+        consumerId: link.consumer_id,
+        capabilities: link.capabilities,
+        locale: link.locale,
+        theme: link.theme,
+        ttlSeconds: link.session_ttl_seconds,
+        ...(link.svix ? { svix: { kind: "link" as const, sessionId: link.svix_session_id } } : {}),
+      },
       by: "itself",
     });
   });

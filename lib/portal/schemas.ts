@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { themeAccent, themeLogoUrl, themeName } from "./theme-fields";
-import { PORTAL_CAPABILITIES, type PortalCapability, type PortalTheme } from "../db/schema/access";
+import { PORTAL_CAPABILITIES, type PortalCapability, type PortalPermission, type PortalTheme } from "../db/schema/access";
 import type { createPortalLink } from "./create-portal-link";
 
 export const PortalCapabilityName = z.enum(PORTAL_CAPABILITIES);
@@ -30,7 +30,7 @@ export type PortalLink = Awaited<ReturnType<typeof createPortalLink>>;
 export type PortalSessionAnswer = {
   session_token: string;
   consumer_id: string;
-  capabilities: PortalCapability[];
+  capabilities: PortalPermission[];
   locale: string | null;
   theme: PortalTheme;
   expires_at: string;

@@ -2,16 +2,18 @@ import { randomBytes } from "node:crypto";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { inTransaction, type Ctx } from "../context";
 import { sha256Hex } from "../crypto/encryption";
-import type { PortalCapability, PortalTheme } from "../db/schema/access";
+import type { PortalPermission, PortalSessionSvix, PortalTheme } from "../db/schema/access";
 import { newId } from "../ids";
 import type { PortalSessionAnswer } from "./schemas";
 
 export type NewPortalSession = {
   consumerId: string;
-  capabilities: PortalCapability[];
+  capabilities: PortalPermission[];
   locale: string | null;
   theme: PortalTheme;
   ttlSeconds: number;
+  /** Made by the Svix API (lib/svix/portal-access.ts): its bearer token, or a session its link opened; and Svix's `sessionId`. */
+  svix?: { kind: PortalSessionSvix; sessionId: string | null };
 };
 
 /**
@@ -33,9 +35,9 @@ export async function startPortalSession({
     const sessionToken = `ps_${randomBytes(32).toString("base64url")}`;
     const id = newId("portalSession");
     const [row] = await tx<{ expires_at: Date }[]>`
-      insert into portal_sessions (id, consumer_id, token_hash, capabilities, locale, theme, expires_at)
+      insert into portal_sessions (id, consumer_id, token_hash, capabilities, locale, theme, svix, svix_session_id, expires_at)
       values (${id}, ${session.consumerId}, ${sha256Hex(sessionToken)}, ${session.capabilities}, ${session.locale}, ${tx.json(session.theme as never)},
-              now() + make_interval(secs => ${session.ttlSeconds}))
+              ${session.svix?.kind ?? null}, ${session.svix?.sessionId ?? null}, now() + make_interval(secs => ${session.ttlSeconds}))
       returning expires_at`;
     const started = by === "itself" ? ({ type: "portal", id, consumerId: session.consumerId, capabilities: session.capabilities } as const) : actor;
     await recordAuditEvent({ sql: tx, actor: started }, {

@@ -18,30 +18,54 @@ type SvixContract<S extends z.ZodType> = RouteAccess & {
   body?: S;
   /** The most a POST's body may be (default 64 KiB). */
   bodyLimit?: (ctx: Ctx) => number;
+  /** The answer holds live credentials, which are not kept (mintingAnewOnReplay). */
+  mintsCredentials?: true;
 };
 
 /**
  * A route of the Svix-compatible surface (docs/svix.md): our API's wrapper — the same credentials
- * (an API key, or a portal session's `ps_` token for its own application), limits and access
- * rules — with Svix's error shape, and every POST idempotent by its `Idempotency-Key`. A POST's
- * body is read whole and checked before the key is taken, so a body that never finishes (or is
- * refused) never holds the key its duplicates wait on. Its OpenAPI operation is tagged Svix and
- * documents Svix's error shape.
+ * (an API key, or a portal session's `ps_` token for its own application; the Svix API's own
+ * app-portal token only here), limits and access rules — with Svix's error shape, and every POST
+ * idempotent by its `Idempotency-Key`. A POST's body is read whole and checked before the key is
+ * taken, so a body that never finishes (or is refused) never holds the key its duplicates wait on.
+ * Its OpenAPI operation is tagged Svix and documents Svix's error shape.
  */
 export function svixRoute<S extends z.ZodType = z.ZodUndefined>(handler: SvixHandler<z.infer<S>>, contract: SvixContract<S>): RouteHandler {
-  const { body: schema, bodyLimit, ...access } = contract;
+  const { body: schema, bodyLimit, mintsCredentials, ...access } = contract;
   const doc: RouteDoc | null = access.doc && { ...access.doc, tag: SVIX_TAG, errorFormat: "svix" };
   return withApi(
     async (args) => {
       if (args.req.method !== "POST") return handler({ ...args, body: undefined as z.infer<S> });
       const maxBytes = bodyLimit?.(args.ctx);
       const body = (schema ? await parseSvixBody(args.req, schema, maxBytes) : await ignoreBody(args.req, maxBytes)) as z.infer<S>;
+      const run = () => handler({ ...args, body });
       const key = args.req.headers.get("idempotency-key");
-      return key ? idempotent(args.ctx, args.req, key, () => handler({ ...args, body })) : handler({ ...args, body });
+      if (!key) return run();
+      return mintsCredentials ? mintingAnewOnReplay(args.ctx, args.req, key, run) : idempotent(args.ctx, args.req, key, run);
     },
     { ...access, doc },
-    { errors: svixErrorResponse },
+    { errors: svixErrorResponse, surface: "svix" },
   );
+}
+
+/** What is kept for an answer holding live credentials, in their place. */
+const MINTED_ANEW = JSON.stringify({ kept: "minted anew on replay" });
+
+/**
+ * Idempotency for an answer that holds live credentials (appPortalAccess's token and link): the
+ * kept answer is only a marker, never the credentials in clear for IDEMPOTENCY_TTL, and a replay
+ * answers again with credentials of its own (the SDK's retry sends the same body).
+ */
+async function mintingAnewOnReplay(ctx: Ctx, req: Request, key: string, run: () => Promise<Response>): Promise<Response> {
+  let fresh: Response | undefined;
+  await idempotent(ctx, req, key, async () => {
+    fresh = await run();
+    return fresh.ok ? new Response(MINTED_ANEW, { status: fresh.status, headers: { "content-type": "application/json" } }) : fresh;
+  });
+  if (fresh) return fresh;
+  const again = await run();
+  again.headers.set("idempotent-replayed", "true");
+  return again;
 }
 
 /** What a browser's Svix SDK sends beyond a simple request (svix-react's hooks, with a portal token). */

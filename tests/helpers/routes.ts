@@ -29,3 +29,27 @@ export function apiRoutes(): ApiRoute[] {
 export function routeKeys(): string[] {
   return apiRoutes().flatMap((route) => route.methods.map(({ method }) => `${method} ${route.folder === "/" ? "" : route.folder}`));
 }
+
+/**
+ * A request to each Svix route that is the SaaS's alone, never its customer's (sending, the
+ * applications themselves, the event-type catalog's writes, portal access, unmatched paths): the
+ * route tables of tests/portal/scope.test.ts and tests/svix/portal-token.test.ts refuse them alike.
+ */
+export const SVIX_SAAS_ONLY: Record<string, (a: { uid: string }) => { path: string; body?: unknown }> = {
+  "POST /app/[app_id]/msg": (a) => ({ path: `/app/${a.uid}/msg`, body: { eventType: "invoice.paid", payload: {} } }),
+  "POST /app": () => ({ path: "/app", body: { name: "By portal" } }),
+  "PUT /app/[app_id]": (a) => ({ path: `/app/${a.uid}`, body: { name: "By portal" } }),
+  "PATCH /app/[app_id]": (a) => ({ path: `/app/${a.uid}`, body: { name: "By portal" } }),
+  "DELETE /app/[app_id]": (a) => ({ path: `/app/${a.uid}` }),
+  "POST /event-type": () => ({ path: "/event-type", body: { name: "portal.made", description: "" } }),
+  "PUT /event-type/[event_type_name]": () => ({ path: "/event-type/invoice.paid", body: { description: "portal" } }),
+  "PATCH /event-type/[event_type_name]": () => ({ path: "/event-type/invoice.paid", body: { description: "portal" } }),
+  "DELETE /event-type/[event_type_name]": () => ({ path: "/event-type/invoice.paid" }),
+  "POST /auth/app-portal-access/[app_id]": (a) => ({ path: `/auth/app-portal-access/${a.uid}`, body: {} }),
+  "POST /auth/app/[app_id]/expire-all": (a) => ({ path: `/auth/app/${a.uid}/expire-all`, body: {} }),
+  ...Object.fromEntries(
+    ["app", "event-type", "auth", "background-task"].flatMap((folder) =>
+      ["GET", "POST", "PUT", "PATCH", "DELETE"].map((m) => [`${m} /${folder}/[...rest]`, () => ({ path: `/${folder}/x/no-such-route` })]),
+    ),
+  ),
+};

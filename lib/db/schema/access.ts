@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
-import { bigserial, check, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigserial, boolean, check, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, ts } from "./columns";
 import { consumers } from "./consumers";
-import type { PortalCapability } from "../../portal/capabilities";
+import type { PortalPermission } from "../../portal/capabilities";
 
 /** API keys: only a SHA-256 of the key is kept; the key itself is shown once. */
 export const apiKeys = pgTable(
@@ -78,7 +78,8 @@ export const signInTokens = pgTable(
   (t) => [index("sign_in_tokens_expires_idx").on(t.expiresAt)],
 );
 
-export { PORTAL_CAPABILITIES, type PortalCapability } from "../../portal/capabilities";
+export { PORTAL_CAPABILITIES, type PortalCapability, type PortalPermission } from "../../portal/capabilities";
+export type PortalSessionSvix = "link" | "token";
 export type PortalTheme = { name?: string; logo_url?: string; accent?: string; mode?: "light" | "dark" | "auto" };
 
 /** One-time magic-link tokens into the portal; only their hash is kept. What the session will get rides with it. */
@@ -91,9 +92,13 @@ export const portalTokens = pgTable(
       .references(() => consumers.id, { onDelete: "cascade" }),
     tokenHash: text("token_hash").notNull(),
     locale: text("locale"),
-    capabilities: text("capabilities").array().$type<PortalCapability[]>().notNull().default(sql`'{}'::text[]`),
+    capabilities: text("capabilities").array().$type<PortalPermission[]>().notNull().default(sql`'{}'::text[]`),
     theme: jsonb("theme").$type<PortalTheme>().notNull().default({}),
     sessionTtlSeconds: integer("session_ttl_seconds").notNull().default(43200),
+    /** Made by the Svix API's appPortalAccess (its `url`): its session is ended by that app's expire-all. */
+    svix: boolean("svix").notNull().default(false),
+    /** Svix's `sessionId`, for expire-all's `sessionIds`. */
+    svixSessionId: text("svix_session_id"),
     expiresAt: ts("expires_at").notNull(),
     usedAt: ts("used_at"),
     createdAt: createdAt(),
@@ -110,13 +115,21 @@ export const portalSessions = pgTable(
       .notNull()
       .references(() => consumers.id, { onDelete: "cascade" }),
     tokenHash: text("token_hash").notNull(),
-    capabilities: text("capabilities").array().$type<PortalCapability[]>().notNull().default(sql`'{}'::text[]`),
+    capabilities: text("capabilities").array().$type<PortalPermission[]>().notNull().default(sql`'{}'::text[]`),
     locale: text("locale"),
     theme: jsonb("theme").$type<PortalTheme>().notNull().default({}),
+    /**
+     * Null for a session from our own portal link; "link" for one opened by a Svix `url`; "token"
+     * for the Svix API's bearer `token`, which only the Svix routes of its application take.
+     */
+    svix: text("svix").$type<PortalSessionSvix>(),
+    /** Svix's `sessionId`, for expire-all's `sessionIds`. */
+    svixSessionId: text("svix_session_id"),
     expiresAt: ts("expires_at").notNull(),
     createdAt: createdAt(),
   },
   (t) => [
+    check("portal_sessions_svix_check", sql`${t.svix} in ('link', 'token')`),
     uniqueIndex("portal_sessions_hash_key").on(t.tokenHash),
     index("portal_sessions_expires_idx").on(t.expiresAt),
     index("portal_sessions_consumer_idx").on(t.consumerId),

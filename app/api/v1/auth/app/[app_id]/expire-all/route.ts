@@ -1,15 +1,11 @@
 import { noContent } from "@/lib/http/request";
 import { SVIX_APP } from "@/lib/svix/openapi";
-import { expireAllPortalSessions } from "@/lib/svix/portal-access";
+import { ExpireAllIn, expireAllPortalSessions } from "@/lib/svix/portal-access";
 import { svixMethods, svixRoute } from "@/lib/svix/route";
-import { z } from "zod";
-
-// Svix's `expiry` and `sessionIds` are read and not honoured: every session ends now.
-const ExpireAllIn = z.object({ expiry: z.number().int().min(0).nullish(), sessionIds: z.array(z.string()).nullish() });
 
 export const POST = svixRoute(
-  async ({ params, ctx }) => {
-    await expireAllPortalSessions(ctx, params.app_id!);
+  async ({ params, ctx, body }) => {
+    await expireAllPortalSessions(ctx, params.app_id!, body);
     return noContent();
   },
   {
@@ -19,7 +15,9 @@ export const POST = svixRoute(
     doc: {
       operationId: "svixExpireAllPortalSessions",
       summary: "End an application's portal sessions (Svix: authentication.expireAll)",
-      description: "Every portal session of the consumer ends now, whatever `expiry` and `sessionIds` say.",
+      description:
+        "The consumer's portal sessions (the app-portal tokens among them) and its unused portal links end in `expiry` seconds (0–259200, now by default); " +
+        "with `sessionIds`, only those appPortalAccess made with one of them.",
       params: SVIX_APP,
       success: { status: 204, description: "Ended." },
     },

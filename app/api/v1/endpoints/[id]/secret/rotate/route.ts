@@ -8,7 +8,7 @@ export const POST = withApi(async ({ req, params, ctx }) => {
   const { key, grace_seconds } = await parseOptionalBody(req, RotateSecretInput);
   return json(await rotateEndpointSecret({ ctx, id: params.id!, key, graceSeconds: grace_seconds }), 200, { "cache-control": "no-store" });
 }, {
-  portal: "view_secrets",
+  portal: "rotate_secrets",
   role: "write",
   doc: {
     operationId: "rotateEndpointSecret",

@@ -10,7 +10,7 @@ export const POST = svixRoute(
   },
   {
     body: RotateIn,
-    portal: "view_secrets",
+    portal: "rotate_secrets",
     role: "write",
     doc: {
       operationId: "svixRotateEndpointSecret",
