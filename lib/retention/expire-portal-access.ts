@@ -20,29 +20,19 @@ export async function expirePortalAccess({ ctx, deadline, batchSize = PORTAL_ACC
   const { sql } = ctx;
   const cutoff = sql`now() - ${PORTAL_ACCESS_GRACE_MS} * interval '1 millisecond'`;
   const removed: Counts = {};
-  const sessions = await drain(
-    async () => {
-      // By portal_sessions_expires_idx.
-      const done = await sql`
-        delete from portal_sessions where id in (select id from portal_sessions where expires_at < ${cutoff} limit ${batchSize})`;
-      return { seen: done.count, removed: { portal_sessions: done.count } };
-    },
-    batchSize,
-    deadline,
-  );
-  addCounts(removed, sessions.removed);
-  if (sessions.more) return { removed, more: true };
-  const links = await drain(
-    async () => {
-      // No index on expires_at: once swept, the table holds only links of the last day or so (a
-      // link lives at most 24 h), which a scan reads at once.
-      const done = await sql`
-        delete from portal_tokens where id in (select id from portal_tokens where expires_at < ${cutoff} limit ${batchSize})`;
-      return { seen: done.count, removed: { portal_tokens: done.count } };
-    },
-    batchSize,
-    deadline,
-  );
-  addCounts(removed, links.removed);
-  return { removed, more: links.more };
+  // Sessions by portal_sessions_expires_idx. Links have no index on expires_at: once swept, the
+  // table holds only links of the last day or so (a link lives at most 24 h), read at once.
+  for (const table of ["portal_sessions", "portal_tokens"] as const) {
+    const done = await drain(
+      async () => {
+        const gone = await sql`delete from ${sql(table)} where id in (select id from ${sql(table)} where expires_at < ${cutoff} limit ${batchSize})`;
+        return { seen: gone.count, removed: { [table]: gone.count } };
+      },
+      batchSize,
+      deadline,
+    );
+    addCounts(removed, done.removed);
+    if (done.more) return { removed, more: true };
+  }
+  return { removed, more: false };
 }
