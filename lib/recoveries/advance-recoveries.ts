@@ -133,7 +133,7 @@ async function advanceRecovery(tx: SqlOrTx, id: string, policy: FeedPolicy): Pro
 async function consumerShare(tx: SqlOrTx, consumerId: string, consumerRate: number | undefined): Promise<number> {
   if (consumerRate === undefined) return Number.POSITIVE_INFINITY;
   const [row] = await tx<{ n: number }[]>`
-    select count(*)::int as n from recoveries where consumer_id = ${consumerId} and state in ('canary', 'running')`;
+    select count(*)::int as n from recoveries where consumer_id = ${consumerId} and state in ('canary', 'running') and not selecting`;
   return consumerRate / Math.max(1, row!.n);
 }
 
