@@ -117,6 +117,12 @@ const EnvSchema = z.object({
   ALERT_EMAIL_FROM: z.string().default("Webhook Admin <alerts@localhost>"),
   /** A recovery's rate when its request names none (per second, per run). */
   RECOVERY_DEFAULT_RATE: integer(20, 1, 1000),
+  /** The most items one recovery run takes; a scope beyond it is cut at its oldest this many (`selection.capped`). */
+  RECOVERY_MAX_ITEMS: integer(100_000, 1, 10_000_000),
+  /** Items a recovery run's selection freezes per statement: the first batch in the request, the rest a worker tick each. */
+  RECOVERY_SELECT_BATCH: integer(5_000, 1, 100_000),
+  /** The most attempts per second all of one consumer's running recoveries make together. */
+  RECOVERY_CONSUMER_RATE: integer(1000, 1, 100_000),
   /** How often a worker feeds running recoveries' items into the queue and checks their stop rules. */
   RECOVERY_TICK: duration("250ms"),
   /** A recovery's rate starts at an eighth of its target and doubles this often. */

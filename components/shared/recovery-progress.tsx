@@ -19,7 +19,13 @@ export function RecoveryStateBadge({ state }: { state: Recovery["state"] }) {
 }
 
 /** A run's progress as a stacked bar over what it expects, each count also written as a number. */
-export function RecoveryProgress({ recovery, compact = false }: { recovery: Pick<Recovery, "state" | "stop_reason" | "counts">; compact?: boolean }) {
+export function RecoveryProgress({
+  recovery,
+  compact = false,
+}: {
+  recovery: Pick<Recovery, "state" | "stop_reason" | "counts" | "selection">;
+  compact?: boolean;
+}) {
   const t = useTranslations("logs.recovery");
   const format = useFormatter();
   const counts: RecoveryCounts = recovery.counts;
@@ -30,7 +36,17 @@ export function RecoveryProgress({ recovery, compact = false }: { recovery: Pick
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <RecoveryStateBadge state={recovery.state} />
         <span className="text-muted-foreground">{t("doneOf", { done, expected: counts.expected })}</span>
+        {recovery.selection.selecting ? (
+          <span role="status" data-testid="recovery-selecting" className="text-muted-foreground">
+            {t("selecting")}
+          </span>
+        ) : null}
       </div>
+      {recovery.selection.capped && recovery.selection.item_limit !== null ? (
+        <p data-testid="recovery-capped" className="text-xs text-warning">
+          {t("capped", { limit: recovery.selection.item_limit })}
+        </p>
+      ) : null}
       <div
         role="progressbar"
         aria-label={t("progress")}

@@ -5,7 +5,8 @@ import { type endpointStats } from "./endpoint-stats";
 import type { getEndpointSecret } from "./get-endpoint-secret";
 import type { rotateEndpointSecret } from "./rotate-endpoint-secret";
 import type { searchEndpoints } from "./queries";
-import { CreateEndpointInput, Endpoint, EndpointSecret, EndpointStats, EndpointWithConsumer, RotateSecretInput, SendTestInput, TestQueued, UpdateEndpointInput } from "./schemas";
+import type { updateEndpoint } from "./update-endpoint";
+import { CreateEndpointInput, Endpoint, EndpointSecret, EndpointStats, EndpointWithConsumer, RotateSecretInput, SendTestInput, TestQueued, UpdatedEndpoint, UpdateEndpointInput } from "./schemas";
 
 // This domain's part of the OpenAPI document, assembled by lib/openapi/document.ts.
 type _DocumentedAnswersMatch = [
@@ -13,12 +14,14 @@ type _DocumentedAnswersMatch = [
   Assert<Same<z.infer<typeof EndpointSecret>, Awaited<ReturnType<typeof getEndpointSecret>>>>,
   Assert<Same<z.infer<typeof EndpointSecret>, Awaited<ReturnType<typeof rotateEndpointSecret>>>>,
   Assert<Same<z.infer<typeof EndpointWithConsumer>, Item<typeof searchEndpoints>>>,
+  Assert<Same<z.infer<typeof UpdatedEndpoint>, Awaited<ReturnType<typeof updateEndpoint>>>>,
 ];
 
 export const endpointTag = { name: "Endpoints", description: "Webhook URLs of a consumer, with their signing secrets and delivery state." } as const;
 
 export const endpointSchemas = {
   Endpoint: output(Endpoint),
+  UpdatedEndpoint: output(UpdatedEndpoint),
   EndpointWithConsumer: output(EndpointWithConsumer),
   CreateEndpointInput: input(CreateEndpointInput),
   UpdateEndpointInput: input(UpdateEndpointInput),

@@ -87,6 +87,12 @@ export const Endpoint = z.object({
 });
 export type Endpoint = z.infer<typeof Endpoint>;
 
+/**
+ * PATCH /endpoints/{id}'s answer: the endpoint, and the custom headers whose stored values the
+ * update dropped (a re-point by a caller without `view_secrets`: see update-endpoint.ts).
+ */
+export const UpdatedEndpoint = Endpoint.extend({ headers_dropped: z.array(z.string()) });
+
 /** An endpoint as another answer names it: its URL and description (empty when it has none), beside its id. */
 export const EndpointRef = z.object({ id: z.string(), url: z.string(), description: z.string() });
 export type EndpointRef = z.infer<typeof EndpointRef>;

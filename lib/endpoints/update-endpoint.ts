@@ -8,7 +8,7 @@ import { findEndpointRow } from "./queries";
 import { toEndpoint, type UpdateEndpointInput } from "./schemas";
 import { setEndpointState } from "./set-endpoint-state";
 import { checkPortalEndpointFields } from "./portal-limits";
-import { unmaskHeaderValues } from "../webhooks/headers";
+import { headersForUpdate } from "../webhooks/headers";
 import { uidTaken } from "./uid";
 
 export async function updateEndpoint({ ctx, id: ref, input }: { ctx: Ctx; id: string; input: UpdateEndpointInput }) {
@@ -16,8 +16,12 @@ export async function updateEndpoint({ ctx, id: ref, input }: { ctx: Ctx; id: st
   checkPortalEndpointFields(ctx, input);
   const stored = await findEndpointRow(ctx, ref);
   const { id } = stored;
-  // A reader who saw the values masked sends them back masked: those keep what is stored.
-  const headers = input.headers !== undefined ? unmaskHeaderValues(input.headers, stored.headers) : undefined;
+  // A reader who saw the values masked sends them back masked: those keep what is stored. Except
+  // when the endpoint is re-pointed by a caller who may not read them: the stored values would go
+  // to a URL of its choosing (a test send would show them there), so only values it sends itself
+  // stay, and the answer names the ones dropped.
+  const repointed = url !== undefined && url !== stored.url;
+  const { headers, dropped } = headersForUpdate(input.headers, stored.headers, !repointed || maySeeSecrets(ctx));
   const row = await uidTaken(input.uid, () => inTransaction(ctx, async (tx) => {
     // A change of state first: it locks queue and delivery rows before the endpoint's own.
     if (input.disabled !== undefined) {
@@ -41,8 +45,13 @@ export async function updateEndpoint({ ctx, id: ref, input }: { ctx: Ctx; id: st
       .where(eq(endpoints.id, id))
       .returning();
     if (!updated) throw new NotFoundError("endpoint", id);
-    await recordAuditEvent(tx, { action: "endpoint.updated", targetType: "endpoint", targetId: id, data: { fields: Object.keys(input) } });
+    await recordAuditEvent(tx, {
+      action: "endpoint.updated",
+      targetType: "endpoint",
+      targetId: id,
+      data: { fields: Object.keys(input), ...(dropped.length > 0 ? { headers_dropped: dropped } : {}) },
+    });
     return updated;
   }));
-  return toEndpoint(row, ctx.config.ENDPOINT_MAX_CONCURRENCY, maySeeSecrets(ctx));
+  return { ...toEndpoint(row, ctx.config.ENDPOINT_MAX_CONCURRENCY, maySeeSecrets(ctx)), headers_dropped: dropped };
 }

@@ -1,3 +1,4 @@
+import type { Config } from "../config";
 import type { Sql, SqlOrTx } from "../db/client";
 import { deliveriesOfMessageColumnSql } from "../deliveries/of-messages";
 import { moveRun } from "./transitions";
@@ -11,14 +12,26 @@ import { isRetryableConflict } from "../db/errors";
 import { findRecoveryRow, type RecoveryRow } from "./queries";
 import { raiseRecoveryAlert, stopRecovery } from "./stop-recovery";
 import { allowedBetween, rateAt } from "./ramp";
+import { selectItems } from "./select-items";
 
-export type FeedPolicy = { rampEveryMs: number };
+/**
+ * `consumerRate`: RECOVERY_CONSUMER_RATE, the most all of one consumer's running runs send a second
+ * together (unbounded when absent); `selectBatch`: RECOVERY_SELECT_BATCH, items a selecting run freezes a tick.
+ */
+export type FeedPolicy = { rampEveryMs: number; consumerRate?: number; selectBatch?: number };
+
+/** The feeder's policy from the settings, as the worker runs it. */
+export function feedPolicy(config: Pick<Config, "RECOVERY_RAMP_EVERY" | "RECOVERY_CONSUMER_RATE" | "RECOVERY_SELECT_BATCH">): FeedPolicy {
+  return { rampEveryMs: config.RECOVERY_RAMP_EVERY, consumerRate: config.RECOVERY_CONSUMER_RATE, selectBatch: config.RECOVERY_SELECT_BATCH };
+}
 
 // The least a run keeps queued, whatever its rate.
 const MIN_QUEUED = 10;
 // The queue holds at most this many seconds of a run's rate: a slow endpoint does not collect the
 // whole run in the queue, and a pause has little to take back.
 const QUEUE_SECONDS = 2;
+// A selecting run's batch when the policy names none (RECOVERY_SELECT_BATCH's default).
+const SELECT_BATCH_DEFAULT = 5_000;
 // Rounds of taking items per run per tick when some of them turn out to be skipped.
 const FEED_ROUNDS = 3;
 
@@ -52,8 +65,14 @@ async function advanceRecovery(tx: SqlOrTx, id: string, policy: FeedPolicy): Pro
   const now = (locked.db_now as Date).getTime();
   // The part of a ctx the run's reader uses: this transaction, as the system.
   const system = { sql: tx, actor: SYSTEM };
-  await settleVanished(tx, id);
   let run = await findRecoveryRow(system, id);
+  // A run still selecting its items only does that: it starts once they are all frozen.
+  if (run.selecting) {
+    await selectItems(tx, run, policy.selectBatch ?? SELECT_BATCH_DEFAULT);
+    return 0;
+  }
+  await settleVanished(tx, id);
+  run = await findRecoveryRow(system, id);
 
   if (run.state === "planned") {
     await moveRun(tx, id, run.options.canary > 0 && run.expected > 0 ? "start_canary" : "start");
@@ -82,8 +101,11 @@ async function advanceRecovery(tx: SqlOrTx, id: string, policy: FeedPolicy): Pro
   // The token bucket, filled at the ramped rate (lib/recoveries/ramp.ts); at most a second's worth
   // is saved up.
   const ramp = { target: run.options.rate_per_second, startedAt: run.state === "running" ? (run.rampStartedAt?.getTime() ?? now) : null, everyMs: policy.rampEveryMs };
-  const rate = rateAt(ramp, now);
-  let tokens = Math.min(Math.max(1, rate), run.tokens + allowedBetween(ramp, Math.min(now, run.tokensAt?.getTime() ?? now), now));
+  // The consumer's bound is shared equally by its runs that send: N runs cannot multiply it.
+  const ramped = rateAt(ramp, now);
+  const rate = Math.min(ramped, await consumerShare(tx, run.consumerId, policy.consumerRate));
+  const accrued = allowedBetween(ramp, Math.min(now, run.tokensAt?.getTime() ?? now), now) * (rate / ramped);
+  let tokens = Math.min(Math.max(1, rate), run.tokens + accrued);
   const room = Math.max(0, Math.max(MIN_QUEUED, Math.ceil(rate * QUEUE_SECONDS)) - run.queued);
   const wanted = Math.max(0, Math.min(Math.floor(tokens), room, feedLimit));
   const fed = wanted > 0 ? await feedItems(tx, run, wanted) : { queued: 0, skipped: 0 };
@@ -105,6 +127,14 @@ async function advanceRecovery(tx: SqlOrTx, id: string, policy: FeedPolicy): Pro
     await raiseRecoveryAlert({ ctx: { sql: tx }, id, kind: "recovery.finished" });
   }
   return fed.queued;
+}
+
+/** Each sending run's part of its consumer's RECOVERY_CONSUMER_RATE (this run counted). */
+async function consumerShare(tx: SqlOrTx, consumerId: string, consumerRate: number | undefined): Promise<number> {
+  if (consumerRate === undefined) return Number.POSITIVE_INFINITY;
+  const [row] = await tx<{ n: number }[]>`
+    select count(*)::int as n from recoveries where consumer_id = ${consumerId} and state in ('canary', 'running') and not selecting`;
+  return consumerRate / Math.max(1, row!.n);
 }
 
 // Why an item is not sent at its turn, from what exists now. Null: it goes. A message removed by

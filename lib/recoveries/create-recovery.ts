@@ -10,7 +10,8 @@ import { findConsumer } from "../consumers/queries";
 import { findEndpointRow } from "../endpoints/queries";
 import { findRecoveryRow, nameRecoveries, type RecoveryRow } from "./queries";
 import type { CreateRecoveryInput, RecoveryDryRun } from "./schemas";
-import { scopeCandidates, type ScopeTarget } from "./scope";
+import { activeEndpointIds, scopeCandidates, type ScopeTarget } from "./scope";
+import { countSelection, selectItems } from "./select-items";
 
 export type RecoveryTarget = { endpoint: string } | { consumer: string };
 
@@ -22,9 +23,11 @@ const SAMPLE_SIZE = 20;
 
 /**
  * POST /endpoints/{id}/recover and /consumers/{consumer}/recover. A dry run counts the scope and
- * writes nothing; otherwise the scope is frozen into one item per delivery, in one statement, and
- * the feeder is woken. Runs of one consumer are created one at a time, so two overlapping runs
- * cannot both take the same delivery.
+ * writes nothing; otherwise the run is made with the count of items it takes (at most
+ * RECOVERY_MAX_ITEMS, the oldest), its first RECOVERY_SELECT_BATCH items are frozen, one per
+ * delivery, and the feeder is woken: the worker freezes the rest, a batch a tick (select-items.ts),
+ * then starts it. Runs of one consumer are created and selected one batch at a time, so two
+ * overlapping runs cannot both take the same delivery.
  */
 export async function createRecovery({ ctx, target, input }: { ctx: Ctx; target: RecoveryTarget; input: CreateRecoveryInput }) {
   const { sql } = ctx;
@@ -48,15 +51,20 @@ export async function createRecovery({ ctx, target, input }: { ctx: Ctx; target:
     canary: input.canary ?? DEFAULT_CANARY,
     stop_if_failure_ratio: input.stop_if_failure_ratio ?? DEFAULT_STOP_RATIO,
   };
+  const itemLimit = ctx.config.RECOVERY_MAX_ITEMS;
   const row = await inTransaction(ctx, async (tx) => {
     const run = await insertRun({
       ctx: tx,
       run: { consumerId: resolved.consumerId, endpointId: "endpoint" in target ? resolved.endpointIds[0]! : null, scope, options },
     });
+    // Counted here (reading at most the cap and one more); frozen a batch at a time
+    // (select-items.ts): the first here, so a run of up to a batch is whole at once, exactly as
+    // the scope stood, and the rest by the worker.
+    const selection = await countSelection(tx.sql, resolved, { scope }, itemLimit);
     await tx.sql`
-      insert into recovery_items (recovery_id, seq, message_id, endpoint_id, delivery_id, consumer_id)
-      select ${run.id}, row_number() over (order by c.created_at, c.message_id, c.endpoint_id), c.message_id, c.endpoint_id, c.delivery_id, ${resolved.consumerId}
-      from (${scopeCandidates(tx.sql, resolved, scope)}) c where not c.held`;
+      update recoveries set selecting = true, item_limit = ${itemLimit}, expected = ${selection.expected}, capped = ${selection.capped}
+      where id = ${run.id}`;
+    await selectItems(tx.sql, await findRecoveryRow(tx, run.id), ctx.config.RECOVERY_SELECT_BATCH);
     return finishCreate({ ctx: tx, id: run.id });
   });
   return { recovery: (await nameRecoveries(ctx, [row]))(row) };
@@ -81,10 +89,10 @@ export async function insertRun({
   return { id };
 }
 
-/** Counts the frozen items, records who started the run, and wakes the feeder. */
+/** Counts the frozen items (a run the worker selects has its count), records who started the run, and wakes the feeder. */
 export async function finishCreate({ ctx, id }: { ctx: Ctx; id: string }): Promise<RecoveryRow> {
   const { sql: tx } = ctx;
-  await tx`update recoveries set expected = (select count(*) from recovery_items where recovery_id = ${id}) where id = ${id}`;
+  await tx`update recoveries set expected = (select count(*) from recovery_items where recovery_id = ${id}) where id = ${id} and not selecting`;
   const row = await findRecoveryRow(ctx, id);
   await recordAuditEvent(ctx, { action: "recovery.started", targetType: "recovery", targetId: id, data: { expected: row.expected } });
   await wakeRecoveries(tx);
@@ -98,8 +106,7 @@ async function resolveTarget(ctx: Ctx, sql: SqlOrTx, target: RecoveryTarget): Pr
   }
   const consumer = await findConsumer(ctx, target.consumer);
   // A consumer-wide run covers the endpoints that can receive now.
-  const rows = await sql<{ id: string }[]>`select id from endpoints where consumer_id = ${consumer.id} and state = 'active' order by id`;
-  return { consumerId: consumer.id, endpointIds: rows.map((r) => r.id), state: "active" };
+  return { consumerId: consumer.id, endpointIds: await activeEndpointIds(sql, consumer.id), state: "active" };
 }
 
 async function previewScope(sql: SqlOrTx, target: ScopeTarget, scope: RecoveryScope): Promise<DryRun> {

@@ -59,6 +59,7 @@ export function toRecovery(row: RecoveryRow, refs: RecoveryRefs) {
     scope: row.scope,
     options: row.options,
     counts: { expected: row.expected, queued: row.queued, succeeded: row.succeeded, failed: row.failed, skipped: row.skipped },
+    selection: { selecting: row.selecting, item_limit: row.itemLimit, capped: row.capped },
     created_by: { type: row.createdByType, id: row.createdById, name: refs.createdBy },
     created_at: row.createdAt.toISOString(),
     started_at: row.startedAt?.toISOString() ?? null,
@@ -108,6 +109,13 @@ export const Recovery = z.object({
   }),
   options: z.object({ rate_per_second: z.number(), canary: z.number(), stop_if_failure_ratio: z.number() }),
   counts: z.object({ expected: z.number(), queued: z.number(), succeeded: z.number(), failed: z.number(), skipped: z.number() }),
+  /**
+   * The run's items (`counts.expected` of them): `selecting` while the worker still freezes them (the
+   * run stays planned; `expected` is the count made at creation until then), at most `item_limit`
+   * (RECOVERY_MAX_ITEMS; null for a run made before the cap), `capped` when the scope held more and
+   * its newest were left out.
+   */
+  selection: z.object({ selecting: z.boolean(), item_limit: z.number().nullable(), capped: z.boolean() }),
   created_by: Actor,
   created_at: z.string(),
   started_at: z.string().nullable(),

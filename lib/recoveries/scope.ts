@@ -1,24 +1,33 @@
 import type { SqlOrTx } from "../db/client";
 import { deliveriesOfMessageColumnSql } from "../deliveries/of-messages";
-import { ACTIVE_RECOVERY_STATES, type RecoveryScope } from "../db/schema";
+import { ACTIVE_RECOVERY_STATES, type RecoveryScope, type SelectionCursor } from "../db/schema";
 
 export type ScopeTarget = { consumerId: string; endpointIds: string[] };
+
+/** A consumer-wide run's endpoints: those that can receive now. */
+export async function activeEndpointIds(sql: SqlOrTx, consumerId: string): Promise<string[]> {
+  const rows = await sql<{ id: string }[]>`select id from endpoints where consumer_id = ${consumerId} and state = 'active' order by id`;
+  return rows.map((r) => r.id);
+}
 
 /**
  * The deliveries a recovery scope covers, as one SQL fragment — shared by the dry run and the
  * freeze, so the count a person is shown is the count that is frozen. Rows: message_id,
  * endpoint_id, delivery_id (null for a message the endpoint never got), event_type, status
  * (`never_attempted` for those), created_at (the message's) and `held` (an active run already owns
- * it: such a row is left out of a new run).
+ * it: such a row is left out of a new run). `after`: only from that cursor's message time on.
  */
-export function scopeCandidates(sql: SqlOrTx, target: ScopeTarget, scope: RecoveryScope) {
+export function scopeCandidates(sql: SqlOrTx, target: ScopeTarget, scope: RecoveryScope, after: SelectionCursor | null = null) {
   const typeFilter = scope.event_types ? sql`and m.event_type = any(${scope.event_types})` : sql``;
-  const window = sql`m.created_at >= ${scope.since}::timestamptz and m.created_at < ${scope.until}::timestamptz`;
+  // A selection's next batch starts at its cursor's message time (the exact position is taken by
+  // the caller): each batch reads from there on, not the whole window again.
+  const from = after ? sql`greatest(${scope.since}::timestamptz, ${after.created_at}::timestamptz)` : sql`${scope.since}::timestamptz`;
+  const window = sql`m.created_at >= ${from} and m.created_at < ${scope.until}::timestamptz`;
   const attempted = sql`
     select m.id as message_id, d.endpoint_id, d.id as delivery_id, m.event_type, d.status, m.created_at
     from deliveries d join messages m on ${deliveriesOfMessageColumnSql(sql, "d", "m.id")}
     -- A delivery is made with its message or later, so its own created_at bounds the index scan.
-    where d.endpoint_id = any(${target.endpointIds}) and d.created_at >= ${scope.since}::timestamptz
+    where d.endpoint_id = any(${target.endpointIds}) and d.created_at >= ${from}
       and d.status = any(${scope.statuses}) and ${window} ${typeFilter}`;
   // Messages an endpoint never got (it was disabled, did not exist yet, or filtered them out then)
   // and that its filter takes now.

@@ -16,6 +16,24 @@ export function unmaskHeaderValues(update: Record<string, string>, stored: Recor
     Object.entries(update).map(([name, value]) => [name, value === REDACTED_HEADER_VALUE && name in stored ? stored[name]! : value]),
   );
 }
+/**
+ * The custom headers an update stores, and the names of stored values it drops. `carry`: stored
+ * values may go on (a value sent back masked keeps what is stored, headers not sent are kept);
+ * else only values the caller sent itself stay — what it would have carried from the stored set
+ * (every header when it sent none, a masked value when it did) is dropped.
+ */
+export function headersForUpdate(
+  update: Record<string, string> | undefined,
+  stored: Record<string, string>,
+  carry: boolean,
+): { headers: Record<string, string> | undefined; dropped: string[] } {
+  if (carry) return { headers: update !== undefined ? unmaskHeaderValues(update, stored) : undefined, dropped: [] };
+  const carried = (name: string, value: string) => value === REDACTED_HEADER_VALUE && name in stored;
+  const dropped = update === undefined ? Object.keys(stored) : Object.entries(update).filter(([n, v]) => carried(n, v)).map(([n]) => n);
+  const sent = Object.entries(update ?? {}).filter(([n, v]) => !carried(n, v));
+  return { headers: update === undefined && dropped.length === 0 ? undefined : Object.fromEntries(sent), dropped: dropped.sort() };
+}
+
 export const MAX_CUSTOM_HEADER_BYTES = 4096;
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;

@@ -2,7 +2,7 @@ import type { Task } from "graphile-worker";
 import { getConfig } from "../../lib/config";
 import { getSql } from "../../lib/db/client";
 import { wakeRecoveries } from "../../lib/jobs";
-import { advanceRecoveries as advance } from "../../lib/recoveries/advance-recoveries";
+import { advanceRecoveries as advance, feedPolicy } from "../../lib/recoveries/advance-recoveries";
 import { inSpan } from "../../lib/telemetry/tracing";
 import { workerState } from "../state";
 
@@ -11,7 +11,7 @@ export const advanceRecoveries: Task = async () => {
   const config = getConfig();
   const sql = getSql();
   const { active, queued } = await inSpan("recovery.tick", {}, async (span) => {
-    const tick = await advance(sql, { rampEveryMs: config.RECOVERY_RAMP_EVERY });
+    const tick = await advance(sql, feedPolicy(config));
     span?.setAttributes({ "webhook_admin.recovery.active": tick.active, "webhook_admin.recovery.queued": tick.queued });
     return tick;
   });

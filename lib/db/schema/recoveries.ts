@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { consumerId, createdAt, ts, updatedAt } from "./columns";
 import { consumers } from "./consumers";
 
@@ -24,6 +24,8 @@ export type RecoveryScope = {
   retry_of?: string;
 };
 export type RecoveryOptions = { rate_per_second: number; canary: number; stop_if_failure_ratio: number };
+/** Where a run's selection stands: the last candidate frozen, in the scope's order. */
+export type SelectionCursor = { created_at: string; message_id: string; endpoint_id: string };
 
 /**
  * A bulk resend over a frozen set of items. The counters move in the same transactions as the
@@ -59,6 +61,17 @@ export const recoveries = pgTable(
      * items (rounded up) in any one second (recovery_sends). Null until the first tick.
      */
     currentRate: doublePrecision("current_rate"),
+    /**
+     * The worker freezes the scope's items in batches (lib/recoveries/select-items.ts): true until
+     * it has, `select_after` the last one frozen (null before the first batch). Such a run stays
+     * planned and is not fed.
+     */
+    selecting: boolean("selecting").notNull().default(false),
+    selectAfter: jsonb("select_after").$type<SelectionCursor>(),
+    /** The most items the run takes (RECOVERY_MAX_ITEMS when made); null for runs made before the cap. */
+    itemLimit: integer("item_limit"),
+    /** The scope held more than `item_limit` items: the newest were left out. */
+    capped: boolean("capped").notNull().default(false),
     createdByType: text("created_by_type").$type<"api_key" | "operator" | "portal" | "system">().notNull(),
     createdById: text("created_by_id"),
     createdAt: createdAt(),

@@ -26,7 +26,11 @@ export const PATCH = withApi(async ({ req, params, ctx }) =>
     tag: "Endpoints",
     params: ENDPOINT,
     body: { schema: "UpdateEndpointInput" },
-    success: { status: 200, description: "The updated endpoint.", schema: "Endpoint" },
+    success: {
+      status: 200,
+      description: "The updated endpoint, with `headers_dropped`: custom headers whose stored values a re-point without `view_secrets` dropped.",
+      schema: "UpdatedEndpoint",
+    },
     errors: { 422: "`validation_failed`, or `endpoint_url_forbidden` for a URL the SSRF rules refuse." },
   },
 });
