@@ -28,8 +28,8 @@ process.env.RECOVERY_RAMP_EVERY = "1ms";
 // An attempt in flight when the erasure begins may write its outcome until this (and a margin) has passed.
 process.env.DELIVERY_TIMEOUT = "2s";
 
-// Every line both processes (here in one) log, at the level production runs at.
-const logs = captureLogs("info");
+// Every line both processes (here in one) log, debug lines too.
+const logs = captureLogs("debug");
 const t = lifecycleFixture();
 let seq = 0;
 const sql = () => getSql();
