@@ -60,6 +60,8 @@ async function main(argv: string[]): Promise<string[]> {
   if (values.help || !(known.includes(command) || positionals[0] === "migrate")) {
     return [USAGE];
   }
+  // svix import's input first, the token asked for before any work starts.
+  const svix = command === "svix import" ? await svixInput(values) : null;
   const database = await resolveDatabase({ share: true });
   try {
     parseConfig(process.env);
@@ -93,12 +95,7 @@ async function main(argv: string[]): Promise<string[]> {
         return [`Done: ${summary.lines} lines, ${summary.accepted} accepted (${summary.replayed} of them replayed), ${summary.failed} failed.`];
       }
       case "svix import": {
-        const url = values["from-url"];
-        if (!url) throw new UsageError("svix import needs --from-url");
-        const maxPages = values["max-pages"] === undefined ? undefined : Number(values["max-pages"]);
-        if (maxPages !== undefined && !(Number.isSafeInteger(maxPages) && maxPages > 0)) throw new UsageError("--max-pages is a whole number of pages, at least 1");
-        const token = await svixToken();
-        const summary = await importSvixDeployment({ ctx, input: { url, token, dryRun: values["dry-run"], maxPages }, progress: (line) => console.log(line) });
+        const summary = await importSvixDeployment({ ctx, input: { ...svix!, dryRun: values["dry-run"] }, progress: (line) => console.log(line) });
         if (summary.stopped || summary.eventTypes.failed + summary.applications.failed + summary.endpoints.failed > 0) exitCode = 1;
         return summaryLines(summary);
       }
@@ -117,14 +114,21 @@ async function main(argv: string[]): Promise<string[]> {
 
 class UsageError extends Error {}
 
-/** The Svix API token: SVIX_TOKEN, else typed at a terminal without echo; never argv. */
-async function svixToken(): Promise<string> {
+/**
+ * svix import's source: --from-url, --max-pages, and the token — SVIX_TOKEN, else typed at a
+ * terminal without echo; never argv.
+ */
+async function svixInput(values: { "from-url"?: string; "max-pages"?: string }): Promise<{ url: string; token: string; maxPages?: number }> {
+  const url = values["from-url"];
+  if (!url) throw new UsageError("svix import needs --from-url");
+  const maxPages = values["max-pages"] === undefined ? undefined : Number(values["max-pages"]);
+  if (maxPages !== undefined && !(Number.isSafeInteger(maxPages) && maxPages > 0)) throw new UsageError("--max-pages is a whole number of pages, at least 1");
   const fromEnv = process.env.SVIX_TOKEN;
-  if (fromEnv) return fromEnv;
+  if (fromEnv) return { url, token: fromEnv, maxPages };
   if (!process.stdin.isTTY) throw new UsageError("svix import needs the Svix API token in SVIX_TOKEN (or, at a terminal, typed when asked)");
   const typed = await readSecret("Svix API token (not shown): ").catch(() => "");
   if (!typed) throw new UsageError("svix import needs the Svix API token: none was typed");
-  return typed;
+  return { url, token: typed, maxPages };
 }
 // A command that ran to its end but did not do all it was asked (messages send-batch with failed lines).
 let exitCode = 0;
