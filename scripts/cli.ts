@@ -7,6 +7,7 @@ import { createOperator } from "../lib/operators/create-operator";
 import { resolveDatabase } from "../lib/runtime/database";
 import { reencryptSecrets } from "../lib/crypto/reencrypt";
 import { parseConfig } from "../lib/config";
+import { readSecret } from "./read-secret";
 import { sendBatchFile } from "./send-batch-file";
 import { systemCtx } from "../lib/open-ctx";
 import { importSvixDeployment, summaryLines } from "../lib/svix-import/import-deployment";
@@ -21,10 +22,12 @@ const USAGE = `Usage: npm run cli -- <command>
   messages send-batch FILE.jsonl      send one message per line (as POST /messages/batch takes each,
                                       idempotency_key included), 100 at a time; a line that fails is
                                       reported by its number and the rest go on (exit status 1)
-  svix import --from-url URL --from-token TOKEN [--dry-run]
+  svix import --from-url URL [--dry-run] [--max-pages N]
                                       copy a Svix deployment's event types, applications and
                                       endpoints (same secrets) here, through its API; run it again
-                                      and it changes nothing (see docs/svix.md)
+                                      and it changes nothing (see docs/svix.md). The Svix token is
+                                      read from SVIX_TOKEN, or asked for at a terminal (not shown);
+                                      a list longer than N pages (default 4000) stops the run
   migrate                             bring the database schema up to date
 
 Uses DATABASE_URL (and ENCRYPTION_KEY) when set, else the embedded database under WEBHOOK_ADMIN_DATA_DIR (.data/).`;
@@ -41,14 +44,24 @@ async function main(argv: string[]): Promise<string[]> {
       "from-url": { type: "string" },
       "from-token": { type: "string" },
       "dry-run": { type: "boolean" },
+      "max-pages": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
   const command = positionals.slice(0, 2).join(" ");
+  // Before anything else, and without repeating it: a token in argv is in `ps` and shell history.
+  if (values["from-token"] !== undefined) {
+    throw new UsageError(
+      "--from-token is no longer taken: a token on the command line is visible to every user of the machine (ps) and kept in shell history. " +
+        "Set SVIX_TOKEN instead (or leave it unset at a terminal to be asked for it), and revoke the token just given if this machine is shared.",
+    );
+  }
   const known = ["api-key create", "api-key revoke", "operator create", "secrets reencrypt", "messages send-batch", "svix import"];
   if (values.help || !(known.includes(command) || positionals[0] === "migrate")) {
     return [USAGE];
   }
+  // svix import's input first, the token asked for before any work starts.
+  const svix = command === "svix import" ? await svixInput(values) : null;
   const database = await resolveDatabase({ share: true });
   try {
     parseConfig(process.env);
@@ -82,11 +95,8 @@ async function main(argv: string[]): Promise<string[]> {
         return [`Done: ${summary.lines} lines, ${summary.accepted} accepted (${summary.replayed} of them replayed), ${summary.failed} failed.`];
       }
       case "svix import": {
-        const url = values["from-url"];
-        const token = values["from-token"];
-        if (!url || !token) throw new UsageError("svix import needs --from-url and --from-token");
-        const summary = await importSvixDeployment({ ctx, input: { url, token, dryRun: values["dry-run"] }, progress: (line) => console.log(line) });
-        if (summary.eventTypes.failed + summary.applications.failed + summary.endpoints.failed > 0) exitCode = 1;
+        const summary = await importSvixDeployment({ ctx, input: { ...svix!, dryRun: values["dry-run"] }, progress: (line) => console.log(line) });
+        if (summary.stopped || summary.eventTypes.failed + summary.applications.failed + summary.endpoints.failed > 0) exitCode = 1;
         return summaryLines(summary);
       }
       case "secrets reencrypt": {
@@ -103,6 +113,23 @@ async function main(argv: string[]): Promise<string[]> {
 }
 
 class UsageError extends Error {}
+
+/**
+ * svix import's source: --from-url, --max-pages, and the token — SVIX_TOKEN, else typed at a
+ * terminal without echo; never argv.
+ */
+async function svixInput(values: { "from-url"?: string; "max-pages"?: string }): Promise<{ url: string; token: string; maxPages?: number }> {
+  const url = values["from-url"];
+  if (!url) throw new UsageError("svix import needs --from-url");
+  const maxPages = values["max-pages"] === undefined ? undefined : Number(values["max-pages"]);
+  if (maxPages !== undefined && !(Number.isSafeInteger(maxPages) && maxPages > 0)) throw new UsageError("--max-pages is a whole number of pages, at least 1");
+  const fromEnv = process.env.SVIX_TOKEN;
+  if (fromEnv) return { url, token: fromEnv, maxPages };
+  if (!process.stdin.isTTY) throw new UsageError("svix import needs the Svix API token in SVIX_TOKEN (or, at a terminal, typed when asked)");
+  const typed = await readSecret("Svix API token (not shown): ").catch(() => "");
+  if (!typed) throw new UsageError("svix import needs the Svix API token: none was typed");
+  return { url, token: typed, maxPages };
+}
 // A command that ran to its end but did not do all it was asked (messages send-batch with failed lines).
 let exitCode = 0;
 

@@ -46,7 +46,7 @@ export async function createEndpoint({ ctx, consumerRef, input, svixId }: { ctx:
       })
       .returning();
     await storeSecret(tx, created!, secret);
-    await recordAuditEvent(tx, { action: "endpoint.created", targetType: "endpoint", targetId: created!.id, data: { url } });
+    await recordAuditEvent(tx, { action: "endpoint.created", targetType: "endpoint", targetId: created!.id, data: { consumer_id: consumer.id } });
     return created!;
   }));
   return toEndpoint(row, ctx.config.ENDPOINT_MAX_CONCURRENCY, maySeeSecrets(ctx));

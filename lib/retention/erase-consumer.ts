@@ -33,6 +33,22 @@ const STEPS: Step[] = [
     },
   },
   {
+    // Endpoints deleted before the erasure began: their rows are gone, but the audit events about
+    // them name the consumer (endpoint.created, and any change made through its portal). Learned
+    // here, their ids find the kept Svix answers and the audit rows about them (below). One walk of
+    // the audit log by id.
+    name: "endpoints_deleted_earlier",
+    size: ERASURE_ROW_BATCH,
+    run: async (sql, e, size, cursor): Promise<StepBatch> => {
+      const rows = await sql<{ id: string; target_id: string }[]>`
+        select id, target_id from audit_events
+        where target_type = 'endpoint' and data->>'consumer_id' = ${e.consumer_id} ${cursor.at === null ? sql`` : sql`and id > ${cursor.at}`}
+        order by id limit ${size}`;
+      const last = rows.at(-1);
+      return { seen: rows.length, removed: {}, endpointIds: rows.map((r) => r.target_id), ...(last ? { cursor: last.id } : {}) };
+    },
+  },
+  {
     // Messages, oldest first, each with its deliveries' queue rows, deliveries (failed_deliveries
     // with them) and attempts — locked as the worker locks them: queue rows, then deliveries.
     name: "messages",
@@ -97,12 +113,15 @@ const STEPS: Step[] = [
   },
   {
     // The Svix API's stored answers (replayed for an Idempotency-Key) that name the consumer by its
-    // id, uid or Svix id. A message's answer names none of them: it went with its message (above),
-    // or, kept before migration 0022 gave it its message's id, expires with IDEMPOTENCY_TTL.
+    // id, uid or Svix id, or one of its endpoints by its id — an endpoint's create answer holds its
+    // URL, description and metadata and names no consumer; with the endpoints deleted earlier
+    // (learned above), a create whose endpoint is gone is found too. A message's answer names none
+    // of them: it went with its message (above), or, kept before migration 0022 gave it its
+    // message's id, expires with IDEMPOTENCY_TTL.
     name: "api_idempotency",
     size: ERASURE_ROW_BATCH,
     run: (sql, e, size, cursor) => {
-      const patterns = [e.consumer_id, ...e.terms].map((term) => `%${JSON.stringify(term).replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      const patterns = [e.consumer_id, ...e.terms, ...e.endpoint_ids].map((term) => `%${JSON.stringify(term).replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
       return deleteWalking(sql, "api_idempotency", "key_hash", sql`body like any(${patterns})`, size, cursor);
     },
   },

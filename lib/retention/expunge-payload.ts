@@ -8,7 +8,8 @@ export const EXPUNGED_PAYLOAD = "";
 
 /**
  * DELETE /messages/{id}/payload: the payload's bytes are overwritten (the message keeps
- * `payload_expunged_at`), while the message, its deliveries and its attempt log stay. Nothing can
+ * `payload_expunged_at`), while the message, its deliveries and its attempt log stay — its attempts'
+ * response bodies emptied, since a receiver's answer may echo the payload. Nothing can
  * send it again: its queued work is removed — a delivery still pending ends `canceled` with
  * `last_error: payload_expunged`, a resend or recovery item waiting is dropped (the run's feeder
  * skips the item, `payload_expired`) — and resends are refused (409 `payload_expunged`). An attempt
@@ -41,6 +42,9 @@ export async function expungePayload({ ctx, messageId }: { ctx: Ctx; messageId: 
       update deliveries set status = 'canceled', next_attempt_at = null, last_error = 'payload_expunged', updated_at = now()
       where ${ofMessage} and status = 'pending'`;
     await sql`update messages set payload = ${EXPUNGED_PAYLOAD}, payload_expunged_at = now() where id = ${message.id}`;
+    // Its attempts' logged responses: a receiver may echo what it was sent. Status, error and
+    // timing stay; the bodies go (an attempt on its way as this commits logs its response still).
+    const responses = await sql`update attempts set response_body = null where message_id = ${message.id} and response_body is not null`;
     // The Svix API's kept answer to the POST that made it, replayed for its Idempotency-Key, held the
     // payload too: it now answers as GET /app/{app}/msg/{id} does for an expunged message.
     await sql`
@@ -50,7 +54,7 @@ export async function expungePayload({ ctx, messageId }: { ctx: Ctx; messageId: 
       action: "message.payload_expunged",
       targetType: "message",
       targetId: message.id,
-      data: { deliveries_canceled: canceled.count, queued_dropped: dropped.count },
+      data: { deliveries_canceled: canceled.count, queued_dropped: dropped.count, responses_cleared: responses.count },
     });
   });
 }

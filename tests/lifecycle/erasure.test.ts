@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { getSql } from "../../lib/db/client";
+import { recordOutcomes } from "../../lib/deliveries/record-outcomes";
+import { newId } from "../../lib/ids";
 import { systemCtx } from "../../lib/open-ctx";
 import { eraseConsumer } from "../../lib/retention/erase-consumer";
 import { compactStats } from "../../lib/stats/compact-stats";
@@ -7,13 +9,15 @@ import { withEnv } from "../helpers/env";
 import { consumerWithEndpoint, createConsumer, createEndpoint, sendMessage } from "../helpers/fixtures";
 import { portalSession } from "../helpers/portal";
 import { lifecycleFixture } from "../helpers/lifecycle";
+import { captureLogs } from "../helpers/log-capture";
 import { startReceiver, waitFor } from "../helpers/receiver";
 
 /**
  * DELETE /consumers/{consumer} erases everything of the consumer: counted afterwards table by
  * table — every table of the schema with a consumer, endpoint, message, delivery or recovery id
  * column, found in information_schema so a new table is counted too — and, for what it wrote, its
- * text searched for in every row of every table. Small consumers within the request (204), large
+ * text searched for in every row of every table and in every line the web and the worker logged.
+ * Small consumers within the request (204), large
  * ones in the worker (202 and GET /erasures/{id}); the consumer is gone from every read at once.
  */
 process.env.DELIVERY_SCHEDULE = "0,300ms,300ms,300ms,300ms,1h";
@@ -24,16 +28,22 @@ process.env.RECOVERY_RAMP_EVERY = "1ms";
 // An attempt in flight when the erasure begins may write its outcome until this (and a margin) has passed.
 process.env.DELIVERY_TIMEOUT = "2s";
 
+// Every line both processes (here in one) log, debug lines too.
+const logs = captureLogs("debug");
 const t = lifecycleFixture();
 let seq = 0;
 const sql = () => getSql();
 
 type Made = { id: string; uid: string; marker: string; endpoints: string[]; messages: string[] };
 
+/** Lines of the captured log naming the consumer's text. */
+const loggedLines = (made: Made) => logs.text().split("\n").filter((line) => line.includes(made.marker));
+
 /**
  * A consumer with something in every table it can reach: endpoints (custom headers, secrets),
  * messages delivered and failing (attempts, failed rows, idempotency keys), alert emails and the
- * alerts sent to them, a recovery run, portal links and a session, rollup rows and audit events.
+ * alerts sent to them, a recovery run, portal links and a session, rollup rows and audit events,
+ * the Svix API's kept answers to endpoint creates — one of an endpoint deleted since.
  * Every text it is given carries `marker`.
  */
 async function richConsumer(messages = 4): Promise<Made> {
@@ -43,6 +53,15 @@ async function richConsumer(messages = 4): Promise<Made> {
   const consumer = await createConsumer(t.api, { uid, name: `Erase Me ${marker}`, metadata: { crm: marker }, alert_emails: [`ops+${marker}@example.com`] });
   const good = await createEndpoint(t.api, uid, `${t.ok.url}/${marker}`, { description: marker, headers: { authorization: `Bearer ${marker}` } });
   const bad = await createEndpoint(t.api, uid, `${t.down.url}/${marker}`);
+  // Made through the Svix API, as its SDKs do (with an Idempotency-Key: the answer, URL,
+  // description and metadata, is kept to be replayed), then deleted before the erasure.
+  const gone = await t.api.post(`/api/v1/app/${uid}/endpoint`, { url: `${t.ok.url}/${marker}-gone`, description: `gone ${marker}`, metadata: { crm: marker } }, { "idempotency-key": `${marker}-gone` });
+  expect(gone.status, gone.text).toBe(201);
+  expect((await t.api.del(`/api/v1/endpoints/${gone.body.id}`)).status).toBe(204);
+  // Its audit events never held its URL (nor any other: they keep ids).
+  const goneAudit = await sql()<{ data: unknown }[]>`select data from audit_events where target_id = ${gone.body.id}`;
+  expect(goneAudit.length).toBe(2);
+  expect(JSON.stringify(goneAudit)).not.toContain(marker);
   const ids: string[] = [];
   for (let i = 0; i < messages - 1; i++) {
     ids.push((await sendMessage(t.api, uid, { event_id: `${marker}-evt-${i}`, payload: { secret: marker, i } }, { "idempotency-key": `${marker}-key-${i}` })).id);
@@ -61,14 +80,16 @@ async function richConsumer(messages = 4): Promise<Made> {
     timeout: 30_000,
   });
   // An endpoint added since: a recovery brings it the messages it never got.
-  const late = await createEndpoint(t.api, uid, `${t.ok.url}/${marker}-late`);
+  const madeLate = await t.api.post(`/api/v1/app/${uid}/endpoint`, { url: `${t.ok.url}/${marker}-late`, description: marker }, { "idempotency-key": `${marker}-late` });
+  expect(madeLate.status, madeLate.text).toBe(201);
+  const late: { id: string } = madeLate.body;
   const recovery = await t.api.post(`/api/v1/endpoints/${late.id}/recover`, { since: "2020-01-01T00:00:00Z", include_never_attempted: true });
   expect(recovery.status, recovery.text).toBe(202);
   expect(recovery.body.counts.expected).toBe(messages);
   await compactStats({ ctx: { sql: getSql() } });
   const [stats] = await sql()<{ n: number }[]>`select count(*)::int as n from attempt_stats where scope = ${consumer.id}`;
   expect(stats!.n).toBeGreaterThan(0);
-  return { id: consumer.id, uid, marker, endpoints: [good.id, bad.id, late.id], messages: ids };
+  return { id: consumer.id, uid, marker, endpoints: [good.id, bad.id, late.id, gone.body.id], messages: ids };
 }
 
 const ID_COLUMNS = ["consumer_id", "endpoint_id", "message_id", "delivery_id", "recovery_id"] as const;
@@ -115,6 +136,30 @@ async function leftovers(made: Made, ids: { deliveries: string[]; recoveries: st
   return found;
 }
 
+/** What a worker that sent one of the consumer's messages writes when it is done: its response echoed the marker. */
+function lateOutcome(made: Made, deliveryId: string) {
+  return {
+    attemptId: newId("attempt"),
+    deliveryId,
+    messageId: made.messages[0]!,
+    endpointId: made.endpoints[0]!,
+    consumerId: made.id,
+    attemptNumber: 2,
+    trigger: "scheduled" as const,
+    success: true,
+    statusCode: 200,
+    error: null,
+    errorDetail: null,
+    responseBody: `got ${made.marker}`,
+    durationMs: 12,
+    requestHeaders: {},
+    url: `${t.ok.url}/${made.marker}`,
+    finishedAt: new Date(),
+    leaseToken: "gone",
+    next: { status: "succeeded" as const, attemptAt: null },
+  };
+}
+
 async function idsOf(made: Made) {
   const deliveries = (await sql()<{ id: string }[]>`select id from deliveries where message_id = any(${made.messages})`).map((d) => d.id);
   const recoveries = (await sql()<{ id: string }[]>`select id from recoveries where consumer_id = ${made.id}`).map((r) => r.id);
@@ -149,6 +194,14 @@ describe("DELETE /consumers/{consumer}", () => {
       const erasure = (await sql()<{ state: string; counts: Record<string, number> }[]>`select state, counts from erasures where consumer_id = ${made.id}`)[0]!;
       expect(erasure.state).toBe("completed");
       expect(erasure.counts).toMatchObject({ messages: 4, endpoints: 3, consumers: 1, alerts: expect.any(Number), attempt_stats: expect.any(Number), recovery_items: expect.any(Number) });
+      // An outcome written after all (its worker held up past the erasure's wait) brings nothing back:
+      // no attempt, no rollup minute.
+      await recordOutcomes(getSql(), { outcomes: [lateOutcome(made, ids.deliveries[0]!)], health: { failureThreshold: 1000, openForMs: 1000, defaultConcurrency: 10 } });
+      expect(await leftovers(made, ids)).toEqual({});
+      expect((await sql()`select 1 from attempt_stats_pending where consumer_id = ${made.id}`).length).toBe(0);
+      // Nor did either process write what it held to its log (where the alert emails were noted).
+      expect(logs.text()).toContain("email alert not mailed");
+      expect(loggedLines(made)).toEqual([]);
     } finally {
       await t.startWorker();
     }
@@ -216,6 +269,7 @@ describe("DELETE /consumers/{consumer}", () => {
     expect(done).toMatchObject({ consumer_id: made.id, progress: { messages_total: 5, messages_erased: 5 }, finished_at: expect.any(String) });
     expect(done.counts).toMatchObject({ messages: 5, endpoints: 3, consumers: 1 });
     expect(await leftovers(made, ids)).toEqual({});
+    expect(loggedLines(made)).toEqual([]);
     // Deleted and erased: nothing answers to it any more.
     expect((await t.api.del(`/api/v1/consumers/${made.id}`)).status).toBe(404);
   });

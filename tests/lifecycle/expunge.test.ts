@@ -3,7 +3,7 @@ import { getSql } from "../../lib/db/client";
 import { call } from "../helpers/api";
 import { consumerWithEndpoint, sendMessage } from "../helpers/fixtures";
 import { lifecycleFixture } from "../helpers/lifecycle";
-import { waitFor } from "../helpers/receiver";
+import { startReceiver, waitFor } from "../helpers/receiver";
 import { operatorClient } from "../helpers/session";
 import { APP_ORIGIN } from "../helpers/origin";
 
@@ -88,6 +88,30 @@ describe("DELETE /messages/{id}/payload", () => {
     expect((await t.api.get(`/api/v1/app/${uid}/msg/${id}`)).body.payload).toEqual({ expired: true });
     const [messages] = await sql()<{ n: number }[]>`select count(*)::int as n from messages where payload like ${`%${SECRET}%`} and consumer_id = (select id from consumers where uid = ${uid})`;
     expect(messages!.n).toBe(1); // the bare one's, not expunged
+  });
+
+  it("empties its attempts' response bodies, which a receiver may have echoed the payload in; their status and timing stay", async () => {
+    const echo = await startReceiver((_req, res, body) => res.writeHead(200).end(`received ${body}`));
+    try {
+      const { uid } = await consumerWithEndpoint(t.api, echo.url, { prefix: "exp" });
+      const id = await send(uid);
+      const other = await send(uid);
+      await waitFor(async () => (await deliveryOf(id)).status === "succeeded" && (await deliveryOf(other)).status === "succeeded", { what: "the deliveries" });
+      const [echoed] = (await t.api.get(`/api/v1/messages/${id}/attempts`)).body.data;
+      expect(echoed.response_body).toContain(SECRET);
+
+      expect((await expunge(id)).status).toBe(204);
+      const attempts = (await t.api.get(`/api/v1/messages/${id}/attempts`)).body.data;
+      expect(attempts).toEqual([expect.objectContaining({ id: echoed.id, status_code: 200, success: true, response_body: null })]);
+      const [left] = await sql()<{ n: number }[]>`select count(*)::int as n from attempts where message_id = ${id} and response_body like ${`%${SECRET}%`}`;
+      expect(left!.n).toBe(0);
+      // Another message's log is its own.
+      expect((await t.api.get(`/api/v1/messages/${other}/attempts`)).body.data[0].response_body).toContain(SECRET);
+      const audit = await t.api.get(`/api/v1/audit-events?target_id=${id}`);
+      expect(audit.body.data.find((e: { action: string }) => e.action === "message.payload_expunged").data).toMatchObject({ responses_cleared: 1 });
+    } finally {
+      await echo.close();
+    }
   });
 
   it("refuses a resend with 409 payload_expunged, and a second expunge the same way", async () => {

@@ -62,13 +62,16 @@ export function mailerFor(config: Config) {
 }
 
 /**
- * Mails through SMTP_URL. Without it (the embedded demo) the email is written to the worker's log
- * instead, and the alert log keeps its full text, so a person trying the product still sees it.
+ * Mails through SMTP_URL. Without it (the embedded demo) nothing is mailed: the alert log keeps the
+ * email's full text, where a person trying the product sees it, and the worker's log says only that
+ * one would have gone and to how many — the recipients and the text are a customer's (an alert
+ * email, an endpoint's URL and description), which an erasure removes from the alert log but could
+ * not take back from a log.
  */
 export async function sendAlertEmail(to: string[], email: AlertEmail, config: Config): Promise<SendOutcome> {
   const message = emailLogText(to, email);
   if (!config.SMTP_URL) {
-    logger.info("email alert (SMTP_URL is not set, so it is logged instead of mailed)", { to, subject: email.subject, text: email.text });
+    logger.info("email alert not mailed: SMTP_URL is not set (the alert log keeps its text)", { recipients: to.length });
     return { ok: true, message };
   }
   // SMTP's own timeouts cover each step; this bounds the whole exchange like an HTTP alert's deadline.

@@ -5,7 +5,10 @@ import { columnsOf, type AttemptOutcome } from "./types";
 /**
  * Every attempt of the batch into the attempt log (and, unless measuring without it, its minute
  * into the stats rollup), whatever became of its delivery: a lease that ran out still logs. An
- * outcome written twice (a commit whose answer was lost) logs once.
+ * outcome written twice (a commit whose answer was lost) logs once. An outcome of a deleted
+ * consumer's delivery logs nothing: written after its erasure went past its attempts (a worker
+ * held up longer than DELIVERY_TIMEOUT and the erasure's margin), it would bring back rows the
+ * erasure removed — the attempt, with its response, and its rollup minute.
  */
 export function logAttempts(tx: TransactionSql, outcomes: AttemptOutcome[], options: { rollup?: boolean } = {}) {
   const col = columnsOf(outcomes);
@@ -17,7 +20,10 @@ export function logAttempts(tx: TransactionSql, outcomes: AttemptOutcome[], opti
       ${col((o) => o.error)}::text[], ${col((o) => o.errorDetail)}::text[],
       ${col((o) => o.responseBody)}::text[], ${col((o) => o.durationMs)}::text[]::int[],
       ${col((o) => JSON.stringify(o.requestHeaders))}::text[]::jsonb[], ${col((o) => o.finishedAt)}::text[]::timestamptz[],
-      ${col((o) => o.url)}::text[])`;
+      ${col((o) => o.url)}::text[])
+      as r(id, delivery_id, message_id, endpoint_id, consumer_id, attempt_number, trigger, success, status_code, error,
+           error_detail, response_body, duration_ms, request_headers, created_at, url)
+    where exists (select 1 from consumers c where c.id = r.consumer_id and c.deleted_at is null)`;
   const insertAttempts = tx`
     insert into attempts (id, delivery_id, message_id, endpoint_id, consumer_id, attempt_number, trigger, success,
                           status_code, error, error_detail, response_body, duration_ms, request_headers, created_at, url)
