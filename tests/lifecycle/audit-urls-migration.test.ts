@@ -4,9 +4,9 @@ import { migrateDatabase } from "../../lib/db/migrate";
 import { newId } from "../../lib/ids";
 
 /**
- * Migration 0023: the endpoint URLs endpoint.created kept before this release (audit events hold
+ * Migration 0025: the endpoint URLs endpoint.created kept before this release (audit events hold
  * ids, never URLs) are removed from the audit log, the rest of every event as it was. The file's
- * database is brought to the schema before it (0022), given such events, and migrated as usual.
+ * database is brought to the schema of 0022, given such events, and migrated as usual.
  */
 const url = process.env.DATABASE_URL!;
 const sql = createSql(url, { max: 1, name: "audit-urls-migration" });
@@ -15,7 +15,7 @@ afterAll(async () => {
   await sql.end();
 });
 
-describe("migration 0023", () => {
+describe("migration 0025", () => {
   it("removes the URL endpoint.created kept, and nothing else", async () => {
     await sql.unsafe("drop schema public cascade; create schema public; drop schema if exists graphile_worker cascade; drop schema if exists drizzle cascade");
     await migrateDatabase(url, { upTo: 22 });
