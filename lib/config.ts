@@ -68,6 +68,8 @@ const EnvSchema = z.object({
   ALERT_RETRY_SCHEDULE: durations("0,10s,1m"),
   SECRET_ROTATION_OVERLAP: duration("24h"),
   IDEMPOTENCY_TTL: duration("24h"),
+  /** How long a duplicate of a Svix POST waits for its key's first answer before a 409. */
+  IDEMPOTENCY_WAIT: duration("30s"),
   /** How long an event id stays taken where ingest asks event ids to be unique (the Svix API). */
   EVENT_ID_TTL: duration("24h"),
   MAX_PAYLOAD_BYTES: integer(1_048_576, 1, 64 * 1_048_576),

@@ -16,10 +16,9 @@ import { ID_PREFIXES } from "../ids";
  * being answered waits for it without asking the database again until woken: the first's end is
  * announced on NOTIFY_CHANNEL (from whichever web process answered it) and heard on the pool's one
  * LISTEN connection, so a waiter holds no pooled connection however many wait. Past
- * MAX_WAITERS_PER_KEY waiting in this process, or after WAIT_FOR_FIRST_MS, a duplicate is answered
+ * MAX_WAITERS_PER_KEY waiting in this process, or after IDEMPOTENCY_WAIT (30 s), a duplicate is answered
  * 409 `conflict`.
  */
-export const WAIT_FOR_FIRST_MS = 30_000;
 /** Duplicates of one key waiting at once, per web process: bounds the sockets one key holds open. */
 export const MAX_WAITERS_PER_KEY = 300;
 /** A pending row older than this was left by a request that died: another may take the key over. */
@@ -91,7 +90,7 @@ export async function idempotent(ctx: Ctx, req: Request, key: string, answer: ()
   const credential = actor.type === "system" ? "system" : `${actor.type}:${actor.id}`;
   const keyHash = sha256Hex(`${credential}\n${url.pathname}${url.search}\n${key}`);
   const ttlMs = ctx.config.IDEMPOTENCY_TTL;
-  const deadline = Date.now() + WAIT_FOR_FIRST_MS;
+  const deadline = Date.now() + ctx.config.IDEMPOTENCY_WAIT;
   let waiter: Waiter | null = null;
   const leave = () => {
     const set = waiter && waiting.get(keyHash);
