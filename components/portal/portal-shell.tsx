@@ -146,6 +146,8 @@ export function PortalShell({
             consumerId: session.consumer_id,
             capabilities: session.capabilities,
             can: (capability) => session.capabilities.includes(capability),
+            // A session kept in the tab from before the answer said so: its view_secrets rotates, as it did then.
+            mayRotateSecrets: session.may_rotate_secrets ?? session.capabilities.includes("view_secrets"),
             theme,
             locale,
             setLocale,

@@ -14,6 +14,8 @@ export type PortalSession = {
   capabilities: readonly PortalPermission[];
   /** Whether the link granted a capability; the server refuses anyway when it did not. */
   can: (capability: PortalCapability) => boolean;
+  /** Whether the link lets this session rotate signing secrets (not only read them). */
+  mayRotateSecrets: boolean;
   theme: PortalTheme;
   /** The language shown: the viewer's switch, else the link's, else the browser's. */
   locale: Locale;

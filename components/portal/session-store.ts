@@ -2,7 +2,8 @@ import { api, ApiError } from "../shared/api";
 import type { PortalSessionAnswer } from "@/lib/portal/schemas";
 
 /** POST /portal/session's answer, kept per tab in sessionStorage so a reload stays signed in. */
-export type StoredSession = PortalSessionAnswer;
+/** The exchange's answer as the tab keeps it; one kept before `may_rotate_secrets` was answered lacks it. */
+export type StoredSession = Omit<PortalSessionAnswer, "may_rotate_secrets"> & { may_rotate_secrets?: boolean };
 
 const SESSION_KEY = "webhook-admin.portal.session";
 const LOCALE_KEY = "webhook-admin.portal.locale";

@@ -31,6 +31,8 @@ export type PortalSessionAnswer = {
   session_token: string;
   consumer_id: string;
   capabilities: PortalPermission[];
+  /** Whether the session may rotate signing secrets: `view_secrets` does for our own links, a Svix-made one only with ManageEndpointSecret or ManageEndpoint. */
+  may_rotate_secrets: boolean;
   locale: string | null;
   theme: PortalTheme;
   expires_at: string;

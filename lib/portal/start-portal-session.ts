@@ -4,6 +4,7 @@ import { inTransaction, type Ctx } from "../context";
 import { sha256Hex } from "../crypto/encryption";
 import type { PortalPermission, PortalSessionSvix, PortalTheme } from "../db/schema/access";
 import { newId } from "../ids";
+import { sessionPermissions } from "./capabilities";
 import type { PortalSessionAnswer } from "./schemas";
 
 export type NewPortalSession = {
@@ -50,6 +51,7 @@ export async function startPortalSession({
       session_token: sessionToken,
       consumer_id: session.consumerId,
       capabilities: session.capabilities,
+      may_rotate_secrets: sessionPermissions(session.capabilities, session.svix !== undefined).includes("rotate_secrets"),
       locale: session.locale,
       theme: session.theme,
       expires_at: new Date(row!.expires_at).toISOString(),

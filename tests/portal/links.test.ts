@@ -64,6 +64,7 @@ describe("portal links", () => {
     expect(ex.status, ex.text).toBe(201);
     tokens.push(ex.body.session_token);
     expect(ex.body.capabilities).toEqual(["manage_endpoints", "view_secrets", "resend", "recover"]);
+    expect(ex.body.may_rotate_secrets).toBe(true);
     expect(new Date(ex.body.expires_at).getTime() - Date.now()).toBeGreaterThan(11.9 * 3600_000);
   });
 
@@ -99,7 +100,8 @@ describe("the exchange", () => {
     const first = await exchange(token);
     expect(first.status, first.text).toBe(201);
     tokens.push(first.body.session_token);
-    expect(first.body).toMatchObject({ capabilities: ["view_secrets", "resend"], locale: "ja", theme });
+    // Our own link's view_secrets reads and rotates.
+    expect(first.body).toMatchObject({ capabilities: ["view_secrets", "resend"], may_rotate_secrets: true, locale: "ja", theme });
     expect(first.body.session_token).toMatch(/^ps_[A-Za-z0-9_-]{43}$/);
     expect(first.headers.get("cache-control")).toBe("no-store");
     const consumer = await api.get("/api/v1/consumers/acme");

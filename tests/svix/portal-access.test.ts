@@ -124,6 +124,12 @@ describe.each(SDKS.map((sdk) => [sdk.name, sdk] as const))("%s", (name, sdk: Sdk
     const access = await svix().authentication.appPortalAccess(uid!, { capabilities: ["ViewBase", "ViewEndpointSecret"] } as never);
     const opened = await call("POST", "/api/v1/portal/session", { body: { token: linkToken(access.url) } });
     const session = opened.body.session_token;
+    // The portal's screens are told so: its rotate control says why it is off.
+    expect(opened.body).toMatchObject({ capabilities: ["view_secrets"], may_rotate_secrets: false });
+    const rotating = await call("POST", "/api/v1/portal/session", {
+      body: { token: linkToken((await svix().authentication.appPortalAccess(uid!, { capabilities: ["ManageEndpointSecret"] } as never)).url) },
+    });
+    expect(rotating.body.may_rotate_secrets).toBe(true);
     // The page's session is the portal's: our own routes, as any portal session's.
     expect((await call("GET", `/api/v1/consumers/${uid}`, { key: session })).status).toBe(200);
     expect((await call("GET", `/api/v1/endpoints/${endpoint.id}/secret`, { key: session })).status).toBe(200);

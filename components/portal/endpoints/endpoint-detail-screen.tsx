@@ -80,7 +80,7 @@ export function PortalEndpointDetailScreen({ id }: { id: string }) {
                 { href: `/portal/endpoints/${encodeURIComponent(e.id)}/receiving`, label: receiving("endpointLink") },
                 { href: `/portal/event-types?endpoint_id=${encodeURIComponent(e.id)}`, label: receiving("eventTypesLink") },
               ]}
-              secretCard={<SecretCard endpointId={e.id} revealReason={reasons.secrets} rotateReason={reasons.secrets} />}
+              secretCard={<SecretCard endpointId={e.id} revealReason={reasons.secrets} rotateReason={reasons.rotate} />}
               testCard={<TestSendCard endpoint={e} reason={reasons.manage} messageHref={deliveryHref} />}
             />
           </>
