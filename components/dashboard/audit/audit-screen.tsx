@@ -114,7 +114,9 @@ export function AuditScreen() {
                     <Td className="max-w-xs">
                       <Target event={e} />
                     </Td>
-                    <Td className="max-w-xs font-mono text-xs break-all text-muted-foreground">{Object.keys(e.data).length ? JSON.stringify(e.data) : "—"}</Td>
+                    <Td className="max-w-xs font-mono text-xs break-all text-muted-foreground">
+                      <EventData event={e} />
+                    </Td>
                   </Tr>
                 ))}
               </TBody>
@@ -135,6 +137,16 @@ export function AuditScreen() {
 
 const LINK = "text-primary underline-offset-2 hover:underline";
 const consumerOf = (e: AuditEvent) => (typeof e.data.consumer_id === "string" ? e.data.consumer_id : null);
+
+/**
+ * The event's own facts, as recorded, less the consumer it belongs to: that is named where it
+ * matters (a portal session's actor and target) and reached through the target's page, where a
+ * bare id here would be a name the person has to look up.
+ */
+function EventData({ event: e }: { event: AuditEvent }) {
+  const { consumer_id: _consumer, ...rest } = e.data;
+  return Object.keys(rest).length ? JSON.stringify(rest) : "—";
+}
 
 /** Who did it: an operator by email, an API key by name, a portal session by its consumer; the id on hover. */
 function Actor({ event: e }: { event: AuditEvent }) {
