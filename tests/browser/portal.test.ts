@@ -164,6 +164,20 @@ describe("the customer portal in Chromium", () => {
     await without.context.close();
   });
 
+  it("shows a link the Svix API made with ViewEndpointSecret the secret, and its rotation off with the reason", async () => {
+    const access = await api.post("/api/v1/auth/app-portal-access/acme", { capabilities: ["ViewBase", "ViewEndpointSecret"] });
+    expect(access.status, access.text).toBe(200);
+    const { url } = access.body as { url: string };
+    const { context, page } = await newPage();
+    await page.goto(`${suite.app.url}/portal${new URL(url).hash}`);
+    await page.getByRole("link", { name: `${receiver.url}/existing` }).click();
+    await page.getByRole("button", { name: "Reveal secret" }).click();
+    await page.getByTestId("endpoint-secret").waitFor();
+    expect(await page.getByRole("button", { name: "Rotate secret" }).isDisabled()).toBe(true);
+    await page.getByText("Your link shows the signing secret but does not rotate it. Ask Acme Cloud for a link that allows rotating it.").waitFor();
+    await context.close();
+  });
+
   it("shows a link without manage_endpoints every change disabled with the reason, and the server refuses it (403)", async () => {
     const { context, page } = await newPage();
     await page.goto(await mintLink("acme", { capabilities: ["view_secrets"] }));
