@@ -462,9 +462,10 @@ describe("pace and survival", () => {
       const from = arrivals[0]! + 1000;
       const inWindow = arrivals.filter((t) => t >= from && t < from + 10_000).length;
       // At most the rate in any 1.05 s (the claim's window): 381 in ten seconds. Never past it with
-      // two processes claiming; and not a trickle either, with room below for the stalls of a
-      // loaded machine (a worker that waits for a core sends later, never more).
-      expect(inWindow).toBeGreaterThanOrEqual(300);
+      // two processes claiming; and not a trickle either (half the rate), with room below for the
+      // stalls of a loaded machine: a worker that waits for a core sends later, never more — with
+      // both cores held by busy loops beside the suite, 287 arrived in the window.
+      expect(inWindow).toBeGreaterThanOrEqual(200);
       expect(inWindow).toBeLessThanOrEqual(440);
       // Both processes took part: this one made some of the attempts, not all.
       const mine = workerState.pump!.counters.resends - resendsBefore;
