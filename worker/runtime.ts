@@ -1,35 +1,23 @@
 import { EventEmitter } from "node:events";
-import { Logger, run, type TaskList, type WorkerEvents, type WorkerPool } from "graphile-worker";
+import { Logger, run, type WorkerEvents, type WorkerPool } from "graphile-worker";
 import pg from "pg";
 import type { Config } from "../lib/config";
 import type { Ctx } from "../lib/context";
 import { getSql } from "../lib/db/client";
 import { DeliveryPump } from "./delivery-pump";
 import { isConnectionError } from "../lib/db/errors";
-import { scheduleSweep, TASKS, wakeDeliveries } from "../lib/jobs";
+import { scheduleSweep, wakeDeliveries } from "../lib/jobs";
 import { logger } from "../lib/logger";
 import { setAttemptsInFlightSource, setGraphilePool } from "../lib/metrics/worker";
 import { beatWorker, unregisterWorker } from "../lib/maintenance/workers";
 import { JobAlarm } from "./job-alarm";
+import { JOBS, taskListOf } from "./jobs";
 import { workerState } from "./state";
-import { deliverDue } from "./tasks/deliver-due";
 import { listenForDueWork } from "./wake-listener";
-import { sweep } from "./tasks/sweep";
-import { sendAlert } from "./tasks/send-alert";
-import { sendAlerts } from "./tasks/send-alerts";
-import { advanceRecoveries } from "./tasks/advance-recoveries";
-import { eraseConsumer } from "./tasks/erase-consumer";
 import { wakeActiveRecoveries } from "../lib/recoveries/advance-recoveries";
 import { COMPACT_EVERY_MS, compactStats } from "../lib/stats/compact-stats";
 
-export const taskList: TaskList = {
-  [TASKS.deliverDue]: deliverDue,
-  [TASKS.sweep]: sweep,
-  [TASKS.sendAlerts]: sendAlerts,
-  [TASKS.sendAlert]: sendAlert,
-  [TASKS.advanceRecoveries]: advanceRecoveries,
-  [TASKS.eraseConsumer]: eraseConsumer,
-};
+const taskList = taskListOf(JOBS);
 
 const HEARTBEAT_MS = 10_000;
 // Each graphile worker polls on its own: WORKER_CONCURRENCY of them at this interval. Jobs due now
@@ -145,7 +133,7 @@ export async function startWorker(url: string, config: Config): Promise<WorkerHa
   await withDatabaseRetry("wake", () => wakeDeliveries(sql));
   // A run whose feeder died with another worker goes on here.
   await withDatabaseRetry("wake recoveries", () => wakeActiveRecoveries(sql));
-  const listener = await withDatabaseRetry("listen", () => listenForDueWork(sql, pump));
+  const listener = await withDatabaseRetry("listen", () => listenForDueWork(sql));
 
   let stopping: Promise<void> | null = null;
   const stop = () =>

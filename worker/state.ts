@@ -10,3 +10,13 @@ export const workerState = {
     sweeps: 0,
   },
 };
+
+/**
+ * Has this process's delivery pump claim now: the one way in, whoever asks (ingest's NOTIFY through
+ * the wake listener, a deliver_due job, the recovery feeder after queueing items).
+ */
+export function wakePump(): void {
+  const pump = workerState.pump;
+  if (!pump) throw new Error("the delivery pump was woken before the worker started it");
+  pump.wake();
+}

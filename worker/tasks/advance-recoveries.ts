@@ -1,13 +1,14 @@
-import type { Task } from "graphile-worker";
+import { z } from "zod";
 import { getConfig } from "../../lib/config";
 import { getSql } from "../../lib/db/client";
-import { wakeRecoveries } from "../../lib/jobs";
+import { TASKS, wakeRecoveries } from "../../lib/jobs";
 import { advanceRecoveries as advance, feedPolicy } from "../../lib/recoveries/advance-recoveries";
 import { inSpan } from "../../lib/telemetry/tracing";
-import { workerState } from "../state";
+import { defineJob } from "../define-job";
+import { wakePump } from "../state";
 
 /** One tick of the recovery feeder; it schedules the next while a run is active. */
-export const advanceRecoveries: Task = async () => {
+export const advanceRecoveries = defineJob({ name: TASKS.advanceRecoveries, schema: z.object({}), run: async () => {
   const config = getConfig();
   const sql = getSql();
   const { active, queued } = await inSpan("recovery.tick", {}, async (span) => {
@@ -16,6 +17,6 @@ export const advanceRecoveries: Task = async () => {
     return tick;
   });
   // What was queued here is claimed here at once; the NOTIFY brings in the other workers.
-  if (queued > 0) workerState.pump?.wake();
+  if (queued > 0) wakePump();
   if (active) await wakeRecoveries(sql, config.RECOVERY_TICK);
-};
+} });

@@ -1,13 +1,14 @@
-import type { Task } from "graphile-worker";
-import { scheduleSweep } from "../../lib/jobs";
+import { z } from "zod";
+import { scheduleSweep, TASKS } from "../../lib/jobs";
 import { sweep as runSweep } from "../../lib/maintenance/sweep";
 import { recordSweep } from "../../lib/metrics/worker";
 import { systemCtx } from "../../lib/open-ctx";
 import { retentionBudgetMs } from "../../lib/retention/run-retention";
+import { defineJob } from "../define-job";
 import { workerState } from "../state";
 
 /** The periodic sweep (lib/maintenance/sweep.ts); it schedules the next, SWEEP_INTERVAL on, however it ends. */
-export const sweep: Task = async (_payload, helpers) => {
+export const sweep = defineJob({ name: TASKS.sweep, schema: z.object({}), run: async (_payload, helpers) => {
   const ctx = systemCtx();
   try {
     const result = await runSweep({ ctx });
@@ -20,4 +21,4 @@ export const sweep: Task = async (_payload, helpers) => {
   } finally {
     await scheduleSweep(ctx.sql, ctx.config.SWEEP_INTERVAL);
   }
-};
+} });
