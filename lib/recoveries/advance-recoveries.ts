@@ -16,9 +16,9 @@ import { selectItems } from "./select-items";
 
 /**
  * `consumerRate`: RECOVERY_CONSUMER_RATE, the most all of one consumer's running runs send a second
- * together (unbounded when absent); `selectBatch`: RECOVERY_SELECT_BATCH, items a selecting run freezes a tick.
+ * together; `selectBatch`: RECOVERY_SELECT_BATCH, items a selecting run freezes a tick.
  */
-export type FeedPolicy = { rampEveryMs: number; consumerRate?: number; selectBatch?: number };
+export type FeedPolicy = { rampEveryMs: number; consumerRate: number; selectBatch: number };
 
 /** The feeder's policy from the settings, as the worker runs it. */
 export function feedPolicy(config: Pick<Config, "RECOVERY_RAMP_EVERY" | "RECOVERY_CONSUMER_RATE" | "RECOVERY_SELECT_BATCH">): FeedPolicy {
@@ -30,8 +30,6 @@ const MIN_QUEUED = 10;
 // The queue holds at most this many seconds of a run's rate: a slow endpoint does not collect the
 // whole run in the queue, and a pause has little to take back.
 const QUEUE_SECONDS = 2;
-// A selecting run's batch when the policy names none (RECOVERY_SELECT_BATCH's default).
-const SELECT_BATCH_DEFAULT = 5_000;
 // Rounds of taking items per run per tick when some of them turn out to be skipped.
 const FEED_ROUNDS = 3;
 
@@ -68,7 +66,7 @@ async function advanceRecovery(tx: SqlOrTx, id: string, policy: FeedPolicy): Pro
   let run = await findRecoveryRow(system, id);
   // A run still selecting its items only does that: it starts once they are all frozen.
   if (run.selecting) {
-    await selectItems(tx, run, policy.selectBatch ?? SELECT_BATCH_DEFAULT);
+    await selectItems(tx, run, policy.selectBatch);
     return 0;
   }
   await settleVanished(tx, id);
@@ -130,8 +128,7 @@ async function advanceRecovery(tx: SqlOrTx, id: string, policy: FeedPolicy): Pro
 }
 
 /** Each sending run's part of its consumer's RECOVERY_CONSUMER_RATE (this run counted). */
-async function consumerShare(tx: SqlOrTx, consumerId: string, consumerRate: number | undefined): Promise<number> {
-  if (consumerRate === undefined) return Number.POSITIVE_INFINITY;
+async function consumerShare(tx: SqlOrTx, consumerId: string, consumerRate: number): Promise<number> {
   const [row] = await tx<{ n: number }[]>`
     select count(*)::int as n from recoveries where consumer_id = ${consumerId} and state in ('canary', 'running') and not selecting`;
   return consumerRate / Math.max(1, row!.n);

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "../../lib/db/client";
 import { QUEUE_KINDS } from "../../lib/db/schema";
-import { advanceRecoveries } from "../../lib/recoveries/advance-recoveries";
+import { getConfig } from "../../lib/config";
+import { advanceRecoveries, feedPolicy } from "../../lib/recoveries/advance-recoveries";
 import { apiClient, type Api } from "../helpers/api";
 import { consumerWithEndpoint, sendMessages } from "../helpers/fixtures";
 import { waitFor } from "../helpers/receiver";
@@ -55,7 +56,7 @@ describe("consumer_id on the rows that reach their consumer through a parent", (
     const recovery = await api.post(`/api/v1/endpoints/${a.endpointId}/recover`, { since: new Date(Date.now() - 3_600_000).toISOString(), canary: 0 });
     expect(recovery.status).toBe(202);
     // The run's token bucket starts empty and fills with time: feed until it has queued an item.
-    await waitFor(async () => (await advanceRecoveries(sql(), { rampEveryMs: 1 })).queued > 0 || null, { what: "a recovery item queued" });
+    await waitFor(async () => (await advanceRecoveries(sql(), { ...feedPolicy(getConfig()), rampEveryMs: 1 })).queued > 0 || null, { what: "a recovery item queued" });
     // Every kind of queue row is there: scheduled, a resend, a recovery item.
     const kinds = await sql()<{ kind: number }[]>`select distinct kind from delivery_queue order by kind`;
     expect(kinds.map((k) => k.kind)).toEqual([QUEUE_KINDS.scheduled, QUEUE_KINDS.manual, QUEUE_KINDS.recovery]);

@@ -15,7 +15,8 @@ import { sendTestMessage } from "../../lib/endpoints/send-test-message";
 import { deliveryIdFor, newId } from "../../lib/ids";
 import { getMessage, listMessages, resendMessage } from "../../lib/messages";
 import { ctxOver, systemCtx } from "../../lib/open-ctx";
-import { advanceRecoveries } from "../../lib/recoveries/advance-recoveries";
+import { getConfig } from "../../lib/config";
+import { advanceRecoveries, feedPolicy } from "../../lib/recoveries/advance-recoveries";
 import { createRecovery } from "../../lib/recoveries/create-recovery";
 import { eraseConsumer } from "../../lib/retention/erase-consumer";
 import { expireMessages } from "../../lib/retention/expire-messages";
@@ -255,7 +256,7 @@ describe("every read of deliveries by message", () => {
     await expectBounded("a recovery", (ctx) => createRecovery({ ctx, target: { consumer: uid }, input }), { endpointReads: true });
     // Its first tick starts the canary with an empty token bucket; the ticks after it queue items.
     await expectBounded("the feeder", (ctx) =>
-      waitFor(async () => (await advanceRecoveries(ctx.sql as Sql, { rampEveryMs: 1000 })).queued > 0, { what: "items queued" }),
+      waitFor(async () => (await advanceRecoveries(ctx.sql as Sql, { ...feedPolicy(getConfig()), rampEveryMs: 1000 })).queued > 0, { what: "items queued" }),
     );
     // Queued items whose queue row is gone (as when the claim drops one) are settled from their
     // deliveries; each statement is explained in that state again (the tick settled them).
@@ -264,7 +265,7 @@ describe("every read of deliveries by message", () => {
       await tx`delete from delivery_queue where recovery_id is not null`;
     };
     await vanish(getSql());
-    await expectBounded("the feeder settling vanished items", (ctx) => advanceRecoveries(ctx.sql as Sql, { rampEveryMs: 1000 }), { setup: vanish });
+    await expectBounded("the feeder settling vanished items", (ctx) => advanceRecoveries(ctx.sql as Sql, { ...feedPolicy(getConfig()), rampEveryMs: 1000 }), { setup: vanish });
   });
 
   it("a resend and a test send", async () => {
