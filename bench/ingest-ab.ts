@@ -5,7 +5,7 @@ import { cpuSnapshot } from "./cpu";
 import { percentile } from "./stats";
 
 /**
- * Part a1: POST /api/v1/messages through the web server as production runs it (scripts/web-server.ts:
+ * Part a1: POST /api/v1/messages through the web server as production runs it (web/server.ts:
  * the route's own handler without Next.js's routing, ADR 0035) and through `next start` alone, two
  * web processes of this build on one database, in alternating rounds from the same client, so the
  * machine's load falls on both alike. The `next start` process is stopped after.

@@ -259,7 +259,7 @@ async function main(): Promise<void> {
     ["database", db.description],
     [
       "product",
-      `web server (scripts/web-server.ts) + 1 worker; WORKER_CONCURRENCY=${config.WORKER_CONCURRENCY}, DELIVERY_BATCH_SIZE=${config.DELIVERY_BATCH_SIZE}, ` +
+      `web server (web/server.ts) + 1 worker; WORKER_CONCURRENCY=${config.WORKER_CONCURRENCY}, DELIVERY_BATCH_SIZE=${config.DELIVERY_BATCH_SIZE}, ` +
         `ENDPOINT_MAX_CONCURRENCY=${config.ENDPOINT_MAX_CONCURRENCY}, DATABASE_POOL_SIZE=${process.env.DATABASE_POOL_SIZE ?? "10 (web), 30 (worker)"}`,
     ],
     ["logs", path.relative(process.cwd(), logDir)],
@@ -312,7 +312,7 @@ async function main(): Promise<void> {
   // (bench/ingest-ab.ts), in alternating rounds; a consumer of its own, whose endpoint is disabled after.
   let serverRounds: ServerRound[] = [];
   if (opt.serverPairs > 0) {
-    heading(`a1. Ingest by web server: scripts/web-server.ts (lean route) vs next start, ${opt.serverPairs} pairs of 2,000 POSTs, ${opt.connections} connections, in turn`);
+    heading(`a1. Ingest by web server: web/server.ts (lean route) vs next start, ${opt.serverPairs} pairs of 2,000 POSTs, ${opt.connections} connections, in turn`);
     await consumer("bench-servers");
     const serversEndpoint = await endpoint("bench-servers", `${receiver.url}/servers`);
     serverRounds = await compareWebServers(

@@ -111,14 +111,14 @@ export function startChild(options: {
 const nodeArgs = (variable: string) => (process.env[variable] ?? "").split(" ").filter(Boolean);
 
 export const commands = {
-  // As `npm run web` runs it in production (scripts/web-server.ts), or `next start` alone (part a's A/B).
+  // As `npm run web` runs it in production (web/server.ts), or `next start` alone (part a's A/B).
   web: (port: number, server: "web-server" | "next-start" = "web-server") =>
     server === "next-start"
       ? { command: bin("next"), args: ["start", "-p", String(port), "-H", "127.0.0.1"] }
       : {
           command: process.execPath,
           // BENCH_WEB_NODE_ARGS: node flags for the web server alone, as BENCH_WORKER_NODE_ARGS for the worker.
-          args: [...nodeArgs("BENCH_WEB_NODE_ARGS"), "--import", "tsx", "scripts/web-server.ts", "--port", String(port), "--hostname", "127.0.0.1"],
+          args: [...nodeArgs("BENCH_WEB_NODE_ARGS"), "--import", "tsx", "web/server.ts", "--port", String(port), "--hostname", "127.0.0.1"],
         },
   // As `npm run worker` runs it. BENCH_WORKER_NODE_ARGS adds node flags, e.g. to profile the worker
   // alone: BENCH_WORKER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof".

@@ -101,7 +101,7 @@ async function main(): Promise<void> {
   const port = String(config.PORT);
   // Production: Next.js behind the web server that serves the hottest route directly (ADR 0035).
   if (values.dev) startChild("web app", bin("next"), ["dev", "-p", port], env, false);
-  else startChild("web app", process.execPath, ["--import", "tsx", "scripts/web-server.ts", "--port", port], env, false);
+  else startChild("web app", process.execPath, ["--import", "tsx", "web/server.ts", "--port", port], env, false);
   if (mode === "all") {
     // node itself rather than the tsx wrapper, so signals reach the worker directly.
     const worker = values.dev ? [bin("tsx"), ["watch", "worker/index.ts"]] : [process.execPath, ["--import", "tsx", "worker/index.ts"]];

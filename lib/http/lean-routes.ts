@@ -4,7 +4,7 @@ import type { RouteHandler } from "./api-route";
  * The hottest routes, served without Next.js's routing in front of them (ADR 0035): a route module
  * hands its own exported handler — the withApi-wrapped function Next.js calls, so one
  * authorization path, one verb, one set of errors, request ids, access lines, metrics and rate
- * limits — to the web server (scripts/web-server.ts), which calls it directly for `METHOD path`
+ * limits — to the web server (web/server.ts), which calls it directly for `METHOD path`
  * once the module has been loaded (Next.js loads it on the route's first request). Kept on
  * globalThis: the server and Next.js's bundles are separate module graphs in one process.
  */

@@ -6,7 +6,7 @@ import { ROUTE_TEMPLATES, routeTemplate, UNMATCHED_ROUTE } from "./route-templat
 /** The folders under app/api that hold a route.ts, as Next.js names their routes. */
 function routeFolders(dir = "app/api"): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? routeFolders(path.join(dir, entry.name)) : entry.name === "route.ts" ? [`/${dir.split(path.sep).slice(1).join("/")}`] : [],
+    entry.isDirectory() ? routeFolders(path.join(dir, entry.name)) : entry.name === "route.ts" ? [`/${dir.split(path.sep).slice(1).filter((segment) => !/^\(.+\)$/.test(segment)).join("/")}`] : [],
   );
 }
 

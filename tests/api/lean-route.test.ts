@@ -8,7 +8,7 @@ import { createConsumer } from "../helpers/fixtures";
 import { waitFor } from "../helpers/receiver";
 
 /**
- * POST /api/v1/messages as production serves it (npm run web: scripts/web-server.ts hands the
+ * POST /api/v1/messages as production serves it (npm run web: web/server.ts hands the
  * route's own handler the request without Next.js's routing, ADR 0035) against `next start` on the
  * same build and database: the same answers — status, problem+json, headers, request ids — the
  * same access line and the same rate limit; only Next.js's transport extras (gzip, its `vary`) are

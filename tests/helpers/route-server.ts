@@ -17,7 +17,8 @@ export type Handle = (request: Request) => Promise<Response>;
 export function findRoutes(dir: string, prefix: string[] = []): Route[] {
   const routes: Route[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.isDirectory()) routes.push(...findRoutes(path.join(dir, entry.name), [...prefix, entry.name]));
+    // A route group, "(name)", organises folders without adding a segment to the URL (as Next.js does).
+    if (entry.isDirectory()) routes.push(...findRoutes(path.join(dir, entry.name), /^\(.+\)$/.test(entry.name) ? prefix : [...prefix, entry.name]));
     else if (entry.name === "route.ts") routes.push({ segments: prefix, file: path.join(dir, entry.name) });
   }
   return routes;

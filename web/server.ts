@@ -8,7 +8,7 @@
  * build's routes manifest, so they stay the build's). `npm start` and `npm run web` run this
  * (scripts/start.ts); `npm run dev` runs `next dev`.
  *
- * Usage: node --import tsx scripts/web-server.ts --port 3000 [--hostname 0.0.0.0]
+ * Usage: node --import tsx web/server.ts --port 3000 [--hostname 0.0.0.0]
  * SIGTERM and SIGINT: stops taking connections, lets the requests in flight finish, exits (after
  * instrumentation.ts's SHUTDOWN_DELAY, which it puts in front of this).
  */
