@@ -1,7 +1,7 @@
 import type { Config } from "../lib/config";
 import { decryptionKeys } from "../lib/endpoints/secrets";
 import type { Sql } from "../lib/db/client";
-import { attemptDelivery, egressPolicy } from "../lib/deliveries/attempt-delivery";
+import { attemptDelivery } from "../lib/deliveries/attempt-delivery";
 import { claimDueDeliveries, triggerOf, type ClaimedDelivery } from "../lib/deliveries/claim-due-deliveries";
 import { readIngestTraceparents } from "../lib/deliveries/ingest-traces";
 import { OutcomeWriter } from "../lib/deliveries/outcome-writer";
@@ -12,6 +12,7 @@ import type { HealthPolicy } from "../lib/deliveries/record-outcomes";
 import { logger } from "../lib/logger";
 import { observeClaim, recordAttempt, recordAttemptStart, recordLateRecoveryItems } from "../lib/metrics/worker";
 import { attemptInSpan, claimInSpan } from "../lib/telemetry/delivery-spans";
+import { urlPolicy } from "../lib/webhooks/policy";
 
 /**
  * A recovery item starts within this long of when its claim's round trip usually ends, or goes
@@ -41,9 +42,9 @@ export function leaseMs(config: Config): number {
 }
 
 /**
- * A worker process's delivery pipeline: claims due deliveries in batches, POSTs each at once (no
- * database connection is held while waiting on receivers) and hands every outcome to the group-
- * commit writer as soon as its own POST ends. A claim does not wait for the previous batch to
+ * A worker process's delivery pipeline: claims due deliveries in batches, sends each at once to its
+ * destination (no database connection is held while waiting on receivers) and hands every outcome
+ * to the group-commit writer as soon as its own send ends. A claim does not wait for the previous batch to
  * finish, only for room under DELIVERY_MAX_IN_FLIGHT, so a hung endpoint holds only its own slots.
  */
 export class DeliveryPump {
@@ -137,7 +138,7 @@ export class DeliveryPump {
     if (deliveries.length === 0) return false;
     const usualRoundTrip = this.usualRoundTrip(performance.now() - claimedAt);
     this.counters.batches += 1;
-    const policy = egressPolicy(config);
+    const policy = urlPolicy(config);
     const late: ClaimedDelivery[] = [];
     for (const delivery of deliveries) {
       // A half-open circuit's probe goes anyway: its claim held the circuit open for its lease, and

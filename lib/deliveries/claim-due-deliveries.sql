@@ -21,14 +21,24 @@
 --   8. claim/park.sql            the rest parked, last, with wake-ups for their times
 --
 -- Returned rows carry `kind`, `more` (due work remains beyond this claim: the caller claims again;
--- the other workers have been notified too) and `probe` (the half-open circuit's single trial).
+-- the other workers have been notified too), `probe` (the half-open circuit's single trial), and
+-- where each goes as `destination` and `target` (claim/lease.sql): a new kind of destination
+-- changes nothing here.
 --
 -- These files are the functions' source: lib/db/functions.ts applies them after the migrations, on
 -- every start, so a change to one is a reviewable diff. A change of this function's arguments or
--- result is a new function under the next name (_v3): during a rollout the previous release's
--- workers go on calling theirs, and re-create it when they restart (CREATE OR REPLACE, which cannot
--- change a result type), so the old one is dropped only by a later release (docs/operating.md,
--- Upgrading). _v2 since 0015 (svix_headers); 0.2.0's webhook_admin_claim_deliveries is the one before.
+-- result, once released, is a new function under the next name (_v3): during a rollout the previous
+-- release's workers go on calling theirs, and re-create it when they restart (CREATE OR REPLACE,
+-- which cannot change a result type), so the old one is dropped only by a later release
+-- (docs/operating.md, Upgrading). _v2 since 0015; 0.2.0's webhook_admin_claim_deliveries is the one
+-- before. _v2 is not released yet: its result changed in place (url, headers, svix_headers became
+-- destination, target), and a database that has the older result has it dropped first.
+DO $$ BEGIN
+  IF EXISTS (SELECT 1 FROM pg_proc p WHERE p.oid = to_regprocedure('webhook_admin_claim_deliveries_v2(integer, integer, integer, text, timestamptz)')
+             AND NOT 'target' = ANY (p.proargnames)) THEN
+    DROP FUNCTION webhook_admin_claim_deliveries_v2(integer, integer, integer, text, timestamptz);
+  END IF;
+END $$;
 CREATE OR REPLACE FUNCTION webhook_admin_claim_deliveries_v2(
   p_limit integer, p_lease_ms integer, p_default_concurrency integer, p_token text,
   -- The lease's end, rounded, when this process has not yet woken a job for it (null otherwise):
@@ -36,7 +46,7 @@ CREATE OR REPLACE FUNCTION webhook_admin_claim_deliveries_v2(
   p_lease_wake_at timestamptz
 ) RETURNS TABLE (
   id text, kind smallint, message_id text, endpoint_id text, consumer_id text, attempts integer, scheduled_attempts integer,
-  created_at timestamptz, payload text, is_test boolean, url text, headers jsonb, svix_headers boolean, ciphertexts text[], probe boolean, more boolean
+  created_at timestamptz, payload text, is_test boolean, destination text, target jsonb, ciphertexts text[], probe boolean, more boolean
 )
 -- Bitmap scans never mark index entries of dead rows, so the leased counts would visit every lease
 -- ever taken until vacuum; plain index scans skip them after the first visit. (For the stages too:

@@ -3,10 +3,11 @@ import type { Sql } from "../db/client";
 import { leaseWakeAdded, leaseWakeDue } from "../jobs";
 import type { AttemptTrigger, QueueKind } from "../db/schema";
 import { QUEUE_KINDS } from "../db/schema/messages";
-import type { DeliveryTarget } from "./attempt-delivery";
+import { resolveTarget, type ResolvedTarget } from "../destinations";
+import type { DueDelivery } from "./attempt-delivery";
 import { decryptSecrets } from "./signing-keys";
 
-export type ClaimedDelivery = DeliveryTarget & {
+export type ClaimedDelivery = DueDelivery & {
   /** The endpoint's signing secrets, decrypted: the current one and any still in rotation overlap; null if they cannot be. */
   secrets: string[] | null;
   kind: QueueKind;
@@ -18,7 +19,8 @@ export function triggerOf(row: Pick<ClaimedDelivery, "kind" | "probe">): Attempt
   return row.kind === QUEUE_KINDS.recovery ? "recovery" : row.kind === QUEUE_KINDS.manual ? "manual" : row.probe ? "probe" : "scheduled";
 }
 
-type ClaimedRow = Omit<ClaimedDelivery, "secrets"> & { ciphertexts: string[]; more: boolean };
+/** `destination` and `target`: the endpoint's kind and what it stores for it (lib/destinations/), whatever the kind. */
+type ClaimedRow = Omit<ClaimedDelivery, "secrets" | "route"> & { destination: string; target: unknown; ciphertexts: string[]; more: boolean };
 
 /**
  * Leases due queue rows — scheduled attempts, then manual resends, then recovery items — at most
@@ -40,6 +42,16 @@ export async function claimDueDeliveries(
                                                     ${token}, ${leaseWake}::timestamptz)`;
   // The function adds the lease's wake-up only when it claims something.
   if (leaseWake && rows.length > 0) leaseWakeAdded(leaseWake);
-  const deliveries = rows.map(({ ciphertexts, more: _, ...d }) => ({ ...d, secrets: decryptSecrets(ciphertexts, input.keys) }));
+  // A target is parsed once per endpoint in the claim, not once per delivery.
+  const routes = new Map<string, ResolvedTarget>();
+  const routeOf = (row: ClaimedRow) => {
+    let route = routes.get(row.endpoint_id);
+    if (!route) routes.set(row.endpoint_id, (route = resolveTarget(row.destination, row.target)));
+    return route;
+  };
+  const deliveries = rows.map((row) => {
+    const { ciphertexts, more: _, destination: _kind, target: _target, ...d } = row;
+    return { ...d, route: routeOf(row), secrets: decryptSecrets(ciphertexts, input.keys) };
+  });
   return { token, deliveries, more: rows[0]?.more ?? false };
 }

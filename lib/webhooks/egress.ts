@@ -23,11 +23,7 @@ export type ErrorKind =
   | "invalid_url"
   /** An http:// URL while ALLOW_HTTP_ENDPOINTS is off (it may have been on when the URL was accepted). */
   | "http_not_allowed"
-  | "network_error"
-  /** Not an egress error: the attempt was not made because its signing secret could not be decrypted. */
-  | "secret_unavailable"
-  /** Not an egress error: building or making the request threw; the worker's log has the cause. */
-  | "internal_error";
+  | "network_error";
 
 export type EgressResult = {
   statusCode: number | null;

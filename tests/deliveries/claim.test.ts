@@ -65,7 +65,7 @@ function succeeded(d: ClaimedDelivery, token: string, attemptId: string): Attemp
     responseBody: "",
     durationMs: 3,
     requestHeaders: { "webhook-id": d.message_id },
-    url: d.url,
+    url: d.route.where,
     finishedAt: new Date(),
     leaseToken: token,
     next: { status: "succeeded", attemptAt: null },
@@ -91,6 +91,30 @@ describe("claiming due deliveries", () => {
     // The lease's end is only the safety net; the next outcome at the endpoint wakes them.
     for (const p of parked) expect(p.next_attempt_at.getTime()).toBeGreaterThanOrEqual(before + LEASE_MS - 1000);
     expect((await claim()).deliveries).toHaveLength(0);
+  });
+
+  it("returns where each delivery goes as its endpoint's destination and target, resolved once per endpoint", async () => {
+    const http = await endpointWith(2);
+    await getSql()`update endpoints set headers = ${getSql().json({ "x-team": "billing" })}, svix_headers = true where id = ${http}`;
+    // A kind this code does not know (a newer release's, after a rollback): the claim still leases
+    // it, and its attempt fails with the reason (tests/deliveries/poisoned-delivery.test.ts).
+    const other = await endpointWith(1);
+    await getSql()`update endpoints set destination = 'carrier-pigeon', target = ${getSql().json({ loft: 7 })} where id = ${other}`;
+    const { deliveries } = await claim();
+    const ofHttp = deliveries.filter((d) => d.endpoint_id === http);
+    expect(ofHttp).toHaveLength(2);
+    expect(ofHttp[0]!.route).toMatchObject({
+      destination: { kind: "http" },
+      target: { url: "http://127.0.0.1:9/hook", headers: { "x-team": "billing" }, svix_headers: true },
+      where: "http://127.0.0.1:9/hook",
+    });
+    expect(ofHttp[1]!.route).toBe(ofHttp[0]!.route);
+    expect(deliveries.find((d) => d.endpoint_id === other)?.route).toEqual({ where: "carrier-pigeon", problem: expect.stringContaining('"carrier-pigeon"') });
+    // What the SQL function returns for it: the stored kind and target, passed through as they are.
+    await getSql()`update delivery_queue set lease_token = null, next_attempt_at = date_trunc('milliseconds', now()) where endpoint_id = ${other}`;
+    const raw = await getSql()<{ destination: string; target: unknown }[]>`
+      select destination, target from webhook_admin_claim_deliveries_v2(10, ${LEASE_MS}, 10, 'tok_raw', null)`;
+    expect(raw).toEqual([{ destination: "carrier-pigeon", target: { loft: 7 } }]);
   });
 
   it("parks a row whose lease ran out without its old token, so it holds no slot while it waits", async () => {
@@ -199,8 +223,8 @@ describe("claiming due deliveries", () => {
     const rest = await claim(50);
     expect(rest.deliveries).toHaveLength(13);
     expect(rest.more).toBe(false);
-    // Each claimed row carries what the attempt needs: payload, URL and the endpoint's secret.
-    expect(rest.deliveries[0]).toMatchObject({ url: "http://127.0.0.1:9/hook", probe: false });
+    // Each claimed row carries what the attempt needs: payload, where it goes and the endpoint's secret.
+    expect(rest.deliveries[0]).toMatchObject({ route: { where: "http://127.0.0.1:9/hook" }, probe: false });
     expect(rest.deliveries[0]!.secrets).toHaveLength(1);
     expect(JSON.parse(rest.deliveries[0]!.payload)).toHaveProperty("i");
   });

@@ -65,7 +65,7 @@ function failed(d: ClaimedDelivery, token: string) {
     responseBody: "down",
     durationMs: 3,
     requestHeaders: { "webhook-id": d.message_id },
-    url: d.url,
+    url: d.route.where,
     finishedAt: new Date(),
     leaseToken: token,
     next: null,

@@ -85,6 +85,10 @@ describe("a poisoned delivery", () => {
     const badHeader = await endpoint(`http://healthy.example:${receiver.port}/bad-header`);
     await getSql()`update endpoints set headers = ${getSql().json({ "x-split": "a\r\nx-injected: 1" })} where id = ${badHeader}`;
     poisoned.set(badHeader, "a header value with CR LF");
+    // A destination kind this release does not know: a newer release's, left behind by a rollback.
+    const unknownKind = await endpoint(`http://healthy.example:${receiver.port}/unknown-kind`);
+    await getSql()`update endpoints set destination = 'carrier-pigeon', target = ${getSql().json({ loft: 7 })} where id = ${unknownKind}`;
+    poisoned.set(unknownKind, "an unknown destination kind");
     const healthy = await endpoint(`http://healthy.example:${receiver.port}/ok`);
 
     // The worker's policy is the strict one; the name "healthy.example" answers 127.0.0.1, allowed.
@@ -112,6 +116,9 @@ describe("a poisoned delivery", () => {
       expect(kinds["not-an-address.example"]).toBe("forbidden_address");
       expect(kinds["no-answer.example"]).toBe("dns_error");
       expect(kinds["a URL that does not parse"]).toBe("invalid_url");
+      expect(kinds["an unknown destination kind"]).toBe("internal_error");
+      const [unknownAttempt] = await getSql()<{ url: string }[]>`select url from attempts where endpoint_id = ${unknownKind}`;
+      expect(unknownAttempt).toEqual({ url: "carrier-pigeon" });
       // Nothing poisoned reached the receiver; the healthy delivery did.
       expect(receiver.received.map((r) => r.path)).toEqual(["/ok"]);
 

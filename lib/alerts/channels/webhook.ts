@@ -1,4 +1,4 @@
-import { webhookHeaders } from "../../deliveries/webhook-request";
+import { webhookHeaders } from "../../webhooks/request-headers";
 import type { AlertFacts } from "../facts";
 import type { AlertView } from "../render";
 import type { AlertRequest } from "./http";

@@ -28,6 +28,13 @@ export const endpoints = pgTable(
     /** null: every event type. */
     eventTypes: text("event_types").array(),
     headers: jsonb("headers").$type<Record<string, string>>().notNull().default({}),
+    /** Where its deliveries go: a kind of lib/destinations/ (its registry lists them). */
+    destination: text("destination").notNull().default("http"),
+    /**
+     * What a destination of another kind than http stores, in its module's `target` schema. null for
+     * http, whose target is url, headers and svix_headers: columns older than the other kinds.
+     */
+    target: jsonb("target"),
     /** null: ENDPOINT_MAX_CONCURRENCY. */
     maxConcurrency: integer("max_concurrency"),
     rateLimitPerSecond: integer("rate_limit_per_second"),

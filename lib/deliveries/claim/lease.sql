@@ -10,11 +10,22 @@
 -- execution starts. (Planned afresh with the bounds' values instead, as until 2026-12-03, the lease
 -- spent most of a one-row claim planning; ADR 0034 and bench/results/2026-12-03-b6-part-b-and-the-lean-probe.md,
 -- "The lease on generic plans", have the figures.)
+-- Where a delivery goes is its endpoint's `destination` (a kind of lib/destinations/) and `target`
+-- (what that kind stores, as jsonb), whatever the kind: a new kind changes neither this result nor
+-- this body. http's target is built from the columns it had before there were kinds.
 -- Applied after the migrations by lib/db/functions.ts.
+-- A result type cannot be replaced: a database whose lease still returns the HTTP columns (url,
+-- headers, svix_headers: before the destination seam, never released) has it dropped first.
+DO $$ BEGIN
+  IF EXISTS (SELECT 1 FROM pg_proc p WHERE p.oid = to_regprocedure('webhook_admin_claim_lease(webhook_admin_claim_item[], text, timestamptz)')
+             AND NOT 'target' = ANY (p.proargnames)) THEN
+    DROP FUNCTION webhook_admin_claim_lease(webhook_admin_claim_item[], text, timestamptz);
+  END IF;
+END $$;
 CREATE OR REPLACE FUNCTION webhook_admin_claim_lease(p_items webhook_admin_claim_item[], p_token text, p_lease_end timestamptz)
 RETURNS TABLE (
   id text, kind smallint, message_id text, endpoint_id text, consumer_id text, attempts integer, scheduled_attempts integer,
-  created_at timestamptz, payload text, is_test boolean, url text, headers jsonb, svix_headers boolean, ciphertexts text[], probe boolean
+  created_at timestamptz, payload text, is_test boolean, destination text, target jsonb, ciphertexts text[], probe boolean
 )
 LANGUAGE plpgsql SET plan_cache_mode TO force_generic_plan AS $$
 #variable_conflict use_column
@@ -39,15 +50,17 @@ BEGIN
       SELECT i.delivery_id, i.kind, i.endpoint_id, i.probe FROM unnest(p_items) AS i WHERE i.action = 'claim'
     ),
     en AS MATERIALIZED (
-      -- Secrets read once per endpoint, not once per delivery.
-      SELECT en.id, en.url, en.headers, en.svix_headers, webhook_admin_signing_secrets(en.id) AS ciphertexts
+      -- Targets and secrets made once per endpoint, not once per delivery.
+      SELECT en.id, en.destination,
+             CASE WHEN en.destination = 'http' THEN jsonb_build_object('url', en.url, 'headers', en.headers, 'svix_headers', en.svix_headers)
+                  ELSE en.target END AS target,
+             webhook_admin_signing_secrets(en.id) AS ciphertexts
       FROM endpoints en WHERE en.id IN (SELECT c.endpoint_id FROM c)
     )
     SELECT d.id, c.kind, d.message_id, d.endpoint_id, d.consumer_id, d.attempts, d.scheduled_attempts, d.created_at::timestamptz,
            m.payload, m.is_test,
-           (SELECT en.url FROM en WHERE en.id = d.endpoint_id),
-           (SELECT en.headers FROM en WHERE en.id = d.endpoint_id),
-           (SELECT en.svix_headers FROM en WHERE en.id = d.endpoint_id),
+           (SELECT en.destination FROM en WHERE en.id = d.endpoint_id),
+           (SELECT en.target FROM en WHERE en.id = d.endpoint_id),
            (SELECT en.ciphertexts FROM en WHERE en.id = d.endpoint_id),
            c.probe
     FROM c

@@ -1,5 +1,5 @@
-import { REDACTED_HEADER_VALUE } from "../webhooks/headers";
-import { secretKeyBytes, signatureHeader } from "../webhooks/sign";
+import { REDACTED_HEADER_VALUE } from "./headers";
+import { secretKeyBytes, signatureHeader } from "./sign";
 
 export const USER_AGENT = "WebhookAdmin/0.1 (+https://github.com/webhook-admin)";
 
