@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { Config } from "../config";
-import type { EgressPolicy } from "../webhooks/egress";
+import type { EgressPolicy, EgressResult } from "../webhooks/egress";
 
 /** What every kind is given of the delivery it carries. */
 export type Outgoing = {
@@ -19,19 +19,12 @@ export type Prepared<Request> = { request: Request; loggedHeaders: Record<string
 export type SendOptions = { config: Config; policy: EgressPolicy; isolationKey: string };
 
 /**
- * What came back, in the attempt log's terms: a status code where the kind has one (null when
- * nothing answered), an error code and its cause, what was read of the answer, how long it took.
- * `headers` are the answer's, for classify; they are not logged.
+ * What came back, in the attempt log's terms — the egress guard's result, with an error code of the
+ * kind's own: a status code where the kind has one (null when nothing answered), an error code and
+ * its cause, what was read of the answer, how long it took. `headers` are the answer's, for
+ * classify; they are not logged.
  */
-export type SendResult = {
-  statusCode: number | null;
-  error: string | null;
-  /** A human-readable cause for an error; never contains secrets. */
-  errorDetail: string | null;
-  headers: Record<string, string>;
-  responseBody: string;
-  durationMs: number;
-};
+export type SendResult = Omit<EgressResult, "error"> & { error: string | null };
 
 /**
  * What an attempt's result means. A failure is retried per the schedule; `retryAfterMs` is how
