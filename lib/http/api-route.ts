@@ -31,12 +31,6 @@ type Surface = "api" | "svix";
 
 let limiter: RateLimiter | undefined;
 
-/**
- * Tests and development parse every 2xx answer with the schema its route documents
- * (./answer-contract.ts: a mismatch is a 500 `response_contract_violated`, the differences in the
- * log); production never does, so its hot routes (the lean ingest, ./lean-routes.ts) pay nothing.
- */
-const CHECK_ANSWERS = process.env.NODE_ENV !== "production";
 
 declare const ANSWER: unique symbol;
 /**
@@ -98,6 +92,11 @@ export function withApi<D extends RouteDoc | null>(
 ): DocumentedRoute<DocumentedAnswer<D>> {
   const render = options.errors ?? errorResponse;
   const surface = options.surface ?? "api";
+  // Tests and development parse every 2xx answer with the schema its route documents
+  // (./answer-contract.ts: a mismatch is a 500 `response_contract_violated`, the differences in the
+  // log); production never does, decided once per route, so its hot routes (the lean ingest,
+  // ./lean-routes.ts) pay nothing for it.
+  const checked = process.env.NODE_ENV !== "production" ? contract.doc : null;
   const answer: RouteHandler = async (req, route) => {
     // The request's scope is served()'s, outermost (its id also in its log lines and access line).
     const requestId = requestScope()?.id ?? randomUUID();
@@ -145,7 +144,7 @@ export function withApi<D extends RouteDoc | null>(
       // (and would only fail in the database).
       if (!Object.values(params).every(isStorableText)) throw new NotFoundError("resource");
       const response = await handler({ req, params, ctx: openCtx(actor) });
-      if (CHECK_ANSWERS && contract.doc) await checkAnswer(contract.doc, response, requestId);
+      if (checked) await checkAnswer(checked, response, requestId);
       response.headers.set("x-request-id", requestId);
       // An answer is one credential's: signing secrets, API keys, portal links and tokens must
       // never sit in a shared or browser cache, so none does unless its route says otherwise.
@@ -167,9 +166,9 @@ function authFailure<E extends Error>(error: E): E {
 }
 
 /** A route that takes no credential of ours (this document; the portal link's one-time token is its own). */
-export function publicRoute(handler: (req: Request, route: RouteContext) => Response | Promise<Response>, doc: RouteDoc): RouteHandler {
+export function publicRoute<D extends RouteDoc>(handler: (req: Request, route: RouteContext) => Response | Promise<Response>, doc: D): DocumentedRoute<DocumentedAnswer<D>> {
   return declareRoute(
     served(async (req, route) => handler(req, route)),
     { public: true, doc: { ...doc, public: true } },
-  );
+  ) as DocumentedRoute<DocumentedAnswer<D>>;
 }
