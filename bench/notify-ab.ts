@@ -1,4 +1,3 @@
-import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 import { parseConfig, type Config } from "../lib/config";
@@ -14,6 +13,7 @@ import { writeMessages } from "../lib/messages/write-messages";
 import { runConcurrently, samplePayload } from "./api";
 import { prepareDatabase, seedEndpoints } from "./database";
 import { percentile } from "./stats";
+import { runAsScript } from "./system";
 
 /**
  * Part a3, what ingest's NOTIFY costs at high concurrency: one message a call from `connections`
@@ -151,9 +151,4 @@ async function main() {
   }
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
-  main().catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
-}
+runAsScript(import.meta.filename, main);

@@ -14,9 +14,9 @@
  * Options: --pairs 10 --deliveries 20000 --batch 50 --writers 2 --endpoints 20 --fsync-off
  *          --toggle rollup|failed-trigger --failed-share 0
  */
-import path from "node:path";
 import { parseArgs } from "node:util";
 import { cpuSnapshot } from "./cpu";
+import { runAsScript } from "./system";
 import { prepareDatabase, seedEndpoints } from "./database";
 import { newId } from "../lib/ids";
 import { createSql, type Sql } from "../lib/db/client";
@@ -217,9 +217,4 @@ async function main() {
   }
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
-  main().catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
-}
+runAsScript(import.meta.filename, main);

@@ -84,11 +84,7 @@ async function ingest({ ctx, items, onlyEndpointId, uniqueEventId }: IngestArgs)
   const sized = sizePayloads(items, config.MAX_PAYLOAD_BYTES);
   refuse(sized.refused);
   if (sized.sized.length === 0) return results as IngestResult[];
-  const targets = await findTargets(
-    ctx.sql,
-    sized.sized.map((index) => items[index]!.input),
-    { scope: consumerScope(ctx), onlyEndpointId },
-  );
+  const targets = await findTargets(ctx.sql, sized.sized.map((index) => items[index]!.input), { scope: consumerScope(ctx), onlyEndpointId });
   const firstDelay = config.DELIVERY_SCHEDULE[0] ?? 0;
   const { batch, refused } = prepareMessages(items, sized, targets, firstDelay);
   refuse(refused);
