@@ -2,11 +2,11 @@ import { execFileSync } from "node:child_process";
 import { applySqlFunctions } from "../lib/db/functions";
 import type { BenchDatabase } from "./database";
 import type { Receiver } from "./receiver";
-import { measureDeliveryPairs, type RollupPair } from "./rollup-ab";
+import { measureDeliveryPairs, type DeliveryPair } from "./delivery-pairs";
 
 /** The claim's own time in PostgreSQL, per claim call and per row it leased (ms, µs). */
 export type ClaimTime = { calls: number; msPerCall: number; usPerRow: number };
-export type ClaimPairs = { pairs: RollupPair[]; time: { on: ClaimTime[]; off: ClaimTime[] } };
+export type ClaimPairs = { pairs: DeliveryPair[]; time: { on: ClaimTime[]; off: ClaimTime[] } };
 
 const CLAIM = "webhook_admin_claim_deliveries_v2";
 

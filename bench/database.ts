@@ -4,6 +4,7 @@ import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { createApiKey } from "../lib/api-keys";
 import { createSql, type Sql } from "../lib/db/client";
+import { newId } from "../lib/ids";
 import { ctxOver } from "../lib/open-ctx";
 import { startEmbeddedPostgres } from "../lib/db/embedded";
 import { migrateDatabase } from "../lib/db/migrate";
@@ -134,4 +135,20 @@ export async function countAttempts(sql: Sql): Promise<{ total: number; failed: 
 export async function countPending(sql: Sql): Promise<number> {
   const [row] = await sql<{ n: string }[]>`select count(*) as n from delivery_queue`;
   return Number(row!.n);
+}
+
+/**
+ * `count` consumers with one endpoint each, by SQL, for the parts that call lib/ in-process and
+ * deliver nothing: the endpoints' URL is never called.
+ */
+export async function seedEndpoints(sql: Sql, count: number, prefix: string): Promise<{ id: string; consumer: string }[]> {
+  const endpoints: { id: string; consumer: string }[] = [];
+  for (let i = 0; i < count; i++) {
+    const consumer = newId("consumer");
+    const id = newId("endpoint");
+    await sql`insert into consumers (id, uid, name) values (${consumer}, ${`${prefix}-${i}`}, ${`${prefix}-${i}`})`;
+    await sql`insert into endpoints (id, consumer_id, url) values (${id}, ${consumer}, 'http://127.0.0.1:9/')`;
+    endpoints.push({ id, consumer });
+  }
+  return endpoints;
 }

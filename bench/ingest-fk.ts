@@ -1,8 +1,8 @@
 /**
  * `node --import tsx bench/ingest-fk.ts [--days 35] [--rounds 200]`: ingest's one statement (its
- * messages, their deliveries and queue rows, as lib/messages/create-message.ts writes them) with
+ * messages, their deliveries and queue rows: lib/messages/write-messages.ts, which writes them) with
  * its foreign-key checks on PostgreSQL's default plan cache mode and on generic plans
- * (`set_config('plan_cache_mode', 'force_generic_plan', true)` in the statement, as ingest does),
+ * (`genericChecks`: `set_config('plan_cache_mode', 'force_generic_plan', true)` in the statement, as ingest does),
  * alternating, on a database with `days` day partitions of deliveries and messages. Prints the
  * median time of a statement of 100 messages and of 1, each with one delivery.
  */
@@ -11,6 +11,8 @@ import { parseConfig } from "../lib/config";
 import { createSql } from "../lib/db/client";
 import { newId } from "../lib/ids";
 import { ctxOver } from "../lib/open-ctx";
+import type { PreparedMessage } from "../lib/messages/ingest-types";
+import { writeMessages } from "../lib/messages/write-messages";
 import { makePartitions } from "../lib/retention/partitions";
 import { prepareDatabase } from "./database";
 import { productEnv } from "./product";
@@ -32,17 +34,16 @@ const payload = JSON.stringify({ blob: "x".repeat(150) });
 
 async function write(generic: boolean, size: number): Promise<number> {
   const now = new Date();
-  const messages = Array.from({ length: size }, () => newId("message", now.getTime()));
-  const deliveries = messages.map(() => newId("delivery", now.getTime()));
-  const mode = generic ? sql`select set_config('plan_cache_mode', 'force_generic_plan', true)` : sql`select 1`;
+  const rows: PreparedMessage[] = Array.from({ length: size }, (_, index) => ({
+    index,
+    payload,
+    channels: null,
+    tags: null,
+    endpointIds: [endpoint],
+    message: { id: newId("message", now.getTime()), consumer_id: consumer, event_type: "a.b", event_id: null, created_at: now.toISOString(), deliveries: 1 },
+  }));
   const started = performance.now();
-  await sql`with g as materialized (${mode}),
-    m as (insert into messages (id, consumer_id, event_type, payload, created_at)
-          select unnest(${messages}::text[]), ${consumer}, 'a.b', ${payload}, ${now}::timestamptz),
-    d as (insert into deliveries (id, message_id, endpoint_id, consumer_id, status, next_attempt_at, created_at, updated_at)
-          select unnest(${deliveries}::text[]), unnest(${messages}::text[]), ${endpoint}, ${consumer}, 'pending', ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
-          from g returning id, endpoint_id, consumer_id, next_attempt_at)
-    insert into delivery_queue (delivery_id, endpoint_id, consumer_id, next_attempt_at) select id, endpoint_id, consumer_id, next_attempt_at from d`;
+  await writeMessages(sql, rows, { now, firstAttemptAt: now, isTest: false, traceparent: null, genericChecks: generic });
   return performance.now() - started;
 }
 

@@ -30,6 +30,7 @@ import { listRecoveries } from "../lib/recoveries/queries";
 import { getStats } from "../lib/stats/queries";
 import { EVENT_TYPES, seedId, seedLogData, type LogSeedOptions } from "./log-seed";
 import { int, ms, percentile, table } from "./stats";
+import { runAsScript } from "./system";
 
 export const LOG_OPTIONS = {
   "log-messages": { type: "string", default: "2000000" },
@@ -294,9 +295,4 @@ async function main() {
   say(`\n${logTable(figures)}\n\n${description}`);
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
-  main().catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
-}
+runAsScript(import.meta.filename, main);

@@ -3,7 +3,7 @@ import type { Sql } from "../lib/db/client";
 import { newId } from "../lib/ids";
 import type { BenchDatabase } from "./database";
 import type { Receiver } from "./receiver";
-import { measureDeliveryPairs, type RollupPair } from "./rollup-ab";
+import { measureDeliveryPairs, type DeliveryPair } from "./delivery-pairs";
 
 /**
  * Part i: the queue by endpoint (issue 22). Disabling, auto-disabling or deleting an endpoint
@@ -25,7 +25,7 @@ export type QueueIndexFigures = {
   /** The disabling transaction (locks, cancel), ms: median and all runs, with and without the index. */
   disable: { with: number[]; without: number[] };
   plans: { with: string; without: string };
-  pairs: RollupPair[];
+  pairs: DeliveryPair[];
 };
 
 async function hasIndex(sql: Sql): Promise<boolean> {
@@ -131,7 +131,7 @@ export async function measureQueueIndex(
   options.log(`    without:        median ${median(disable.without).toFixed(1)} ms (${disable.without.map((v) => v.toFixed(1)).join(", ")})`);
   options.log(`  plan of the queue lock, with:\n${plans.with.replace(/^/gm, "    ")}\n  without:\n${plans.without.replace(/^/gm, "    ")}`);
 
-  let pairs: RollupPair[] = [];
+  let pairs: DeliveryPair[] = [];
   if (options.pairs > 0) {
     pairs = await measureDeliveryPairs(ctx, {
       label: "queue index",

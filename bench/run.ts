@@ -6,7 +6,7 @@
  *          --batch-messages 20000 (0 skips part a2) --batch-connections 10 --batch-payload-bytes 200
  *          --latency 200 --connections 32 --drain-window 35 --fsync-off --recovery-messages 5000
  *          (× 20 endpoints; 0 skips part e) --recovery-rate 1000 --rollup-pairs 3 (0 skips part f)
- *          --rollup-deliveries 20000 --otel-pairs 2 (0 skips part f2) --otel-deliveries 20000
+ *          --rollup-deliveries 20000 (outcomes written a phase) --otel-pairs 2 (0 skips part f2) --otel-deliveries 20000
  *          --scale-pairs 3 (0 skips part s) --scale-deliveries 20000 --scale-messages 3000
  *          --queue-rows 1000000 (0 skips part q) --queue-pairs 3
  *          --partition-pairs 4 (0 skips part p) --partition-deliveries 20000 --partition-drop-messages 1000000
@@ -43,7 +43,8 @@ import { startReceiver, type Receiver } from "./receiver";
 import { awaitDeliveries, type DeliveryResult } from "./throughput";
 import { sampleWaits } from "./waits";
 import { runRecovery, seedFailures, type RunFigures } from "./recovery";
-import { measureDeliveryPairs, measureRollupCost, summarizePairs, type RollupPair } from "./rollup-ab";
+import { measureDeliveryPairs, summarizePairs, type DeliveryPair } from "./delivery-pairs";
+import { measureRollupCost, summarizeWritePairs, type WritePair } from "./outcome-writes";
 import { startOtlpSink } from "./otlp-sink";
 import { LOG_OPTIONS, logOptions, logTable, runLogQueries, type LogFigure } from "./log-queries";
 import { int, ms, rate, seconds, sleep, table } from "./stats";
@@ -213,7 +214,7 @@ function ingestPairsLine(pairs: ScaleOutFigures["ingestPairs"]): string {
 }
 
 /** The summary's rows for an on/off pair figure (parts f and f2); none when the part was skipped. */
-function pairRows(title: string, pairs: RollupPair[], [on, off]: [string, string], setup = ""): string[][] {
+function pairRows(title: string, pairs: DeliveryPair[], [on, off]: [string, string], setup = ""): string[][] {
   if (pairs.length === 0) return [];
   const s = summarizePairs(pairs);
   return [
@@ -223,6 +224,19 @@ function pairRows(title: string, pairs: RollupPair[], [on, off]: [string, string
       `median of ${pairs.length} pairs of part b's delivery rate (${int(s.on)}/s ${on}, ${int(s.off)}/s ${off}), in turn${setup}`,
     ],
     ["   CPU per attempt", `${s.cpuRatio.toFixed(3)} (${int(s.cpuOn)} µs ${on}, ${int(s.cpuOff)} µs ${off})`, "worker + PostgreSQL, on/off pair by pair, median"],
+  ];
+}
+
+/** Part f's summary row: what the rollup adds to the attempt log's statement; none when the part was skipped. */
+function rollupRows(pairs: WritePair[], outcomes: number): string[][] {
+  if (pairs.length === 0) return [];
+  const s = summarizeWritePairs(pairs);
+  return [
+    [
+      "f. rollup, PostgreSQL CPU",
+      `+${(s.pgOn - s.pgOff).toFixed(1)} µs an attempt (${s.pgOn.toFixed(1)} / ${s.pgOff.toFixed(1)}; ${s.cpuRatio.toFixed(3)}×)`,
+      `the attempt log's statement with the rollup and without, compaction included; ${int(outcomes)} outcomes a phase, median of ${pairs.length} pairs in turn`,
+    ],
   ];
 }
 
@@ -470,22 +484,22 @@ async function main(): Promise<void> {
     say(`live, same endpoint:   created→arrival p99 ${p99(figures.liveSame)} during the run vs ${p99(baselineSame)} without (p50 ${ms(figures.liveSame.createdToArrival.p50)} vs ${ms(baselineSame.createdToArrival.p50)})`);
   }
 
-  // f. The stats rollup's cost: part b's delivery with and without it, in alternating pairs.
-  let rollupPairs: RollupPair[] = [];
+  // f. The stats rollup's cost: the outcome write's attempt log with the rollup and without, in
+  // this process (bench/outcome-writes.ts), in pairs in turn; no worker runs meanwhile.
+  let rollupPairs: WritePair[] = [];
   if (opt.rollupPairs > 0) {
-    heading(`f. Stats rollup: part b's delivery (${int(opt.rollupDeliveries)} queued by SQL) with the rollup and without (STATS_ROLLUP=off), ${opt.rollupPairs} pairs in turn`);
-    // Each phase starts a worker of its own; part b's, still running, would take its work.
+    heading(`f. Stats rollup: the attempt log's statement with the rollup appended and without, ${int(opt.rollupDeliveries)} outcomes a phase, 2 writers, batches of 50, ${opt.rollupPairs} pairs in turn`);
     await Promise.all([worker, ...extra].map((w) => w.stop()));
-    rollupPairs = await measureRollupCost({ db, receiver, env, logDir }, { pairs: opt.rollupPairs, deliveries: opt.rollupDeliveries, endpointIds: e2eEndpoints, log: say });
-    const s = summarizePairs(rollupPairs);
-    say(`with the rollup: median ${int(s.on)}/s; without: median ${int(s.off)}/s; on/off pair by pair: median ${s.ratio.toFixed(3)} (${s.minRatio.toFixed(3)}–${s.maxRatio.toFixed(3)})`);
-    say(`CPU of worker + PostgreSQL per attempt: median ${int(s.cpuOn)} µs with, ${int(s.cpuOff)} µs without; on/off pair by pair: median ${s.cpuRatio.toFixed(3)}`);
+    rollupPairs = await measureRollupCost({ databaseUrl: db.url, postgresPid: db.postgresPid, pairs: opt.rollupPairs, deliveries: opt.rollupDeliveries, batch: 50, writers: 2, endpoints: 20, log: say });
+    const s = summarizeWritePairs(rollupPairs);
+    say(`PostgreSQL CPU per attempt: median ${s.pgOn.toFixed(1)} µs with the rollup, ${s.pgOff.toFixed(1)} µs without (+${(s.pgOn - s.pgOff).toFixed(1)} µs; on/off ${s.cpuRatio.toFixed(3)}, ${s.cpuRange})`);
+    say(`write rate: median ${int(s.on)}/s with, ${int(s.off)}/s without; on/off pair by pair: median ${s.ratio.toFixed(3)} (${s.ratioRange}); compactions ${int(s.compactMs)} ms a phase`);
   }
 
   // f2. Tracing's cost: part b's delivery with the worker exporting OTLP/HTTP to a local sink, and
   // with tracing off, in pairs as in part f. The messages carry ingest traceparents, as a traced web
   // app writes them, so each attempt span has its link.
-  let otelPairs: RollupPair[] = [];
+  let otelPairs: DeliveryPair[] = [];
   let otelExported = { requests: 0, bytes: 0, spans: 0 };
   if (opt.otelPairs > 0) {
     heading(`f2. Tracing: part b's delivery (${int(opt.otelDeliveries)} queued by SQL) with OpenTelemetry on (OTLP/HTTP to a local sink) and off, ${opt.otelPairs} pairs in turn`);
@@ -641,7 +655,7 @@ async function main(): Promise<void> {
             ["   live through it, p99", `${ms(recovery.liveSame.createdToArrival.p99)} (without: ${ms(recovery.baselineSame.createdToArrival.p99)})`, "created → arrival, an endpoint the run is recovering"],
           ]
         : []),
-      ...pairRows("f. rollup on / off", rollupPairs, ["with", "without"]),
+      ...rollupRows(rollupPairs, opt.rollupDeliveries),
       ...pairRows("f2. tracing on / off", otelPairs, ["on", "off"], "; OTLP/HTTP JSON to a local sink"),
       ...pairRows(`f4. claim this tree / ${opt.claimVs}`, claimAb?.pairs ?? [], ["this tree", opt.claimVs]),
       ...(claimAb ? [["   claim time per leased row", `${claimRowTime(claimAb.time.on)} / ${claimRowTime(claimAb.time.off)}`, "total time of the claim function in PostgreSQL (track_functions), per row it leased, median of the phases"]] : []),

@@ -3,7 +3,7 @@ import type { BenchDatabase } from "./database";
 import { sendMessages, type IngestResult } from "./ingest";
 import { startWeb } from "./product";
 import type { Receiver } from "./receiver";
-import { measureDeliveryPairs, type RollupPair } from "./rollup-ab";
+import { measureDeliveryPairs, type DeliveryPair } from "./delivery-pairs";
 
 /**
  * Part s (issue 22): the product as several processes on one database, on this machine.
@@ -15,7 +15,7 @@ import { measureDeliveryPairs, type RollupPair } from "./rollup-ab";
  */
 
 export type IngestPair = { one: IngestResult; two: IngestResult; ratio: number };
-export type ScaleOutFigures = { workerPairs: RollupPair[]; ingestPairs: IngestPair[] };
+export type ScaleOutFigures = { workerPairs: DeliveryPair[]; ingestPairs: IngestPair[] };
 
 /** Requests spread round-robin over several web processes, as a load balancer does. */
 function spread(apis: Api[]): Api {

@@ -152,3 +152,15 @@ export async function stopAll(): Promise<void> {
   const order = (c: Child) => (c.name === "worker" ? 0 : 1);
   for (const child of children.sort((a, b) => order(a) - order(b))) await child.stop();
 }
+
+/**
+ * Runs `main` when `filename` is the script node was started with — not when bench/run.ts imports
+ * the module for its part; a failure prints and exits 1.
+ */
+export function runAsScript(filename: string, main: () => Promise<void>): void {
+  if (!process.argv[1] || path.resolve(process.argv[1]) !== path.resolve(filename)) return;
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

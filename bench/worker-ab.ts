@@ -26,7 +26,7 @@ import { prepareDatabase } from "./database";
 import { runLeanProbe } from "./lean-probe";
 import { productEnv } from "./product";
 import { startReceiver } from "./receiver";
-import { measureDeliveryPairs, summarizePairs } from "./rollup-ab";
+import { measureDeliveryPairs, summarizePairs } from "./delivery-pairs";
 import { int } from "./stats";
 import { ensureLogDir, markShuttingDown, stopAll } from "./system";
 

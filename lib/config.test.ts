@@ -48,6 +48,11 @@ describe("parseConfig", () => {
     expect(config.APP_URL).toBe("http://localhost:4000");
   });
 
+  it("ignores a variable that is no setting: a leftover STATS_ROLLUP=off (removed) stops nothing", () => {
+    const config = parseConfig({ ENCRYPTION_KEY: KEY, STATS_ROLLUP: "off" });
+    expect(config).not.toHaveProperty("STATS_ROLLUP");
+  });
+
   it("names every bad variable", () => {
     expect(() => parseConfig({ ENCRYPTION_KEY: "short", DELIVERY_TIMEOUT: "soon", PORT: "http" })).toThrow(ConfigError);
     try {

@@ -144,8 +144,6 @@ const EnvSchema = z.object({
   AUDIT_RETENTION: atLeastASecond("400d"),
   /** A consumer with at most this many messages is erased within DELETE /consumers/{consumer} (204); a larger one in the background (202). */
   ERASURE_INLINE_MESSAGES: integer(10_000, 0, 1_000_000),
-  /** A benchmarking switch: `off` leaves the stats rollup unwritten, to measure what it costs. */
-  STATS_ROLLUP: z.enum(["on", "off"]).default("on"),
   /** Set by `npm start` for the embedded demo only: serves the demo receivers under /api/demo/receiver. */
   WEBHOOK_ADMIN_DEMO: flag(false),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),

@@ -128,7 +128,7 @@ export async function startWorker(url: string, config: Config): Promise<WorkerHa
     alarm = new JobAlarm(sql, workerPool);
     await withDatabaseRetry("job alarm", () => alarm!.start());
   }
-  const compaction = config.STATS_ROLLUP === "on" ? startCompaction({ sql }, pump) : () => {};
+  const compaction = startCompaction({ sql }, pump);
   // Whatever came due while no worker ran is picked up now, not at the next sweep.
   await withDatabaseRetry("wake", () => wakeDeliveries(sql));
   // A run whose feeder died with another worker goes on here.

@@ -4,7 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { NextIntlClientProvider, type AbstractIntlMessages } from "next-intl";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { LOCALES, pickLocale, type Locale } from "@/lib/i18n/locale";
-import { api, ApiError, type ApiCall, type ApiInit } from "../shared/api";
+import { api, ApiError, fetchApi, type ApiCall, type ApiInit, type ApiRoute } from "../shared/api";
 import { ApiProvider } from "../shared/api-context";
 import { ErrorMessage } from "../shared/error-message";
 import { Skeleton } from "../ui/skeleton";
@@ -116,21 +116,21 @@ export function PortalShell({
   const token = session?.session_token ?? null;
   const call = useMemo<ApiCall>(
     () =>
-      async <T,>(path: string, init: ApiInit = {}) => {
+      (async (route: ApiRoute, path: string, init: ApiInit & { as?: "blob" } = {}) => {
         try {
-          return await api<T>(path, { ...init, token: token ?? undefined });
+          return await fetchApi(route, path, { ...init, token: token ?? undefined });
         } catch (error) {
           // Expired, revoked (the SaaS ended its sessions) or its consumer deleted: nothing more will work.
           if (error instanceof ApiError && error.problem.status === 401 && !(token && signedOut.has(token))) end("expired");
           throw error;
         }
-      },
+      }) as ApiCall,
     [token, end],
   );
 
   const signOut = useCallback(async () => {
     if (token) signedOut.add(token);
-    if (token) await api("/portal/session", { method: "DELETE", token }).catch(() => undefined);
+    if (token) await api("DELETE /portal/session", "/portal/session", { token }).catch(() => undefined);
     end("signed_out");
   }, [token, end]);
 

@@ -67,7 +67,8 @@ const exchanges = new Map<string, Promise<StoredSession>>();
 export function exchangeToken(token: string): Promise<StoredSession> {
   let pending = exchanges.get(token);
   if (!pending) {
-    pending = api<StoredSession>("/portal/session", { method: "POST", body: { token } });
+    // The exchange's answer is documented in words, with no schema to type it by.
+    pending = api("POST /portal/session", "/portal/session", { body: { token } }) as Promise<StoredSession>;
     exchanges.set(token, pending);
     pending.catch(() => exchanges.delete(token));
   }

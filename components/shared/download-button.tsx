@@ -4,6 +4,7 @@ import { Download } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
 import { Button } from "../ui/button";
+import type { ApiRoute } from "./api";
 import { useApi } from "./api-context";
 import { useErrorText } from "./error-message";
 
@@ -12,7 +13,7 @@ import { useErrorText } from "./error-message";
  * carry the dashboard's cookie but not the portal's bearer session, so the body is fetched, held
  * as a Blob and saved from an object URL.
  */
-export function DownloadButton({ path, filename, label }: { path: string; filename: string; label: string }) {
+export function DownloadButton({ route, path, filename, label }: { route: ApiRoute; path: string; filename: string; label: string }) {
   const call = useApi();
   const errorText = useErrorText();
   const [busy, setBusy] = useState(false);
@@ -24,7 +25,7 @@ export function DownloadButton({ path, filename, label }: { path: string; filena
       onClick={async () => {
         setBusy(true);
         try {
-          const blob = await call<Blob>(path, { as: "blob" });
+          const blob = await call(route, path, { as: "blob" });
           const url = URL.createObjectURL(blob);
           const link = document.createElement("a");
           link.href = url;

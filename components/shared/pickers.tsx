@@ -4,12 +4,10 @@ import { useQuery } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
 import { Combobox, type ComboboxOption } from "../ui/combobox";
-import type { Page } from "./api";
+import type { ApiCall } from "./api";
 import { useApi } from "./api-context";
 import { endpointLabel, shortUrl } from "./names";
-import type { Consumer, Endpoint } from "./resources";
 
-import type { EndpointWithConsumer } from "@/lib/endpoints/schemas";
 
 /** The search as typed, once typing has paused: one request per pause, not per key. */
 function useSettled(value: string, ms = 200): string {
@@ -32,8 +30,8 @@ function usePickerLookup<T, One>({
   inList,
 }: {
   value: string;
-  list: (q: string) => { key: readonly unknown[]; path: string };
-  one: { key: readonly unknown[]; path: string };
+  list: (q: string) => { key: readonly unknown[]; fetch: (call: ApiCall) => Promise<{ data: T[] }> };
+  one: { key: readonly unknown[]; fetch: (call: ApiCall) => Promise<One> };
   inList: (items: T[]) => One | undefined;
 }) {
   const call = useApi();
@@ -41,9 +39,9 @@ function usePickerLookup<T, One>({
   const [search, setSearch] = useState("");
   const q = useSettled(search.trim());
   const page = list(q);
-  const found = useQuery({ queryKey: page.key, queryFn: () => call<Page<T>>(page.path), enabled: open, retry: false });
+  const found = useQuery({ queryKey: page.key, queryFn: () => page.fetch(call), enabled: open, retry: false });
   const listed = inList(found.data?.data ?? []);
-  const chosen = useQuery({ queryKey: one.key, queryFn: () => call<One>(one.path), enabled: !!value && !listed, staleTime: 60_000, retry: false });
+  const chosen = useQuery({ queryKey: one.key, queryFn: () => one.fetch(call), enabled: !!value && !listed, staleTime: 60_000, retry: false });
   // Until the search settles and its answer comes, nothing is offered: Enter never picks from an older search.
   const settling = search.trim() !== q;
   return {
@@ -130,10 +128,10 @@ function PickerCombobox({
 export function ConsumerPicker(props: PickerProps) {
   const { value } = props;
   const t = useTranslations("names.pickers");
-  const lookup = usePickerLookup<Consumer, Consumer>({
+  const lookup = usePickerLookup({
     value,
-    list: (q) => ({ key: pickerKeys.consumers(q), path: `/consumers?${new URLSearchParams({ limit: "20", ...(q ? { q } : {}) })}` }),
-    one: { key: pickerKeys.consumer(value), path: `/consumers/${encodeURIComponent(value)}` },
+    list: (q) => ({ key: pickerKeys.consumers(q), fetch: (call) => call("GET /consumers", `/consumers?${new URLSearchParams({ limit: "20", ...(q ? { q } : {}) })}`) }),
+    one: { key: pickerKeys.consumer(value), fetch: (call) => call("GET /consumers/{consumer}", `/consumers/${encodeURIComponent(value)}`) },
     inList: (items) => items.find((c) => c.id === value || c.uid === value),
   });
   const consumer = lookup.picked;
@@ -156,13 +154,13 @@ export function ConsumerPicker(props: PickerProps) {
 export function EndpointPicker({ consumer, ...props }: PickerProps & { consumer?: string }) {
   const { value } = props;
   const t = useTranslations("names.pickers");
-  const lookup = usePickerLookup<EndpointWithConsumer, Endpoint>({
+  const lookup = usePickerLookup({
     value,
     list: (q) => ({
       key: pickerKeys.endpoints(q, consumer ?? ""),
-      path: `/endpoints?${new URLSearchParams({ limit: "20", ...(q ? { q } : {}), ...(consumer ? { consumer } : {}) })}`,
+      fetch: (call) => call("GET /endpoints", `/endpoints?${new URLSearchParams({ limit: "20", ...(q ? { q } : {}), ...(consumer ? { consumer } : {}) })}`),
     }),
-    one: { key: pickerKeys.endpoint(value), path: `/endpoints/${encodeURIComponent(value)}` },
+    one: { key: pickerKeys.endpoint(value), fetch: (call) => call("GET /endpoints/{id}", `/endpoints/${encodeURIComponent(value)}`) },
     inList: (items) => items.find((e) => e.id === value),
   });
   const endpoint = lookup.picked;

@@ -86,9 +86,7 @@ export class OutcomeWriter {
     const giveUpAt = Date.now() + this.config.DELIVERY_TIMEOUT + 10_000;
     for (let attempt = 1; ; attempt++) {
       try {
-        const { unparked } = await outcomesInSpan(outcomes, () =>
-          recordOutcomes(this.sql, { outcomes, health: this.health, rollup: this.config.STATS_ROLLUP === "on" }),
-        );
+        const { unparked } = await outcomesInSpan(outcomes, () => recordOutcomes(this.sql, { outcomes, health: this.health }));
         if (unparked > 0) this.onUnparked();
         break;
       } catch (error) {

@@ -22,14 +22,8 @@ export { tallyEndpoints } from "./outcomes/update-endpoint-health";
  */
 export async function recordOutcomes(
   sql: Sql,
-  input: {
-    outcomes: AttemptOutcome[];
-    health: HealthPolicy;
-    /** Off only to measure what the stats rollup costs (STATS_ROLLUP=off, a benchmarking switch). */
-    rollup?: boolean;
-  },
+  { outcomes, health }: { outcomes: AttemptOutcome[]; health: HealthPolicy },
 ): Promise<{ unparked: number }> {
-  const { outcomes, health } = input;
   if (outcomes.length === 0) return { unparked: 0 };
   const tallies = tallyEndpoints(outcomes);
   let unparked: Promise<{ count: number }> | undefined;
@@ -42,7 +36,7 @@ export async function recordOutcomes(
     // Every attempt held one of its endpoint's slots.
     unparked = unparkFreedSlots(tx, outcomes.map((o) => o.endpointId), health);
     const retryTimes = scheduled.flatMap((o) => (o.next!.status === "pending" && o.next!.attemptAt ? [o.next!.attemptAt.getTime()] : []));
-    await Promise.all([logAttempts(tx, outcomes, { rollup: input.rollup }), exhausted, endpointChanges, unparked, wakeDeliveriesAt(tx, retryTimes)]);
+    await Promise.all([logAttempts(tx, outcomes), exhausted, endpointChanges, unparked, wakeDeliveriesAt(tx, retryTimes)]);
     await raiseAlerts({ sql: tx }, [
       ...(await exhausted)
         .filter((d) => d.exhausted)

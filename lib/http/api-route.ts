@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { z } from "zod";
 import { openCtx, systemCtx } from "../open-ctx";
 import { authenticateApiKey } from "../api-keys";
 import { assertSameOrigin, hasSessionCookie, operatorFromSession } from "../auth/request-session";
@@ -16,6 +17,8 @@ import { noteActor, requestScope } from "../logging/request-scope";
 import { served } from "./served";
 import { RateLimiter } from "./rate-limit";
 import { declareRoute, type RouteAccess, type RouteDoc } from "./route-contract";
+import { checkAnswer } from "./answer-contract";
+import type { Page } from "../pagination";
 
 export type { RouteAccess, RouteDoc } from "./route-contract";
 
@@ -27,6 +30,22 @@ export type ErrorRenderer = (error: unknown, requestId: string) => Response | Pr
 type Surface = "api" | "svix";
 
 let limiter: RateLimiter | undefined;
+
+
+declare const ANSWER: unique symbol;
+/**
+ * A route handler whose type carries what its operation documents it answers (a phantom field,
+ * never set): the dashboard's and the portal's client (components/shared/api.ts) is typed by the
+ * route it calls, from the same zod objects the answers are checked with.
+ */
+export type DocumentedRoute<A> = RouteHandler & { readonly [ANSWER]: A };
+type SuccessAnswer<S> = S extends { schema: infer Z extends z.ZodType } ? (S extends { list: true } ? Page<z.output<Z>> : z.output<Z>) : unknown;
+/** The answers an operation documents: its success and its `also`, parsed from JSON. */
+export type DocumentedAnswer<D> = D extends { success: infer S }
+  ? SuccessAnswer<S> | (D extends { also: readonly (infer A)[] } ? SuccessAnswer<A> : never)
+  : unknown;
+/** What a documented route answers; never for one that is not (a 405 stand-in). */
+export type AnswerOf<H> = H extends { readonly [ANSWER]: infer A } ? A : never;
 
 const READS = new Set(["GET", "HEAD"]);
 
@@ -65,14 +84,19 @@ function requireAccess(actor: Exclude<Actor, { type: "system" }>, access: RouteA
  * the handler runs; errors as problem+json. Outermost, served() (./served.ts) gives the request its
  * id (X-Request-Id, `request_id`, `req_id` on its log lines), its access line, metrics and span.
  */
-export function withApi(
+export function withApi<D extends RouteDoc | null>(
   handler: ApiHandler,
-  contract: RouteAccess & { doc: RouteDoc | null },
+  contract: RouteAccess & { doc: D },
   /** How errors are answered: problem+json, or another surface's shape (the Svix API's, lib/svix); and whose surface the route is. */
   options: { errors?: ErrorRenderer; surface?: Surface } = {},
-): RouteHandler {
+): DocumentedRoute<DocumentedAnswer<D>> {
   const render = options.errors ?? errorResponse;
   const surface = options.surface ?? "api";
+  // Tests and development parse every 2xx answer with the schema its route documents
+  // (./answer-contract.ts: a mismatch is a 500 `response_contract_violated`, the differences in the
+  // log); production never does, decided once per route, so its hot routes (the lean ingest,
+  // ./lean-routes.ts) pay nothing for it.
+  const checked = process.env.NODE_ENV !== "production" ? contract.doc : null;
   const answer: RouteHandler = async (req, route) => {
     // The request's scope is served()'s, outermost (its id also in its log lines and access line).
     const requestId = requestScope()?.id ?? randomUUID();
@@ -120,6 +144,7 @@ export function withApi(
       // (and would only fail in the database).
       if (!Object.values(params).every(isStorableText)) throw new NotFoundError("resource");
       const response = await handler({ req, params, ctx: openCtx(actor) });
+      if (checked) await checkAnswer(checked, response, requestId);
       response.headers.set("x-request-id", requestId);
       // An answer is one credential's: signing secrets, API keys, portal links and tokens must
       // never sit in a shared or browser cache, so none does unless its route says otherwise.
@@ -131,7 +156,7 @@ export function withApi(
       return withCors(closeIfBodyUnread(req, await render(answer, requestId)), cors);
     }
   };
-  return declareRoute(served(answer), surface === "svix" ? { ...contract, surface } : contract);
+  return declareRoute(served(answer), surface === "svix" ? { ...contract, surface } : contract) as DocumentedRoute<DocumentedAnswer<D>>;
 }
 
 /** Counts a refused credential (webhook_admin_auth_failures_total) on its way to the client. */
@@ -141,9 +166,9 @@ function authFailure<E extends Error>(error: E): E {
 }
 
 /** A route that takes no credential of ours (this document; the portal link's one-time token is its own). */
-export function publicRoute(handler: (req: Request, route: RouteContext) => Response | Promise<Response>, doc: RouteDoc): RouteHandler {
+export function publicRoute<D extends RouteDoc>(handler: (req: Request, route: RouteContext) => Response | Promise<Response>, doc: D): DocumentedRoute<DocumentedAnswer<D>> {
   return declareRoute(
     served(async (req, route) => handler(req, route)),
     { public: true, doc: { ...doc, public: true } },
-  );
+  ) as DocumentedRoute<DocumentedAnswer<D>>;
 }

@@ -14,7 +14,8 @@ import { statsSchemas, statsTag } from "../stats/openapi";
 import { svixSchemas, svixTag } from "../svix/openapi";
 import { HTTP_METHODS } from "../http/methods";
 import { routeContract } from "../http/route-contract";
-import { output, type ErrorStatus, type Method, type Operation, type SchemaEntry, type Tag } from "./operation";
+import type { z } from "zod";
+import { output, type ErrorStatus, type Io, type Method, type Operation, type SchemaEntry, type Tag } from "./operation";
 import { ERROR_RESPONSES, operationObject, Problem, problemResponse, toJsonSchema } from "./render";
 
 export type { Operation } from "./operation";
@@ -22,7 +23,7 @@ export type { Operation } from "./operation";
 /**
  * The OpenAPI 3.1 document of /api/v1, generated from the routes themselves: each route file
  * declares its operation beside its handler (lib/http/api-route.ts), and app/api/v1/routes.ts lists
- * every route file by its path. Each domain describes the schemas its routes name (components) and
+ * every route file by its path. Each domain names the schemas its routes document (components) and
  * its tag in lib/<domain>/openapi.ts, with the type assertions that tie its documented answers to
  * the verbs' return types; this file puts them together, in the order of DOMAINS below.
  */
@@ -56,6 +57,20 @@ export function routeOperations(routes: Record<string, Record<string, unknown>>)
   );
 }
 
+/**
+ * The component name of each zod object a route documents, by how it is read (a body as input, an
+ * answer as output): the domains' schema maps are the one place that names a component.
+ */
+function componentNames(schemas: Record<string, SchemaEntry>): Record<Io, Map<z.ZodType, string>> {
+  const names: Record<Io, Map<z.ZodType, string>> = { input: new Map(), output: new Map() };
+  for (const [name, { schema, io }] of Object.entries(schemas)) {
+    const other = names[io].get(schema);
+    if (other) throw new Error(`openapi: one schema is named both ${other} and ${name}`);
+    names[io].set(schema, name);
+  }
+  return names;
+}
+
 export function buildOpenApiDocument(routes: Record<string, Record<string, unknown>>): object {
   const schemas: Record<string, SchemaEntry> = { Problem: output(Problem) };
   for (const domain of DOMAINS) {
@@ -64,6 +79,7 @@ export function buildOpenApiDocument(routes: Record<string, Record<string, unkno
       schemas[name] = entry;
     }
   }
+  const names = componentNames(schemas);
   const tags = new Set(DOMAINS.map((d) => d.tag.name));
   const paths: Record<string, Record<string, unknown>> = {};
   const ids = new Set<string>();
@@ -71,12 +87,14 @@ export function buildOpenApiDocument(routes: Record<string, Record<string, unkno
     if (ids.has(op.operationId)) throw new Error(`openapi: duplicate operationId ${op.operationId}`);
     ids.add(op.operationId);
     if (!tags.has(op.tag)) throw new Error(`openapi: ${op.operationId} has the unknown tag ${op.tag}`);
-    for (const name of [op.body?.schema, op.success.schema, ...(op.also ?? []).map((other) => other.schema)]) {
-      if (name && !schemas[name]) throw new Error(`openapi: ${op.operationId} refers to the unknown schema ${name}`);
-    }
+    const nameOf = (schema: z.ZodType, io: Io): string => {
+      const name = names[io].get(schema);
+      if (!name) throw new Error(`openapi: ${op.operationId} documents an ${io} schema that no domain's schema map names`);
+      return name;
+    };
     const item = (paths[op.path] ??= {});
     if (item[op.method]) throw new Error(`openapi: ${op.method} ${op.path} is listed twice`);
-    item[op.method] = operationObject(op);
+    item[op.method] = operationObject(op, nameOf);
   }
 
   return {

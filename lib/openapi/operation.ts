@@ -27,18 +27,22 @@ export type Operation = {
   params?: Record<string, string>;
   query?: z.ZodType;
   headers?: { name: string; description: string; schema: z.ZodType; required?: boolean }[];
-  /** `schema` names a component of any domain. */
-  body?: { schema: string; required?: boolean; description?: string };
+  /**
+   * Each `schema` is the zod object itself, the one a domain names as a component in its schema map
+   * (lib/<domain>/openapi.ts): the document refers to it by that name, and in tests and development
+   * every 2xx answer is checked against it (lib/openapi/answers.ts).
+   */
+  body?: { schema: z.ZodType; required?: boolean; description?: string };
   success: {
     status: number;
     description: string;
-    schema?: string;
+    schema?: z.ZodType;
     /** `{data: [schema…], next_cursor}` */
-    list?: boolean;
+    list?: true;
     headers?: Record<string, { description: string; schema: JsonSchema }>;
   };
   /** Other success answers of the same operation (a dry run's 200 beside the 202). */
-  also?: { status: number; description: string; schema: string }[];
+  also?: { status: number; description: string; schema: z.ZodType }[];
   /** Error answers beyond the ones inferred from params, query and body, or better descriptions of them. */
   errors?: Partial<Record<ErrorStatus, string>>;
   /** No API key needed. */

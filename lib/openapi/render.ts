@@ -134,18 +134,21 @@ function queryParameters(query: z.ZodType | undefined) {
   }));
 }
 
-function successResponse(success: Operation["success"]) {
+/** A documented schema's component name: the domain's schema map names it (lib/openapi/document.ts). */
+export type NameOf = (schema: z.ZodType, io: Io) => string;
+
+function successResponse(success: Pick<Operation["success"], "description" | "headers" | "schema" | "list" | "status">, nameOf: NameOf) {
   const schema = success.schema
     ? success.list
       ? {
           type: "object",
           properties: {
-            data: { type: "array", items: ref(success.schema) },
+            data: { type: "array", items: ref(nameOf(success.schema, "output")) },
             next_cursor: { type: ["string", "null"], description: "Pass as `cursor` for the next page; null on the last page." },
           },
           required: ["data", "next_cursor"],
         }
-      : ref(success.schema)
+      : ref(nameOf(success.schema, "output"))
     : undefined;
   return {
     description: success.description,
@@ -154,7 +157,7 @@ function successResponse(success: Operation["success"]) {
   };
 }
 
-export function operationObject(op: Operation) {
+export function operationObject(op: Operation, nameOf: NameOf) {
   const parameters = [
     ...pathParameters(op),
     ...queryParameters(op.query),
@@ -178,13 +181,13 @@ export function operationObject(op: Operation) {
           requestBody: {
             required: op.body.required ?? true,
             ...(op.body.description ? { description: op.body.description } : {}),
-            content: { "application/json": { schema: ref(op.body.schema) } },
+            content: { "application/json": { schema: ref(nameOf(op.body.schema, "input")) } },
           },
         }
       : {}),
     responses: {
-      [String(op.success.status)]: successResponse(op.success),
-      ...Object.fromEntries((op.also ?? []).map((other) => [String(other.status), successResponse(other)])),
+      [String(op.success.status)]: successResponse(op.success, nameOf),
+      ...Object.fromEntries((op.also ?? []).map((other) => [String(other.status), successResponse(other, nameOf)])),
       ...errorResponses(op),
     },
   };

@@ -57,15 +57,15 @@ const list = <T extends z.ZodType>(item: T) =>
     done: z.boolean().describe("Whether this is the last page."),
   });
 
-const ListResponseApplicationOut = list(ApplicationOut);
-const ListResponseEventTypeOut = list(EventTypeOut);
-const ListResponseBackgroundTaskOut = list(BackgroundTaskOut);
-const ListResponseEndpointOut = list(EndpointOut);
-const ListResponseMessageOut = list(MessageOut);
-const ListResponseMessageAttemptOut = list(MessageAttemptOut);
-const ListResponseEndpointMessageOut = list(EndpointMessageOut);
-const ListResponseMessageEndpointOut = list(MessageEndpointOut);
-const RecoverOut = BackgroundTaskOut.pick({ id: true, task: true, updatedAt: true }).extend({ status: z.literal("running") });
+export const ListResponseApplicationOut = list(ApplicationOut);
+export const ListResponseEventTypeOut = list(EventTypeOut);
+export const ListResponseBackgroundTaskOut = list(BackgroundTaskOut);
+export const ListResponseEndpointOut = list(EndpointOut);
+export const ListResponseMessageOut = list(MessageOut);
+export const ListResponseMessageAttemptOut = list(MessageAttemptOut);
+export const ListResponseEndpointMessageOut = list(EndpointMessageOut);
+export const ListResponseMessageEndpointOut = list(MessageEndpointOut);
+export const RecoverOut = BackgroundTaskOut.pick({ id: true, task: true, updatedAt: true }).extend({ status: z.literal("running") });
 
 type _DocumentedAnswersMatch = [
   Assert<Same<z.infer<typeof ListResponseApplicationOut>, Awaited<ReturnType<typeof listApplications>>>>,
@@ -77,6 +77,8 @@ type _DocumentedAnswersMatch = [
   Assert<Same<z.infer<typeof ListResponseEndpointMessageOut>, Awaited<ReturnType<typeof listAttemptedMessages>>>>,
   Assert<Same<z.infer<typeof ListResponseMessageEndpointOut>, Awaited<ReturnType<typeof listAttemptedDestinations>>>>,
 ];
+
+export const EndpointSecretOut = z.object({ key: z.string() });
 
 export const SvixError = z.object({ code: z.string(), detail: z.string() });
 export const SvixValidationError = z.object({
@@ -104,7 +106,7 @@ export const svixSchemas = {
   SvixEndpointPatch: input(EndpointPatch),
   SvixEndpointOut: output(EndpointOut),
   SvixListResponseEndpointOut: output(ListResponseEndpointOut),
-  SvixEndpointSecretOut: output(z.object({ key: z.string() })),
+  SvixEndpointSecretOut: output(EndpointSecretOut),
   SvixEndpointSecretRotateIn: input(RotateIn),
   SvixEndpointHeadersOut: output(EndpointHeadersOut),
   SvixEndpointHeadersIn: input(HeadersIn),

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { Ctx } from "../context";
-import { withApi, type ApiHandler, type RouteAccess, type RouteDoc, type RouteHandler } from "../http/api-route";
+import { withApi, type ApiHandler, type DocumentedAnswer, type DocumentedRoute, type RouteAccess, type RouteDoc, type RouteHandler } from "../http/api-route";
 import { otherMethods, type HttpMethod } from "../http/methods";
 import { ignoreBody } from "../http/request";
 import { svixErrorResponse } from "./errors";
@@ -12,8 +12,9 @@ export const SVIX_TAG = "Svix";
 
 type SvixHandler<B> = (args: Parameters<ApiHandler>[0] & { body: B }) => Promise<Response>;
 
-type SvixContract<S extends z.ZodType> = RouteAccess & {
-  doc: Omit<RouteDoc, "tag" | "errorFormat"> | null;
+type SvixDoc = Omit<RouteDoc, "tag" | "errorFormat">;
+type SvixContract<S extends z.ZodType, D extends SvixDoc | null> = RouteAccess & {
+  doc: D;
   /** A POST's body: read and checked before its Idempotency-Key is taken, and handed to the handler. None: whatever is sent is ignored. */
   body?: S;
   /** The most a POST's body may be (default 64 KiB). */
@@ -30,10 +31,13 @@ type SvixContract<S extends z.ZodType> = RouteAccess & {
  * taken, so a body that never finishes (or is refused) never holds the key its duplicates wait on.
  * Its OpenAPI operation is tagged Svix and documents Svix's error shape.
  */
-export function svixRoute<S extends z.ZodType = z.ZodUndefined>(handler: SvixHandler<z.infer<S>>, contract: SvixContract<S>): RouteHandler {
+export function svixRoute<S extends z.ZodType = z.ZodUndefined, D extends SvixDoc | null = SvixDoc | null>(
+  handler: SvixHandler<z.infer<S>>,
+  contract: SvixContract<S, D>,
+): DocumentedRoute<DocumentedAnswer<D>> {
   const { body: schema, bodyLimit, mintsCredentials, ...access } = contract;
   const doc: RouteDoc | null = access.doc && { ...access.doc, tag: SVIX_TAG, errorFormat: "svix" };
-  return withApi(
+  const route = withApi(
     async (args) => {
       if (args.req.method !== "POST") return handler({ ...args, body: undefined as z.infer<S> });
       const maxBytes = bodyLimit?.(args.ctx);
@@ -46,6 +50,7 @@ export function svixRoute<S extends z.ZodType = z.ZodUndefined>(handler: SvixHan
     { ...access, doc },
     { errors: svixErrorResponse, surface: "svix" },
   );
+  return route as RouteHandler as DocumentedRoute<DocumentedAnswer<D>>;
 }
 
 /** What is kept for an answer holding live credentials, in their place. */

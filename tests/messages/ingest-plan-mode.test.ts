@@ -8,7 +8,7 @@ import { consumerWithEndpoints } from "../helpers/fixtures";
 
 /**
  * Ingest's foreign-key checks into the partitioned deliveries and messages run on generic plans
- * (plan_cache_mode forced for the write's own transaction, create-message.ts): in effect while the
+ * (plan_cache_mode forced for the write's own transaction, lib/messages/write-messages.ts): in effect while the
  * queue rows are written, and gone after — never on a pooled connection's next request, never for
  * the rest of a caller's transaction.
  */

@@ -130,7 +130,9 @@ describe("Svix Idempotency-Key", () => {
     await sql`insert into api_idempotency (key_hash, state, expires_at) values (${keyHash}, 'pending', now() + interval '1 hour')`;
     const duplicate = createApp(key, "elsewhere-app");
     await expect.poll(waitingDuplicates, { timeout: 20_000 }).toBe(1);
-    const answer = JSON.stringify({ id: "con_elsewhere", name: "Elsewhere" });
+    // The other process's answer, whole: a replay is checked against the route's schema like any answer.
+    const stored = { id: "con_elsewhere", uid: "elsewhere-app", name: "Elsewhere", metadata: {}, throttleRate: null, rateLimit: null, createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z" };
+    const answer = JSON.stringify(stored);
     await sql`update api_idempotency set state = 'done', status = 201, body = ${answer} where key_hash = ${keyHash}`;
     await sql`select pg_notify('webhook_admin_idempotency', ${keyHash})`;
     // Woken by the notice, not by its own deadline (IDEMPOTENCY_WAIT, set far off above), when it would look again by itself.
@@ -140,6 +142,6 @@ describe("Svix Idempotency-Key", () => {
     const replayed = await duplicate;
     expect(replayed.status).toBe(201);
     expect(replayed.headers.get("idempotent-replayed")).toBe("true");
-    expect(await replayed.json()).toEqual({ id: "con_elsewhere", name: "Elsewhere" });
+    expect(await replayed.json()).toEqual(stored);
   });
 });

@@ -77,9 +77,10 @@ import * as health from "./(svix)/health/route";
 /**
  * Every route under /api/v1, by its OpenAPI path: what the OpenAPI document is built from and what
  * the route tests walk (tests/api/routes.test.ts fails for a route file missing here). A new
- * route is its route.ts — handler, access and OpenAPI operation together — and one line here.
+ * route is its route.ts — handler, access and OpenAPI operation together — and one line here. Its
+ * type is the client's too (components/shared/api.ts: each route's answer, from its documented schema).
  */
-export const API_ROUTES: Record<string, Record<string, unknown>> = {
+export const API_ROUTES = {
   "/{path*}": path,
   "/alert-channels/{id}": alertChannelsId,
   "/alert-channels/{id}/test": alertChannelsIdTest,
@@ -156,4 +157,4 @@ export const API_ROUTES: Record<string, Record<string, unknown>> = {
   "/event-type/{event_type_name}": eventTypeEventTypeName,
   "/event-type/{rest*}": eventTypeRest,
   "/health": health,
-};
+} satisfies Record<string, Record<string, unknown>>;

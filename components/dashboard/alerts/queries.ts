@@ -1,9 +1,9 @@
 "use client";
 
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, type Page } from "../../shared/api";
+import { api } from "../../shared/api";
 
-import type { Alert, AlertChannel, AlertTestQueued, CreateAlertChannelInput, CreatedAlertChannel, UpdateAlertChannelInput } from "@/lib/alerts/schemas";
+import type { Alert, AlertChannel, CreateAlertChannelInput, UpdateAlertChannelInput } from "@/lib/alerts/schemas";
 
 export type { Alert, AlertChannel, CreateAlertChannelInput };
 
@@ -16,7 +16,7 @@ export const alertKeys = {
 };
 
 export function useAlertChannels() {
-  return useQuery({ queryKey: alertKeys.channels(), queryFn: () => api<Page<AlertChannel>>("/alert-channels?limit=250") });
+  return useQuery({ queryKey: alertKeys.channels(), queryFn: () => api("GET /alert-channels", "/alert-channels?limit=250") });
 }
 
 export function useAlertLog(filters: AlertFilters, refetchInterval: number | false = 15_000) {
@@ -27,7 +27,7 @@ export function useAlertLog(filters: AlertFilters, refetchInterval: number | fal
       const params = new URLSearchParams({ limit: "50" });
       for (const [k, v] of Object.entries(filters)) if (v) params.set(k, v);
       if (pageParam) params.set("cursor", pageParam);
-      return api<Page<Alert>>(`/alerts?${params}`);
+      return api("GET /alerts", `/alerts?${params}`);
     },
     getNextPageParam: (last) => last.next_cursor,
     refetchInterval,
@@ -39,13 +39,13 @@ function useChannelMutation<I, O>(fn: (input: I) => Promise<O>) {
   return useMutation({ mutationFn: fn, onSuccess: () => client.invalidateQueries({ queryKey: alertKeys.all }) });
 }
 
-export const useCreateChannel = () => useChannelMutation((input: CreateAlertChannelInput) => api<CreatedAlertChannel>("/alert-channels", { method: "POST", body: input }));
+export const useCreateChannel = () => useChannelMutation((input: CreateAlertChannelInput) => api("POST /alert-channels", "/alert-channels", { body: input }));
 
 export const useUpdateChannel = () =>
   useChannelMutation(({ id, ...patch }: UpdateAlertChannelInput & { id: string }) =>
-    api<AlertChannel>(`/alert-channels/${encodeURIComponent(id)}`, { method: "PATCH", body: patch }),
+    api("PATCH /alert-channels/{id}", `/alert-channels/${encodeURIComponent(id)}`, { body: patch }),
   );
 
-export const useDeleteChannel = () => useChannelMutation((id: string) => api<void>(`/alert-channels/${encodeURIComponent(id)}`, { method: "DELETE" }));
+export const useDeleteChannel = () => useChannelMutation((id: string) => api("DELETE /alert-channels/{id}", `/alert-channels/${encodeURIComponent(id)}`));
 
-export const useTestChannel = () => useChannelMutation((id: string) => api<AlertTestQueued>(`/alert-channels/${encodeURIComponent(id)}/test`, { method: "POST" }));
+export const useTestChannel = () => useChannelMutation((id: string) => api("POST /alert-channels/{id}/test", `/alert-channels/${encodeURIComponent(id)}/test`));

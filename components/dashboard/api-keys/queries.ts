@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, type Page } from "../../shared/api";
+import { api } from "../../shared/api";
 
 import type { ApiKey, CreateApiKeyInput, CreatedApiKey } from "@/lib/api-keys/schemas";
 
@@ -10,13 +10,13 @@ export type { ApiKey, CreatedApiKey };
 export const apiKeyKeys = { all: ["api-keys"] as const, list: () => [...apiKeyKeys.all, "list"] as const };
 
 export function useApiKeys() {
-  return useQuery({ queryKey: apiKeyKeys.list(), queryFn: () => api<Page<ApiKey>>("/api-keys?limit=250") });
+  return useQuery({ queryKey: apiKeyKeys.list(), queryFn: () => api("GET /api-keys", "/api-keys?limit=250") });
 }
 
 export function useCreateApiKey() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: CreateApiKeyInput) => api<CreatedApiKey>("/api-keys", { method: "POST", body: input }),
+    mutationFn: (input: CreateApiKeyInput) => api("POST /api-keys", "/api-keys", { body: input }),
     onSuccess: () => client.invalidateQueries({ queryKey: apiKeyKeys.all }),
   });
 }
@@ -24,7 +24,7 @@ export function useCreateApiKey() {
 export function useRevokeApiKey() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api<void>(`/api-keys/${encodeURIComponent(id)}`, { method: "DELETE" }),
+    mutationFn: (id: string) => api("DELETE /api-keys/{id}", `/api-keys/${encodeURIComponent(id)}`),
     onSuccess: () => client.invalidateQueries({ queryKey: apiKeyKeys.all }),
   });
 }

@@ -5,7 +5,7 @@ import { History } from "lucide-react";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
-import { api, type Page } from "../../shared/api";
+import { api } from "../../shared/api";
 import { QueryRows } from "../../shared/query-rows";
 import { DeletedName, shortUrl } from "../../shared/names";
 import { RelativeTime } from "../../shared/relative-time";
@@ -36,7 +36,7 @@ export function AuditScreen() {
     queryFn: ({ pageParam }) => {
       const query = new URLSearchParams({ limit: "50", ...filters });
       if (pageParam) query.set("cursor", pageParam);
-      return api<Page<AuditEvent>>(`/audit-events?${query}`);
+      return api("GET /audit-events", `/audit-events?${query}`);
     },
     getNextPageParam: (last) => last.next_cursor,
   });

@@ -3,7 +3,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../../shared/api";
 
-import type { DataLifecycle } from "@/lib/retention/schemas";
 
 export type { DataLifecycle, Erasure } from "@/lib/retention/schemas";
 
@@ -11,7 +10,7 @@ export type { DataLifecycle, Erasure } from "@/lib/retention/schemas";
 export function useDataLifecycle(enabled: boolean) {
   return useQuery({
     queryKey: ["data-lifecycle"],
-    queryFn: () => api<DataLifecycle>("/data-lifecycle"),
+    queryFn: () => api("GET /data-lifecycle", "/data-lifecycle"),
     enabled,
     refetchInterval: (query) => (query.state.data?.erasures.some((e) => e.state === "running") ? 3_000 : 30_000),
   });

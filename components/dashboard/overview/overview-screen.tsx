@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useFormatter, useNow, useTranslations } from "next-intl";
-import { api, type Page } from "../../shared/api";
+import { api } from "../../shared/api";
 import { QueryRows } from "../../shared/query-rows";
 import { StatsChart } from "../../shared/stats-chart";
 import { Card } from "../../ui/card";
@@ -11,7 +11,6 @@ import { AlertTable } from "../alerts/alerts-screen";
 import { useAlertLog } from "../alerts/queries";
 import type { Backlog } from "@/lib/deliveries/schemas";
 import type { EndpointHealthCounts } from "@/lib/endpoints/schemas";
-import type { Recovery } from "@/lib/recoveries/schemas";
 import { PageHeader } from "../../shared/page-header";
 
 /** What needs attention now, and how delivery has gone over the last hour, day or week. */
@@ -21,7 +20,7 @@ export function OverviewScreen({ counts, backlog }: { counts: EndpointHealthCoun
   const now = useNow({ updateInterval: 30_000 });
   const charts = useTranslations("charts");
   const alerts = useAlertLog({});
-  const running = useQuery({ queryKey: ["recoveries", "running"], queryFn: () => api<Page<Recovery>>("/recoveries?state=running&limit=250"), refetchInterval: 15_000 });
+  const running = useQuery({ queryKey: ["recoveries", "running"], queryFn: () => api("GET /recoveries", "/recoveries?state=running&limit=250"), refetchInterval: 15_000 });
   const tiles = [
     { key: "failing", value: format.number(counts.failing), href: "/alerts?kind=endpoint.failing" },
     { key: "circuitOpen", value: format.number(counts.circuit_open), href: "/alerts?kind=endpoint.failing" },

@@ -1,10 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import type { Page } from "../../shared/api";
 import { useApi } from "../../shared/api-context";
-import type { Attempt } from "../../shared/types";
-import type { EndpointSecret } from "@/lib/endpoints/schemas";
 
 export const receivingKeys = {
   all: ["receiving"] as const,
@@ -17,7 +14,7 @@ export function useLatestAttempt(endpointId: string) {
   const call = useApi();
   return useQuery({
     queryKey: receivingKeys.latestAttempt(endpointId),
-    queryFn: async () => (await call<Page<Attempt>>(`/attempts?endpoint_id=${encodeURIComponent(endpointId)}&limit=1`)).data[0] ?? null,
+    queryFn: async () => (await call("GET /attempts", `/attempts?endpoint_id=${encodeURIComponent(endpointId)}&limit=1`)).data[0] ?? null,
     refetchInterval: 5_000,
   });
 }
@@ -30,7 +27,7 @@ export function useSampleSecret(endpointId: string, enabled: boolean) {
   const call = useApi();
   return useQuery({
     queryKey: receivingKeys.secret(endpointId),
-    queryFn: async () => (await call<EndpointSecret>(`/endpoints/${encodeURIComponent(endpointId)}/secret`)).key,
+    queryFn: async () => (await call("GET /endpoints/{id}/secret", `/endpoints/${encodeURIComponent(endpointId)}/secret`)).key,
     enabled,
     staleTime: Infinity,
     gcTime: 0,

@@ -1,9 +1,7 @@
 "use client";
 
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { Page } from "../api";
 import { useApi } from "../api-context";
-import type { Consumer, Endpoint } from "../resources";
 import type { PortalLink } from "@/lib/portal/schemas";
 
 export const consumerKeys = {
@@ -24,7 +22,7 @@ export function useConsumers(q: string) {
       const params = new URLSearchParams({ limit: "50" });
       if (q) params.set("q", q);
       if (pageParam) params.set("cursor", pageParam);
-      return call<Page<Consumer>>(`/consumers?${params}`);
+      return call("GET /consumers", `/consumers?${params}`);
     },
     getNextPageParam: (last) => last.next_cursor,
   });
@@ -32,14 +30,14 @@ export function useConsumers(q: string) {
 
 export function useConsumer(ref: string) {
   const call = useApi();
-  return useQuery({ queryKey: consumerKeys.detail(ref), queryFn: () => call<Consumer>(`/consumers/${enc(ref)}`) });
+  return useQuery({ queryKey: consumerKeys.detail(ref), queryFn: () => call("GET /consumers/{consumer}", `/consumers/${enc(ref)}`) });
 }
 
 export function useConsumerEndpoints(ref: string) {
   const call = useApi();
   return useQuery({
     queryKey: consumerKeys.endpoints(ref),
-    queryFn: () => call<Page<Endpoint>>(`/consumers/${enc(ref)}/endpoints?limit=250`),
+    queryFn: () => call("GET /consumers/{consumer}/endpoints", `/consumers/${enc(ref)}/endpoints?limit=250`),
     refetchInterval: 15_000,
   });
 }
@@ -48,7 +46,7 @@ export function useUpdateAlertEmails(ref: string) {
   const call = useApi();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (alert_emails: string[]) => call<Consumer>(`/consumers/${enc(ref)}`, { method: "PATCH", body: { alert_emails } }),
+    mutationFn: (alert_emails: string[]) => call("PATCH /consumers/{consumer}", `/consumers/${enc(ref)}`, { body: { alert_emails } }),
     onSuccess: () => client.invalidateQueries({ queryKey: consumerKeys.all }),
   });
 }
@@ -56,10 +54,10 @@ export function useUpdateAlertEmails(ref: string) {
 /** A one-time portal link into this consumer's portal (all capabilities), minted by an operator. */
 export function useMintPortalLink(ref: string) {
   const call = useApi();
-  return useMutation({ mutationFn: () => call<PortalLink>(`/consumers/${enc(ref)}/portal-links`, { method: "POST", body: {} }) });
+  return useMutation({ mutationFn: () => call("POST /consumers/{consumer}/portal-links", `/consumers/${enc(ref)}/portal-links`, { body: {} }) as Promise<PortalLink> });
 }
 
 export function useEndPortalSessions(ref: string) {
   const call = useApi();
-  return useMutation({ mutationFn: () => call<void>(`/consumers/${enc(ref)}/portal-sessions`, { method: "DELETE" }) });
+  return useMutation({ mutationFn: () => call("DELETE /consumers/{consumer}/portal-sessions", `/consumers/${enc(ref)}/portal-sessions`) });
 }

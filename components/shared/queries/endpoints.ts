@@ -1,13 +1,10 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { Page } from "../api";
 import { useApi } from "../api-context";
-import type { Endpoint, EndpointStats } from "../resources";
-import type { Attempt } from "../types";
 import { consumerKeys } from "./consumers";
 
-import type { CreateEndpointInput, EndpointSecret, SendTestInput, TestQueued, UpdateEndpointInput } from "@/lib/endpoints/schemas";
+import type { CreateEndpointInput, SendTestInput, UpdateEndpointInput } from "@/lib/endpoints/schemas";
 
 export const endpointKeys = {
   all: ["endpoints"] as const,
@@ -20,12 +17,12 @@ const path = (id: string, rest = "") => `/endpoints/${encodeURIComponent(id)}${r
 
 export function useEndpoint(id: string) {
   const call = useApi();
-  return useQuery({ queryKey: endpointKeys.detail(id), queryFn: () => call<Endpoint>(path(id)), refetchInterval: 15_000 });
+  return useQuery({ queryKey: endpointKeys.detail(id), queryFn: () => call("GET /endpoints/{id}", path(id)), refetchInterval: 15_000 });
 }
 
 export function useEndpointStats(id: string) {
   const call = useApi();
-  return useQuery({ queryKey: endpointKeys.stats(id), queryFn: () => call<EndpointStats>(path(id, "/stats")), refetchInterval: 30_000 });
+  return useQuery({ queryKey: endpointKeys.stats(id), queryFn: () => call("GET /endpoints/{id}/stats", path(id, "/stats")), refetchInterval: 30_000 });
 }
 
 function useEndpointMutation<I, O>(fn: (input: I) => Promise<O>) {
@@ -38,19 +35,19 @@ function useEndpointMutation<I, O>(fn: (input: I) => Promise<O>) {
 
 export function useSetEnabled(id: string) {
   const call = useApi();
-  return useEndpointMutation((enable: boolean) => call<Endpoint>(path(id, enable ? "/enable" : "/disable"), { method: "POST" }));
+  return useEndpointMutation((enable: boolean) => (enable ? call("POST /endpoints/{id}/enable", path(id, "/enable")) : call("POST /endpoints/{id}/disable", path(id, "/disable"))));
 }
 
 export function useCreateEndpoint(consumer: string) {
   const call = useApi();
-  return useEndpointMutation((input: CreateEndpointInput) => call<Endpoint>(`/consumers/${encodeURIComponent(consumer)}/endpoints`, { method: "POST", body: input }));
+  return useEndpointMutation((input: CreateEndpointInput) => call("POST /consumers/{consumer}/endpoints", `/consumers/${encodeURIComponent(consumer)}/endpoints`, { body: input }));
 }
 
 export function useDeleteEndpoint(id: string) {
   const call = useApi();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => call<void>(path(id), { method: "DELETE" }),
+    mutationFn: () => call("DELETE /endpoints/{id}", path(id)),
     onSuccess: () => {
       // The detail would refetch into a 404: drop it and refresh the lists.
       client.removeQueries({ queryKey: endpointKeys.detail(id) });
@@ -61,23 +58,23 @@ export function useDeleteEndpoint(id: string) {
 
 export function useUpdateEndpoint(id: string) {
   const call = useApi();
-  return useEndpointMutation((patch: UpdateEndpointInput) => call<Endpoint>(path(id), { method: "PATCH", body: patch }));
+  return useEndpointMutation((patch: UpdateEndpointInput) => call("PATCH /endpoints/{id}", path(id), { body: patch }));
 }
 
 /** Reading the secret is audited on the server, so it is fetched only when the operator asks. */
 export function useRevealSecret(id: string) {
   const call = useApi();
-  return useMutation({ mutationFn: () => call<EndpointSecret>(path(id, "/secret")) });
+  return useMutation({ mutationFn: () => call("GET /endpoints/{id}/secret", path(id, "/secret")) });
 }
 
 export function useRotateSecret(id: string) {
   const call = useApi();
-  return useMutation({ mutationFn: () => call<EndpointSecret>(path(id, "/secret/rotate"), { method: "POST", body: {} }) });
+  return useMutation({ mutationFn: () => call("POST /endpoints/{id}/secret/rotate", path(id, "/secret/rotate"), { body: {} }) });
 }
 
 export function useSendTest(id: string) {
   const call = useApi();
-  return useMutation({ mutationFn: (input: SendTestInput) => call<TestQueued>(path(id, "/test"), { method: "POST", body: input }) });
+  return useMutation({ mutationFn: (input: SendTestInput) => call("POST /endpoints/{id}/test", path(id, "/test"), { body: input }) });
 }
 
 /** The test message's attempt, polled until the worker has made it. */
@@ -86,7 +83,7 @@ export function useTestAttempt(messageId: string | null) {
   return useQuery({
     queryKey: endpointKeys.testAttempts(messageId ?? ""),
     enabled: messageId !== null,
-    queryFn: () => call<Page<Attempt>>(`/messages/${encodeURIComponent(messageId!)}/attempts`),
+    queryFn: () => call("GET /messages/{id}/attempts", `/messages/${encodeURIComponent(messageId!)}/attempts`),
     refetchInterval: (query) => ((query.state.data?.data.length ?? 0) > 0 ? false : 1000),
   });
 }

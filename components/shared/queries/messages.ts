@@ -1,11 +1,9 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { ApiCall, Page } from "../api";
+import type { ApiCall } from "../api";
 import { useApi } from "../api-context";
-import type { Attempt } from "../types";
 
-import type { MessageDetail, MessageSummary } from "@/lib/messages/schemas";
 
 export type { DeliverySummary, MessageDetail, MessageSummary } from "@/lib/messages/schemas";
 
@@ -19,18 +17,18 @@ export const messageKeys = {
   attempts: (id: string) => [...messageKeys.all, "attempts", id] as const,
 };
 
-export const fetchMessages = (call: ApiCall, query: string) => call<Page<MessageSummary>>(`/messages?${query}`);
+export const fetchMessages = (call: ApiCall, query: string) => call("GET /messages", `/messages?${query}`);
 
 export function useMessage(id: string) {
   const call = useApi();
-  return useQuery({ queryKey: messageKeys.detail(id), queryFn: () => call<MessageDetail>(`/messages/${encodeURIComponent(id)}`), refetchInterval: 3_000 });
+  return useQuery({ queryKey: messageKeys.detail(id), queryFn: () => call("GET /messages/{id}", `/messages/${encodeURIComponent(id)}`), refetchInterval: 3_000 });
 }
 
 export function useMessageAttempts(id: string) {
   const call = useApi();
   return useQuery({
     queryKey: messageKeys.attempts(id),
-    queryFn: () => call<Page<Attempt>>(`/messages/${encodeURIComponent(id)}/attempts?limit=250`),
+    queryFn: () => call("GET /messages/{id}/attempts", `/messages/${encodeURIComponent(id)}/attempts?limit=250`),
     refetchInterval: 3_000,
   });
 }
@@ -41,7 +39,7 @@ export function useResend(id: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async (endpointIds: string[]) => {
-      for (const endpointId of endpointIds) await call(`/messages/${encodeURIComponent(id)}/resend`, { method: "POST", body: { endpoint_id: endpointId } });
+      for (const endpointId of endpointIds) await call("POST /messages/{id}/resend", `/messages/${encodeURIComponent(id)}/resend`, { body: { endpoint_id: endpointId } });
       return endpointIds.length;
     },
     onSettled: () => client.invalidateQueries({ queryKey: messageKeys.all }),
@@ -53,7 +51,7 @@ export function useExpungePayload(id: string) {
   const call = useApi();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => call(`/messages/${encodeURIComponent(id)}/payload`, { method: "DELETE" }),
+    mutationFn: () => call("DELETE /messages/{id}/payload", `/messages/${encodeURIComponent(id)}/payload`),
     onSettled: () => client.invalidateQueries({ queryKey: messageKeys.all }),
   });
 }

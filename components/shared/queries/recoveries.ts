@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
-import type { ApiCall, Page } from "../api";
+import type { ApiCall } from "../api";
 import { useApi } from "../api-context";
 import { ACTIVE_RECOVERY_STATES, type Recovery } from "../types";
 
@@ -23,21 +23,36 @@ export const recoveryKeys = {
   items: (id: string, outcome: string) => [...recoveryKeys.all, "items", id, outcome] as const,
 };
 
-export const fetchRecoveries = (call: ApiCall, query: string) => call<Page<Recovery>>(`/recoveries?${query}`);
-export const fetchItems = (call: ApiCall, id: string, query: string) => call<Page<RecoveryItem>>(`/recoveries/${encodeURIComponent(id)}/items?${query}`);
+export const fetchRecoveries = (call: ApiCall, query: string) => call("GET /recoveries", `/recoveries?${query}`);
+export const fetchItems = (call: ApiCall, id: string, query: string) => call("GET /recoveries/{id}/items", `/recoveries/${encodeURIComponent(id)}/items?${query}`);
 
+const recoverRoute = (target: Target): "POST /consumers/{consumer}/recover" | "POST /endpoints/{id}/recover" =>
+  target.kind === "consumer" ? "POST /consumers/{consumer}/recover" : "POST /endpoints/{id}/recover";
 const recoverPath = (target: Target) => `/${target.kind === "consumer" ? "consumers" : "endpoints"}/${encodeURIComponent(target.id)}/recover`;
+
+/** A recover route answers the run it started (202), or for a dry run what one would do (200). */
+function dryRun(answer: Recovery | RecoveryDryRun): RecoveryDryRun {
+  if (!("expected" in answer)) throw new Error("a dry run answered a started recovery");
+  return answer;
+}
+
+function started(answer: Recovery | RecoveryDryRun): Recovery {
+  if ("expected" in answer) throw new Error("a recovery answered a dry run");
+  return answer;
+}
 
 export function useDryRun() {
   const call = useApi();
-  return useMutation({ mutationFn: ({ target, input }: { target: Target; input: RecoverInput }) => call<RecoveryDryRun>(recoverPath(target), { method: "POST", body: { ...input, dry_run: true } }) });
+  return useMutation({
+    mutationFn: async ({ target, input }: { target: Target; input: RecoverInput }) => dryRun(await call(recoverRoute(target), recoverPath(target), { body: { ...input, dry_run: true } })),
+  });
 }
 
 export function useStartRecovery() {
   const call = useApi();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ target, input }: { target: Target; input: RecoverInput }) => call<Recovery>(recoverPath(target), { method: "POST", body: input }),
+    mutationFn: async ({ target, input }: { target: Target; input: RecoverInput }) => started(await call(recoverRoute(target), recoverPath(target), { body: input })),
     onSuccess: () => client.invalidateQueries({ queryKey: recoveryKeys.all }),
   });
 }
@@ -47,7 +62,7 @@ export function useRecovery(id: string) {
   const call = useApi();
   return useQuery({
     queryKey: recoveryKeys.detail(id),
-    queryFn: () => call<Recovery>(`/recoveries/${encodeURIComponent(id)}`),
+    queryFn: () => call("GET /recoveries/{id}", `/recoveries/${encodeURIComponent(id)}`),
     refetchInterval: (query) => (query.state.data && !ACTIVE_RECOVERY_STATES.includes(query.state.data.state) ? false : 1_500),
   });
 }
@@ -56,7 +71,7 @@ export function useRecoveryAction(id: string) {
   const call = useApi();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (action: "pause" | "resume" | "cancel" | "retry-failed") => call<Recovery>(`/recoveries/${encodeURIComponent(id)}/${action}`, { method: "POST", body: {} }),
+    mutationFn: (action: "pause" | "resume" | "cancel" | "retry-failed") => call(`POST /recoveries/{id}/${action}`, `/recoveries/${encodeURIComponent(id)}/${action}`, { body: {} }),
     onSettled: () => client.invalidateQueries({ queryKey: recoveryKeys.all }),
   });
 }

@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useApi } from "../api-context";
-import { fillSeries, rangeWindow, type StatsRange, type StatsSeries } from "../stats-series";
+import { fillSeries, rangeWindow, type StatsRange } from "../stats-series";
 
 /** Whose attempts a chart counts: one endpoint's, one consumer's, or (neither) everyone the credential sees. */
 export type StatsScope = { endpointId?: string; consumer?: string };
@@ -26,7 +26,7 @@ export function useStatsSeries(scope: StatsScope, range: StatsRange) {
       const params = new URLSearchParams({ since: window.since.toISOString(), until: window.until.toISOString(), bucket: window.bucket });
       if (scope.endpointId) params.set("endpoint_id", scope.endpointId);
       if (scope.consumer) params.set("consumer", scope.consumer);
-      const series = await call<StatsSeries>(`/stats?${params}`);
+      const series = await call("GET /stats", `/stats?${params}`);
       return { ...window, points: fillSeries(series.data, window) };
     },
     refetchInterval: range === "hour" ? 30_000 : 60_000,

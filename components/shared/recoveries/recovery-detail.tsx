@@ -236,7 +236,7 @@ export function RecoveryDetail({
               </option>
             ))}
           </select>
-          <DownloadButton path={csv} filename={`${r.id}-items${values.outcome ? `-${values.outcome}` : ""}.csv`} label={t("csv")} />
+          <DownloadButton route="GET /recoveries/{id}/items" path={csv} filename={`${r.id}-items${values.outcome ? `-${values.outcome}` : ""}.csv`} label={t("csv")} />
         </div>
       </div>
       <Card>

@@ -3,6 +3,7 @@ import { json, parseQuery } from "@/lib/http/request";
 import { withApi } from "@/lib/http/api-route";
 import { PageQuery } from "@/lib/pagination";
 import { otherMethods } from "@/lib/http/methods";
+import { Attempt } from "@/lib/attempts/schemas";
 
 export const GET = withApi(async ({ req, ctx }) =>
   json(await listAttempts(ctx, parseQuery(req, PageQuery.extend(ListAttemptsQuery.shape)))), {
@@ -13,7 +14,7 @@ export const GET = withApi(async ({ req, ctx }) =>
     summary: "List attempts",
     tag: "Attempts",
     query: PageQuery.extend(ListAttemptsQuery.shape),
-    success: { status: 200, description: "A page of attempts, newest first.", schema: "Attempt", list: true },
+    success: { status: 200, description: "A page of attempts, newest first.", schema: Attempt, list: true },
     errors: { 404: "`not_found`: no such consumer." },
   },
 });

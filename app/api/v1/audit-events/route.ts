@@ -1,6 +1,6 @@
 import { listAuditEvents } from "@/lib/audit/list-audit-events";
 import { otherMethods } from "@/lib/http/methods";
-import { ListAuditEventsQuery } from "@/lib/audit/schemas";
+import { ListAuditEventsQuery, AuditEventView } from "@/lib/audit/schemas";
 import { json, parseQuery } from "@/lib/http/request";
 import { withApi } from "@/lib/http/api-route";
 import { PageQuery } from "@/lib/pagination";
@@ -14,7 +14,7 @@ export const GET = withApi(async ({ req, ctx }) => json(await listAuditEvents(ct
     description: "Newest first. For API keys and operators; a portal session is refused.",
     tag: "Audit",
     query: PageQuery.extend(ListAuditEventsQuery.shape),
-    success: { status: 200, description: "A page of audit events.", schema: "AuditEvent", list: true },
+    success: { status: 200, description: "A page of audit events.", schema: AuditEventView, list: true },
     errors: { 403: "`forbidden`: a portal session may not read the audit log." },
   },
 });

@@ -3,6 +3,7 @@ import { json, parseBody, parseQuery } from "@/lib/http/request";
 import { withApi } from "@/lib/http/api-route";
 import { PageQuery } from "@/lib/pagination";
 import { otherMethods } from "@/lib/http/methods";
+import { Consumer } from "@/lib/consumers/schemas";
 
 export const POST = withApi(async ({ req, ctx }) =>
   json(await createConsumer({ ctx, input: await parseBody(req, CreateConsumerInput) }), 201), {
@@ -12,8 +13,8 @@ export const POST = withApi(async ({ req, ctx }) =>
     operationId: "createConsumer",
     summary: "Create a consumer",
     tag: "Consumers",
-    body: { schema: "CreateConsumerInput" },
-    success: { status: 201, description: "The new consumer.", schema: "Consumer" },
+    body: { schema: CreateConsumerInput },
+    success: { status: 201, description: "The new consumer.", schema: Consumer },
     errors: { 409: "`uid_taken`: a consumer with this uid exists." },
   },
 });
@@ -27,7 +28,7 @@ export const GET = withApi(async ({ req, ctx }) =>
     summary: "List consumers",
     tag: "Consumers",
     query: PageQuery.extend(ListConsumersQuery.shape),
-    success: { status: 200, description: "A page of consumers, newest first.", schema: "Consumer", list: true },
+    success: { status: 200, description: "A page of consumers, newest first.", schema: Consumer, list: true },
   },
 });
 

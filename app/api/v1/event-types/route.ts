@@ -3,6 +3,7 @@ import { json, parseBody, parseQuery } from "@/lib/http/request";
 import { withApi } from "@/lib/http/api-route";
 import { PageQuery } from "@/lib/pagination";
 import { otherMethods } from "@/lib/http/methods";
+import { EventType } from "@/lib/event-types/schemas";
 
 export const POST = withApi(async ({ req, ctx }) =>
   json(await createEventType({ ctx, input: await parseBody(req, CreateEventTypeInput) }), 201), {
@@ -12,8 +13,8 @@ export const POST = withApi(async ({ req, ctx }) =>
     operationId: "createEventType",
     summary: "Create an event type",
     tag: "Event types",
-    body: { schema: "CreateEventTypeInput" },
-    success: { status: 201, description: "The new event type.", schema: "EventType" },
+    body: { schema: CreateEventTypeInput },
+    success: { status: 201, description: "The new event type.", schema: EventType },
     errors: { 409: "`event_type_exists`: an event type of this name exists." },
   },
 });
@@ -26,7 +27,7 @@ export const GET = withApi(async ({ req, ctx }) => json(await listEventTypes(ctx
     summary: "List event types",
     tag: "Event types",
     query: PageQuery,
-    success: { status: 200, description: "A page of event types, newest first.", schema: "EventType", list: true },
+    success: { status: 200, description: "A page of event types, newest first.", schema: EventType, list: true },
   },
 });
 

@@ -6,6 +6,7 @@ import { ValidationError } from "@/lib/errors";
 import { PageQuery } from "@/lib/pagination";
 import { otherMethods } from "@/lib/http/methods";
 import { offerLeanRoute } from "@/lib/http/lean-routes";
+import { MessageAccepted, MessageSummary } from "@/lib/messages/schemas";
 
 export const POST = withApi(async ({ req, ctx }) => {
   const header = req.headers.get("idempotency-key");
@@ -33,11 +34,11 @@ export const POST = withApi(async ({ req, ctx }) => {
         schema: IdempotencyKey,
       },
     ],
-    body: { schema: "CreateMessageInput" },
+    body: { schema: CreateMessageInput },
     success: {
       status: 202,
       description: "Accepted: the message and how many deliveries it made.",
-      schema: "MessageAccepted",
+      schema: MessageAccepted,
       headers: {
         "Idempotent-Replayed": { description: "`true` when this answers a replayed Idempotency-Key.", schema: { type: "string", enum: ["true"] } },
       },
@@ -63,7 +64,7 @@ export const GET = withApi(async ({ req, ctx }) =>
     summary: "List messages",
     tag: "Messages",
     query: PageQuery.extend(ListMessagesQuery.shape),
-    success: { status: 200, description: "A page of messages, newest first, with each delivery's status.", schema: "MessageSummary", list: true },
+    success: { status: 200, description: "A page of messages, newest first, with each delivery's status.", schema: MessageSummary, list: true },
     errors: { 404: "`not_found`: no such consumer." },
   },
 });

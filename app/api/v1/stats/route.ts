@@ -2,6 +2,7 @@ import { otherMethods } from "@/lib/http/methods";
 import { json, parseQuery } from "@/lib/http/request";
 import { withApi } from "@/lib/http/api-route";
 import { getStats, StatsQuery } from "@/lib/stats";
+import { StatsSeries } from "@/lib/stats/schemas";
 
 export const GET = withApi(async ({ req, ctx }) => json(await getStats(ctx, parseQuery(req, StatsQuery))), {
   portal: "scoped",
@@ -16,7 +17,7 @@ export const GET = withApi(async ({ req, ctx }) => json(await getStats(ctx, pars
       "Scoped to `endpoint_id`, else to `consumer`, else to every consumer. p50/p99 are read from a latency histogram, exact to within 3.2 %.",
     tag: "Stats",
     query: StatsQuery,
-    success: { status: 200, description: "The series.", schema: "StatsSeries" },
+    success: { status: 200, description: "The series.", schema: StatsSeries },
     errors: {
       400: "`validation_failed`: a bad date or bucket, `since` not before `until`, or more than 1,500 buckets.",
       404: "`not_found`: no such consumer or endpoint (or the endpoint is not the consumer's).",

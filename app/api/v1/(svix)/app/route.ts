@@ -1,8 +1,9 @@
 import { json } from "@/lib/http/request";
-import { ApplicationIn, ListApplicationsQuery, createApplication, listApplications } from "@/lib/svix/applications";
+import { ApplicationIn, ListApplicationsQuery, createApplication, listApplications, ApplicationOut } from "@/lib/svix/applications";
 import { parseSvixQuery, QueryBool } from "@/lib/svix/request";
 import { svixMethods, svixRoute } from "@/lib/svix/route";
 import { z } from "zod";
+import { ListResponseApplicationOut } from "@/lib/svix/openapi";
 
 const CreateQuery = z.object({ get_if_exists: QueryBool.optional() });
 
@@ -14,7 +15,7 @@ export const GET = svixRoute(async ({ req, ctx }) => json(await listApplications
     summary: "List applications (Svix: application.list)",
     description: "Consumers as Svix applications, oldest first unless `order=descending`. A portal token lists its own.",
     query: ListApplicationsQuery,
-    success: { status: 200, description: "A page of applications.", schema: "SvixListResponseApplicationOut" },
+    success: { status: 200, description: "A page of applications.", schema: ListResponseApplicationOut },
   },
 });
 
@@ -33,9 +34,9 @@ export const POST = svixRoute(
       summary: "Create an application (Svix: application.create, getOrCreate)",
       description: "Creates a consumer. With `get_if_exists=true`, an existing application of that uid is answered instead (200).",
       query: CreateQuery,
-      body: { schema: "SvixApplicationIn" },
-      success: { status: 201, description: "The new application.", schema: "SvixApplicationOut" },
-      also: [{ status: 200, description: "With `get_if_exists=true`: the existing application of that uid.", schema: "SvixApplicationOut" }],
+      body: { schema: ApplicationIn },
+      success: { status: 201, description: "The new application.", schema: ApplicationOut },
+      also: [{ status: 200, description: "With `get_if_exists=true`: the existing application of that uid.", schema: ApplicationOut }],
       errors: { 409: "`conflict`: an application with this uid exists." },
     },
   },

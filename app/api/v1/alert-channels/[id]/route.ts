@@ -3,6 +3,7 @@ import { ignoreBody, json, noContent, parseBody } from "@/lib/http/request";
 import { withApi } from "@/lib/http/api-route";
 import { otherMethods } from "@/lib/http/methods";
 import { ALERT_CHANNEL } from "@/lib/openapi/params";
+import { AlertChannel } from "@/lib/alerts/schemas";
 
 export const GET = withApi(async ({ params, ctx }) => json(await getAlertChannel(ctx, params.id!)), {
   portal: false,
@@ -12,7 +13,7 @@ export const GET = withApi(async ({ params, ctx }) => json(await getAlertChannel
     summary: "Get an alert channel",
     tag: "Alerts",
     params: ALERT_CHANNEL,
-    success: { status: 200, description: "The channel, credentials masked.", schema: "AlertChannel" },
+    success: { status: 200, description: "The channel, credentials masked.", schema: AlertChannel },
   },
 });
 
@@ -25,8 +26,8 @@ export const PATCH = withApi(async ({ req, params, ctx }) =>
     summary: "Update an alert channel",
     tag: "Alerts",
     params: ALERT_CHANNEL,
-    body: { schema: "UpdateAlertChannelInput" },
-    success: { status: 200, description: "The updated channel, credentials masked.", schema: "AlertChannel" },
+    body: { schema: UpdateAlertChannelInput },
+    success: { status: 200, description: "The updated channel, credentials masked.", schema: AlertChannel },
     errors: { 422: "`validation_failed`, or `endpoint_url_forbidden` for a URL the SSRF rules refuse." },
   },
 });

@@ -3,6 +3,8 @@ import { ignoreBody, json, noContent, parseBody } from "@/lib/http/request";
 import { withApi } from "@/lib/http/api-route";
 import { otherMethods } from "@/lib/http/methods";
 import { CONSUMER } from "@/lib/openapi/params";
+import { Consumer } from "@/lib/consumers/schemas";
+import { Erasure } from "@/lib/retention/schemas";
 
 export const GET = withApi(async ({ params, ctx }) => json(consumerView(ctx, await findConsumer(ctx, params.consumer!))), {
   portal: "scoped",
@@ -12,7 +14,7 @@ export const GET = withApi(async ({ params, ctx }) => json(consumerView(ctx, awa
     summary: "Get a consumer",
     tag: "Consumers",
     params: CONSUMER,
-    success: { status: 200, description: "The consumer.", schema: "Consumer" },
+    success: { status: 200, description: "The consumer.", schema: Consumer },
   },
 });
 
@@ -25,8 +27,8 @@ export const PATCH = withApi(async ({ req, params, ctx }) =>
     summary: "Update a consumer",
     tag: "Consumers",
     params: CONSUMER,
-    body: { schema: "UpdateConsumerInput" },
-    success: { status: 200, description: "The updated consumer.", schema: "Consumer" },
+    body: { schema: UpdateConsumerInput },
+    success: { status: 200, description: "The updated consumer.", schema: Consumer },
   },
 });
 
@@ -50,7 +52,7 @@ export const DELETE = withApi(async ({ req, params, ctx }) => {
     tag: "Consumers",
     params: CONSUMER,
     success: { status: 204, description: "Deleted and erased." },
-    also: [{ status: 202, description: "Deleted; its erasure goes on in the background (GET /erasures/{id}, also in `Location`).", schema: "Erasure" }],
+    also: [{ status: 202, description: "Deleted; its erasure goes on in the background (GET /erasures/{id}, also in `Location`).", schema: Erasure }],
   },
 });
 

@@ -3,6 +3,7 @@ import { ignoreBody, json, noContent, parseBody } from "@/lib/http/request";
 import { withApi } from "@/lib/http/api-route";
 import { otherMethods } from "@/lib/http/methods";
 import { ENDPOINT } from "@/lib/openapi/params";
+import { Endpoint, UpdatedEndpoint } from "@/lib/endpoints/schemas";
 
 export const GET = withApi(async ({ params, ctx }) => json(await getEndpoint(ctx, params.id!)), {
   portal: "scoped",
@@ -12,7 +13,7 @@ export const GET = withApi(async ({ params, ctx }) => json(await getEndpoint(ctx
     summary: "Get an endpoint",
     tag: "Endpoints",
     params: ENDPOINT,
-    success: { status: 200, description: "The endpoint.", schema: "Endpoint" },
+    success: { status: 200, description: "The endpoint.", schema: Endpoint },
   },
 });
 
@@ -25,11 +26,11 @@ export const PATCH = withApi(async ({ req, params, ctx }) =>
     summary: "Update an endpoint",
     tag: "Endpoints",
     params: ENDPOINT,
-    body: { schema: "UpdateEndpointInput" },
+    body: { schema: UpdateEndpointInput },
     success: {
       status: 200,
       description: "The updated endpoint, with `headers_dropped`: custom headers whose stored values a re-point without `view_secrets` dropped.",
-      schema: "UpdatedEndpoint",
+      schema: UpdatedEndpoint,
     },
     errors: { 422: "`validation_failed`, or `endpoint_url_forbidden` for a URL the SSRF rules refuse." },
   },

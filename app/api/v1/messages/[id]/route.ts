@@ -3,6 +3,7 @@ import { json } from "@/lib/http/request";
 import { withApi } from "@/lib/http/api-route";
 import { otherMethods } from "@/lib/http/methods";
 import { MESSAGE } from "@/lib/openapi/params";
+import { MessageDetail } from "@/lib/messages/schemas";
 
 export const GET = withApi(async ({ params, ctx }) => json(await getMessage(ctx, params.id!)), {
   portal: "scoped",
@@ -12,7 +13,7 @@ export const GET = withApi(async ({ params, ctx }) => json(await getMessage(ctx,
     summary: "Get a message",
     tag: "Messages",
     params: MESSAGE,
-    success: { status: 200, description: "The message with its payload and deliveries.", schema: "MessageDetail" },
+    success: { status: 200, description: "The message with its payload and deliveries.", schema: MessageDetail },
   },
 });
 

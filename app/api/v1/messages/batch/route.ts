@@ -5,6 +5,7 @@ import { json, readText } from "@/lib/http/request";
 import { withApi } from "@/lib/http/api-route";
 import { otherMethods } from "@/lib/http/methods";
 import { zodFieldErrors } from "@/lib/http/problem";
+import { CreateMessageBatchInput, MessageBatchResult } from "@/lib/messages/schemas";
 
 /** The call as a whole: past MAX_BATCH_BYTES 413 (the rest is never read); not JSON, or not 1–100 messages, 422. */
 async function readEnvelope(req: Request) {
@@ -35,8 +36,8 @@ export const POST = withApi(async ({ req, ctx }) => {
       "an invalid one fails alone and changes nothing. The answer has one result per message, in the order sent: " +
       "`{status: 202, message, replayed?}` or `{status: 404 | 409 | 413 | 422, error: {code, detail, errors?}}`.",
     tag: "Messages",
-    body: { schema: "CreateMessageBatchInput" },
-    success: { status: 200, description: "One result per message, in request order.", schema: "MessageBatchResult" },
+    body: { schema: CreateMessageBatchInput },
+    success: { status: 200, description: "One result per message, in request order.", schema: MessageBatchResult },
     errors: {
       400: "Not answered by this route: a body that is not JSON is `422 invalid_json` here, like every other problem with the call as a whole.",
       413: "`payload_too_large`: the body is over MAX_BATCH_BYTES (5 MiB by default). A payload over MAX_PAYLOAD_BYTES fails its item alone.",

@@ -24,7 +24,7 @@ export const POST = publicRoute(
     summary: "Exchange a portal link's token for a session",
     description: "No API key. A used, expired or unknown token is 401 `invalid_token`.",
     tag: "Portal",
-    body: { schema: "ExchangePortalTokenInput" },
+    body: { schema: ExchangePortalTokenInput },
     success: { status: 201, description: "`{session_token, consumer_id, capabilities, may_rotate_secrets, locale, theme, expires_at}`: `may_rotate_secrets` says whether the session may rotate signing secrets (a link made by the Svix API with only ViewEndpointSecret reads them and may not)." },
     errors: { 429: "`rate_limited`: this client's failed authentications (where the client is unknown, this token's) are over `API_AUTH_FAILURES_PER_MINUTE`; nothing was looked up." },
   },

@@ -3,6 +3,7 @@ import { json } from "@/lib/http/request";
 import { withApi } from "@/lib/http/api-route";
 import { otherMethods } from "@/lib/http/methods";
 import { RECOVERY } from "@/lib/openapi/params";
+import { Recovery } from "@/lib/recoveries/schemas";
 
 export const GET = withApi(async ({ params, ctx }) => json(await getRecovery(ctx, params.id!)), {
   portal: "scoped",
@@ -12,7 +13,7 @@ export const GET = withApi(async ({ params, ctx }) => json(await getRecovery(ctx
     summary: "Get a recovery and its counts",
     tag: "Recoveries",
     params: RECOVERY,
-    success: { status: 200, description: "The recovery.", schema: "Recovery" },
+    success: { status: 200, description: "The recovery.", schema: Recovery },
   },
 });
 

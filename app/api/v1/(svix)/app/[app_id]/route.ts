@@ -1,5 +1,5 @@
 import { json, noContent } from "@/lib/http/request";
-import { ApplicationIn, ApplicationPatch, deleteApplication, getApplication, patchApplication, upsertApplication } from "@/lib/svix/applications";
+import { ApplicationIn, ApplicationPatch, deleteApplication, getApplication, patchApplication, upsertApplication, ApplicationOut } from "@/lib/svix/applications";
 import { SVIX_APP } from "@/lib/svix/openapi";
 import { parseSvixBody } from "@/lib/svix/request";
 import { svixMethods, svixRoute } from "@/lib/svix/route";
@@ -11,7 +11,7 @@ export const GET = svixRoute(async ({ params, ctx }) => json(await getApplicatio
     operationId: "svixGetApplication",
     summary: "Get an application (Svix: application.get)",
     params: SVIX_APP,
-    success: { status: 200, description: "The application.", schema: "SvixApplicationOut" },
+    success: { status: 200, description: "The application.", schema: ApplicationOut },
   },
 });
 
@@ -27,9 +27,9 @@ export const PUT = svixRoute(
       operationId: "svixUpsertApplication",
       summary: "Replace or create an application (Svix: application.update, 2.x upsert)",
       params: SVIX_APP,
-      body: { schema: "SvixApplicationIn" },
-      success: { status: 200, description: "The application, replaced whole.", schema: "SvixApplicationOut" },
-      also: [{ status: 201, description: "None had this uid: made with it.", schema: "SvixApplicationOut" }],
+      body: { schema: ApplicationIn },
+      success: { status: 200, description: "The application, replaced whole.", schema: ApplicationOut },
+      also: [{ status: 201, description: "None had this uid: made with it.", schema: ApplicationOut }],
     },
   },
 );
@@ -42,8 +42,8 @@ export const PATCH = svixRoute(async ({ req, params, ctx }) => json(await patchA
     summary: "Update an application (Svix: application.patch)",
     description: "Changes the fields given; `null` unsets one.",
     params: SVIX_APP,
-    body: { schema: "SvixApplicationPatch" },
-    success: { status: 200, description: "The application.", schema: "SvixApplicationOut" },
+    body: { schema: ApplicationPatch },
+    success: { status: 200, description: "The application.", schema: ApplicationOut },
   },
 });
 

@@ -1,5 +1,5 @@
 import { json } from "@/lib/http/request";
-import { getBackgroundTask } from "@/lib/svix/background-tasks";
+import { getBackgroundTask, BackgroundTaskOut } from "@/lib/svix/background-tasks";
 import { SVIX_TASK } from "@/lib/svix/openapi";
 import { svixMethods, svixRoute } from "@/lib/svix/route";
 
@@ -11,7 +11,7 @@ export const GET = svixRoute(async ({ params, ctx }) => json(await getBackground
     summary: "Get a background task (Svix: backgroundTask.get)",
     description: "An endpoint's recover or replay-missing: our recovery run of that id (`rec_…`).",
     params: SVIX_TASK,
-    success: { status: 200, description: "The task.", schema: "SvixBackgroundTaskOut" },
+    success: { status: 200, description: "The task.", schema: BackgroundTaskOut },
   },
 });
 

@@ -1,13 +1,5 @@
 import { json, noContent } from "@/lib/http/request";
-import {
-  DeleteEventTypeQuery,
-  EventTypePatch,
-  EventTypeUpdate,
-  getSvixEventType,
-  patchSvixEventType,
-  removeSvixEventType,
-  upsertSvixEventType,
-} from "@/lib/svix/event-types";
+import { DeleteEventTypeQuery, EventTypePatch, EventTypeUpdate, getSvixEventType, patchSvixEventType, removeSvixEventType, upsertSvixEventType, EventTypeOut } from "@/lib/svix/event-types";
 import { SVIX_EVENT_TYPE } from "@/lib/svix/openapi";
 import { parseSvixBody, parseSvixQuery } from "@/lib/svix/request";
 import { svixMethods, svixRoute } from "@/lib/svix/route";
@@ -19,7 +11,7 @@ export const GET = svixRoute(async ({ params, ctx }) => json(await getSvixEventT
     operationId: "svixGetEventType",
     summary: "Get an event type (Svix: eventType.get)",
     params: SVIX_EVENT_TYPE,
-    success: { status: 200, description: "The event type.", schema: "SvixEventTypeOut" },
+    success: { status: 200, description: "The event type.", schema: EventTypeOut },
   },
 });
 
@@ -35,9 +27,9 @@ export const PUT = svixRoute(
       operationId: "svixUpsertEventType",
       summary: "Replace or create an event type (Svix: eventType.update, 2.x upsert)",
       params: SVIX_EVENT_TYPE,
-      body: { schema: "SvixEventTypeUpdate" },
-      success: { status: 200, description: "The event type, replaced whole.", schema: "SvixEventTypeOut" },
-      also: [{ status: 201, description: "None had this name: made.", schema: "SvixEventTypeOut" }],
+      body: { schema: EventTypeUpdate },
+      success: { status: 200, description: "The event type, replaced whole.", schema: EventTypeOut },
+      also: [{ status: 201, description: "None had this name: made.", schema: EventTypeOut }],
     },
   },
 );
@@ -50,8 +42,8 @@ export const PATCH = svixRoute(async ({ req, params, ctx }) => json(await patchS
     summary: "Update an event type (Svix: eventType.patch)",
     description: "Changes the fields given; `null` unsets `schemas` and `groupName`.",
     params: SVIX_EVENT_TYPE,
-    body: { schema: "SvixEventTypePatch" },
-    success: { status: 200, description: "The event type.", schema: "SvixEventTypeOut" },
+    body: { schema: EventTypePatch },
+    success: { status: 200, description: "The event type.", schema: EventTypeOut },
   },
 });
 

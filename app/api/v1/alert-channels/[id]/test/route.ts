@@ -3,6 +3,7 @@ import { ignoreBody, json } from "@/lib/http/request";
 import { withApi } from "@/lib/http/api-route";
 import { otherMethods } from "@/lib/http/methods";
 import { ALERT_CHANNEL } from "@/lib/openapi/params";
+import { AlertTestQueued } from "@/lib/alerts/schemas";
 
 export const POST = withApi(async ({ req, params, ctx }) => {
   await ignoreBody(req);
@@ -16,7 +17,7 @@ export const POST = withApi(async ({ req, params, ctx }) => {
     description: "The worker sends an `alert.test` alert to this channel now, whatever its kinds and the throttle; the outcome appears in GET /alerts.",
     tag: "Alerts",
     params: ALERT_CHANNEL,
-    success: { status: 202, description: "The test alert is queued.", schema: "AlertTestQueued" },
+    success: { status: 202, description: "The test alert is queued.", schema: AlertTestQueued },
   },
 });
 

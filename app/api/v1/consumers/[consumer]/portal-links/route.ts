@@ -14,7 +14,7 @@ export const POST = withApi(async ({ req, params, ctx }) =>
     description: "Answers `{url, expires_at}`; the url carries a one-time `pt_` token in its fragment (`…/portal#token=pt_…`).",
     tag: "Portal",
     params: CONSUMER,
-    body: { schema: "CreatePortalLinkInput", required: false },
+    body: { schema: CreatePortalLinkInput, required: false },
     success: { status: 201, description: "`{url, expires_at}`." },
   },
 });

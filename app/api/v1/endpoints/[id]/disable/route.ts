@@ -3,6 +3,7 @@ import { ignoreBody, json } from "@/lib/http/request";
 import { withApi } from "@/lib/http/api-route";
 import { otherMethods } from "@/lib/http/methods";
 import { ENDPOINT } from "@/lib/openapi/params";
+import { Endpoint } from "@/lib/endpoints/schemas";
 
 export const POST = withApi(async ({ req, params, ctx }) => {
   await ignoreBody(req);
@@ -15,7 +16,7 @@ export const POST = withApi(async ({ req, params, ctx }) => {
     summary: "Disable an endpoint",
     tag: "Endpoints",
     params: ENDPOINT,
-    success: { status: 200, description: "The endpoint.", schema: "Endpoint" },
+    success: { status: 200, description: "The endpoint.", schema: Endpoint },
   },
 });
 

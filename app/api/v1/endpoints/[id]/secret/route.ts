@@ -3,6 +3,7 @@ import { json } from "@/lib/http/request";
 import { withApi } from "@/lib/http/api-route";
 import { otherMethods } from "@/lib/http/methods";
 import { ENDPOINT } from "@/lib/openapi/params";
+import { EndpointSecret } from "@/lib/endpoints/schemas";
 
 export const GET = withApi(async ({ params, ctx }) =>
   json(await getEndpointSecret({ ctx, id: params.id! }), 200, { "cache-control": "no-store" }), {
@@ -14,7 +15,7 @@ export const GET = withApi(async ({ params, ctx }) =>
     description: "API keys, admins, and portal sessions with `view_secrets`; a viewer is refused 403.",
     tag: "Endpoints",
     params: ENDPOINT,
-    success: { status: 200, description: "The current `whsec_…` secret.", schema: "EndpointSecret" },
+    success: { status: 200, description: "The current `whsec_…` secret.", schema: EndpointSecret },
   },
 });
 

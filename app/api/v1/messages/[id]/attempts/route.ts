@@ -4,6 +4,7 @@ import { withApi } from "@/lib/http/api-route";
 import { PageQuery } from "@/lib/pagination";
 import { otherMethods } from "@/lib/http/methods";
 import { MESSAGE } from "@/lib/openapi/params";
+import { Attempt } from "@/lib/attempts/schemas";
 
 export const GET = withApi(async ({ req, params, ctx }) =>
   json(await listMessageAttempts(ctx, params.id!, parseQuery(req, PageQuery.extend(MessageAttemptsQuery.shape)))), {
@@ -15,7 +16,7 @@ export const GET = withApi(async ({ req, params, ctx }) =>
     tag: "Attempts",
     params: MESSAGE,
     query: PageQuery.extend(MessageAttemptsQuery.shape),
-    success: { status: 200, description: "A page of attempts, newest first.", schema: "Attempt", list: true },
+    success: { status: 200, description: "A page of attempts, newest first.", schema: Attempt, list: true },
   },
 });
 

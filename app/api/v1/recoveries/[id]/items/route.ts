@@ -4,6 +4,7 @@ import { withApi } from "@/lib/http/api-route";
 import { PageQuery } from "@/lib/pagination";
 import { otherMethods } from "@/lib/http/methods";
 import { RECOVERY } from "@/lib/openapi/params";
+import { RecoveryItem } from "@/lib/recoveries/schemas";
 
 export const GET = withApi(async ({ req, params, ctx }) => {
   const query = parseQuery(req, PageQuery.extend(ListItemsQuery.shape));
@@ -24,7 +25,7 @@ export const GET = withApi(async ({ req, params, ctx }) => {
     tag: "Recoveries",
     params: RECOVERY,
     query: PageQuery.extend(ListItemsQuery.shape),
-    success: { status: 200, description: "A page of items, in run order.", schema: "RecoveryItem", list: true },
+    success: { status: 200, description: "A page of items, in run order.", schema: RecoveryItem, list: true },
   },
 });
 

@@ -3,6 +3,7 @@ import { ignoreBody, json } from "@/lib/http/request";
 import { withApi } from "@/lib/http/api-route";
 import { otherMethods } from "@/lib/http/methods";
 import { RECOVERY } from "@/lib/openapi/params";
+import { Recovery } from "@/lib/recoveries/schemas";
 
 export const POST = withApi(async ({ req, params, ctx }) => {
   await ignoreBody(req);
@@ -15,7 +16,7 @@ export const POST = withApi(async ({ req, params, ctx }) => {
     summary: "Pause a recovery",
     tag: "Recoveries",
     params: RECOVERY,
-    success: { status: 200, description: "The recovery, paused.", schema: "Recovery" },
+    success: { status: 200, description: "The recovery, paused.", schema: Recovery },
     errors: { 409: "`invalid_state`: the recovery's state does not allow this move." },
   },
 });

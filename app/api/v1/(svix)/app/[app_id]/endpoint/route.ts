@@ -1,6 +1,6 @@
 import { json } from "@/lib/http/request";
-import { EndpointIn, createSvixEndpoint, listSvixEndpoints } from "@/lib/svix/endpoints";
-import { SVIX_APP } from "@/lib/svix/openapi";
+import { EndpointIn, createSvixEndpoint, listSvixEndpoints, EndpointOut } from "@/lib/svix/endpoints";
+import { SVIX_APP, ListResponseEndpointOut } from "@/lib/svix/openapi";
 import { ListQuery, parseSvixQuery } from "@/lib/svix/request";
 import { svixMethods, svixRoute } from "@/lib/svix/route";
 
@@ -13,7 +13,7 @@ export const GET = svixRoute(async ({ req, params, ctx }) => json(await listSvix
     description: "The application's endpoints, newest first unless `order=ascending`.",
     params: SVIX_APP,
     query: ListQuery,
-    success: { status: 200, description: "A page of endpoints.", schema: "SvixListResponseEndpointOut" },
+    success: { status: 200, description: "A page of endpoints.", schema: ListResponseEndpointOut },
   },
 });
 
@@ -26,8 +26,8 @@ export const POST = svixRoute(async ({ params, ctx, body }) => json(await create
     summary: "Create an endpoint (Svix: endpoint.create)",
     description: "Signs with the `svix-*` headers too. `secret` takes an imported `whsec_…` (or its bare base64); `filterTypes` (1.x) or `eventTypes` (2.x), `[]` for every event type.",
     params: SVIX_APP,
-    body: { schema: "SvixEndpointIn" },
-    success: { status: 201, description: "The new endpoint.", schema: "SvixEndpointOut" },
+    body: { schema: EndpointIn },
+    success: { status: 201, description: "The new endpoint.", schema: EndpointOut },
   },
 });
 

@@ -1,6 +1,6 @@
 import { json } from "@/lib/http/request";
-import { MessageIn, ListMessagesQuery, createSvixMessage, listSvixMessages, GetMessageQuery } from "@/lib/svix/messages";
-import { SVIX_APP } from "@/lib/svix/openapi";
+import { MessageIn, ListMessagesQuery, createSvixMessage, listSvixMessages, GetMessageQuery, MessageOut } from "@/lib/svix/messages";
+import { SVIX_APP, ListResponseMessageOut } from "@/lib/svix/openapi";
 import { parseSvixQuery } from "@/lib/svix/request";
 import { svixMethods, svixRoute } from "@/lib/svix/route";
 
@@ -13,7 +13,7 @@ export const GET = svixRoute(async ({ req, params, ctx }) => json(await listSvix
     description: "The application's messages, newest first.",
     params: SVIX_APP,
     query: ListMessagesQuery,
-    success: { status: 200, description: "A page of messages.", schema: "SvixListResponseMessageOut" },
+    success: { status: 200, description: "A page of messages.", schema: ListResponseMessageOut },
   },
 });
 
@@ -35,8 +35,8 @@ export const POST = svixRoute(
         "`application` makes the consumer when none has this id or uid. `payload` is answered only with `with_content=true`.",
       params: SVIX_APP,
       query: GetMessageQuery,
-      body: { schema: "SvixMessageIn" },
-      success: { status: 202, description: "The message, accepted.", schema: "SvixMessageOut" },
+      body: { schema: MessageIn },
+      success: { status: 202, description: "The message, accepted.", schema: MessageOut },
       errors: { 409: "`conflict`: this eventId was used within EVENT_ID_TTL.", 413: "`payload_too_large`." },
     },
   },

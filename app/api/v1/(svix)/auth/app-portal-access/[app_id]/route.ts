@@ -1,6 +1,6 @@
 import { json } from "@/lib/http/request";
 import { SVIX_APP } from "@/lib/svix/openapi";
-import { AppPortalAccessIn, appPortalAccess } from "@/lib/svix/portal-access";
+import { AppPortalAccessIn, appPortalAccess, AppPortalAccessOut } from "@/lib/svix/portal-access";
 import { svixMethods, svixRoute } from "@/lib/svix/route";
 
 export const POST = svixRoute(async ({ params, ctx, body }) => json(await appPortalAccess(ctx, params.app_id!, body)), {
@@ -17,8 +17,8 @@ export const POST = svixRoute(async ({ params, ctx, body }) => json(await appPor
       "each Svix capability grants what Svix documents (docs/security.md). A replay of the same `Idempotency-Key` answers a new link and token: none is kept. " +
       "`application` makes the consumer when none has this id or uid.",
     params: SVIX_APP,
-    body: { schema: "SvixAppPortalAccessIn", required: false },
-    success: { status: 200, description: "The link and the token.", schema: "SvixAppPortalAccessOut" },
+    body: { schema: AppPortalAccessIn, required: false },
+    success: { status: 200, description: "The link and the token.", schema: AppPortalAccessOut },
   },
 });
 

@@ -1,5 +1,5 @@
 import { json, noContent } from "@/lib/http/request";
-import { EndpointPatch, EndpointUpdate, deleteSvixEndpoint, getSvixEndpoint, patchSvixEndpoint, upsertSvixEndpoint } from "@/lib/svix/endpoints";
+import { EndpointPatch, EndpointUpdate, deleteSvixEndpoint, getSvixEndpoint, patchSvixEndpoint, upsertSvixEndpoint, EndpointOut } from "@/lib/svix/endpoints";
 import { SVIX_ENDPOINT } from "@/lib/svix/openapi";
 import { parseSvixBody } from "@/lib/svix/request";
 import { svixMethods, svixRoute } from "@/lib/svix/route";
@@ -11,7 +11,7 @@ export const GET = svixRoute(async ({ params, ctx }) => json(await getSvixEndpoi
     operationId: "svixGetEndpoint",
     summary: "Get an endpoint (Svix: endpoint.get)",
     params: SVIX_ENDPOINT,
-    success: { status: 200, description: "The endpoint.", schema: "SvixEndpointOut" },
+    success: { status: 200, description: "The endpoint.", schema: EndpointOut },
   },
 });
 
@@ -27,9 +27,9 @@ export const PUT = svixRoute(
       operationId: "svixUpsertEndpoint",
       summary: "Replace or create an endpoint (Svix: endpoint.update, 2.x upsert)",
       params: SVIX_ENDPOINT,
-      body: { schema: "SvixEndpointUpdate" },
-      success: { status: 200, description: "The endpoint, replaced whole.", schema: "SvixEndpointOut" },
-      also: [{ status: 201, description: "None had this uid: made with it.", schema: "SvixEndpointOut" }],
+      body: { schema: EndpointUpdate },
+      success: { status: 200, description: "The endpoint, replaced whole.", schema: EndpointOut },
+      also: [{ status: 201, description: "None had this uid: made with it.", schema: EndpointOut }],
     },
   },
 );
@@ -42,8 +42,8 @@ export const PATCH = svixRoute(async ({ req, params, ctx }) => json(await patchS
     summary: "Update an endpoint (Svix: endpoint.patch)",
     description: "Changes the fields given; `null` unsets. `disabled: false` enables it as our enable does.",
     params: SVIX_ENDPOINT,
-    body: { schema: "SvixEndpointPatch" },
-    success: { status: 200, description: "The endpoint.", schema: "SvixEndpointOut" },
+    body: { schema: EndpointPatch },
+    success: { status: 200, description: "The endpoint.", schema: EndpointOut },
   },
 });
 

@@ -1,5 +1,5 @@
 import { json } from "@/lib/http/request";
-import { GetMessageQuery, getSvixMessage } from "@/lib/svix/messages";
+import { GetMessageQuery, getSvixMessage, MessageOut } from "@/lib/svix/messages";
 import { SVIX_MESSAGE } from "@/lib/svix/openapi";
 import { parseSvixQuery } from "@/lib/svix/request";
 import { svixMethods, svixRoute } from "@/lib/svix/route";
@@ -15,7 +15,7 @@ export const GET = svixRoute(
       description: "By id or eventId; `payload` is `{\"expired\": true}` once expunged.",
       params: SVIX_MESSAGE,
       query: GetMessageQuery,
-      success: { status: 200, description: "The message.", schema: "SvixMessageOut" },
+      success: { status: 200, description: "The message.", schema: MessageOut },
     },
   },
 );

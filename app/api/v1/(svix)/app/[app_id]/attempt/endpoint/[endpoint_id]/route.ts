@@ -1,6 +1,6 @@
 import { json } from "@/lib/http/request";
 import { ListAttemptsQuery, listAttemptsByEndpoint } from "@/lib/svix/messages";
-import { SVIX_ENDPOINT } from "@/lib/svix/openapi";
+import { SVIX_ENDPOINT, ListResponseMessageAttemptOut } from "@/lib/svix/openapi";
 import { parseSvixQuery } from "@/lib/svix/request";
 import { svixMethods, svixRoute } from "@/lib/svix/route";
 
@@ -13,7 +13,7 @@ export const GET = svixRoute(async ({ req, params, ctx }) => json(await listAtte
     description: "Newest first. `status` 0 success or 2 fail (our attempts have ended); `status_code_class` 0 for no HTTP answer.",
     params: SVIX_ENDPOINT,
     query: ListAttemptsQuery,
-    success: { status: 200, description: "A page of attempts.", schema: "SvixListResponseMessageAttemptOut" },
+    success: { status: 200, description: "A page of attempts.", schema: ListResponseMessageAttemptOut },
   },
 });
 

@@ -1,5 +1,5 @@
 import { json, noContent } from "@/lib/http/request";
-import { HeadersIn, HeadersPatchIn, getSvixEndpointHeaders, patchSvixEndpointHeaders, setSvixEndpointHeaders } from "@/lib/svix/endpoints";
+import { HeadersIn, HeadersPatchIn, getSvixEndpointHeaders, patchSvixEndpointHeaders, setSvixEndpointHeaders, EndpointHeadersOut } from "@/lib/svix/endpoints";
 import { SVIX_ENDPOINT } from "@/lib/svix/openapi";
 import { parseSvixBody } from "@/lib/svix/request";
 import { svixMethods, svixRoute } from "@/lib/svix/route";
@@ -12,7 +12,7 @@ export const GET = svixRoute(async ({ params, ctx }) => json(await getSvixEndpoi
     summary: "Get an endpoint's custom headers (Svix: endpoint.getHeaders)",
     description: "Sensitive headers (authorization, x-api-key…) are named in `sensitive`, their values left out.",
     params: SVIX_ENDPOINT,
-    success: { status: 200, description: "`{headers, sensitive}`.", schema: "SvixEndpointHeadersOut" },
+    success: { status: 200, description: "`{headers, sensitive}`.", schema: EndpointHeadersOut },
   },
 });
 
@@ -28,7 +28,7 @@ export const PUT = svixRoute(
       operationId: "svixSetEndpointHeaders",
       summary: "Replace an endpoint's custom headers (Svix: endpoint.updateHeaders, 2.x setHeaders)",
       params: SVIX_ENDPOINT,
-      body: { schema: "SvixEndpointHeadersIn" },
+      body: { schema: HeadersIn },
       success: { status: 204, description: "Replaced." },
     },
   },
@@ -47,7 +47,7 @@ export const PATCH = svixRoute(
       summary: "Change some of an endpoint's custom headers (Svix: endpoint.patchHeaders)",
       description: "Merged; a `null` value or a name in `deleteHeaders` removes that header.",
       params: SVIX_ENDPOINT,
-      body: { schema: "SvixEndpointHeadersPatchIn" },
+      body: { schema: HeadersPatchIn },
       success: { status: 204, description: "Changed." },
     },
   },

@@ -1,6 +1,6 @@
 import { json } from "@/lib/http/request";
 import { ListAttemptedMessagesQuery, listAttemptedMessages } from "@/lib/svix/messages";
-import { SVIX_ENDPOINT } from "@/lib/svix/openapi";
+import { SVIX_ENDPOINT, ListResponseEndpointMessageOut } from "@/lib/svix/openapi";
 import { parseSvixQuery } from "@/lib/svix/request";
 import { svixMethods, svixRoute } from "@/lib/svix/route";
 
@@ -15,7 +15,7 @@ export const GET = svixRoute(
       description: "Newest first, each with its delivery's status: 0 success, 1 pending, 2 fail, 3 sending (retrying), 4 canceled (0 without `expanded_statuses`).",
       params: SVIX_ENDPOINT,
       query: ListAttemptedMessagesQuery,
-      success: { status: 200, description: "A page of messages.", schema: "SvixListResponseEndpointMessageOut" },
+      success: { status: 200, description: "A page of messages.", schema: ListResponseEndpointMessageOut },
     },
   },
 );

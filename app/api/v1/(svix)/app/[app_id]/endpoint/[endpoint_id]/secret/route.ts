@@ -1,6 +1,6 @@
 import { json } from "@/lib/http/request";
 import { getSvixEndpointSecret } from "@/lib/svix/endpoints";
-import { SVIX_ENDPOINT } from "@/lib/svix/openapi";
+import { SVIX_ENDPOINT, EndpointSecretOut } from "@/lib/svix/openapi";
 import { svixMethods, svixRoute } from "@/lib/svix/route";
 
 export const GET = svixRoute(async ({ params, ctx }) => json(await getSvixEndpointSecret(ctx, params.app_id!, params.endpoint_id!)), {
@@ -10,7 +10,7 @@ export const GET = svixRoute(async ({ params, ctx }) => json(await getSvixEndpoi
     operationId: "svixGetEndpointSecret",
     summary: "Get an endpoint's signing secret (Svix: endpoint.getSecret)",
     params: SVIX_ENDPOINT,
-    success: { status: 200, description: "`{key: \"whsec_…\"}`.", schema: "SvixEndpointSecretOut" },
+    success: { status: 200, description: "`{key: \"whsec_…\"}`.", schema: EndpointSecretOut },
   },
 });
 

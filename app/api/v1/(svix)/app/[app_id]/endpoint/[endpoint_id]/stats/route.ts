@@ -1,5 +1,5 @@
 import { json } from "@/lib/http/request";
-import { StatsQuery, svixEndpointStats } from "@/lib/svix/endpoints";
+import { StatsQuery, svixEndpointStats, EndpointStatsOut } from "@/lib/svix/endpoints";
 import { SVIX_ENDPOINT } from "@/lib/svix/openapi";
 import { parseSvixQuery } from "@/lib/svix/request";
 import { svixMethods, svixRoute } from "@/lib/svix/route";
@@ -16,7 +16,7 @@ export const GET = svixRoute(async ({ req, params, ctx }) => json(await svixEndp
     errors: { 400: "`invalid_range`: `until` in the future, or a window over 28 days." },
     params: SVIX_ENDPOINT,
     query: StatsQuery,
-    success: { status: 200, description: "`{success, pending, sending, fail, canceled}`.", schema: "SvixEndpointStats" },
+    success: { status: 200, description: "`{success, pending, sending, fail, canceled}`.", schema: EndpointStatsOut },
   },
 });
 

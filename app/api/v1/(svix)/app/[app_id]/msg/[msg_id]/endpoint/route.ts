@@ -1,6 +1,6 @@
 import { json } from "@/lib/http/request";
 import { ListAttemptedDestinationsQuery, listAttemptedDestinations } from "@/lib/svix/messages";
-import { SVIX_MESSAGE } from "@/lib/svix/openapi";
+import { SVIX_MESSAGE, ListResponseMessageEndpointOut } from "@/lib/svix/openapi";
 import { parseSvixQuery } from "@/lib/svix/request";
 import { svixMethods, svixRoute } from "@/lib/svix/route";
 
@@ -15,7 +15,7 @@ export const GET = svixRoute(
       description: "The endpoints the message goes to, each with its delivery's status.",
       params: SVIX_MESSAGE,
       query: ListAttemptedDestinationsQuery,
-      success: { status: 200, description: "A page of endpoints.", schema: "SvixListResponseMessageEndpointOut" },
+      success: { status: 200, description: "A page of endpoints.", schema: ListResponseMessageEndpointOut },
     },
   },
 );

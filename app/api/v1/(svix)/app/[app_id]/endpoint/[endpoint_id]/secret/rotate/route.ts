@@ -17,7 +17,7 @@ export const POST = svixRoute(
       summary: "Rotate an endpoint's signing secret (Svix: endpoint.rotateSecret)",
       description: "The old secret keeps signing beside the new one for `gracePeriodSeconds` (0–604800, default 86400).",
       params: SVIX_ENDPOINT,
-      body: { schema: "SvixEndpointSecretRotateIn", required: false },
+      body: { schema: RotateIn, required: false },
       success: { status: 204, description: "Rotated." },
     },
   },

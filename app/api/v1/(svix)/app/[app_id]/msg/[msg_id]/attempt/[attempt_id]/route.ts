@@ -1,5 +1,5 @@
 import { json } from "@/lib/http/request";
-import { getSvixAttempt } from "@/lib/svix/messages";
+import { getSvixAttempt, MessageAttemptOut } from "@/lib/svix/messages";
 import { SVIX_ATTEMPT } from "@/lib/svix/openapi";
 import { svixMethods, svixRoute } from "@/lib/svix/route";
 
@@ -10,7 +10,7 @@ export const GET = svixRoute(async ({ params, ctx }) => json(await getSvixAttemp
     operationId: "svixGetAttempt",
     summary: "Get an attempt (Svix: messageAttempt.get)",
     params: SVIX_ATTEMPT,
-    success: { status: 200, description: "The attempt.", schema: "SvixMessageAttemptOut" },
+    success: { status: 200, description: "The attempt.", schema: MessageAttemptOut },
   },
 });
 

@@ -9,7 +9,7 @@ import type { Receiver } from "./receiver";
 import { awaitDeliveries, type DeliveryResult } from "./throughput";
 
 /** Delivery rates (attempts/s) and CPU time of the worker and PostgreSQL per attempt (µs), with a setting on and off. */
-export type RollupPair = { on: number; off: number; ratio: number; cpuOn: number; cpuOff: number; order: string };
+export type DeliveryPair = { on: number; off: number; ratio: number; cpuOn: number; cpuOff: number; order: string };
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -17,7 +17,7 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-export const summarizePairs = (pairs: RollupPair[]) => ({
+export const summarizePairs = (pairs: DeliveryPair[]) => ({
   on: median(pairs.map((p) => p.on)),
   off: median(pairs.map((p) => p.off)),
   ratio: median(pairs.map((p) => p.ratio)),
@@ -28,17 +28,6 @@ export const summarizePairs = (pairs: RollupPair[]) => ({
   cpuRatio: median(pairs.map((p) => p.cpuOn / p.cpuOff)),
 });
 
-/**
- * Part f: what the stats rollup costs the delivery rate. Part b's delivery again, `pairs` times
- * with the rollup written (STATS_ROLLUP=on, compaction included) and without (off), in turn —
- * on/off, then off/on — so the machine's drift falls on both alike; each phase queues `deliveries`
- * by SQL to part b's endpoints (20 consumers × 1 endpoint), starts a fresh worker, and takes the
- * rate from the first request at the receiver to the last attempt written.
- */
-export function measureRollupCost(ctx: PairContext, options: PairOptions): Promise<RollupPair[]> {
-  return measureDeliveryPairs(ctx, { ...options, label: "rollup", on: { STATS_ROLLUP: "on" }, off: { STATS_ROLLUP: "off" } });
-}
-
 // Each phase's receiver group, across parts: a group's first arrival must be its phase's own.
 let phase = 0;
 
@@ -48,8 +37,11 @@ type WorkerEnv = Record<string, string | undefined>;
 type PairOptions = { pairs: number; deliveries: number; endpointIds: string[]; log: (line: string) => void };
 
 /**
- * Part b's delivery with the worker's environment `on` and `off` (part f: the rollup; part h:
- * tracing), in pairs as above. `traceparents`: the queued messages carry an ingest traceparent, as
+ * Part b's delivery with the worker's environment `on` and `off` (part f2: tracing), or each side's
+ * own checkout or preparation, `pairs` times in turn — on/off, then off/on — so the machine's drift
+ * falls on both alike. Each phase queues `deliveries` by SQL to part b's endpoints (20 consumers × 1
+ * endpoint), starts fresh workers, and takes the rate from the first request at the receiver to the
+ * last attempt written. `traceparents`: the queued messages carry an ingest traceparent, as
  * a traced web app writes them.
  */
 export async function measureDeliveryPairs(
@@ -66,9 +58,9 @@ export async function measureDeliveryPairs(
     /** Run before each phase's work is queued, e.g. to build or drop an index (bench/queue-index.ts). */
     prepare?: (variant: "on" | "off") => Promise<void>;
   },
-): Promise<RollupPair[]> {
+): Promise<DeliveryPair[]> {
   const { db, receiver } = ctx;
-  const pairs: RollupPair[] = [];
+  const pairs: DeliveryPair[] = [];
   const run = async (variant: "on" | "off"): Promise<{ rate: number; cpu: number }> => {
     phase += 1;
     const group = `ab${phase}`;
@@ -131,7 +123,7 @@ async function queue(db: BenchDatabase, endpointIds: string[], count: number, tr
     await db.sql.begin(async (tx) => {
       await tx`
         insert into messages (id, consumer_id, event_type, payload, traceparent)
-        select unnest(${messageIds}::text[]), unnest(${messageIds.map((_, i) => consumer(i))}::text[]), 'invoice.paid', '{"bench":"rollup"}',
+        select unnest(${messageIds}::text[]), unnest(${messageIds.map((_, i) => consumer(i))}::text[]), 'invoice.paid', '{"bench":"pairs"}',
                unnest(${messageIds.map(traceparent)}::text[])`;
       await tx`
         insert into deliveries (id, message_id, endpoint_id, consumer_id, status, next_attempt_at)
