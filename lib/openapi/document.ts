@@ -1,6 +1,6 @@
 import { alertSchemas, alertTag } from "../alerts/openapi";
 import { apiKeySchemas, apiKeyTag } from "../api-keys/openapi";
-import { auditSchemas, auditTag } from "../audit/openapi";
+import { auditSchemas, auditTag } from "../audit-log/openapi";
 import { attemptSchemas, attemptTag } from "../attempts/openapi";
 import { consumerSchemas, consumerTag } from "../consumers/openapi";
 import { endpointSchemas, endpointTag } from "../endpoints/openapi";

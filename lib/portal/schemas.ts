@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { themeAccent, themeLogoUrl, themeName } from "./theme-fields";
+import { themeAccent, themeLogoUrl, themeName } from "../portal-page/theme-fields";
 import { PORTAL_CAPABILITIES, type PortalCapability, type PortalPermission, type PortalTheme } from "../db/schema/access";
 import type { createPortalLink } from "./create-portal-link";
 

@@ -1,7 +1,7 @@
 import type { Config } from "../../config";
-import { egressPolicy } from "../../deliveries/attempt-delivery";
 import { USER_AGENT } from "../../deliveries/webhook-request";
 import { postWebhook } from "../../webhooks/egress";
+import { urlPolicy } from "../../webhooks/policy";
 import { shortError, type SendOutcome } from "./outcome";
 
 /** A channel's HTTP request: Slack, Teams, Chatwork and webhook channels all end here. */
@@ -20,7 +20,7 @@ export async function postAlert(request: AlertRequest, config: Config, channelId
     body: request.body,
     timeoutMs: config.ALERT_TIMEOUT,
     bodyLimit: 300,
-    policy: egressPolicy(config),
+    policy: urlPolicy(config),
     isolationKey: `alert:${channelId}`,
   });
   if (result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300) return { ok: true, message: request.body };
