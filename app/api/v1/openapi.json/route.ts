@@ -1,6 +1,6 @@
 import { json } from "@/lib/http/request";
 import { publicRoute } from "@/lib/http/api-route";
-import { buildOpenApiDocument } from "@/lib/openapi/document";
+import { buildOpenApiDocument } from "@/lib/api-document/document";
 import { otherMethods } from "@/lib/http/methods";
 import { API_ROUTES } from "../routes";
 

@@ -14,10 +14,10 @@ import { statsSchemas, statsTag } from "../stats/openapi";
 import { svixSchemas, svixTag } from "../svix/openapi";
 import { HTTP_METHODS } from "../http/methods";
 import { routeContract } from "../http/route-contract";
-import { output, type ErrorStatus, type Method, type Operation, type SchemaEntry, type Tag } from "./operation";
+import { output, type ErrorStatus, type Method, type Operation, type SchemaEntry, type Tag } from "../openapi/operation";
 import { ERROR_RESPONSES, operationObject, Problem, problemResponse, toJsonSchema } from "./render";
 
-export type { Operation } from "./operation";
+export type { Operation } from "../openapi/operation";
 
 /**
  * The OpenAPI 3.1 document of /api/v1, generated from the routes themselves: each route file

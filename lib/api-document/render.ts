@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { FieldError } from "../errors";
-import type { Assert, ErrorStatus, Io, JsonSchema, Operation, Same } from "./operation";
+import type { Assert, ErrorStatus, Io, JsonSchema, Operation, Same } from "../openapi/operation";
 
 /**
  * How one Operation becomes an OpenAPI operation object, and the answers every operation shares:
