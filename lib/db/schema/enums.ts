@@ -5,6 +5,10 @@
  * (lib/alerts/kinds.ts, lib/portal/capabilities.ts), as UI code never imports lib/db itself.
  */
 
+/** Who acts (audit_events.actor_type): the kinds of ctx.actor, lib/context.ts. */
+export const ACTOR_TYPES = ["api_key", "operator", "portal", "system"] as const;
+export type ActorType = (typeof ACTOR_TYPES)[number];
+
 /** The kinds of alert channel: alert_channels.kind, and the dashboard's channel form. */
 export const ALERT_CHANNEL_KINDS = ["slack", "teams", "chatwork", "email", "webhook"] as const;
 export type AlertChannelKind = (typeof ALERT_CHANNEL_KINDS)[number];
