@@ -7,7 +7,7 @@ import type { searchEndpoints } from "./queries";
 import type { updateEndpoint } from "./update-endpoint";
 import { CreateEndpointInput, Endpoint, EndpointSecret, EndpointStats, EndpointWithConsumer, RotateSecretInput, SendTestInput, TestQueued, UpdatedEndpoint, UpdateEndpointInput } from "./schemas";
 
-// This domain's part of the OpenAPI document, assembled by lib/openapi/document.ts.
+// This domain's part of the OpenAPI document, assembled by lib/api-document/document.ts.
 type _DocumentedAnswersMatch = [
   Assert<Same<z.infer<typeof EndpointSecret>, Awaited<ReturnType<typeof getEndpointSecret>>>>,
   Assert<Same<z.infer<typeof EndpointSecret>, Awaited<ReturnType<typeof rotateEndpointSecret>>>>,

@@ -5,7 +5,7 @@ import type { endpointStats } from "./endpoint-stats";
 import type { getStats } from "./queries";
 import { StatsSeries } from "./schemas";
 
-// This domain's part of the OpenAPI document, assembled by lib/openapi/document.ts.
+// This domain's part of the OpenAPI document, assembled by lib/api-document/document.ts.
 // GET /endpoints/{id}/stats is documented with the endpoints (EndpointStats) and read here, from the rollup.
 type _DocumentedAnswersMatch = [
   Assert<Same<z.infer<typeof StatsSeries>, Awaited<ReturnType<typeof getStats>>>>,
