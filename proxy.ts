@@ -1,7 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { sessionOperatorId } from "@/lib/auth/request-session";
 import { getConfig } from "@/lib/config";
-import { frameAncestorsHeader } from "@/lib/portal/frame-ancestors";
+import { frameAncestorsHeader } from "@/lib/portal-page/frame-ancestors";
 
 /**
  * The portal is meant to be framed by the SaaS's own pages, so its framing policy comes from the

@@ -22,7 +22,7 @@ import { createSql, ormOver, type Sql } from "../lib/db/client";
 import { startEmbeddedPostgres } from "../lib/db/embedded";
 import { migrateDatabase } from "../lib/db/migrate";
 import { listAlerts } from "../lib/alerts/queries";
-import { endpointStats } from "../lib/endpoints/endpoint-stats";
+import { endpointStats } from "../lib/stats/endpoint-stats";
 import { endpointHealthCounts } from "../lib/endpoints/health-counts";
 import { listMessages, ListMessagesQuery } from "../lib/messages";
 import { encodeCursor, PageQuery } from "../lib/pagination";

@@ -21,7 +21,7 @@ import { parseConfig } from "../lib/config";
 import type { Ctx } from "../lib/context";
 import { createSql, ormOver, type Sql } from "../lib/db/client";
 import { migrateDatabase } from "../lib/db/migrate";
-import { deliveryIdFloorSql } from "../lib/deliveries/of-messages";
+import { deliveryIdFloorSql } from "../lib/db/deliveries-of-messages";
 import { deliveryIdFloor, newId } from "../lib/ids";
 import { DAY_MS, ROLLUP_HOURS, makePartitions, startOfDay } from "../lib/retention/partitions";
 
@@ -152,7 +152,7 @@ function queries(
               select 1 from deliveries d where d.message_id = m.id and d.id >= ${deliveryIdFloorSql("m.id")} and d.endpoint_id = '${k.endpoint}') ${page}`,
     },
     { name: "deliveries of one endpoint, newest first", sql: `select * from deliveries where endpoint_id = '${k.endpoint}' ${page}` },
-    // The other reads of deliveries by message, each bounded as lib/deliveries/of-messages.ts bounds them.
+    // The other reads of deliveries by message, each bounded as lib/db/deliveries-of-messages.ts bounds them.
     { name: "a resend's delivery (message and endpoint)", sql: `select id from deliveries where message_id = '${k.message}' and id >= '${floor}' and endpoint_id = '${k.endpoint}'` },
     {
       name: "a payload expunge's pending deliveries (update)",

@@ -12,7 +12,7 @@ import { getConfig } from "../lib/config";
 import { createSql, ormOver } from "../lib/db/client";
 import type { Ctx } from "../lib/context";
 import { getStats } from "../lib/stats/queries";
-import { endpointStats } from "../lib/endpoints/endpoint-stats";
+import { endpointStats } from "../lib/stats/endpoint-stats";
 import { percentile } from "./stats";
 
 const { values } = parseArgs({

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { parseDuration } from "./duration";
-import { parseFrameAncestors } from "./portal/frame-ancestors";
-import { themeAccent, themeLogoUrl, themeName } from "./portal/theme-fields";
+import { parseFrameAncestors } from "./portal-page/frame-ancestors";
+import { themeAccent, themeLogoUrl, themeName } from "./portal-page/theme-fields";
 import { parseCidrList } from "./webhooks/url-safety";
 
 const duration = (fallback: string) =>

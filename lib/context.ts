@@ -1,8 +1,7 @@
 import type { Config } from "./config";
 import { ormOver, type Executor, type Sql, type SqlOrTx, type SqlTx } from "./db/client";
 import { retryOnConflict } from "./db/retry";
-import type { OperatorRole } from "./db/schema/access";
-import type { PortalPermission } from "./portal/capabilities";
+import type { OperatorRole, PortalPermission } from "./db/schema/access";
 
 /** Who is acting. A portal actor may only ever see its own consumer's rows. */
 export type Actor =

@@ -1,5 +1,12 @@
+import type { z } from "zod";
+
 /** Typed domain errors. lib/http/problem.ts turns them into RFC 9457 problem+json. */
 export type FieldError = { path: string; message: string };
+
+/** A zod error's issues as the field errors a ValidationError carries: domains throw these, only the surface renders them. */
+export function zodFieldErrors(error: z.ZodError): FieldError[] {
+  return error.issues.map((issue) => ({ path: issue.path.map(String).join(".") || "(root)", message: issue.message }));
+}
 
 export class AppError extends Error {
   constructor(

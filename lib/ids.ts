@@ -140,7 +140,7 @@ export function idRange(ids: readonly string[]): [first: string, last: string] {
 /**
  * The smallest id a delivery of this message can have: one is made in its message's millisecond
  * (deliveryIdFor) or, made before migration 0019, later. As a lower bound on deliveries.id it prunes
- * the day partitions before the message's from a read by message_id (lib/deliveries/of-messages.ts).
+ * the day partitions before the message's from a read by message_id (lib/db/deliveries-of-messages.ts).
  */
 export function deliveryIdFloor(messageId: string): string {
   return idBoundAt(ID_PREFIXES.delivery, idTime(messageId));

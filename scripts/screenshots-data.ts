@@ -4,7 +4,8 @@
  */
 import { sql } from "drizzle-orm";
 import type { Page } from "playwright-core";
-import { createConsumer, deleteConsumer } from "../lib/consumers";
+import { createConsumer } from "../lib/consumers";
+import { deleteConsumer } from "../lib/retention/delete-consumer";
 import type { Ctx } from "../lib/context";
 import { sweep } from "../lib/maintenance/sweep";
 import { expungePayload } from "../lib/retention/expunge-payload";

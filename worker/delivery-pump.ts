@@ -1,5 +1,5 @@
 import type { Config } from "../lib/config";
-import { decryptionKeys } from "../lib/endpoints/secrets";
+import { decryptionKeys } from "../lib/crypto/encryption";
 import type { Sql } from "../lib/db/client";
 import { attemptDelivery } from "../lib/deliveries/attempt-delivery";
 import { claimDueDeliveries, triggerOf, type ClaimedDelivery } from "../lib/deliveries/claim-due-deliveries";

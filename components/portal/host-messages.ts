@@ -1,4 +1,4 @@
-import { isAllowedAncestor } from "@/lib/portal/frame-ancestors";
+import { isAllowedAncestor } from "@/lib/portal-page/frame-ancestors";
 
 /**
  * What the portal tells the page that frames it, by window.postMessage, each message an object

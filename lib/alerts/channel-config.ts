@@ -1,9 +1,7 @@
 import { z } from "zod";
 import type { Config } from "../config";
-import { decrypt, encrypt } from "../crypto/encryption";
-import { decryptionKeys } from "../endpoints/secrets";
-import { EndpointUrlForbiddenError, ValidationError } from "../errors";
-import { zodFieldErrors } from "../http/problem";
+import { decrypt, decryptionKeys, encrypt } from "../crypto/encryption";
+import { EndpointUrlForbiddenError, ValidationError, zodFieldErrors } from "../errors";
 import { urlPolicy } from "../webhooks/policy";
 import { checkEndpointUrl } from "../webhooks/url-safety";
 import { isValidSecret, generateSecret } from "../webhooks/sign";

@@ -5,7 +5,7 @@ import { logger } from "../logger";
 import { enqueueAlertSends, queueFor } from "./enqueue";
 import { AlertData, type AlertFacts } from "./facts";
 import { ALWAYS_SENT_KINDS, CONSUMER_EMAIL_KINDS, RECOVERY_ALERT_KINDS, type AlertKind } from "./kinds";
-import type { SendAlertsPayload } from "./raise-alert";
+import type { SendAlertsPayload } from "../jobs/raise-alert";
 import { decideThrottle } from "./throttle";
 
 type ConsumerRow = { consumer_id: string; uid: string; name: string; alert_emails: string[] };

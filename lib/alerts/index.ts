@@ -1,6 +1,5 @@
 export * from "./schemas";
 export { ALERT_KINDS, TEST_ALERT_KIND, type AlertKind } from "./kinds";
-export { raiseAlerts } from "./raise-alert";
 export { findAlertChannelRow, getAlertChannel, listAlertChannels, listAlerts } from "./queries";
 export { createAlertChannel } from "./create-alert-channel";
 export { updateAlertChannel } from "./update-alert-channel";

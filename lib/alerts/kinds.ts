@@ -1,21 +1,8 @@
-/**
- * The kinds of alert channel. Declared here, in a file the browser may import, so the dashboard's
- * channel form and the alert_channels table (lib/db/schema/alerts.ts) read the one list.
- */
-export const ALERT_CHANNEL_KINDS = ["slack", "teams", "chatwork", "email", "webhook"] as const;
-export type AlertChannelKind = (typeof ALERT_CHANNEL_KINDS)[number];
+import type { AlertKind } from "../db/schema/enums";
 
-/** The alert kinds; also the `type` of the operational webhooks the webhook channel receives. */
-export const ALERT_KINDS = [
-  "endpoint.failing",
-  "message.attempt.exhausted",
-  "endpoint.disabled",
-  "endpoint.recovered",
-  "endpoint.enabled",
-  "recovery.finished",
-  "recovery.paused",
-] as const;
-export type AlertKind = (typeof ALERT_KINDS)[number];
+// The lists live beside their tables (lib/db/schema/enums.ts); re-exported here, a file the browser
+// may import, for the dashboard's channel form and alert log.
+export { ALERT_CHANNEL_KINDS, ALERT_KINDS, type AlertChannelKind, type AlertKind } from "../db/schema/enums";
 
 /**
  * Kinds the throttle never holds back: each closes a state someone is waiting on. They still

@@ -7,7 +7,7 @@ import { Alert, AlertChannel, AlertTestQueued, CreateAlertChannelInput, CreatedA
 import type { testAlertChannel } from "./test-alert-channel";
 import type { updateAlertChannel } from "./update-alert-channel";
 
-// This domain's part of the OpenAPI document, assembled by lib/openapi/document.ts.
+// This domain's part of the OpenAPI document, assembled by lib/api-document/document.ts.
 type _DocumentedAnswersMatch = [
   Assert<Same<z.infer<typeof AlertChannel>, Item<typeof listAlertChannels>>>,
   Assert<Same<z.infer<typeof AlertChannel>, Awaited<ReturnType<typeof updateAlertChannel>>>>,

@@ -3,7 +3,7 @@ import type { Adapter, AdapterUser } from "next-auth/adapters";
 import Nodemailer from "next-auth/providers/nodemailer";
 import { escHtml, mailerFor } from "../alerts/channels/email";
 import { getConfig } from "../config";
-import { SHARED_CLIENT, clientAddress } from "../http/client-address";
+import { SHARED_CLIENT, clientAddress } from "../request-limits/client-address";
 import { LOCALE_COOKIE, pickLocale, type Locale } from "../i18n/locale";
 import { logger } from "../logger";
 import { countLinkRequest, findOperator, findOperatorByEmail, storeSignInToken, consumeSignInToken } from "../operators";

@@ -2,7 +2,7 @@ import NextAuth from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { z } from "zod";
 import { getConfig } from "../config";
-import { SHARED_CLIENT, clientAddress } from "../http/client-address";
+import { SHARED_CLIENT, clientAddress } from "../request-limits/client-address";
 import { signInOperator } from "../operators";
 import { baseAuthConfig } from "./config";
 import { emailLinkConfig } from "./email-link";

@@ -2,4 +2,3 @@ export * from "./schemas";
 export { consumerRefs, findConsumer, listConsumers } from "./queries";
 export { createConsumer } from "./create-consumer";
 export { updateConsumer } from "./update-consumer";
-export { deleteConsumer } from "./delete-consumer";

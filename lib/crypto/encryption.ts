@@ -1,4 +1,10 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import type { Config } from "../config";
+
+/** Every key the configuration can decrypt with: the current one first, then retired ones. */
+export function decryptionKeys(config: Config): Buffer[] {
+  return [config.ENCRYPTION_KEY, ...config.ENCRYPTION_KEYS_PREVIOUS];
+}
 
 /** A short, stable name for a key, stored beside each ciphertext so keys can be rotated. */
 export function keyIdOf(key: Buffer): string {

@@ -1,5 +1,5 @@
 import type { Sql } from "../db/client";
-import { raiseAlerts } from "../alerts/raise-alert";
+import { raiseAlerts } from "../jobs/raise-alert";
 import { wakeDeliveriesAt } from "../jobs";
 import { completeRequested } from "./outcomes/complete-requested";
 import { completeScheduled, type ExhaustedRow } from "./outcomes/complete-scheduled";

@@ -1,5 +1,5 @@
 import type { Sql, SqlOrTx } from "../db/client";
-import { raiseAlerts } from "../alerts/raise-alert";
+import { raiseAlerts } from "../jobs/raise-alert";
 
 /**
  * The 1-hour rule: an active endpoint whose failure streak has lasted ALERT_FAILING_AFTER raises

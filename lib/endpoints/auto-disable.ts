@@ -1,7 +1,7 @@
 import type { Sql, SqlOrTx } from "../db/client";
 import { newId } from "../ids";
 import { formatDuration } from "../duration";
-import { raiseAlerts } from "../alerts/raise-alert";
+import { raiseAlerts } from "../jobs/raise-alert";
 
 /**
  * The 5-day rule: an active endpoint failing with no success for ENDPOINT_DISABLE_AFTER becomes

@@ -8,5 +8,3 @@ export { disableEndpoint } from "./disable-endpoint";
 export { getEndpointSecret } from "./get-endpoint-secret";
 export { rotateEndpointSecret } from "./rotate-endpoint-secret";
 export { setEndpointState } from "./set-endpoint-state";
-export { endpointStats, EndpointStatsQuery } from "./endpoint-stats";
-export { sendTestMessage, TEST_EVENT_TYPE } from "./send-test-message";

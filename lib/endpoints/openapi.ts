@@ -1,16 +1,14 @@
 import type { z } from "zod";
 import { input, output, type Assert, type Item, type Same } from "../openapi/operation";
 
-import { type endpointStats } from "./endpoint-stats";
 import type { getEndpointSecret } from "./get-endpoint-secret";
 import type { rotateEndpointSecret } from "./rotate-endpoint-secret";
 import type { searchEndpoints } from "./queries";
 import type { updateEndpoint } from "./update-endpoint";
 import { CreateEndpointInput, Endpoint, EndpointSecret, EndpointStats, EndpointWithConsumer, RotateSecretInput, SendTestInput, TestQueued, UpdatedEndpoint, UpdateEndpointInput } from "./schemas";
 
-// This domain's part of the OpenAPI document, assembled by lib/openapi/document.ts.
+// This domain's part of the OpenAPI document, assembled by lib/api-document/document.ts.
 type _DocumentedAnswersMatch = [
-  Assert<Same<z.infer<typeof EndpointStats>, Awaited<ReturnType<typeof endpointStats>>>>,
   Assert<Same<z.infer<typeof EndpointSecret>, Awaited<ReturnType<typeof getEndpointSecret>>>>,
   Assert<Same<z.infer<typeof EndpointSecret>, Awaited<ReturnType<typeof rotateEndpointSecret>>>>,
   Assert<Same<z.infer<typeof EndpointWithConsumer>, Item<typeof searchEndpoints>>>,

@@ -1,16 +1,10 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
-import type { Config } from "../config";
 import type { Ctx } from "../context";
-import { decrypt, encrypt } from "../crypto/encryption";
+import { decrypt, decryptionKeys, encrypt } from "../crypto/encryption";
 import { endpointSecrets } from "../db/schema";
 import { newId } from "../ids";
 import { ValidationError } from "../errors";
 import { generateSecret, isValidSecret } from "../webhooks/sign";
-
-/** Every key the configuration can decrypt with: the current one first, then retired ones. */
-export function decryptionKeys(config: Config): Buffer[] {
-  return [config.ENCRYPTION_KEY, ...config.ENCRYPTION_KEYS_PREVIOUS];
-}
 
 /**
  * A secret to store: generated when none is given; else a `whsec_` secret, or the bare base64 Svix

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Ctx } from "../context";
 import { endpoints, type EndpointState } from "../db/schema";
-import { raiseAlerts } from "../alerts/raise-alert";
+import { raiseAlerts } from "../jobs/raise-alert";
 import { NotFoundError } from "../errors";
 import { lockEndpoints } from "./lock-endpoints";
 

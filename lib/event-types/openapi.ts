@@ -2,7 +2,7 @@ import { input, output } from "../openapi/operation";
 
 import { CreateEventTypeInput, EventType } from "./schemas";
 
-// This domain's part of the OpenAPI document, assembled by lib/openapi/document.ts.
+// This domain's part of the OpenAPI document, assembled by lib/api-document/document.ts.
 export const eventTypeTag = { name: "Event types", description: "The catalogue of event names messages may carry." } as const;
 
 export const eventTypeSchemas = {

@@ -1,8 +1,7 @@
-import { AppError, type FieldError } from "../errors";
+import { AppError, zodFieldErrors, type FieldError } from "../errors";
 import { logger } from "../logger";
 import { documentedAnswer } from "../openapi/answers";
 import type { Operation } from "../openapi/operation";
-import { zodFieldErrors } from "./problem";
 
 /**
  * A route's 2xx answers checked against the schemas its operation documents, on the answer itself:

@@ -9,13 +9,13 @@ import { ForbiddenError, NotFoundError, RateLimitedError, UnauthorizedError } fr
 import { isStorableText } from "../schemas";
 import { authenticatePortalSession } from "../portal/authenticate-portal-session";
 import { portalCorsHeaders, withCors } from "../portal/cors";
-import { authFailures, failureBucket } from "./auth-failures";
-import { clientAddress } from "./client-address";
+import { authFailures, failureBucket } from "../request-limits/auth-failures";
+import { clientAddress } from "../request-limits/client-address";
 import { errorResponse } from "./problem";
 import { recordAuthFailure } from "../metrics/web";
 import { noteActor, requestScope } from "../logging/request-scope";
 import { served } from "./served";
-import { RateLimiter } from "./rate-limit";
+import { RateLimiter } from "../request-limits/rate-limit";
 import { declareRoute, type RouteAccess, type RouteDoc } from "./route-contract";
 import { checkAnswer } from "./answer-contract";
 import type { Page } from "../pagination";

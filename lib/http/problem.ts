@@ -1,16 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { AppError, ValidationError, type FieldError } from "../errors";
+import { AppError, ValidationError, zodFieldErrors, type FieldError } from "../errors";
 import { isConnectionError, isRetryableConflict } from "../db/errors";
 import { logger } from "../logger";
 import { requestScope } from "../logging/request-scope";
 
 /** The id of the request being served (lib/http/served.ts), or a new one outside a request. */
 const currentRequestId = () => requestScope()?.id ?? randomUUID();
-
-export function zodFieldErrors(error: z.ZodError): FieldError[] {
-  return error.issues.map((issue) => ({ path: issue.path.map(String).join(".") || "(root)", message: issue.message }));
-}
 
 /** A problem+json answer; `request_id` is the request's (its X-Request-Id), which the log names it by. */
 export function problem(

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { InvalidJsonError, PayloadTooLargeError, ValidationError } from "../errors";
-import { zodFieldErrors } from "./problem";
+import { InvalidJsonError, PayloadTooLargeError, ValidationError, zodFieldErrors } from "../errors";
 
 const DEFAULT_BODY_LIMIT = 64 * 1024;
 

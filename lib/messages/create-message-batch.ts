@@ -1,6 +1,5 @@
 import type { Ctx } from "../context";
-import { ValidationError, type AppError } from "../errors";
-import { zodFieldErrors } from "../http/problem";
+import { ValidationError, zodFieldErrors, type AppError } from "../errors";
 import { recordMessagesIngested } from "../metrics/web";
 import { ingestMessages, type IngestItem } from "./create-message";
 import { BatchMessageInput, type MessageBatchItemResult, type MessageBatchResult } from "./schemas";

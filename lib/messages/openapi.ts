@@ -15,7 +15,7 @@ import {
   ResendQueued,
 } from "./schemas";
 
-// This domain's part of the OpenAPI document, assembled by lib/openapi/document.ts.
+// This domain's part of the OpenAPI document, assembled by lib/api-document/document.ts.
 type _DocumentedAnswersMatch = [
   Assert<Same<z.infer<typeof MessageSummary>, Item<typeof listMessages>>>,
   Assert<Same<z.infer<typeof MessageDetail>, Awaited<ReturnType<typeof getMessage>>>>,

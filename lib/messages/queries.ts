@@ -3,7 +3,7 @@ import { consumerScope, type Ctx } from "../context";
 import { deliveries, failedDeliveries, messages } from "../db/schema";
 import { keysetBefore, newestFirst } from "../db/keyset";
 import { NotFoundError } from "../errors";
-import { deliveriesOfMessage, deliveriesOfMessageColumn, deliveriesOfMessages } from "../deliveries/of-messages";
+import { deliveriesOfMessage, deliveriesOfMessageColumn, deliveriesOfMessages } from "../db/deliveries-of-messages";
 import { decodeCursor, toPage, type PageQuery } from "../pagination";
 import { consumerRefs, erasingConsumerIds, findConsumer } from "../consumers/queries";
 import { endpointRefs } from "../endpoints/queries";

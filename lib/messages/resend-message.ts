@@ -1,6 +1,6 @@
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { inTransaction, type Ctx } from "../context";
-import { deliveriesOfMessageSql } from "../deliveries/of-messages";
+import { deliveriesOfMessageSql } from "../db/deliveries-of-messages";
 import { ConflictError, NotFoundError } from "../errors";
 import { deliveryIdFor } from "../ids";
 import { notifyDue } from "../jobs";

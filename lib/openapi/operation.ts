@@ -2,7 +2,7 @@ import type { z } from "zod";
 
 /**
  * What a domain writes to describe its routes in the OpenAPI document (lib/<domain>/openapi.ts):
- * a tag, its named schemas (components) and its operations. lib/openapi/document.ts assembles them.
+ * a tag, its named schemas (components) and its operations. lib/api-document/document.ts assembles them.
  */
 export type Io = "input" | "output";
 export type SchemaEntry = { schema: z.ZodType; io: Io };

@@ -6,7 +6,7 @@ import { portalTokens } from "../db/schema";
 import { findConsumer } from "../consumers/queries";
 import { newId } from "../ids";
 import type { PortalPermission } from "./capabilities";
-import { normalizeCapabilities, type CreatePortalLinkInput } from "./schemas";
+import { normalizeCapabilities, type CreatePortalLinkInput, type PortalLink } from "./schemas";
 
 /**
  * A one-time link into the portal. The token rides in the URL's fragment, which browsers never send
@@ -23,7 +23,7 @@ export async function createPortalLink({
   ref: string;
   input: CreatePortalLinkInput;
   svix?: { capabilities: PortalPermission[]; sessionId: string | null };
-}) {
+}): Promise<PortalLink> {
   const { config } = ctx;
   const consumer = await findConsumer(ctx, ref);
   const token = `pt_${randomBytes(32).toString("base64url")}`;

@@ -2,7 +2,7 @@ import { sha256Hex } from "../crypto/encryption";
 import { inTransaction, type Ctx } from "../context";
 import type { PortalPermission, PortalTheme } from "../db/schema/access";
 import { AppError, RateLimitedError } from "../errors";
-import { authFailures, failureBucket } from "../http/auth-failures";
+import { authFailures, failureBucket } from "../request-limits/auth-failures";
 import type { PortalSessionAnswer } from "./schemas";
 import { startPortalSession } from "./start-portal-session";
 

@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { themeAccent, themeLogoUrl, themeName } from "./theme-fields";
+import { themeAccent, themeLogoUrl, themeName } from "../portal-page/theme-fields";
 import { PORTAL_CAPABILITIES, type PortalCapability, type PortalPermission, type PortalTheme } from "../db/schema/access";
-import type { createPortalLink } from "./create-portal-link";
 
 export const PortalCapabilityName = z.enum(PORTAL_CAPABILITIES);
 
@@ -25,7 +24,7 @@ export type CreatePortalLinkInput = z.infer<typeof CreatePortalLinkInput>;
 export const ExchangePortalTokenInput = z.strictObject({ token: z.string() });
 
 /** POST /consumers/{ref}/portal-links' answer: `{url, expires_at}`, the url carrying the one-time token in its fragment. */
-export type PortalLink = Awaited<ReturnType<typeof createPortalLink>>;
+export type PortalLink = { url: string; expires_at: string };
 
 export type PortalSessionAnswer = {
   session_token: string;

@@ -1,6 +1,6 @@
 import type { Config } from "../config";
 import type { Sql, SqlOrTx } from "../db/client";
-import { deliveriesOfMessageColumnSql } from "../deliveries/of-messages";
+import { deliveriesOfMessageColumnSql } from "../db/deliveries-of-messages";
 import { moveRun } from "./transitions";
 import { SYSTEM } from "../context";
 import type { SkipReason } from "../db/schema";

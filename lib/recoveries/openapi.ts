@@ -6,7 +6,7 @@ import type { getRecovery, listRecoveries, listRecoveryItems } from "./queries";
 import type { retryFailedItems } from "./retry-failed";
 import { CreateRecoveryInput, Recovery, RecoveryDryRun, RecoveryItem, RetryFailedInput } from "./schemas";
 
-// This domain's part of the OpenAPI document, assembled by lib/openapi/document.ts.
+// This domain's part of the OpenAPI document, assembled by lib/api-document/document.ts.
 type _DocumentedAnswersMatch = [
   Assert<Same<z.infer<typeof Recovery>, Awaited<ReturnType<typeof getRecovery>>>>,
   Assert<Same<z.infer<typeof Recovery>, Item<typeof listRecoveries>>>,

@@ -4,7 +4,7 @@ import { recoveries, recoveryItems } from "../db/schema";
 import { selectPage } from "../db/keyset";
 import { NotFoundError, ValidationError } from "../errors";
 import { decodeCursor, toPage, type PageQuery } from "../pagination";
-import { nameActors } from "../audit/actor-names";
+import { nameActors } from "../actors/actor-names";
 import { consumerRefs, findConsumer, notErasing } from "../consumers/queries";
 import { endpointRefs } from "../endpoints/queries";
 import { ITEM_COLUMNS, toItem, toRecovery, type ListItemsQuery, type ListRecoveriesQuery } from "./schemas";

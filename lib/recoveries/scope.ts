@@ -1,5 +1,5 @@
 import type { SqlOrTx } from "../db/client";
-import { deliveriesOfMessageColumnSql } from "../deliveries/of-messages";
+import { deliveriesOfMessageColumnSql } from "../db/deliveries-of-messages";
 import { ACTIVE_RECOVERY_STATES, type RecoveryScope, type SelectionCursor } from "../db/schema";
 
 export type ScopeTarget = { consumerId: string; endpointIds: string[] };

@@ -3,7 +3,7 @@ import type { SqlOrTx } from "../db/client";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { pullBackQueued } from "./transition";
 import { moveRun } from "./transitions";
-import { raiseAlerts } from "../alerts/raise-alert";
+import { raiseAlerts } from "../jobs/raise-alert";
 
 // The stop rule looks at the last RESULT_WINDOW attempt results (kept on the run's row), once there
 // are at least MIN_RESULTS of them (or as many as the run can make), so one early failure cannot

@@ -1,5 +1,5 @@
 import { inTransaction, type Ctx } from "../context";
-import { deliveriesOfMessagesSql } from "../deliveries/of-messages";
+import { deliveriesOfMessagesSql } from "../db/deliveries-of-messages";
 import { moveRun } from "../recoveries/transitions";
 import type { PendingQuery, Row } from "postgres";
 import type { SqlOrTx } from "../db/client";

@@ -1,5 +1,5 @@
 import { inTransaction, type Ctx } from "../context";
-import { deliveriesOfMessagesSql } from "../deliveries/of-messages";
+import { deliveriesOfMessagesSql } from "../db/deliveries-of-messages";
 import type { Counts } from "./counts";
 import { drain } from "./drain";
 

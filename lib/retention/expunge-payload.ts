@@ -1,6 +1,6 @@
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { consumerScope, inTransaction, type Ctx } from "../context";
-import { deliveriesOfMessageSql } from "../deliveries/of-messages";
+import { deliveriesOfMessageSql } from "../db/deliveries-of-messages";
 import { ConflictError, NotFoundError } from "../errors";
 
 /** What an expunged message's `payload` column holds: no byte of what was sent. */

@@ -3,7 +3,7 @@ import { output, type Assert, type Same } from "../openapi/operation";
 import type { getDataLifecycle, getErasure } from "./queries";
 import { DataLifecycle, Erasure } from "./schemas";
 
-// This domain's part of the OpenAPI document, assembled by lib/openapi/document.ts.
+// This domain's part of the OpenAPI document, assembled by lib/api-document/document.ts.
 type _DocumentedAnswersMatch = [
   Assert<Same<z.infer<typeof Erasure>, Awaited<ReturnType<typeof getErasure>>>>,
   Assert<Same<z.infer<typeof DataLifecycle>, Awaited<ReturnType<typeof getDataLifecycle>>>>,

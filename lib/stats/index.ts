@@ -1,2 +1,3 @@
+export { endpointStats, EndpointStatsQuery } from "./endpoint-stats";
 export { getStats } from "./queries";
 export { StatsQuery } from "./schemas";

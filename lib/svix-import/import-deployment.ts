@@ -8,7 +8,7 @@ import { createEndpoint } from "../endpoints/create-endpoint";
 import { CreateEndpointInput } from "../endpoints/schemas";
 import { createEventType } from "../event-types/create-event-type";
 import { CreateEventTypeInput } from "../event-types/schemas";
-import { zodFieldErrors } from "../http/problem";
+import { zodFieldErrors } from "../errors";
 
 /** What a run did (or, dry, would do) to each kind of object. */
 export type Tally = { found: number; created: number; existing: number; failed: number };

@@ -2,7 +2,8 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { consumerScope, type Ctx } from "../context";
 import { consumers } from "../db/schema";
-import { CreateConsumerInput, createConsumer, deleteConsumer, findConsumer, updateConsumer } from "../consumers";
+import { CreateConsumerInput, createConsumer, findConsumer, updateConsumer } from "../consumers";
+import { deleteConsumer } from "../retention/delete-consumer";
 import { NotFoundError } from "../errors";
 import { keyset, QueryBool, ListQuery, scopedIterator } from "./request";
 

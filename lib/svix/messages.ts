@@ -2,7 +2,7 @@ import { and, eq, gt, inArray, lt, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Ctx } from "../context";
 import { attempts, deliveries, endpoints, messages } from "../db/schema";
-import { deliveriesOfMessage, deliveriesOfMessageColumn } from "../deliveries/of-messages";
+import { deliveriesOfMessage, deliveriesOfMessageColumn } from "../db/deliveries-of-messages";
 import { findEndpointRow } from "../endpoints";
 import { AppError, ConflictError, NotFoundError } from "../errors";
 import { CreateMessageInput, createMessage, findMessageRow, getMessage, messageColumns, resendMessage } from "../messages";

@@ -29,7 +29,7 @@ import {
   type listSvixMessages,
 } from "./messages";
 
-// The Svix-compatible surface's part of the OpenAPI document, assembled by lib/openapi/document.ts.
+// The Svix-compatible surface's part of the OpenAPI document, assembled by lib/api-document/document.ts.
 export const svixTag = {
   name: "Svix",
   description:

@@ -5,7 +5,7 @@ import { resetConfigForTests } from "../../lib/config";
 import { createSql, getSql } from "../../lib/db/client";
 import { fanOutAlerts } from "../../lib/alerts/fan-out-alerts";
 import { ctxOver } from "../../lib/open-ctx";
-import { raiseAlerts, type RaisedAlert } from "../../lib/alerts/raise-alert";
+import { raiseAlerts, type RaisedAlert } from "../../lib/jobs/raise-alert";
 import { alertedEndpoint, alertLog, raise } from "../helpers/alerts";
 import { apiClient, type Api } from "../helpers/api";
 import { startReceiver, waitFor, type Received } from "../helpers/receiver";

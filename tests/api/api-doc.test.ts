@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { API_ROUTES } from "../../app/api/v1/routes";
-import { buildOpenApiDocument } from "../../lib/openapi/document";
+import { buildOpenApiDocument } from "../../lib/api-document/document";
 
 /**
  * docs/api.md is the REST contract shipped with the code; the OpenAPI document is generated from

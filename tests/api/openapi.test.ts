@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { API_ROUTES } from "../../app/api/v1/routes";
 import { call } from "../helpers/api";
 import { apiRoutes } from "../helpers/routes";
-import { buildOpenApiDocument } from "../../lib/openapi/document";
+import { buildOpenApiDocument } from "../../lib/api-document/document";
 
 const doc = buildOpenApiDocument(API_ROUTES) as any;
 const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];

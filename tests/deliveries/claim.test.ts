@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getConfig } from "../../lib/config";
-import { decryptionKeys } from "../../lib/endpoints/secrets";
+import { decryptionKeys } from "../../lib/crypto/encryption";
 import { getSql, type Sql } from "../../lib/db/client";
 import { QUEUE_KINDS } from "../../lib/db/schema";
 import { claimDueDeliveries, type ClaimedDelivery } from "../../lib/deliveries/claim-due-deliveries";

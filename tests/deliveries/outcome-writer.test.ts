@@ -5,7 +5,7 @@ import { QUEUE_KINDS } from "../../lib/db/schema/messages";
 import { claimDueDeliveries, type ClaimedDelivery } from "../../lib/deliveries/claim-due-deliveries";
 import { OutcomeWriter } from "../../lib/deliveries/outcome-writer";
 import { releaseLeases } from "../../lib/deliveries/release-leases";
-import { decryptionKeys } from "../../lib/endpoints/secrets";
+import { decryptionKeys } from "../../lib/crypto/encryption";
 import { newId } from "../../lib/ids";
 import { apiClient, type Api } from "../helpers/api";
 import { consumerWithEndpoint, sendMessage, sendMessages } from "../helpers/fixtures";

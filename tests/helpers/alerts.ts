@@ -1,5 +1,5 @@
 import { getSql } from "../../lib/db/client";
-import { raiseAlerts, type RaisedAlert } from "../../lib/alerts/raise-alert";
+import { raiseAlerts, type RaisedAlert } from "../../lib/jobs/raise-alert";
 import type { Api } from "./api";
 import { createConsumer, createEndpoint } from "./fixtures";
 

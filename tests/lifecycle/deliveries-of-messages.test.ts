@@ -10,8 +10,8 @@ import {
   deliveriesOfMessageSql,
   deliveriesOfMessages,
   deliveriesOfMessagesSql,
-} from "../../lib/deliveries/of-messages";
-import { sendTestMessage } from "../../lib/endpoints/send-test-message";
+} from "../../lib/db/deliveries-of-messages";
+import { sendTestMessage } from "../../lib/messages/send-test-message";
 import { deliveryIdFor, newId } from "../../lib/ids";
 import { getMessage, listMessages, resendMessage } from "../../lib/messages";
 import { ctxOver, systemCtx } from "../../lib/open-ctx";
@@ -29,7 +29,7 @@ import { consumerWithEndpoints } from "../helpers/fixtures";
 import { runReceiver, waitFor } from "../helpers/receiver";
 
 /**
- * Every read of deliveries by message is bounded by the message's day (lib/deliveries/of-messages.ts,
+ * Every read of deliveries by message is bounded by the message's day (lib/db/deliveries-of-messages.ts,
  * ADR 0034): deliveries are partitioned by id, a day each, and a read by message_id alone reads every
  * day's (message_id, endpoint_id) index. Messages on three past days, each with its deliveries in its
  * day (and one made later, as before migration 0019), and an empty day before them all; the plans

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "../../lib/config";
 import { getSql } from "../../lib/db/client";
-import { raiseAlerts } from "../../lib/alerts/raise-alert";
+import { raiseAlerts } from "../../lib/jobs/raise-alert";
 import { logger } from "../../lib/logger";
 import { apiClient, call } from "../helpers/api";
 import { freePort } from "../helpers/built-app";

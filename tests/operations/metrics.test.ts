@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "../../lib/config";
 import { getSql } from "../../lib/db/client";
-import { raiseAlerts } from "../../lib/alerts/raise-alert";
+import { raiseAlerts } from "../../lib/jobs/raise-alert";
 import { apiClient, call, type Api } from "../helpers/api";
 import { createConsumer, createEndpoint, sendMessage, sendMessages } from "../helpers/fixtures";
 import { promtoolCheckMetrics, promtoolPath, readExposition, valueOf } from "../helpers/prometheus";

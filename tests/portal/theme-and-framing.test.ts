@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseConfig } from "../../lib/config";
 import { accentPalette, contrast } from "../../lib/portal/accent";
-import { frameAncestorsHeader, isAllowedAncestor, parseFrameAncestors } from "../../lib/portal/frame-ancestors";
+import { frameAncestorsHeader, isAllowedAncestor, parseFrameAncestors } from "../../lib/portal-page/frame-ancestors";
 
 /** The portal's runtime config: who may frame it (and hear its messages), and the accent it wears. */
 describe("PORTAL_FRAME_ANCESTORS", () => {

@@ -1,5 +1,5 @@
 import { fanOutAlerts } from "../../lib/alerts/fan-out-alerts";
-import { SendAlertsPayload } from "../../lib/alerts/raise-alert";
+import { SendAlertsPayload } from "../../lib/jobs/raise-alert";
 import { TASKS } from "../../lib/jobs";
 import { recordAlertsSuppressed } from "../../lib/metrics/worker";
 import { systemCtx } from "../../lib/open-ctx";

@@ -17,7 +17,7 @@ import { Input } from "../../ui/input";
 import { TBody, THead, Table, Td, Th, Tr } from "../../ui/table";
 import { PageHeader } from "../../shared/page-header";
 
-import type { AuditEventView as AuditEvent } from "@/lib/audit/schemas";
+import type { AuditEventView as AuditEvent } from "@/lib/audit-log/schemas";
 
 const FILTERS = ["actor_type", "actor_id", "action", "target_id"] as const;
 const ACTOR_TYPES = ["api_key", "operator", "portal", "system"] as const;

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { bigserial, boolean, check, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, ts } from "./columns";
 import { consumers } from "./consumers";
-import type { PortalPermission } from "../../portal/capabilities";
+import type { PortalPermission } from "./enums";
 
 /** API keys: only a SHA-256 of the key is kept; the key itself is shown once. */
 export const apiKeys = pgTable(
@@ -78,7 +78,7 @@ export const signInTokens = pgTable(
   (t) => [index("sign_in_tokens_expires_idx").on(t.expiresAt)],
 );
 
-export { PORTAL_CAPABILITIES, type PortalCapability, type PortalPermission } from "../../portal/capabilities";
+export { PORTAL_CAPABILITIES, type PortalCapability, type PortalPermission } from "./enums";
 export type PortalSessionSvix = "link" | "token";
 export type PortalTheme = { name?: string; logo_url?: string; accent?: string; mode?: "light" | "dark" | "auto" };
 

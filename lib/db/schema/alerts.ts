@@ -1,9 +1,9 @@
 import { index, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { createdAt, ts, updatedAt } from "./columns";
 import { endpoints } from "./endpoints";
-import type { AlertChannelKind } from "../../alerts/kinds";
+import type { AlertChannelKind } from "./enums";
 
-export { ALERT_CHANNEL_KINDS, type AlertChannelKind } from "../../alerts/kinds";
+export { ALERT_CHANNEL_KINDS, type AlertChannelKind } from "./enums";
 export const ALERT_STATUSES = ["pending", "sent", "suppressed", "failed"] as const;
 
 /** Where alerts go. Credentials live only in the encrypted config. */

@@ -1,12 +1,13 @@
 import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
+import type { ActorType } from "./enums";
 
 /** Who did what: API keys, operators, portal sessions and the system itself. */
 export const auditEvents = pgTable(
   "audit_events",
   {
     id: text("id").primaryKey(),
-    actorType: text("actor_type").$type<"api_key" | "operator" | "portal" | "system">().notNull(),
+    actorType: text("actor_type").$type<ActorType>().notNull(),
     actorId: text("actor_id"),
     action: text("action").notNull(),
     targetType: text("target_type").notNull(),

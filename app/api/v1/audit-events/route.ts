@@ -1,6 +1,6 @@
-import { listAuditEvents } from "@/lib/audit/list-audit-events";
+import { listAuditEvents } from "@/lib/audit-log/list-audit-events";
 import { otherMethods } from "@/lib/http/methods";
-import { ListAuditEventsQuery, AuditEventView } from "@/lib/audit/schemas";
+import { ListAuditEventsQuery, AuditEventView } from "@/lib/audit-log/schemas";
 import { json, parseQuery } from "@/lib/http/request";
 import { withApi } from "@/lib/http/api-route";
 import { PageQuery } from "@/lib/pagination";

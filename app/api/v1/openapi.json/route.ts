@@ -1,15 +1,16 @@
 import { json } from "@/lib/http/request";
 import { publicRoute } from "@/lib/http/api-route";
-import { buildOpenApiDocument } from "@/lib/openapi/document";
+import { buildOpenApiDocument } from "@/lib/api-document/document";
 import { otherMethods } from "@/lib/http/methods";
-import { API_ROUTES } from "../routes";
+import { ROUTE_LIST } from "../route-list";
 
-// Documentation is public: no API key, unlike every other route under /api/v1.
+// Documentation is public: no API key, unlike every other route under /api/v1. Built from the
+// route list and this route itself (the list does not import it back: no cycle of imports).
 let document: object | undefined;
 
 export const GET = publicRoute(
   () => {
-    document ??= buildOpenApiDocument(API_ROUTES);
+    document ??= buildOpenApiDocument({ ...ROUTE_LIST, "/openapi.json": { GET } });
     return json(document, 200, { "cache-control": "public, max-age=300" });
   },
   {

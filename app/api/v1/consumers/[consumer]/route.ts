@@ -1,4 +1,5 @@
-import { UpdateConsumerInput, consumerView, deleteConsumer, findConsumer, updateConsumer } from "@/lib/consumers";
+import { UpdateConsumerInput, consumerView, findConsumer, updateConsumer } from "@/lib/consumers";
+import { deleteConsumer } from "@/lib/retention/delete-consumer";
 import { ignoreBody, json, noContent, parseBody } from "@/lib/http/request";
 import { withApi } from "@/lib/http/api-route";
 import { otherMethods } from "@/lib/http/methods";

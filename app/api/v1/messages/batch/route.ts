@@ -1,10 +1,9 @@
 import { getConfig } from "@/lib/config";
-import { AppError, ValidationError } from "@/lib/errors";
+import { AppError, ValidationError, zodFieldErrors } from "@/lib/errors";
 import { MessageBatchEnvelope, createMessageBatch } from "@/lib/messages";
 import { json, readText } from "@/lib/http/request";
 import { withApi } from "@/lib/http/api-route";
 import { otherMethods } from "@/lib/http/methods";
-import { zodFieldErrors } from "@/lib/http/problem";
 import { CreateMessageBatchInput, MessageBatchResult } from "@/lib/messages/schemas";
 
 /** The call as a whole: past MAX_BATCH_BYTES 413 (the rest is never read); not JSON, or not 1–100 messages, 422. */

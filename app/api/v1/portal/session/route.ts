@@ -1,6 +1,6 @@
 import { otherMethods } from "@/lib/http/methods";
 import { systemCtx } from "@/lib/open-ctx";
-import { clientAddress } from "@/lib/http/client-address";
+import { clientAddress } from "@/lib/request-limits/client-address";
 import { json, noContent, parseBody } from "@/lib/http/request";
 import { errorResponse } from "@/lib/http/problem";
 import { publicRoute, withApi } from "@/lib/http/api-route";

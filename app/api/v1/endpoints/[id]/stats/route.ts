@@ -1,4 +1,4 @@
-import { EndpointStatsQuery, endpointStats } from "@/lib/endpoints";
+import { EndpointStatsQuery, endpointStats } from "@/lib/stats";
 import { json, parseQuery } from "@/lib/http/request";
 import { withApi } from "@/lib/http/api-route";
 import { otherMethods } from "@/lib/http/methods";

@@ -1,4 +1,5 @@
-import { SendTestInput, sendTestMessage } from "@/lib/endpoints";
+import { SendTestInput } from "@/lib/endpoints";
+import { sendTestMessage } from "@/lib/messages";
 import { otherMethods } from "@/lib/http/methods";
 import { json, parseOptionalBody } from "@/lib/http/request";
 import { withApi } from "@/lib/http/api-route";

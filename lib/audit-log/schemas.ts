@@ -1,6 +1,5 @@
 import { z } from "zod";
-
-export const ACTOR_TYPES = ["api_key", "operator", "portal", "system"] as const;
+import { ACTOR_TYPES } from "../db/schema/enums";
 
 const isoDate = z.iso.datetime({ offset: true }).transform((v) => new Date(v));
 

@@ -7,6 +7,11 @@ import { recoveries } from "../db/schema";
 import { endpointRefs } from "../endpoints/queries";
 import { operatorEmails } from "../operators/queries";
 
+// The audit log's read side sits here, above the domains whose rows it names, while recording
+// (lib/audit/record-audit-event.ts) stays below every domain that writes an event: the names are
+// read when the log is, so a target renamed since shows its name of today and one deleted shows
+// as deleted — what names stored with each event could not say, and a registry of namers would
+// only hide the same imports behind a start-up step.
 export type RecordedTarget = { type: string; id: string; data: Record<string, unknown> };
 export type TargetName = { type: string; id: string; name: string | null; detail: string | null; deleted: boolean };
 

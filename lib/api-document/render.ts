@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { FieldError } from "../errors";
-import type { Assert, ErrorStatus, Io, JsonSchema, Operation, Same } from "./operation";
+import type { Assert, ErrorStatus, Io, JsonSchema, Operation, Same } from "../openapi/operation";
 
 /**
  * How one Operation becomes an OpenAPI operation object, and the answers every operation shares:
@@ -134,7 +134,7 @@ function queryParameters(query: z.ZodType | undefined) {
   }));
 }
 
-/** A documented schema's component name: the domain's schema map names it (lib/openapi/document.ts). */
+/** A documented schema's component name: the domain's schema map names it (lib/api-document/document.ts). */
 export type NameOf = (schema: z.ZodType, io: Io) => string;
 
 function successResponse(success: Pick<Operation["success"], "description" | "headers" | "schema" | "list" | "status">, nameOf: NameOf) {

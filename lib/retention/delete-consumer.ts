@@ -1,10 +1,10 @@
 import type { Ctx } from "../context";
 import { wakeErasure } from "../jobs";
 import { logger } from "../logger";
-import { eraseConsumer } from "../retention/erase-consumer";
-import { getErasure } from "../retention/queries";
-import type { Erasure } from "../retention/schemas";
-import { startErasure } from "../retention/start-erasure";
+import { eraseConsumer } from "./erase-consumer";
+import { getErasure } from "./queries";
+import type { Erasure } from "./schemas";
+import { startErasure } from "./start-erasure";
 
 /**
  * Deletes the consumer and erases everything of it (lib/retention): it is gone from every read at

@@ -5,6 +5,9 @@
  * browser, which embedding origin the portal posts its messages to (isAllowedAncestor, matching
  * the way CSP does), so a source is checked here against CSP's grammar: anything else would be
  * dropped by the browser, or — with `;`, `,` or a quote — rewrite the header it is written into.
+ *
+ * Pure, below lib/config.ts (which parses the setting with it), like theme-fields.ts: the portal's
+ * page settings, read by the configuration, the proxy, the portal domain and the portal's screens.
  */
 
 // RFC 3986's scheme; CSP's host-char is a letter, digit or hyphen, and `*` may only be the host

@@ -4,7 +4,7 @@ import { auditEvents } from "../db/schema";
 import { selectPage } from "../db/keyset";
 import { ForbiddenError } from "../errors";
 import { toPage, type PageQuery } from "../pagination";
-import { nameActors, type ActorName } from "./actor-names";
+import { nameActors, type ActorName } from "../actors/actor-names";
 import { nameTargets, type TargetName } from "./name-targets";
 import type { AuditEventView, ListAuditEventsQuery } from "./schemas";
 

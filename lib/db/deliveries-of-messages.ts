@@ -1,7 +1,7 @@
 import { and, eq, gte, inArray, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { PendingQuery, Row } from "postgres";
-import type { SqlOrTx } from "../db/client";
-import { deliveries } from "../db/schema";
+import type { SqlOrTx } from "./client";
+import { deliveries } from "./schema";
 import { ID_PREFIXES, deliveryIdFloor, idRange } from "../ids";
 
 /*

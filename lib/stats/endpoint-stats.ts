@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { Ctx } from "../context";
 import { IsoDate } from "../schemas";
-import { readEndpointTotals } from "../stats/queries";
-import { findEndpointRow } from "./queries";
+import { findEndpointRow } from "../endpoints/queries";
+import { readEndpointTotals } from "./queries";
 
 export const EndpointStatsQuery = z.object({
   since: IsoDate.optional(),

@@ -1,4 +1,4 @@
-import { getConfig, type Config } from "../config";
+import type { Config } from "../config";
 import { SHARED_CLIENT } from "./client-address";
 import { FailedAuthLimiter } from "./rate-limit";
 
@@ -10,7 +10,7 @@ let current: { config: Config; limiter: FailedAuthLimiter } | undefined;
  * instance, so guesses of either kind from one client drain the same bucket. Made anew when the
  * configuration is re-read (tests change API_AUTH_FAILURES_PER_MINUTE).
  */
-export function authFailures(config: Config = getConfig()): FailedAuthLimiter {
+export function authFailures(config: Config): FailedAuthLimiter {
   if (current?.config !== config) current = { config, limiter: new FailedAuthLimiter(config.API_AUTH_FAILURES_PER_MINUTE) };
   return current.limiter;
 }

@@ -2,10 +2,14 @@ import { apiKeyNames } from "../api-keys/queries";
 import { consumerRefs } from "../consumers/queries";
 import type { Ctx } from "../context";
 import { operatorEmails } from "../operators/queries";
-import type { ACTOR_TYPES } from "./schemas";
+import type { ActorType } from "../db/schema/enums";
+
+// Read by the audit log (lib/audit-log) and by the recoveries' reads (who started a run): a folder
+// of its own, above the domains whose rows it reads, so naming an actor never depends on the audit
+// log's read side (which names targets of every kind, alert channels among them).
 
 /** Who did something, as recorded: a portal session's actor is known by its consumer. */
-export type RecordedActor = { type: (typeof ACTOR_TYPES)[number]; id: string | null; consumerId?: string | null };
+export type RecordedActor = { type: ActorType; id: string | null; consumerId?: string | null };
 export type ActorName = { name: string | null; deleted: boolean };
 
 const NONE: ActorName = { name: null, deleted: false };

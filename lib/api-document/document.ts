@@ -1,6 +1,6 @@
 import { alertSchemas, alertTag } from "../alerts/openapi";
 import { apiKeySchemas, apiKeyTag } from "../api-keys/openapi";
-import { auditSchemas, auditTag } from "../audit/openapi";
+import { auditSchemas, auditTag } from "../audit-log/openapi";
 import { attemptSchemas, attemptTag } from "../attempts/openapi";
 import { consumerSchemas, consumerTag } from "../consumers/openapi";
 import { endpointSchemas, endpointTag } from "../endpoints/openapi";
@@ -15,10 +15,10 @@ import { svixSchemas, svixTag } from "../svix/openapi";
 import { HTTP_METHODS } from "../http/methods";
 import { routeContract } from "../http/route-contract";
 import type { z } from "zod";
-import { output, type ErrorStatus, type Io, type Method, type Operation, type SchemaEntry, type Tag } from "./operation";
+import { output, type ErrorStatus, type Io, type Method, type Operation, type SchemaEntry, type Tag } from "../openapi/operation";
 import { ERROR_RESPONSES, operationObject, Problem, problemResponse, toJsonSchema } from "./render";
 
-export type { Operation } from "./operation";
+export type { Operation } from "../openapi/operation";
 
 /**
  * The OpenAPI 3.1 document of /api/v1, generated from the routes themselves: each route file

@@ -1,11 +1,11 @@
 import { eq, sql } from "drizzle-orm";
 import type { Ctx } from "../context";
 import { deliveries, eventTypes, messages } from "../db/schema";
-import { deliveriesOfMessageColumn } from "../deliveries/of-messages";
+import { deliveriesOfMessageColumn } from "../db/deliveries-of-messages";
 import { ConflictError, RateLimitedError } from "../errors";
-import { createMessage } from "../messages/create-message";
-import { findEndpointRow } from "./queries";
-import type { SendTestInput, TestQueued } from "./schemas";
+import { createMessage } from "./create-message";
+import { findEndpointRow } from "../endpoints/queries";
+import type { SendTestInput, TestQueued } from "../endpoints/schemas";
 
 /** The event type a test send uses when the caller names none. */
 export const TEST_EVENT_TYPE = "webhook.test";

@@ -1,10 +1,10 @@
 import type { JSONValue } from "postgres";
 import type { Ctx } from "../context";
-import { TASKS } from "../jobs";
+import { TASKS } from ".";
 import { z } from "zod";
-import { ALERT_KINDS, type AlertKind } from "./kinds";
+import { ALERT_KINDS, type AlertKind } from "../db/schema/enums";
 
-export type { AlertKind } from "./kinds";
+export type { AlertKind } from "../db/schema/enums";
 
 /** An alert about an endpoint, or (the recovery kinds) about a consumer's run, with its endpoint if it has one. */
 export type RaisedAlert = { kind: AlertKind; endpointId: string | null; consumerId?: string; data: Record<string, unknown> };
