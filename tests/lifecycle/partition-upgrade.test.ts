@@ -91,6 +91,8 @@ async function schemaUpTo(last: number) {
   for (const table of ["delivery_queue", "recovery_items", "endpoint_secrets", "recovery_sends"]) {
     await sql.unsafe(`alter table ${table} add column if not exists consumer_id text`);
   }
+  // And the destination an endpoint's row holds (migration 0026), which it reads and writes.
+  await sql.unsafe(`alter table endpoints add column if not exists destination text not null default 'http', add column if not exists target jsonb`);
 }
 
 const hourOf = (ms: number) => new Date(Math.floor(ms / 3_600_000) * 3_600_000);
