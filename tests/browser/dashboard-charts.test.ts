@@ -73,8 +73,13 @@ async function tooltipTotals(page: Page): Promise<{ attempts: number; failed: nu
 /** How much of the volume chart's width one drawn bar takes: about one over the number of buckets, drawn or not. */
 async function barShare(page: Page): Promise<number> {
   const chart = page.getByTestId("stats-volume");
-  const grid = (await chart.locator(".recharts-cartesian-grid").boundingBox())!;
-  const bar = (await chart.locator(".recharts-bar-rectangle path").first().boundingBox())!;
+  const gridLocator = chart.locator(".recharts-cartesian-grid");
+  const barLocator = chart.locator(".recharts-bar-rectangle path").first();
+  // The summary is text from the same answer, drawn before the chart has measured its size (an
+  // effect): no bars on that frame — on a busy machine, still none when the summary is read.
+  await barLocator.waitFor({ state: "visible" });
+  const grid = (await gridLocator.boundingBox())!;
+  const bar = (await barLocator.boundingBox())!;
   return bar.width / grid.width;
 }
 
