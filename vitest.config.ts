@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
-import { TIERS, testTiers, type Tier } from "./tests/tiers";
+import { TIERS, testTiers, type Tier } from "./tests/tiers.ts";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
 const tiers = testTiers(root);

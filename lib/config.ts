@@ -130,6 +130,16 @@ const EnvSchema = z.object({
   /** A recovery's rate starts at an eighth of its target and doubles this often. */
   RECOVERY_RAMP_EVERY: duration("10s"),
   /**
+   * A recovery item starts within this long of when its claim's round trip usually ends, or goes
+   * back unattempted. The claim logs a run's sends at its own clock and lets no 1,050 ms of its log
+   * hold more than the run's rate (claim-due-deliveries.sql, v_run_window); sends that leave later
+   * than that after their claim — the worker's event loop or its core busy elsewhere — would bunch
+   * at the receiver with the next window's, which leave on time. 40 of the 50 ms by default: the
+   * rest is the way to the receiver. Only the delay beyond the usual round trip counts: a database
+   * that is always far away delays every send alike, and sends delayed alike do not bunch.
+   */
+  RECOVERY_LATE_START: duration("40ms"),
+  /**
    * Messages older than this whose deliveries have all ended are removed by the sweep, with their
    * deliveries, attempts and queue rows (lib/retention). At least 1s.
    */

@@ -14,16 +14,6 @@ import { observeClaim, recordAttempt, recordAttemptStart, recordLateRecoveryItem
 import { attemptInSpan, claimInSpan } from "../lib/telemetry/delivery-spans";
 import { urlPolicy } from "../lib/webhooks/policy";
 
-/**
- * A recovery item starts within this long of when its claim's round trip usually ends, or goes
- * back unattempted. The claim logs a run's sends at its own clock and lets no 1,050 ms of its log
- * hold more than the run's rate (claim-due-deliveries.sql, v_run_window); sends that leave later
- * than that margin after their claim — the worker's event loop or its core busy elsewhere — would
- * bunch at the receiver with the next window's, which leave on time. 40 of the 50 ms: the rest is
- * the way to the receiver. Only the delay beyond the usual round trip counts: a database that is
- * always 40 ms away delays every send alike, and sends delayed alike do not bunch.
- */
-const RECOVERY_START_WITHIN_MS = 40;
 /** The usual round trip: the quickest of this many recent claims that leased something (an empty
  * claim ends early, and would make every claim that does its work look late). */
 const ROUND_TRIPS_KEPT = 32;
@@ -143,7 +133,7 @@ export class DeliveryPump {
     for (const delivery of deliveries) {
       // A half-open circuit's probe goes anyway: its claim held the circuit open for its lease, and
       // given back it would leave the endpoint waiting out that lease with nothing sent.
-      if (delivery.kind === QUEUE_KINDS.recovery && !delivery.probe && performance.now() - claimedAt - usualRoundTrip > RECOVERY_START_WITHIN_MS) {
+      if (delivery.kind === QUEUE_KINDS.recovery && !delivery.probe && performance.now() - claimedAt - usualRoundTrip > config.RECOVERY_LATE_START) {
         late.push(delivery);
         continue;
       }
