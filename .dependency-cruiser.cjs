@@ -22,6 +22,7 @@ const LAYERS = {
     "telemetry",
     "i18n",
     "webhooks",
+    "filters",
     "portal-page",
     "config.ts",
     "request-limits",

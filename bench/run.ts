@@ -11,6 +11,7 @@
  *          --queue-rows 1000000 (0 skips part q) --queue-pairs 3
  *          --partition-pairs 4 (0 skips part p) --partition-deliveries 20000 --partition-drop-messages 1000000
  *          --soak-minutes 10 (0 skips the soak)
+ *          --filter-pairs 3 (0 skips part a4) --filter-messages 2000 --filter-batch-messages 5000
  *          --server-pairs 3 (0 skips part a1) --notify-rounds 3 (0 skips part a3) --notify-connections 64
  *          --lean-probe-dir bench/vendor/lean-probe (part b2)
  *          --claim-pairs 2 (0 skips part f4) --claim-deliveries 20000 --claim-vs 132ac54 (the commit whose claim to compare)
@@ -37,6 +38,7 @@ import { cpuShares, cpuSnapshot, formatShares } from "./cpu";
 import { BENCH_DIR, countAttempts, countPending, prepareDatabase, type BenchDatabase } from "./database";
 import { sendMessages, type IngestResult } from "./ingest";
 import { sendBatches, type BatchIngestResult } from "./batch-ingest";
+import { filterRows, measureFilterCost, type FilterPair } from "./filters";
 import { measureLatency } from "./latency";
 import { productEnv, startWeb, startWorker } from "./product";
 import { startReceiver, type Receiver } from "./receiver";
@@ -57,6 +59,9 @@ const { values } = parseArgs({
     "batch-connections": { type: "string", default: "10" },
     "batch-payload-bytes": { type: "string", default: "200" },
     "notify-rounds": { type: "string", default: "3" },
+    "filter-pairs": { type: "string", default: "3" },
+    "filter-messages": { type: "string", default: "2000" },
+    "filter-batch-messages": { type: "string", default: "5000" },
     "server-pairs": { type: "string", default: "3" },
     "lean-probe-dir": { type: "string", default: DEFAULT_LEAN_PROBE_DIR },
     "notify-connections": { type: "string", default: "64" },
@@ -97,6 +102,9 @@ const opt = {
   batchConnections: Number(values["batch-connections"]),
   batchPayloadBytes: Number(values["batch-payload-bytes"]),
   notifyRounds: Number(values["notify-rounds"]),
+  filterPairs: Number(values["filter-pairs"]),
+  filterMessages: Number(values["filter-messages"]),
+  filterBatchMessages: Number(values["filter-batch-messages"]),
   serverPairs: Number(values["server-pairs"]),
   notifyConnections: Number(values["notify-connections"]),
   deliveries: Number(values.deliveries),
@@ -368,6 +376,23 @@ async function main(): Promise<void> {
     await api.expect(200, "POST", `/api/v1/endpoints/${batchEndpoint.id}/disable`);
   }
 
+  // a4. What payload filters cost ingest (bench/filters.ts), worker still stopped; their endpoints
+  // are disabled after, as part a2's.
+  let filterPairs: FilterPair[] = [];
+  const filterSetup = `10 endpoints with a five-condition filter each / 10 without, ${int(opt.filterMessages)} POSTs (${opt.connections} connections) and ${int(opt.filterBatchMessages)} in batches of 100 (${opt.batchConnections} connections)`;
+  if (opt.filterPairs > 0) {
+    heading(`a4. Payload filters: ${filterSetup}, ${opt.filterPairs} pairs in turn, worker stopped`);
+    filterPairs = await measureFilterCost(api, {
+      receiverUrl: receiver.url,
+      pairs: opt.filterPairs,
+      messages: opt.filterMessages,
+      batchMessages: opt.filterBatchMessages,
+      connections: opt.connections,
+      batchConnections: opt.batchConnections,
+      log: say,
+    });
+  }
+
   // a3. What a NOTIFY in every ingest transaction costs (bench/notify-ab.ts), worker still stopped;
   // the endpoint is disabled after, as part a2's.
   let notifyRounds: NotifyRound[] = [];
@@ -629,6 +654,7 @@ async function main(): Promise<void> {
             ];
           })()
         : []),
+      ...filterRows(filterPairs, filterSetup),
       ...(notifyRounds.length ? summarizeNotify(notifyRounds) : []).map((s) => [
         `a3. wake-up ${s.mode}`,
         `${int(s.perSecond)}/s (${s.ratio.toFixed(2)}×), p99 ${ms(s.p99)}`,

@@ -1,7 +1,9 @@
 import type { z } from "zod";
 
 /** Typed domain errors. lib/http/problem.ts turns them into RFC 9457 problem+json. */
-export type FieldError = { path: string; message: string };
+
+/** `pointer`: the JSON pointer to the fault inside a field that is a document of its own (an endpoint's filter). */
+export type FieldError = { path: string; message: string; pointer?: string };
 
 /** A zod error's issues as the field errors a ValidationError carries: domains throw these, only the surface renders them. */
 export function zodFieldErrors(error: z.ZodError): FieldError[] {

@@ -13,7 +13,7 @@ export const Problem = z.object({
   status: z.number().int(),
   detail: z.string(),
   code: z.string(),
-  errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  errors: z.array(z.object({ path: z.string(), message: z.string(), pointer: z.string().optional() })).optional(),
   request_id: z.string().describe("The request's id, as in its `X-Request-Id` answer header: the client's own `X-Request-Id` when acceptable, else one made by the server; the server's log lines for the request carry it as `req_id`."),
 });
 

@@ -2,6 +2,7 @@ import { recordAuditEvent } from "../audit/record-audit-event";
 import { inTransaction, maySeeSecrets, type Ctx } from "../context";
 import { eq } from "drizzle-orm";
 import { consumers, endpoints } from "../db/schema";
+import { checkFilter } from "../filters";
 import { newId } from "../ids";
 import { findConsumer } from "../consumers/queries";
 import { assertEndpointUrl } from "./check-url";
@@ -17,6 +18,7 @@ import { toEndpoint, type CreateEndpointInput } from "./schemas";
 export async function createEndpoint({ ctx, consumerRef, input, svixId }: { ctx: Ctx; consumerRef: string; input: CreateEndpointInput; svixId?: string }) {
   const url = assertEndpointUrl(input.url, ctx.config);
   const secret = checkSecret(input.secret);
+  const filter = input.filter === undefined ? null : checkFilter(input.filter);
   checkPortalEndpointFields(ctx, input);
   const consumer = await findConsumer(ctx, consumerRef);
   const row = await uidTaken(input.uid, () => inTransaction(ctx, async (tx) => {
@@ -41,6 +43,7 @@ export async function createEndpoint({ ctx, consumerRef, input, svixId }: { ctx:
         headers: input.headers ?? {},
         maxConcurrency: input.max_concurrency ?? null,
         rateLimitPerSecond: input.rate_limit_per_second ?? null,
+        filter,
         state: input.disabled ? "disabled" : "active",
         disabledAt: input.disabled ? new Date() : null,
       })

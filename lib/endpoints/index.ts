@@ -8,3 +8,4 @@ export { disableEndpoint } from "./disable-endpoint";
 export { getEndpointSecret } from "./get-endpoint-secret";
 export { rotateEndpointSecret } from "./rotate-endpoint-secret";
 export { setEndpointState } from "./set-endpoint-state";
+export { testFilter } from "./test-filter";

@@ -4,8 +4,9 @@ import { input, output, type Assert, type Item, type Same } from "../openapi/ope
 import type { getEndpointSecret } from "./get-endpoint-secret";
 import type { rotateEndpointSecret } from "./rotate-endpoint-secret";
 import type { searchEndpoints } from "./queries";
+import type { testFilter } from "./test-filter";
 import type { updateEndpoint } from "./update-endpoint";
-import { CreateEndpointInput, Endpoint, EndpointSecret, EndpointStats, EndpointWithConsumer, RotateSecretInput, SendTestInput, TestQueued, UpdatedEndpoint, UpdateEndpointInput } from "./schemas";
+import { CreateEndpointInput, Endpoint, FilterTestResult, TestFilterInput, EndpointSecret, EndpointStats, EndpointWithConsumer, RotateSecretInput, SendTestInput, TestQueued, UpdatedEndpoint, UpdateEndpointInput } from "./schemas";
 
 // This domain's part of the OpenAPI document, assembled by lib/api-document/document.ts.
 type _DocumentedAnswersMatch = [
@@ -13,6 +14,7 @@ type _DocumentedAnswersMatch = [
   Assert<Same<z.infer<typeof EndpointSecret>, Awaited<ReturnType<typeof rotateEndpointSecret>>>>,
   Assert<Same<z.infer<typeof EndpointWithConsumer>, Item<typeof searchEndpoints>>>,
   Assert<Same<z.infer<typeof UpdatedEndpoint>, Awaited<ReturnType<typeof updateEndpoint>>>>,
+  Assert<Same<z.infer<typeof FilterTestResult>, Awaited<ReturnType<typeof testFilter>>>>,
 ];
 
 export const endpointTag = { name: "Endpoints", description: "Webhook URLs of a consumer, with their signing secrets and delivery state." } as const;
@@ -25,6 +27,8 @@ export const endpointSchemas = {
   UpdateEndpointInput: input(UpdateEndpointInput),
   SendTestInput: input(SendTestInput),
   TestQueued: output(TestQueued),
+  TestFilterInput: input(TestFilterInput),
+  FilterTestResult: output(FilterTestResult),
   RotateSecretInput: input(RotateSecretInput),
   EndpointSecret: output(EndpointSecret),
   EndpointStats: output(EndpointStats),

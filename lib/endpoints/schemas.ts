@@ -33,6 +33,9 @@ const fields = {
   // Far above what any receiver takes from one sender; a bound keeps the claim's arithmetic sane.
   rate_limit_per_second: z.number().int().min(1).max(10_000).nullable(),
   disabled: z.boolean(),
+  // An object here; its operators, operands and bounds are checked by the verb (lib/filters), which
+  // answers 422 invalid_filter with a JSON pointer to each fault.
+  filter: z.record(z.string(), z.unknown()).nullable(),
 };
 
 export const CreateEndpointInput = z.strictObject({
@@ -47,6 +50,7 @@ export const CreateEndpointInput = z.strictObject({
   max_concurrency: fields.max_concurrency.optional(),
   rate_limit_per_second: fields.rate_limit_per_second.optional(),
   disabled: fields.disabled.optional(),
+  filter: fields.filter.optional(),
   secret: z.string().optional(),
 });
 export type CreateEndpointInput = z.infer<typeof CreateEndpointInput>;
@@ -75,6 +79,8 @@ export const Endpoint = z.object({
   headers: z.record(z.string(), z.string()),
   max_concurrency: z.number(),
   rate_limit_per_second: z.number().nullable(),
+  /** The payload filter: a message it refuses gets no delivery here (docs/delivery.md#payload-filters). null: none. */
+  filter: z.record(z.string(), z.unknown()).nullable(),
   state: z.enum(["active", "disabled", "auto_disabled"]),
   disabled_reason: z.string().nullable(),
   failing_since: z.string().nullable(),
@@ -123,6 +129,7 @@ export function toEndpoint(row: typeof endpoints.$inferSelect, defaultConcurrenc
     headers: revealHeaders ? row.headers : maskHeaderValues(row.headers),
     max_concurrency: row.maxConcurrency ?? defaultConcurrency,
     rate_limit_per_second: row.rateLimitPerSecond,
+    filter: row.filter,
     state: row.state,
     disabled_reason: row.disabledReason,
     failing_since: row.failingSince?.toISOString() ?? null,
@@ -148,6 +155,16 @@ export const EndpointStats = z.object({
   p99_ms: z.number().nullable(),
 });
 export type EndpointStats = z.infer<typeof EndpointStats>;
+
+/** POST /endpoints/{id}/filter/test: a filter to try, as an endpoint's `filter` takes it (null: none). */
+export const TestFilterInput = z.strictObject({ filter: fields.filter });
+export type TestFilterInput = z.infer<typeof TestFilterInput>;
+
+/** Each of the endpoint's last messages, newest first, and whether the filter tried would let it through. */
+export const FilterTestResult = z.object({
+  results: z.array(z.object({ message_id: z.string(), event_type: z.string(), created_at: z.string(), delivered: z.boolean() })),
+});
+export type FilterTestResult = z.infer<typeof FilterTestResult>;
 
 /** POST /endpoints/{id}/test: an event type (else the endpoint's first, else webhook.test) and a payload. */
 export const SendTestInput = z.strictObject({

@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { inTransaction, maySeeSecrets, type Ctx } from "../context";
 import { endpoints } from "../db/schema";
 import { NotFoundError } from "../errors";
+import { checkFilter } from "../filters";
 import { assertEndpointUrl } from "./check-url";
 import { findEndpointRow } from "./queries";
 import { toEndpoint, type UpdateEndpointInput } from "./schemas";
@@ -14,6 +15,7 @@ import { uidTaken } from "./uid";
 export async function updateEndpoint({ ctx, id: ref, input }: { ctx: Ctx; id: string; input: UpdateEndpointInput }) {
   const url = input.url !== undefined ? assertEndpointUrl(input.url, ctx.config) : undefined;
   checkPortalEndpointFields(ctx, input);
+  const filter = input.filter === undefined ? undefined : checkFilter(input.filter);
   const stored = await findEndpointRow(ctx, ref);
   const { id } = stored;
   // A reader who saw the values masked sends them back masked: those keep what is stored. Except
@@ -40,6 +42,7 @@ export async function updateEndpoint({ ctx, id: ref, input }: { ctx: Ctx; id: st
         ...(headers !== undefined ? { headers } : {}),
         ...(input.max_concurrency !== undefined ? { maxConcurrency: input.max_concurrency } : {}),
         ...(input.rate_limit_per_second !== undefined ? { rateLimitPerSecond: input.rate_limit_per_second } : {}),
+        ...(filter !== undefined ? { filter } : {}),
         updatedAt: new Date(),
       })
       .where(eq(endpoints.id, id))

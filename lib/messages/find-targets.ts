@@ -8,6 +8,8 @@ export type TargetRow = {
   /** Null: no such consumer (deleted, or not the portal session's). */
   consumer_id: string | null;
   endpoint_id: string | null;
+  /** The endpoint's payload filter as JSON text (lib/filters); null: none, or a test send, which goes whatever it says. */
+  filter: string | null;
   /** The database's clock, the same on every row. */
   now: Date;
 };
@@ -33,7 +35,7 @@ export function findTargets(
     .map(({ consumer, event_type, channels }, n) => sql`(${consumer}::text, ${event_type}::text, ${channels ?? null}::text[], ${n + 1}::int)`)
     .reduce((all, row) => sql`${all}, ${row}`);
   return sql<TargetRow[]>`
-    select i.ord, coalesce(by_id.id, by_uid.id) as consumer_id, e.id as endpoint_id, now()
+    select i.ord, coalesce(by_id.id, by_uid.id) as consumer_id, e.id as endpoint_id, ${onlyEndpointId ? sql`null` : sql`e.filter::text`} as filter, now()
     from (values ${list}) as i(consumer, event_type, channels, ord)
     left join consumers by_id on by_id.id = i.consumer and by_id.deleted_at is null ${scope ? sql`and by_id.id = ${scope}` : sql``}
     left join consumers by_uid on by_uid.uid = i.consumer and by_uid.deleted_at is null ${scope ? sql`and by_uid.id = ${scope}` : sql``}

@@ -1,5 +1,6 @@
 import { sha256Hex } from "../crypto/encryption";
 import { NotFoundError } from "../errors";
+import { matchesFilter } from "../filters";
 import { newId } from "../ids";
 import type { TargetRow } from "./find-targets";
 import type { IngestItem, PreparedMessage, Refusal } from "./ingest-types";
@@ -16,8 +17,9 @@ export type PreparedBatch = {
 
 /**
  * Each sized item and its targets (findTargets' rows, in the order of `sized.sized`) made into the
- * message it will be: its id and answer, its labels without repeats and, when it has a key, the hash
- * a replay must match. An item whose consumer was not found is refused alone. No batch when none is
+ * message it will be: its id and answer, its labels without repeats, the target endpoints whose
+ * payload filters let it through (and the ones that did not) and, when it has a key, the hash a
+ * replay must match. An item whose consumer was not found is refused alone. No batch when none is
  * left to write.
  */
 export function prepareMessages(
@@ -27,17 +29,20 @@ export function prepareMessages(
   firstDelay: number,
 ): { batch: PreparedBatch | null; refused: Refusal[] } {
   const now = targets[0]!.now;
-  const found: { consumerId: string | null; endpointIds: string[] }[] = new Array(sized.length);
+  const found: { consumerId: string | null; endpointIds: string[]; filteredEndpointIds: string[] | null }[] = new Array(sized.length);
   for (const t of targets) {
-    const entry = (found[t.ord - 1] ??= { consumerId: t.consumer_id, endpointIds: [] });
-    if (t.endpoint_id) entry.endpointIds.push(t.endpoint_id);
+    const entry = (found[t.ord - 1] ??= { consumerId: t.consumer_id, endpointIds: [], filteredEndpointIds: null });
+    if (!t.endpoint_id) continue;
+    const { input } = items[sized[t.ord - 1]!]!;
+    if (t.filter === null || matchesFilter(t.filter, { eventType: input.event_type, payload: input.payload })) entry.endpointIds.push(t.endpoint_id);
+    else (entry.filteredEndpointIds ??= []).push(t.endpoint_id);
   }
 
   const messages: PreparedMessage[] = [];
   const refused: Refusal[] = [];
   sized.forEach((index, n) => {
     const { input, idempotencyKey } = items[index]!;
-    const { consumerId, endpointIds } = found[n]!;
+    const { consumerId, endpointIds, filteredEndpointIds } = found[n]!;
     if (!consumerId) {
       refused.push({ index, error: new NotFoundError("consumer", input.consumer) });
       return;
@@ -52,6 +57,7 @@ export function prepareMessages(
       channels,
       tags,
       endpointIds,
+      filteredEndpointIds,
       // Channels and tags count only when given, so a key first used before they existed still replays.
       requestHash:
         idempotencyKey === undefined

@@ -156,13 +156,15 @@ export async function getMessage(ctx: Ctx, id: string) {
     .select(deliveryColumns)
     .from(deliveries)
     .where(deliveriesOfMessage(row.id));
-  const [owners, targets] = await Promise.all([consumerRefs(ctx, [row.consumerId]), endpointRefs(ctx, deliveryRows.map((d) => d.endpointId))]);
+  const filtered = row.filteredEndpointIds ?? [];
+  const [owners, targets] = await Promise.all([consumerRefs(ctx, [row.consumerId]), endpointRefs(ctx, [...deliveryRows.map((d) => d.endpointId), ...filtered])]);
   return {
     ...toMessage(row),
     // An expunged payload is gone (lib/retention/expunge-payload.ts): null, and when.
     payload: row.payloadExpungedAt ? null : (JSON.parse(row.payload) as unknown),
     payload_expunged_at: row.payloadExpungedAt?.toISOString() ?? null,
     deliveries: deliveryRows.map((d) => toDeliverySummary(d, targets.get(d.endpointId) ?? null)),
+    filtered: filtered.map((endpointId) => ({ endpoint_id: endpointId, endpoint: targets.get(endpointId) ?? null })),
     consumer: owners.get(row.consumerId) ?? null,
   };
 }

@@ -157,6 +157,8 @@ export const MessageDetail = MessageSummary.extend({
   payload: z.unknown(),
   /** When the payload was expunged (DELETE /messages/{id}/payload); null while it is kept. */
   payload_expunged_at: z.string().nullable(),
+  /** The endpoints whose payload filter refused this message: it has no delivery there. */
+  filtered: z.array(z.object({ endpoint_id: z.string(), endpoint: EndpointRef.nullable() })),
 });
 export type MessageDetail = z.infer<typeof MessageDetail>;
 

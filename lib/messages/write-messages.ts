@@ -22,11 +22,13 @@ export function writeMessages(tx: SqlOrTx, rows: PreparedMessage[], at: WriteOpt
   const { now, firstAttemptAt, isTest, traceparent, genericChecks } = at;
   const columns = ["id", "consumer_id", "event_type", "event_id", "payload", "is_test", "created_at"] as const;
   const labelled = rows.some((r) => r.channels || r.tags);
+  const filtered = rows.some((r) => r.filteredEndpointIds);
   const messages = tx`insert into messages ${tx(
-    rows.map((r) => ({ ...r.message, payload: r.payload, is_test: isTest, created_at: now, traceparent, channels: r.channels, tags: r.tags })),
+    rows.map((r) => ({ ...r.message, payload: r.payload, is_test: isTest, created_at: now, traceparent, channels: r.channels, tags: r.tags, filtered_endpoint_ids: r.filteredEndpointIds })),
     ...columns,
     ...(traceparent ? (["traceparent"] as const) : []),
     ...(labelled ? (["channels", "tags"] as const) : []),
+    ...(filtered ? (["filtered_endpoint_ids"] as const) : []),
   )}`;
   const deliveries = rows
     .flatMap((r) => r.endpointIds.map((endpointId) => ({ endpointId, messageId: r.message.id, consumerId: r.message.consumer_id })))

@@ -34,6 +34,7 @@ describe("endpoints", () => {
       headers: { "X-Acme": "1" },
       max_concurrency: 10,
       rate_limit_per_second: null,
+      filter: null,
       state: "active",
       disabled_reason: null,
       failing_since: null,

@@ -93,6 +93,9 @@ async function schemaUpTo(last: number) {
   }
   // And the destination an endpoint's row holds (migration 0026), which it reads and writes.
   await sql.unsafe(`alter table endpoints add column if not exists destination text not null default 'http', add column if not exists target jsonb`);
+  // And an endpoint's filter and a message's filtered endpoints (migration 0027).
+  await sql.unsafe(`alter table endpoints add column if not exists filter jsonb`);
+  await sql.unsafe(`alter table messages add column if not exists filtered_endpoint_ids text[]`);
 }
 
 const hourOf = (ms: number) => new Date(Math.floor(ms / 3_600_000) * 3_600_000);

@@ -56,6 +56,11 @@ const TABLE: Record<string, Entry> = {
   },
   "POST /endpoints/[id]/disable": { rule: "manage_endpoints", own: (a) => ({ path: `/endpoints/${a.endpoint}/disable` }), foreign: (b) => ({ path: `/endpoints/${b.endpoint}/disable` }) },
   "POST /endpoints/[id]/enable": { rule: "manage_endpoints", own: (a) => ({ path: `/endpoints/${a.endpoint}/enable` }), foreign: (b) => ({ path: `/endpoints/${b.endpoint}/enable` }) },
+  "POST /endpoints/[id]/filter/test": {
+    rule: "scoped",
+    own: (a) => ({ path: `/endpoints/${a.endpoint}/filter/test`, body: { filter: null } }),
+    foreign: (b) => ({ path: `/endpoints/${b.endpoint}/filter/test`, body: { filter: null } }),
+  },
   "POST /endpoints/[id]/test": { rule: "manage_endpoints", own: (a) => ({ path: `/endpoints/${a.endpoint}/test`, body: {} }), foreign: (b) => ({ path: `/endpoints/${b.endpoint}/test`, body: {} }) },
   "GET /endpoints/[id]/secret": { rule: "view_secrets", own: (a) => ({ path: `/endpoints/${a.endpoint}/secret` }), foreign: (b) => ({ path: `/endpoints/${b.endpoint}/secret` }) },
   "POST /endpoints/[id]/secret/rotate": {

@@ -21,6 +21,7 @@ import * as endpointsId from "./endpoints/[id]/route";
 import * as endpointsIdSecretRotate from "./endpoints/[id]/secret/rotate/route";
 import * as endpointsIdSecret from "./endpoints/[id]/secret/route";
 import * as endpointsIdStats from "./endpoints/[id]/stats/route";
+import * as endpointsIdFilterTest from "./endpoints/[id]/filter/test/route";
 import * as endpointsIdTest from "./endpoints/[id]/test/route";
 import * as endpoints from "./endpoints/route";
 import * as erasuresId from "./erasures/[id]/route";
@@ -100,6 +101,7 @@ export const ROUTE_LIST = {
   "/data-lifecycle": dataLifecycle,
   "/endpoints/{id}/disable": endpointsIdDisable,
   "/endpoints/{id}/enable": endpointsIdEnable,
+  "/endpoints/{id}/filter/test": endpointsIdFilterTest,
   "/endpoints/{id}/recover": endpointsIdRecover,
   "/endpoints/{id}": endpointsId,
   "/endpoints/{id}/secret/rotate": endpointsIdSecretRotate,

@@ -28,6 +28,8 @@ export const endpoints = pgTable(
     /** null: every event type. */
     eventTypes: text("event_types").array(),
     headers: jsonb("headers").$type<Record<string, string>>().notNull().default({}),
+    /** A payload filter (lib/filters), checked when written; null: every message its event types and channels let through. */
+    filter: jsonb("filter").$type<Record<string, unknown>>(),
     /** Where its deliveries go: a kind of lib/destinations/ (its registry lists them). */
     destination: text("destination").notNull().default("http"),
     /**

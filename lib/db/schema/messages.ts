@@ -26,6 +26,8 @@ export const messages = pgTable(
     channels: text("channels").array(),
     /** The caller's labels, for filtering lists. */
     tags: text("tags").array(),
+    /** The endpoints whose payload filter refused this message at fan-out: no delivery for them. null: none. */
+    filteredEndpointIds: text("filtered_endpoint_ids").array(),
     /**
      * When the payload was expunged (DELETE /messages/{id}/payload): `payload` then holds '' and
      * nothing can send the message again. The message and its delivery log stay.

@@ -32,7 +32,7 @@ export const PATCH = withApi(async ({ req, params, ctx }) =>
       description: "The updated endpoint, with `headers_dropped`: custom headers whose stored values a re-point without `view_secrets` dropped.",
       schema: UpdatedEndpoint,
     },
-    errors: { 422: "`validation_failed`, or `endpoint_url_forbidden` for a URL the SSRF rules refuse." },
+    errors: { 422: "`validation_failed`, `endpoint_url_forbidden` for a URL the SSRF rules refuse, or `invalid_filter` for a `filter` that breaks a rule (each fault in `errors` with its JSON `pointer`)." },
   },
 });
 

@@ -20,7 +20,7 @@ export const POST = withApi(async ({ req, params, ctx }) =>
     success: { status: 201, description: "The new endpoint.", schema: Endpoint },
     errors: {
       409: "`endpoint_limit`: a portal session's consumer already has `PORTAL_MAX_ENDPOINTS` endpoints.",
-      422: "`validation_failed` (a portal session may not set `max_concurrency` above `ENDPOINT_MAX_CONCURRENCY`), or `endpoint_url_forbidden` for a URL the SSRF rules refuse.",
+      422: "`validation_failed` (a portal session may not set `max_concurrency` above `ENDPOINT_MAX_CONCURRENCY`), `endpoint_url_forbidden` for a URL the SSRF rules refuse, or `invalid_filter` for a `filter` that breaks a rule (each fault in `errors` with its JSON `pointer`).",
     },
   },
 });
