@@ -1,5 +1,5 @@
 import type { Ctx } from "../context";
-import { checkFilter, matchesFilter } from "../filters";
+import { checkFilter, filterDocument, matchesFilter } from "../filters";
 import { findEndpointRow } from "./queries";
 import type { FilterTestResult } from "./schemas";
 
@@ -35,7 +35,7 @@ export async function testFilter({ ctx, id, filter: given }: { ctx: Ctx; id: str
       message_id: row.id,
       event_type: row.event_type,
       created_at: row.created_at.toISOString(),
-      delivered: filterJson === null || matchesFilter(filterJson, { eventType: row.event_type, payload: parsePayload(row.payload) }),
+      delivered: filterJson === null || matchesFilter(filterJson, filterDocument({ eventType: row.event_type, payload: parsePayload(row.payload) })),
     })),
   };
 }

@@ -1,2 +1,2 @@
 export { checkFilter, filterProblems, InvalidFilterError, MAX_FILTER_BYTES, MAX_FILTER_CONDITIONS, MAX_FILTER_DEPTH, type Filter } from "./check-filter";
-export { matchesFilter } from "./match-filter";
+export { filterDocument, matchesFilter, type FilterDocument } from "./match-filter";

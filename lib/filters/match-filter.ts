@@ -33,12 +33,19 @@ function testerOf(filterJson: string): Tester {
   return tester;
 }
 
+/** What a filter reads of a message: a document made once per message, whatever the number of filters it meets. */
+export type FilterDocument = { readonly __filterDocument: true };
+
 /**
- * Whether a message passes a filter: the filter reads the payload, with the message's event type
- * as the top-level field `event_type` (over a payload's own field of that name). `filterJson`: the
- * filter as stored (endpoints.filter as text).
+ * The payload, with the message's event type as the top-level field `event_type` (over a payload's
+ * own field of that name); a payload that is not an object reads as an empty one.
  */
-export function matchesFilter(filterJson: string, message: { eventType: string; payload: unknown }): boolean {
+export function filterDocument(message: { eventType: string; payload: unknown }): FilterDocument {
   const payload = typeof message.payload === "object" && message.payload !== null && !Array.isArray(message.payload) ? message.payload : {};
-  return testerOf(filterJson)({ ...payload, event_type: message.eventType });
+  return { ...payload, event_type: message.eventType } as unknown as FilterDocument;
+}
+
+/** Whether a message's document passes a filter. `filterJson`: the filter as stored (endpoints.filter as text). */
+export function matchesFilter(filterJson: string, document: FilterDocument): boolean {
+  return testerOf(filterJson)(document);
 }

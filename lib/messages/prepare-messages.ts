@@ -1,6 +1,6 @@
 import { sha256Hex } from "../crypto/encryption";
 import { NotFoundError } from "../errors";
-import { matchesFilter } from "../filters";
+import { filterDocument, matchesFilter, type FilterDocument } from "../filters";
 import { newId } from "../ids";
 import type { TargetRow } from "./find-targets";
 import type { IngestItem, PreparedMessage, Refusal } from "./ingest-types";
@@ -29,13 +29,19 @@ export function prepareMessages(
   firstDelay: number,
 ): { batch: PreparedBatch | null; refused: Refusal[] } {
   const now = targets[0]!.now;
-  const found: { consumerId: string | null; endpointIds: string[]; filteredEndpointIds: string[] | null }[] = new Array(sized.length);
+  const found: { consumerId: string | null; endpointIds: string[]; filteredEndpointIds: string[] | null; document?: FilterDocument }[] = new Array(sized.length);
   for (const t of targets) {
     const entry = (found[t.ord - 1] ??= { consumerId: t.consumer_id, endpointIds: [], filteredEndpointIds: null });
     if (!t.endpoint_id) continue;
-    const { input } = items[sized[t.ord - 1]!]!;
-    if (t.filter === null || matchesFilter(t.filter, { eventType: input.event_type, payload: input.payload })) entry.endpointIds.push(t.endpoint_id);
-    else (entry.filteredEndpointIds ??= []).push(t.endpoint_id);
+    if (t.filter !== null) {
+      const { input } = items[sized[t.ord - 1]!]!;
+      entry.document ??= filterDocument({ eventType: input.event_type, payload: input.payload });
+      if (!matchesFilter(t.filter, entry.document)) {
+        (entry.filteredEndpointIds ??= []).push(t.endpoint_id);
+        continue;
+      }
+    }
+    entry.endpointIds.push(t.endpoint_id);
   }
 
   const messages: PreparedMessage[] = [];
