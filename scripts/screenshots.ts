@@ -22,6 +22,7 @@ import { createEventType } from "../lib/event-types";
 import { createOperator } from "../lib/operators";
 import { launchBrowser } from "../tests/helpers/browser";
 import { seedData, shootData, type DataSample } from "./screenshots-data";
+import { seedFilter, shootFilter } from "./screenshots-filters";
 import { seedTraffic, shootLogs } from "./screenshots-logs";
 import { shootPortal } from "./screenshots-portal";
 import { shootPortalLogs } from "./screenshots-portal-logs";
@@ -136,6 +137,7 @@ async function main(): Promise<void> {
     await seed();
     traffic = await seedTraffic();
     dataSample = await seedData(systemCtx());
+    await seedFilter(endpointId);
     console.log("Building if needed and starting the app…");
     app = await startBuiltApp();
     mkdirSync(OUT, { recursive: true });
@@ -201,6 +203,7 @@ async function main(): Promise<void> {
         await page.goto(`/endpoints/${endpointId}`);
         await page.getByTestId("stats-volume").waitFor();
         await shoot(page, `${locale}-endpoint`);
+        await shootFilter(page, locale, shoot);
         await page.goto("/alerts");
         await page.getByRole("row").nth(2).waitFor();
         await shoot(page, `${locale}-alerts`);

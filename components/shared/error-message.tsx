@@ -25,6 +25,7 @@ const KNOWN = [
   "last_admin",
   "cannot_remove_self",
   "payload_expunged",
+  "invalid_filter",
 ] as const;
 
 /**

@@ -18,6 +18,7 @@ import { ConsumerName } from "../../shared/names";
 import { ApiError } from "../../shared/api";
 import { SecretCard } from "../../shared/endpoints/secret-card";
 import { TestSendCard } from "../../shared/endpoints/test-send-card";
+import { FilterCard } from "../../shared/endpoints/filter-card";
 
 export function EndpointDetailScreen({ id }: { id: string }) {
   const t = useTranslations("endpoints");
@@ -87,6 +88,7 @@ export function EndpointDetailScreen({ id }: { id: string }) {
         ]}
         secretCard={<SecretCard endpointId={e.id} revealReason={canWrite ? null : t("secret.viewerCannotReveal")} rotateReason={canWrite ? null : t("secret.viewerCannotReveal")} />}
         testCard={<TestSendCard endpoint={e} reason={reason} messageHref={(id) => `/messages/${id}`} />}
+        filterCard={<FilterCard endpoint={e} reason={canWrite ? null : t("filter.viewerNote")} />}
       />
     </>
   );

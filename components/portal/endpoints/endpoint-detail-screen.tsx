@@ -8,6 +8,7 @@ import { EndpointFormDialog } from "../../shared/endpoints/endpoint-form-dialog"
 import { EnableToggle } from "../../shared/endpoints/enable-toggle";
 import { SecretCard } from "../../shared/endpoints/secret-card";
 import { TestSendCard } from "../../shared/endpoints/test-send-card";
+import { FilterCard } from "../../shared/endpoints/filter-card";
 import { useEndpoint } from "../../shared/queries/endpoints";
 import { RelativeTime } from "../../shared/relative-time";
 import { endpointHealth } from "../../shared/resources";
@@ -82,6 +83,7 @@ export function PortalEndpointDetailScreen({ id }: { id: string }) {
               ]}
               secretCard={<SecretCard endpointId={e.id} revealReason={reasons.secrets} rotateReason={reasons.rotate} />}
               testCard={<TestSendCard endpoint={e} reason={reasons.manage} messageHref={deliveryHref} />}
+              filterCard={<FilterCard endpoint={e} reason={reasons.manage} />}
             />
           </>
         );

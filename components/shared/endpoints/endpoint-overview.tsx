@@ -9,7 +9,8 @@ const linkClass = "text-sm font-medium text-primary underline-offset-2 hover:und
 
 /**
  * The body of an endpoint's page, in the dashboard and in the portal alike: its delivery chart
- * beside a card of its facts and where to go from it, then its signing secret and a test send.
+ * beside a card of its facts and where to go from it, then its signing secret and a test send,
+ * then its payload filter across the page.
  * What each side shows (and may do) is theirs: `facts` are the card's <dt>/<dd> pairs.
  */
 export function EndpointOverview(props: {
@@ -20,6 +21,7 @@ export function EndpointOverview(props: {
   links: { href: string; label: string }[];
   secretCard: ReactNode;
   testCard: ReactNode;
+  filterCard: ReactNode;
 }) {
   return (
     <div className="grid gap-4 lg:grid-cols-3">
@@ -40,6 +42,7 @@ export function EndpointOverview(props: {
       </Card>
       {props.secretCard}
       <div className="lg:col-span-2">{props.testCard}</div>
+      <div className="lg:col-span-3">{props.filterCard}</div>
     </div>
   );
 }

@@ -20,12 +20,14 @@ import { PageHeader } from "../page-header";
 import { useExpungePayload, useMessage, useMessageAttempts, useResend } from "../queries/messages";
 import { RelativeTime } from "../relative-time";
 import { DeliveryStatus } from "./delivery-status";
+import { FilteredOut } from "./filtered-out";
 
 /**
  * One message: its payload as text, each delivery with its attempts, and resend. Who may resend
  * is the caller's to say (an operator's role, a portal session's capability), with the reason
  * shown when not; the server decides again either way. Where `canExpunge` (an admin), the payload
- * can be deleted, after a confirmation; an expunged payload is shown as gone, with when.
+ * can be deleted, after a confirmation; an expunged payload is shown as gone, with when. The
+ * endpoints whose payload filter refused it are listed apart, since they have no delivery.
  */
 export function MessageDetail({
   id,
@@ -170,7 +172,7 @@ export function MessageDetail({
         )}
       </div>
       <h2 className="mb-2 text-sm font-semibold">{t("deliveries")}</h2>
-      {m.deliveries.length === 0 ? <p className="text-sm text-muted-foreground">{t("noDeliveries")}</p> : null}
+      {m.deliveries.length === 0 ? <p className="text-sm text-muted-foreground">{t(m.filtered.length > 0 ? "noDeliveriesFiltered" : "noDeliveries")}</p> : null}
       <div className="space-y-4">
         {m.deliveries.map((d) => {
           const own = attempts.data?.data.filter((a) => a.delivery_id === d.id) ?? [];
@@ -207,6 +209,7 @@ export function MessageDetail({
           );
         })}
       </div>
+      <FilteredOut filtered={m.filtered} endpointHref={endpointHref} />
     </>
   );
 }

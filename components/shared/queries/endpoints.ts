@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useApi } from "../api-context";
 import { consumerKeys } from "./consumers";
 
-import type { CreateEndpointInput, SendTestInput, UpdateEndpointInput } from "@/lib/endpoints/schemas";
+import type { CreateEndpointInput, SendTestInput, TestFilterInput, UpdateEndpointInput } from "@/lib/endpoints/schemas";
 
 export const endpointKeys = {
   all: ["endpoints"] as const,
@@ -75,6 +75,14 @@ export function useRotateSecret(id: string) {
 export function useSendTest(id: string) {
   const call = useApi();
   return useMutation({ mutationFn: (input: SendTestInput) => call("POST /endpoints/{id}/test", path(id, "/test"), { body: input }) });
+}
+
+/** Which of the endpoint's last messages a filter would let through; changes nothing, so every reader may. */
+export function useTestFilter(id: string) {
+  const call = useApi();
+  return useMutation({
+    mutationFn: (filter: TestFilterInput["filter"]) => call("POST /endpoints/{id}/filter/test", path(id, "/filter/test"), { body: { filter } }),
+  });
 }
 
 /** The test message's attempt, polled until the worker has made it. */
