@@ -36,6 +36,7 @@ const LAYERS = {
   domains: [
     "audit",
     "destinations",
+    "ordering",
     "event-types",
     "consumers",
     "api-keys",

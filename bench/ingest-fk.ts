@@ -38,6 +38,7 @@ async function write(generic: boolean, size: number): Promise<number> {
     index,
     payload,
     channels: null,
+    lineKeys: null,
     tags: null,
     endpointIds: [endpoint],
     filteredEndpointIds: null,

@@ -8,6 +8,7 @@ import { ingestMessages } from "../lib/messages/create-message";
 import { findTargets } from "../lib/messages/find-targets";
 import type { IngestItem } from "../lib/messages/ingest-types";
 import { prepareMessages, type PreparedBatch } from "../lib/messages/prepare-messages";
+import { loadFilters } from "../lib/messages/load-filters";
 import { sizePayloads } from "../lib/messages/size-payloads";
 import { writeMessages } from "../lib/messages/write-messages";
 import { runConcurrently, samplePayload } from "./api";
@@ -43,7 +44,7 @@ async function prepare(ctx: Ctx, item: IngestItem): Promise<PreparedBatch> {
   const items = [item];
   const sized = sizePayloads(items, ctx.config.MAX_PAYLOAD_BYTES);
   const targets = await findTargets(ctx.sql, [item.input], { scope: null });
-  const { batch } = prepareMessages(items, sized, targets, ctx.config.DELIVERY_SCHEDULE[0] ?? 0);
+  const { batch } = prepareMessages(items, sized, targets, await loadFilters(ctx.sql, targets), ctx.config.DELIVERY_SCHEDULE[0] ?? 0);
   if (!batch) throw new Error("the message was refused");
   return batch;
 }

@@ -13,6 +13,7 @@ import { QUEUE_KINDS } from "./schema/messages";
  */
 export const FUNCTION_FILES = [
   "../deliveries/wake-deliveries.sql",
+  "../deliveries/lines.sql",
   "../deliveries/track-failed-delivery.sql",
   "../endpoints/signing-secrets.sql",
   "../endpoints/cancel-pending.sql",

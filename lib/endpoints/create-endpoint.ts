@@ -44,6 +44,8 @@ export async function createEndpoint({ ctx, consumerRef, input, svixId }: { ctx:
         maxConcurrency: input.max_concurrency ?? null,
         rateLimitPerSecond: input.rate_limit_per_second ?? null,
         filter,
+        ordering: input.ordering ?? "none",
+        orderingKey: input.ordering_key ?? null,
         state: input.disabled ? "disabled" : "active",
         disabledAt: input.disabled ? new Date() : null,
       })

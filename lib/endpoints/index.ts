@@ -9,3 +9,4 @@ export { getEndpointSecret } from "./get-endpoint-secret";
 export { rotateEndpointSecret } from "./rotate-endpoint-secret";
 export { setEndpointState } from "./set-endpoint-state";
 export { testFilter } from "./test-filter";
+export { listLines } from "./list-lines";

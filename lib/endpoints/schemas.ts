@@ -1,5 +1,6 @@
 import { z } from "zod";
-import type { endpoints } from "../db/schema";
+import { ENDPOINT_ORDERINGS, type endpoints } from "../db/schema";
+import { dottedPathProblem } from "../filters";
 import { EventTypeName } from "../event-types/schemas";
 import { customHeaderProblems, maskHeaderValues } from "../webhooks/headers";
 import { ConsumerRef } from "../consumers/schemas";
@@ -36,6 +37,15 @@ const fields = {
   // An object here; its operators, operands and bounds are checked by the verb (lib/filters), which
   // answers 422 invalid_filter with a JSON pointer to each fault.
   filter: z.record(z.string(), z.unknown()).nullable(),
+  ordering: z.enum(ENDPOINT_ORDERINGS),
+  ordering_key: z
+    .string()
+    .min(1)
+    .superRefine((path, ctx) => {
+      const problem = dottedPathProblem(path);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    })
+    .nullable(),
 };
 
 export const CreateEndpointInput = z.strictObject({
@@ -51,6 +61,8 @@ export const CreateEndpointInput = z.strictObject({
   rate_limit_per_second: fields.rate_limit_per_second.optional(),
   disabled: fields.disabled.optional(),
   filter: fields.filter.optional(),
+  ordering: fields.ordering.optional(),
+  ordering_key: fields.ordering_key.optional(),
   secret: z.string().optional(),
 });
 export type CreateEndpointInput = z.infer<typeof CreateEndpointInput>;
@@ -81,6 +93,10 @@ export const Endpoint = z.object({
   rate_limit_per_second: z.number().nullable(),
   /** The payload filter: a message it refuses gets no delivery here (docs/delivery.md#payload-filters). null: none. */
   filter: z.record(z.string(), z.unknown()).nullable(),
+  /** "ordered": messages with the same ordering key are attempted one at a time, in creation order (docs/delivery.md#ordered-delivery). */
+  ordering: z.enum(ENDPOINT_ORDERINGS),
+  /** A dotted path into the payload naming a message's line; null: the whole endpoint is one line. */
+  ordering_key: z.string().nullable(),
   state: z.enum(["active", "disabled", "auto_disabled"]),
   disabled_reason: z.string().nullable(),
   failing_since: z.string().nullable(),
@@ -130,6 +146,8 @@ export function toEndpoint(row: typeof endpoints.$inferSelect, defaultConcurrenc
     max_concurrency: row.maxConcurrency ?? defaultConcurrency,
     rate_limit_per_second: row.rateLimitPerSecond,
     filter: row.filter,
+    ordering: row.ordering,
+    ordering_key: row.orderingKey,
     state: row.state,
     disabled_reason: row.disabledReason,
     failing_since: row.failingSince?.toISOString() ?? null,
@@ -165,6 +183,34 @@ export const FilterTestResult = z.object({
   results: z.array(z.object({ message_id: z.string(), event_type: z.string(), created_at: z.string(), delivered: z.boolean() })),
 });
 export type FilterTestResult = z.infer<typeof FilterTestResult>;
+
+/** GET /endpoints/{id}/lines: an ordered endpoint's lines that have messages waiting, most first. */
+export const EndpointLines = z.object({
+  ordering: z.enum(ENDPOINT_ORDERINGS),
+  /** Lines with messages waiting behind their head, and the messages waiting in all of them. */
+  lines_waiting: z.number(),
+  messages_waiting: z.number(),
+  /** More rows were queued than were counted (LINES_COUNTED): the figures are at least these. */
+  capped: z.boolean(),
+  lines: z.array(
+    z.object({
+      /** The ordering key's value ("" for messages without one, or on an endpoint without a key). */
+      key: z.string(),
+      waiting: z.number(),
+      /** The message that holds the line: attempted (or being attempted) while the others wait. */
+      head: z.object({
+        message_id: z.string(),
+        delivery_id: z.string(),
+        attempts: z.number(),
+        last_status_code: z.number().nullable(),
+        last_error: z.string().nullable(),
+        /** Its next attempt (its retry, its lease's end, its wait for a slot or the circuit). */
+        next_attempt_at: z.string(),
+      }),
+    }),
+  ),
+});
+export type EndpointLines = z.infer<typeof EndpointLines>;
 
 /** POST /endpoints/{id}/test: an event type (else the endpoint's first, else webhook.test) and a payload. */
 export const SendTestInput = z.strictObject({

@@ -1,5 +1,5 @@
 import { recordAuditEvent } from "../audit/record-audit-event";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { inTransaction, maySeeSecrets, type Ctx } from "../context";
 import { endpoints } from "../db/schema";
 import { NotFoundError } from "../errors";
@@ -11,6 +11,7 @@ import { setEndpointState } from "./set-endpoint-state";
 import { checkPortalEndpointFields } from "./portal-limits";
 import { headersForUpdate } from "../webhooks/headers";
 import { uidTaken } from "./uid";
+import { releaseLines } from "./release-lines";
 
 export async function updateEndpoint({ ctx, id: ref, input }: { ctx: Ctx; id: string; input: UpdateEndpointInput }) {
   const url = input.url !== undefined ? assertEndpointUrl(input.url, ctx.config) : undefined;
@@ -42,12 +43,15 @@ export async function updateEndpoint({ ctx, id: ref, input }: { ctx: Ctx; id: st
         ...(headers !== undefined ? { headers } : {}),
         ...(input.max_concurrency !== undefined ? { maxConcurrency: input.max_concurrency } : {}),
         ...(input.rate_limit_per_second !== undefined ? { rateLimitPerSecond: input.rate_limit_per_second } : {}),
-        ...(filter !== undefined ? { filter } : {}),
+        ...(filter !== undefined ? { filter, filterVersion: sql`${endpoints.filterVersion} + 1` } : {}),
+        ...(input.ordering !== undefined ? { ordering: input.ordering } : {}),
+        ...(input.ordering_key !== undefined ? { orderingKey: input.ordering_key } : {}),
         updatedAt: new Date(),
       })
       .where(eq(endpoints.id, id))
       .returning();
     if (!updated) throw new NotFoundError("endpoint", id);
+    if (stored.ordering === "ordered" && updated.ordering === "none") await releaseLines(tx.sql, id);
     await recordAuditEvent(tx, {
       action: "endpoint.updated",
       targetType: "endpoint",

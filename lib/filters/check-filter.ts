@@ -1,4 +1,5 @@
 import { AppError, type FieldError } from "../errors";
+import { dottedPathProblem } from "./dotted-path";
 
 /** A filter's whole JSON text, in UTF-8 bytes. */
 export const MAX_FILTER_BYTES = 4096;
@@ -11,9 +12,6 @@ export const MAX_FILTER_DEPTH = 10;
 const FIELD_OPERATORS = new Set(["$eq", "$neq", "$gt", "$gte", "$lt", "$lte", "$in", "$nin", "$exists", "$not"]);
 /** The operators that join whole filters. */
 const LOGICAL_OPERATORS = new Set(["$and", "$or", "$not"]);
-const MAX_PATH_CHARS = 256;
-/** Names every JavaScript object inherits: a path through them would read the evaluator's objects, not the payload. */
-const INHERITED = new Set(["__proto__", "constructor", "prototype"]);
 
 /** An endpoint's filter: a MongoDB-style query over the payload and the event type (docs/delivery.md#payload-filters). */
 export type Filter = Record<string, unknown>;
@@ -133,12 +131,10 @@ export function filterProblems(filter: unknown, base = "/filter"): FieldError[] 
         }
       } else if (key.startsWith("$")) {
         fault(at, key === "$regex" ? "regular expressions are not allowed" : `unknown operator "${key}"; a filter joins filters with $and, $or and $not`);
-      } else if (key.length > MAX_PATH_CHARS || key.split(".").some((segment) => segment === "")) {
-        fault(at, `"${key.slice(0, 40)}${key.length > 40 ? "…" : ""}" is not a dotted path (segments separated by ".", none empty, at most ${MAX_PATH_CHARS} characters)`);
-      } else if (key.split(".").some((segment) => INHERITED.has(segment))) {
-        fault(at, `"${key.slice(0, 40)}" reads a name every object inherits (__proto__, constructor, prototype); filter on the payload's own fields`);
       } else {
-        condition(operand, at, depth);
+        const problem = dottedPathProblem(key);
+        if (problem) fault(at, problem);
+        else condition(operand, at, depth);
       }
       if (problems.length >= 20) return;
     }

@@ -9,6 +9,8 @@ const sift: typeof siftModule = "createQueryTester" in siftModule ? siftModule :
 const { createQueryTester, $eq, $ne, $gt, $gte, $lt, $lte, $in, $nin, $exists, $and, $or, $not } = sift;
 const operations = { $eq, $ne, $gt, $gte, $lt, $lte, $in, $nin, $exists, $and, $or, $not };
 
+/** A compiled filter: whether a message's document passes it. */
+export type FilterTester = (document: FilterDocument) => boolean;
 type Tester = (document: unknown) => boolean;
 
 /** `$neq` (Convoy's and Hookdeck's spelling) is sift's `$ne`; everything else is as written. */
@@ -48,4 +50,9 @@ export function filterDocument(message: { eventType: string; payload: unknown })
 /** Whether a message's document passes a filter. `filterJson`: the filter as stored (endpoints.filter as text). */
 export function matchesFilter(filterJson: string, document: FilterDocument): boolean {
   return testerOf(filterJson)(document);
+}
+
+/** A stored filter compiled (once per distinct text, per process). Throws when the text is not a filter this evaluator runs. */
+export function compileFilter(filterJson: string): FilterTester {
+  return testerOf(filterJson);
 }

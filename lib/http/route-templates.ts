@@ -61,6 +61,7 @@ export const ROUTE_TEMPLATES: readonly string[] = [
   "/api/v1/endpoints/[id]/disable",
   "/api/v1/endpoints/[id]/enable",
   "/api/v1/endpoints/[id]/filter/test",
+  "/api/v1/endpoints/[id]/lines",
   "/api/v1/endpoints/[id]/recover",
   "/api/v1/endpoints/[id]/secret",
   "/api/v1/endpoints/[id]/secret/rotate",

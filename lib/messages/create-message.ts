@@ -1,17 +1,21 @@
 import { inTransaction, consumerScope, type Ctx } from "../context";
+import type { SqlOrTx } from "../db/client";
 import { isForeignKeyViolation, isRetryableConflict } from "../db/errors";
 import { retryOnConflict } from "../db/retry";
+import { QUEUE_KINDS } from "../db/schema";
+import { placeInLines } from "../ordering";
 import { recordMessagesIngested } from "../metrics/web";
 import { activeTraceparent, inSpan } from "../telemetry/tracing";
 import { claimEventIds } from "./claim-event-ids";
 import { answerFor, claimIdempotencyKeys, splitRepeatedKeys, type KeyAnswer } from "./claim-idempotency-keys";
 import { findTargets } from "./find-targets";
+import { loadFilters } from "./load-filters";
 import type { CreateMessageResult, IngestItem, IngestResult, PreparedMessage, Refusal } from "./ingest-types";
 import { prepareMessages } from "./prepare-messages";
 import type { CreateMessageInput } from "./schemas";
 import { sizePayloads } from "./size-payloads";
 import { chooseWakeUp, wakeAfterCommit, wakeInTransaction } from "./wake-workers";
-import { writeMessages } from "./write-messages";
+import { placeOf, writeMessages, type LinePlace } from "./write-messages";
 
 export type { CreateMessageResult, IngestItem, IngestResult } from "./ingest-types";
 
@@ -85,8 +89,9 @@ async function ingest({ ctx, items, onlyEndpointId, uniqueEventId }: IngestArgs)
   refuse(sized.refused);
   if (sized.sized.length === 0) return results as IngestResult[];
   const targets = await findTargets(ctx.sql, sized.sized.map((index) => items[index]!.input), { scope: consumerScope(ctx), onlyEndpointId });
+  const filters = await loadFilters(ctx.sql, targets);
   const firstDelay = config.DELIVERY_SCHEDULE[0] ?? 0;
-  const { batch, refused } = prepareMessages(items, sized, targets, firstDelay);
+  const { batch, refused } = prepareMessages(items, sized, targets, filters, firstDelay);
   refuse(refused);
   if (!batch) return results as IngestResult[];
   const { now, firstAttemptAt } = batch;
@@ -104,7 +109,8 @@ async function ingest({ ctx, items, onlyEndpointId, uniqueEventId }: IngestArgs)
   // What each key answers once this call commits (its repeats' answers).
   let answers = new Map<string, KeyAnswer>();
   let written: PreparedMessage[] = [];
-  if (keyed.length === 0 && !uniqueEventId && wakeUp === "after-commit") {
+  const lined = firsts.some((r) => r.lineKeys);
+  if (keyed.length === 0 && !uniqueEventId && !lined && wakeUp === "after-commit") {
     // Nothing to claim first and no wake-up to commit with it: the messages, their deliveries and
     // the queue rows are one statement, atomic on its own, so no BEGIN and COMMIT round trips.
     // (A deadlock or a target deleted meanwhile is retried by ingestMessages, as for the transaction.)
@@ -128,8 +134,9 @@ async function ingest({ ctx, items, onlyEndpointId, uniqueEventId }: IngestArgs)
         rows = claimed.rows;
       }
       if (rows.length === 0) return;
+      const lines = lined ? await placeMessagesInLines(tx, rows) : undefined;
       // One wake-up for the whole call, however many messages it holds.
-      await Promise.all([writeMessages(tx, rows, writeOptions), wakeUp !== "after-commit" && dueNow(rows) ? wakeInTransaction(tx, wakeUp, firstAttemptAt) : null]);
+      await Promise.all([writeMessages(tx, rows, { ...writeOptions, lines }), wakeUp !== "after-commit" && dueNow(rows) ? wakeInTransaction(tx, wakeUp, firstAttemptAt) : null]);
       written = rows;
     });
   }
@@ -138,4 +145,17 @@ async function ingest({ ctx, items, onlyEndpointId, uniqueEventId }: IngestArgs)
   for (const row of written) results[row.index] = { message: row.message, replayed: false };
   for (const item of repeats) results[item.index] = answerFor(item, answers.get(item.key!)!);
   return results as IngestResult[];
+}
+
+/**
+ * The messages' deliveries to ordered endpoints placed in their lines, in the order of the call:
+ * each line locked until this transaction ends, a message held when its line already has one
+ * waiting or in flight (lib/deliveries/lines.sql).
+ */
+async function placeMessagesInLines(tx: SqlOrTx, rows: PreparedMessage[]): Promise<Map<string, LinePlace>> {
+  const wanted = rows.flatMap((r) =>
+    r.lineKeys ? r.endpointIds.flatMap((endpointId, n) => (r.lineKeys![n] === null ? [] : [{ endpointId, key: r.lineKeys![n]!, messageId: r.message.id }])) : [],
+  );
+  const placed = await placeInLines(tx, wanted, QUEUE_KINDS.scheduled);
+  return new Map(placed.map((p) => [placeOf(p.messageId, p.endpointId), { key: p.key, seq: p.seq, held: p.held }]));
 }

@@ -8,8 +8,10 @@ export type TargetRow = {
   /** Null: no such consumer (deleted, or not the portal session's). */
   consumer_id: string | null;
   endpoint_id: string | null;
-  /** The endpoint's payload filter as JSON text (lib/filters); null: none, or a test send, which goes whatever it says. */
-  filter: string | null;
+  /** The version of the endpoint's payload filter (lib/messages/load-filters.ts); null: none, or a test send, which goes whatever it says. */
+  filter_version: number | null;
+  /** On an ordered endpoint, its ordering key ("" when it is one line); null: unordered, or a test send, which waits in no line. */
+  line_path: string | null;
   /** The database's clock, the same on every row. */
   now: Date;
 };
@@ -35,7 +37,7 @@ export function findTargets(
     .map(({ consumer, event_type, channels }, n) => sql`(${consumer}::text, ${event_type}::text, ${channels ?? null}::text[], ${n + 1}::int)`)
     .reduce((all, row) => sql`${all}, ${row}`);
   return sql<TargetRow[]>`
-    select i.ord, coalesce(by_id.id, by_uid.id) as consumer_id, e.id as endpoint_id, ${onlyEndpointId ? sql`null` : sql`e.filter::text`} as filter, now()
+    select i.ord, coalesce(by_id.id, by_uid.id) as consumer_id, e.id as endpoint_id, ${onlyEndpointId ? sql`null as filter_version, null as line_path` : sql`case when e.filter is not null then e.filter_version end as filter_version, case when e.ordering = 'ordered' then coalesce(e.ordering_key, '') end as line_path`}, now()
     from (values ${list}) as i(consumer, event_type, channels, ord)
     left join consumers by_id on by_id.id = i.consumer and by_id.deleted_at is null ${scope ? sql`and by_id.id = ${scope}` : sql``}
     left join consumers by_uid on by_uid.uid = i.consumer and by_uid.deleted_at is null ${scope ? sql`and by_uid.id = ${scope}` : sql``}

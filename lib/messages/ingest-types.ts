@@ -22,6 +22,8 @@ export type PreparedMessage = {
   channels: string[] | null;
   tags: string[] | null;
   endpointIds: string[];
+  /** Beside endpointIds: at an ordered endpoint, the line it waits in (lib/ordering); null elsewhere. null: no ordered target. */
+  lineKeys: (string | null)[] | null;
   /** The target endpoints whose payload filter refused it: no delivery there. null: none. */
   filteredEndpointIds: string[] | null;
   /** What a replay of its key must match; only an item with a key has one. */

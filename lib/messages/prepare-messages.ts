@@ -1,9 +1,11 @@
 import { sha256Hex } from "../crypto/encryption";
 import { NotFoundError } from "../errors";
-import { filterDocument, matchesFilter, type FilterDocument } from "../filters";
+import { filterDocument, type FilterDocument } from "../filters";
 import { newId } from "../ids";
+import { lineKeyOf } from "../ordering";
 import type { TargetRow } from "./find-targets";
 import type { IngestItem, PreparedMessage, Refusal } from "./ingest-types";
+import type { FilterLookup } from "./load-filters";
 import type { SizedPayloads } from "./size-payloads";
 
 /** The messages of one call that are ready to be written, and their time. */
@@ -18,29 +20,33 @@ export type PreparedBatch = {
 /**
  * Each sized item and its targets (findTargets' rows, in the order of `sized.sized`) made into the
  * message it will be: its id and answer, its labels without repeats, the target endpoints whose
- * payload filters let it through (and the ones that did not) and, when it has a key, the hash a
- * replay must match. An item whose consumer was not found is refused alone. No batch when none is
+ * payload filters let it through (and the ones that did not), its line at each ordered one and,
+ * when it has a key, the hash a replay must match. An item whose consumer was not found is refused alone. No batch when none is
  * left to write.
  */
 export function prepareMessages(
   items: IngestItem[],
   { payloads, sized }: SizedPayloads,
   targets: TargetRow[],
+  filters: FilterLookup,
   firstDelay: number,
 ): { batch: PreparedBatch | null; refused: Refusal[] } {
   const now = targets[0]!.now;
-  const found: { consumerId: string | null; endpointIds: string[]; filteredEndpointIds: string[] | null; document?: FilterDocument }[] = new Array(sized.length);
+  type Found = { consumerId: string | null; endpointIds: string[]; lineKeys: (string | null)[] | null; filteredEndpointIds: string[] | null; document?: FilterDocument };
+  const found: Found[] = new Array(sized.length);
   for (const t of targets) {
-    const entry = (found[t.ord - 1] ??= { consumerId: t.consumer_id, endpointIds: [], filteredEndpointIds: null });
+    const entry = (found[t.ord - 1] ??= { consumerId: t.consumer_id, endpointIds: [], lineKeys: null, filteredEndpointIds: null });
     if (!t.endpoint_id) continue;
-    if (t.filter !== null) {
-      const { input } = items[sized[t.ord - 1]!]!;
+    const { input } = items[sized[t.ord - 1]!]!;
+    if (t.filter_version !== null) {
       entry.document ??= filterDocument({ eventType: input.event_type, payload: input.payload });
-      if (!matchesFilter(t.filter, entry.document)) {
+      if (!filters(t.endpoint_id, entry.document)) {
         (entry.filteredEndpointIds ??= []).push(t.endpoint_id);
         continue;
       }
     }
+    if (t.line_path !== null) (entry.lineKeys ??= new Array<string | null>(entry.endpointIds.length).fill(null)).push(lineKeyOf(input.payload, t.line_path || null));
+    else entry.lineKeys?.push(null);
     entry.endpointIds.push(t.endpoint_id);
   }
 
@@ -48,7 +54,7 @@ export function prepareMessages(
   const refused: Refusal[] = [];
   sized.forEach((index, n) => {
     const { input, idempotencyKey } = items[index]!;
-    const { consumerId, endpointIds, filteredEndpointIds } = found[n]!;
+    const { consumerId, endpointIds, lineKeys, filteredEndpointIds } = found[n]!;
     if (!consumerId) {
       refused.push({ index, error: new NotFoundError("consumer", input.consumer) });
       return;
@@ -63,6 +69,7 @@ export function prepareMessages(
       channels,
       tags,
       endpointIds,
+      lineKeys,
       filteredEndpointIds,
       // Channels and tags count only when given, so a key first used before they existed still replays.
       requestHash:

@@ -11,6 +11,8 @@ export type WriteOptions = {
   traceparent: string | null;
   /** Force generic plans for the statement's lookups; never inside a caller's transaction, which the setting would outlive. */
   genericChecks: boolean;
+  /** The deliveries to ordered endpoints, by placeOf: their lines, opened in this transaction. */
+  lines?: Map<string, LinePlace>;
 };
 
 /**
@@ -19,7 +21,7 @@ export type WriteOptions = {
  * outcome writes lock endpoint rows, or the two could deadlock.
  */
 export function writeMessages(tx: SqlOrTx, rows: PreparedMessage[], at: WriteOptions) {
-  const { now, firstAttemptAt, isTest, traceparent, genericChecks } = at;
+  const { now, firstAttemptAt, isTest, traceparent, genericChecks, lines } = at;
   const columns = ["id", "consumer_id", "event_type", "event_id", "payload", "is_test", "created_at"] as const;
   const labelled = rows.some((r) => r.channels || r.tags);
   const filtered = rows.some((r) => r.filteredEndpointIds);
@@ -31,9 +33,13 @@ export function writeMessages(tx: SqlOrTx, rows: PreparedMessage[], at: WriteOpt
     ...(filtered ? (["filtered_endpoint_ids"] as const) : []),
   )}`;
   const deliveries = rows
-    .flatMap((r) => r.endpointIds.map((endpointId) => ({ endpointId, messageId: r.message.id, consumerId: r.message.consumer_id })))
+    .flatMap((r) => r.endpointIds.map((endpointId) => ({ id: newId("delivery", now.getTime()), endpointId, messageId: r.message.id, consumerId: r.message.consumer_id })))
     .sort((a, b) => (a.endpointId < b.endpointId ? -1 : a.endpointId > b.endpointId ? 1 : 0));
   if (deliveries.length === 0) return messages;
+  const lined = deliveries.flatMap((d) => {
+    const line = lines?.get(placeOf(d.messageId, d.endpointId));
+    return line ? [{ id: d.id, ...line }] : [];
+  });
   // Data-modifying CTEs all run, to completion, whether read or not; the deliveries' foreign key to
   // their message is checked at the statement's end, when the message is there.
   //
@@ -48,10 +54,25 @@ export function writeMessages(tx: SqlOrTx, rows: PreparedMessage[], at: WriteOpt
     m as (${messages}),
     d as (
       insert into deliveries (id, message_id, endpoint_id, consumer_id, status, next_attempt_at, created_at, updated_at)
-      select unnest(${deliveries.map(() => newId("delivery", now.getTime()))}::text[]), unnest(${deliveries.map((d) => d.messageId)}::text[]),
+      select unnest(${deliveries.map((d) => d.id)}::text[]), unnest(${deliveries.map((d) => d.messageId)}::text[]),
              unnest(${deliveries.map((d) => d.endpointId)}::text[]), unnest(${deliveries.map((d) => d.consumerId)}::text[]),
              'pending', ${firstAttemptAt}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
       from g
       returning id, endpoint_id, consumer_id, next_attempt_at)
-    insert into delivery_queue (delivery_id, endpoint_id, consumer_id, next_attempt_at) select id, endpoint_id, consumer_id, next_attempt_at from d`;
+    ${
+      lined.length === 0
+        ? tx`insert into delivery_queue (delivery_id, endpoint_id, consumer_id, next_attempt_at) select id, endpoint_id, consumer_id, next_attempt_at from d`
+        : tx`insert into delivery_queue (delivery_id, endpoint_id, consumer_id, next_attempt_at, line_key, line_seq)
+            select d.id, d.endpoint_id, d.consumer_id, case when l.held then 'infinity' else d.next_attempt_at end, l.line_key, l.line_seq
+            from d left join unnest(${lined.map((l) => l.id)}::text[], ${lined.map((l) => l.key)}::text[], ${lined.map((l) => String(l.seq))}::text[]::bigint[],
+                                    ${lined.map((l) => String(l.held))}::text[]::boolean[]) as l(id, line_key, line_seq, held) on l.id = d.id`
+    }`;
+}
+
+/** A delivery's place in its line at an ordered endpoint, as lib/ordering's placeInLines gave it. */
+export type LinePlace = { key: string; seq: number; held: boolean };
+
+/** The key of a message's place at an endpoint in `WriteOptions.lines`. */
+export function placeOf(messageId: string, endpointId: string): string {
+  return `${messageId}/${endpointId}`;
 }

@@ -3,7 +3,8 @@ import type { Sql, SqlOrTx } from "../db/client";
 import { deliveriesOfMessageColumnSql } from "../db/deliveries-of-messages";
 import { moveRun } from "./transitions";
 import { SYSTEM } from "../context";
-import type { SkipReason } from "../db/schema";
+import { QUEUE_KINDS, type SkipReason } from "../db/schema";
+import { placeInLines } from "../ordering";
 import { deliveryIdFor } from "../ids";
 import { TASKS, notifyDue } from "../jobs";
 import { logger } from "../logger";
@@ -167,7 +168,7 @@ async function settleVanished(tx: SqlOrTx, id: string): Promise<void> {
     where id = ${id} and exists (select 1 from settled)`;
 }
 
-type Candidate = { seq: number; message_id: string; endpoint_id: string; delivery_id: string | null; reason: SkipReason | null };
+type Candidate = { seq: number; message_id: string; endpoint_id: string; delivery_id: string | null; reason: SkipReason | null; line_key: string | null };
 
 /**
  * Queues the next pending items, oldest message first, as recovery rows of the delivery queue.
@@ -179,7 +180,8 @@ async function feedItems(tx: SqlOrTx, run: RecoveryRow, wanted: number): Promise
   let skipped = 0;
   for (let round = 0; round < FEED_ROUNDS && queued < wanted; round++) {
     const items = await tx<Candidate[]>`
-      select i.seq, i.message_id, i.endpoint_id, d.id as delivery_id, ${skipReasonSql(tx)} as reason
+      select i.seq, i.message_id, i.endpoint_id, d.id as delivery_id, ${skipReasonSql(tx)} as reason,
+        case when e.ordering = 'ordered' then webhook_admin_line_key(webhook_admin_payload_jsonb(m.payload), e.ordering_key) end as line_key
       from (select seq, message_id, endpoint_id from recovery_items
             where recovery_id = ${run.id} and outcome = 'pending' order by seq limit ${wanted - queued}) i
       left join messages m on m.id = i.message_id
@@ -211,13 +213,23 @@ async function feedItems(tx: SqlOrTx, run: RecoveryRow, wanted: number): Promise
         on conflict do nothing`;
     }
     if (going.length > 0) {
+      // At an ordered endpoint, a run's items keep their lines too: replayed one at a time per line, oldest first.
+      const placed = new Map(
+        (await placeInLines(tx, going.flatMap((i) => (i.line_key === null ? [] : [{ endpointId: i.endpoint_id, key: i.line_key, item: i.seq }])), QUEUE_KINDS.recovery)).map(
+          (p) => [p.item, p] as const,
+        ),
+      );
+      const lineOf = (i: Candidate) => placed.get(i.seq);
       await tx`
         with v as (select * from unnest(${going.map((i) => String(i.seq))}::text[]::int[], ${going.map((i) => i.message_id)}::text[],
-                                        ${going.map((i) => i.endpoint_id)}::text[]) as v(seq, message_id, endpoint_id)),
-        t as (select v.seq, d.id as delivery_id, d.endpoint_id from v join deliveries d on ${deliveriesOfMessageColumnSql(tx, "d", "v.message_id")} and d.endpoint_id = v.endpoint_id),
+                                        ${going.map((i) => i.endpoint_id)}::text[], ${going.map((i) => lineOf(i)?.key ?? null)}::text[],
+                                        ${going.map((i) => (lineOf(i) ? String(lineOf(i)!.seq) : null))}::text[]::bigint[],
+                                        ${going.map((i) => String(lineOf(i)?.held ?? false))}::text[]::boolean[]) as v(seq, message_id, endpoint_id, line_key, line_seq, held)),
+        t as (select v.seq, d.id as delivery_id, d.endpoint_id, v.line_key, v.line_seq, v.held from v join deliveries d on ${deliveriesOfMessageColumnSql(tx, "d", "v.message_id")} and d.endpoint_id = v.endpoint_id),
         q as (
-          insert into delivery_queue (delivery_id, kind, endpoint_id, consumer_id, next_attempt_at, recovery_id)
-          select t.delivery_id, webhook_admin_queue_kind('recovery'), t.endpoint_id, ${run.consumerId}, date_trunc('milliseconds', now()), ${run.id} from t
+          insert into delivery_queue (delivery_id, kind, endpoint_id, consumer_id, next_attempt_at, recovery_id, line_key, line_seq)
+          select t.delivery_id, webhook_admin_queue_kind('recovery'), t.endpoint_id, ${run.consumerId},
+                 case when t.held then 'infinity' else date_trunc('milliseconds', now()) end, ${run.id}, t.line_key, t.line_seq from t
           on conflict (delivery_id, kind) do nothing
         )
         update recovery_items i set outcome = 'queued', delivery_id = t.delivery_id, updated_at = now()

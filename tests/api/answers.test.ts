@@ -47,6 +47,7 @@ const TABLE: Record<string, (a: Ids) => Req[]> = {
   "POST /endpoints/[id]/disable": (a) => [{ path: `/endpoints/${a.endpoint}/disable`, status: 200 }],
   "POST /endpoints/[id]/enable": (a) => [{ path: `/endpoints/${a.endpoint}/enable`, status: 200 }],
   "POST /endpoints/[id]/filter/test": (a) => [{ path: `/endpoints/${a.endpoint}/filter/test`, body: { filter: { "data.amount": { $gte: 1 } } }, status: 200 }],
+  "GET /endpoints/[id]/lines": (a) => [{ path: `/endpoints/${a.endpoint}/lines`, status: 200 }],
   "POST /endpoints/[id]/test": (a) => [{ path: `/endpoints/${a.endpoint}/test`, body: {}, status: 202 }],
   "GET /endpoints/[id]/secret": (a) => [{ path: `/endpoints/${a.endpoint}/secret`, status: 200 }],
   "POST /endpoints/[id]/secret/rotate": (a) => [{ path: `/endpoints/${a.endpoint}/secret/rotate`, body: {}, status: 200 }],

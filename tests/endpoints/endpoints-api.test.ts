@@ -35,6 +35,8 @@ describe("endpoints", () => {
       max_concurrency: 10,
       rate_limit_per_second: null,
       filter: null,
+      ordering: "none",
+      ordering_key: null,
       state: "active",
       disabled_reason: null,
       failing_since: null,

@@ -4,6 +4,7 @@ import { apiClient, type Api } from "../helpers/api";
 import { createConsumer, createEndpoint, sendMessage } from "../helpers/fixtures";
 import { runReceiver, waitFor } from "../helpers/receiver";
 import { runTestWorker } from "../helpers/worker";
+import { captureLogs } from "../helpers/log-capture";
 
 /** Payload filters per endpoint (docs/delivery.md#payload-filters): checked when written, applied at fan-out. */
 process.env.DELIVERY_SCHEDULE = "0,100ms";
@@ -13,6 +14,7 @@ beforeAll(async () => {
   api = await apiClient();
 });
 const receiver = runReceiver();
+const logs = captureLogs("warn");
 runTestWorker();
 const sql = () => getSql();
 
@@ -140,6 +142,16 @@ describe("fan-out through a filter", () => {
     const after = await sendMessage(api, uid, { payload: { data: { amount: 1, currency: "JPY" } } });
     expect((await deliveriesOf(before.id)).includes(filtered.id)).toBe(false);
     expect((await deliveriesOf(after.id)).includes(filtered.id)).toBe(true);
+  });
+
+  it("delivers, and logs a warning, where a stored filter cannot be run (written past the checks)", async () => {
+    const { uid, filtered } = await consumerWithFilter();
+    // The version bumped as a PATCH bumps it, so this process's compiled copy is read again.
+    await sql()`update endpoints set filter = '{"data.amount": {"$where": "1"}}', filter_version = filter_version + 1 where id = ${filtered.id}`;
+    const message = await sendMessage(api, uid, { payload: { data: { amount: 1, currency: "JPY" } } });
+    expect((await deliveriesOf(message.id)).includes(filtered.id)).toBe(true);
+    expect(logs.text()).toContain("payload filter not applied");
+    expect(logs.text()).toContain(filtered.id);
   });
 });
 

@@ -85,7 +85,6 @@ async function schemaUpTo(last: number) {
   await sql.unsafe("drop schema public cascade; create schema public; drop schema if exists graphile_worker cascade; drop schema if exists drizzle cascade");
   await migrateDatabase(url, { upTo: last });
   await runMigrations({ connectionString: url });
-  await applySqlFunctions(sql);
   // This release's code writes the consumer_id that migration 0021 adds (IF NOT EXISTS): in place
   // beforehand, so that the code can drive the older schema.
   for (const table of ["delivery_queue", "recovery_items", "endpoint_secrets", "recovery_sends"]) {
@@ -96,6 +95,12 @@ async function schemaUpTo(last: number) {
   // And an endpoint's filter and a message's filtered endpoints (migration 0027).
   await sql.unsafe(`alter table endpoints add column if not exists filter jsonb`);
   await sql.unsafe(`alter table messages add column if not exists filtered_endpoint_ids text[]`);
+  // And ordering and the filter's version (migration 0028): the queue's line columns, and their sequence.
+  await sql.unsafe(`alter table endpoints add column if not exists filter_version integer not null default 0, add column if not exists ordering text not null default 'none', add column if not exists ordering_key text`);
+  await sql.unsafe(`alter table delivery_queue add column if not exists line_key text, add column if not exists line_seq bigint`);
+  await sql.unsafe(`create sequence if not exists delivery_line_seq`);
+  // Last: the functions' trigger names the queue's line columns.
+  await applySqlFunctions(sql);
 }
 
 const hourOf = (ms: number) => new Date(Math.floor(ms / 3_600_000) * 3_600_000);

@@ -61,6 +61,7 @@ const TABLE: Record<string, Entry> = {
     own: (a) => ({ path: `/endpoints/${a.endpoint}/filter/test`, body: { filter: null } }),
     foreign: (b) => ({ path: `/endpoints/${b.endpoint}/filter/test`, body: { filter: null } }),
   },
+  "GET /endpoints/[id]/lines": { rule: "scoped", own: (a) => ({ path: `/endpoints/${a.endpoint}/lines` }), foreign: (b) => ({ path: `/endpoints/${b.endpoint}/lines` }) },
   "POST /endpoints/[id]/test": { rule: "manage_endpoints", own: (a) => ({ path: `/endpoints/${a.endpoint}/test`, body: {} }), foreign: (b) => ({ path: `/endpoints/${b.endpoint}/test`, body: {} }) },
   "GET /endpoints/[id]/secret": { rule: "view_secrets", own: (a) => ({ path: `/endpoints/${a.endpoint}/secret` }), foreign: (b) => ({ path: `/endpoints/${b.endpoint}/secret` }) },
   "POST /endpoints/[id]/secret/rotate": {

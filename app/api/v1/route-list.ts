@@ -22,6 +22,7 @@ import * as endpointsIdSecretRotate from "./endpoints/[id]/secret/rotate/route";
 import * as endpointsIdSecret from "./endpoints/[id]/secret/route";
 import * as endpointsIdStats from "./endpoints/[id]/stats/route";
 import * as endpointsIdFilterTest from "./endpoints/[id]/filter/test/route";
+import * as endpointsIdLines from "./endpoints/[id]/lines/route";
 import * as endpointsIdTest from "./endpoints/[id]/test/route";
 import * as endpoints from "./endpoints/route";
 import * as erasuresId from "./erasures/[id]/route";
@@ -102,6 +103,7 @@ export const ROUTE_LIST = {
   "/endpoints/{id}/disable": endpointsIdDisable,
   "/endpoints/{id}/enable": endpointsIdEnable,
   "/endpoints/{id}/filter/test": endpointsIdFilterTest,
+  "/endpoints/{id}/lines": endpointsIdLines,
   "/endpoints/{id}/recover": endpointsIdRecover,
   "/endpoints/{id}": endpointsId,
   "/endpoints/{id}/secret/rotate": endpointsIdSecretRotate,

@@ -5,6 +5,8 @@ import { consumers } from "./consumers";
 
 export const ENDPOINT_STATES = ["active", "disabled", "auto_disabled"] as const;
 export type EndpointState = (typeof ENDPOINT_STATES)[number];
+export const ENDPOINT_ORDERINGS = ["none", "ordered"] as const;
+export type EndpointOrdering = (typeof ENDPOINT_ORDERINGS)[number];
 
 export const endpoints = pgTable(
   "endpoints",
@@ -30,6 +32,12 @@ export const endpoints = pgTable(
     headers: jsonb("headers").$type<Record<string, string>>().notNull().default({}),
     /** A payload filter (lib/filters), checked when written; null: every message its event types and channels let through. */
     filter: jsonb("filter").$type<Record<string, unknown>>(),
+    /** Counts the filter's changes: ingest caches each endpoint's compiled filter by it (lib/messages/load-filters.ts). */
+    filterVersion: integer("filter_version").notNull().default(0),
+    /** `ordered`: messages of one line (same `ordering_key` value) are attempted one at a time, in creation order (lib/deliveries/lines.sql). */
+    ordering: text("ordering").$type<EndpointOrdering>().notNull().default("none"),
+    /** A dotted path into the payload whose value names a message's line; null: the endpoint is one line. */
+    orderingKey: text("ordering_key"),
     /** Where its deliveries go: a kind of lib/destinations/ (its registry lists them). */
     destination: text("destination").notNull().default("http"),
     /**

@@ -1,4 +1,4 @@
-import { index, integer, jsonb, pgTable, primaryKey, smallint, text, boolean, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, index, integer, jsonb, pgTable, primaryKey, smallint, text, boolean, uniqueIndex } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { consumerId, createdAt, ts, updatedAt } from "./columns";
 import { consumers } from "./consumers";
@@ -150,6 +150,14 @@ export const deliveryQueue = pgTable(
     parked: boolean("parked").notNull().default(false),
     /** The recovery run a recovery item belongs to. */
     recoveryId: text("recovery_id"),
+    /**
+     * On an ordered endpoint: the line it waits in (its ordering key's value; "" when the endpoint
+     * is one line). Of a line's rows of one kind, only the first is ever due; the others are held
+     * (next_attempt_at 'infinity') until it leaves the queue (lib/deliveries/lines.sql).
+     */
+    lineKey: text("line_key"),
+    /** Its place in its line: from delivery_line_seq, taken under the line's lock. */
+    lineSeq: bigint("line_seq", { mode: "number" }),
   },
   (t) => [
     primaryKey({ columns: [t.deliveryId, t.kind] }),
@@ -164,6 +172,8 @@ export const deliveryQueue = pgTable(
     // sequential scan under lock). Leases and reschedules already write the due index, so each
     // writes this one too; measured in docs/benchmarks.md#q-queue-by-endpoint.
     index("delivery_queue_endpoint_idx").on(t.endpointId),
+    // A line's rows in order: its head, the next held row to release, the lines an endpoint has waiting.
+    index("delivery_queue_line_idx").on(t.endpointId, t.lineKey, t.kind, t.lineSeq).where(sql`${t.lineKey} is not null`),
   ],
 );
 
