@@ -22,6 +22,8 @@ export async function resendMessage({ ctx, messageId, endpointId }: { ctx: Ctx; 
   if (endpoint.state !== "active") {
     throw new ConflictError("endpoint_not_active", `The endpoint is ${endpoint.state.replace("_", " ")}; enable it before resending to it.`);
   }
+  // An ordered endpoint's lines are for scheduled work: a resend is asked for now, and says it goes out of order.
+  const outOfOrder = endpoint.ordering === "ordered";
   const deliveryId = await inTransaction(ctx, async (tx) => {
     const sql = tx.sql;
     // Key-share locked before anything is queued: an expunge or the retention sweep holding the
@@ -48,11 +50,11 @@ export async function resendMessage({ ctx, messageId, endpointId }: { ctx: Ctx; 
       insert into delivery_queue (delivery_id, kind, endpoint_id, consumer_id, next_attempt_at)
       values (${row!.id}, webhook_admin_queue_kind('manual'), ${endpoint.id}, ${message.consumerId}, date_trunc('milliseconds', now()))
       on conflict (delivery_id, kind) do nothing`;
-    await recordAuditEvent(tx, { action: "message.resent", targetType: "message", targetId: message.id, data: { endpoint_id: endpoint.id } });
+    await recordAuditEvent(tx, { action: "message.resent", targetType: "message", targetId: message.id, data: { endpoint_id: endpoint.id, ...(outOfOrder ? { out_of_order: true } : {}) } });
     await notifyDue(sql);
     return row!.id;
   });
-  return { delivery_id: deliveryId, message_id: message.id, endpoint_id: endpoint.id, trigger: "manual" as const, status: "queued" as const };
+  return { delivery_id: deliveryId, message_id: message.id, endpoint_id: endpoint.id, trigger: "manual" as const, status: "queued" as const, out_of_order: outOfOrder };
 }
 
 /** A message whose payload was expunged can never be sent again (lib/retention/expunge-payload.ts). */

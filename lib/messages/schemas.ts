@@ -169,5 +169,7 @@ export const ResendQueued = z.object({
   endpoint_id: z.string(),
   trigger: z.literal("manual"),
   status: z.literal("queued"),
+  /** The endpoint is ordered: this attempt goes at once, outside its line (docs/delivery.md#ordered-delivery). */
+  out_of_order: z.boolean(),
 });
 export type ResendQueued = z.infer<typeof ResendQueued>;

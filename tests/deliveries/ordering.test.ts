@@ -235,6 +235,7 @@ describe("ordered delivery", () => {
     await waitFor(async () => (await api.get(`/api/v1/endpoints/${endpointId}/lines`)).body.messages_waiting === 1, { what: "one held" });
     const resent = await api.post(`/api/v1/messages/${first}/resend`, { endpoint_id: endpointId });
     expect(resent.status).toBe(202);
+    expect(resent.body).toMatchObject({ trigger: "manual", out_of_order: true });
     await waitFor(() => receiver.received.filter((r) => seqOf(r) === 1).length === 2, { what: "the resend, out of order" });
     expect(receiver.received.some((r) => seqOf(r) === 3)).toBe(false);
     await receiver.close();
