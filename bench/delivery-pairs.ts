@@ -57,6 +57,8 @@ export async function measureDeliveryPairs(
     cwd?: { on?: string; off?: string };
     /** Run before each phase's work is queued, e.g. to build or drop an index (bench/queue-index.ts). */
     prepare?: (variant: "on" | "off") => Promise<void>;
+    /** Run once each phase's work is queued, before its workers start, e.g. to put it in lines (bench/ordering.ts). */
+    queued?: (variant: "on" | "off") => Promise<void>;
   },
 ): Promise<DeliveryPair[]> {
   const { db, receiver } = ctx;
@@ -70,6 +72,7 @@ export async function measureDeliveryPairs(
       from unnest(${options.endpointIds}::text[]) with ordinality as x(id, i) where e.id = x.id`;
     await options.prepare?.(variant);
     await queue(db, options.endpointIds, options.deliveries, options.traceparents ?? false);
+    await options.queued?.(variant);
     // What an earlier phase left appended is folded now, not on this phase's time.
     while ((await compactStats({ ctx: { sql: db.sql } })) === null);
     const attemptsBefore = (await countAttempts(db.sql)).total;

@@ -12,6 +12,7 @@
  *          --partition-pairs 4 (0 skips part p) --partition-deliveries 20000 --partition-drop-messages 1000000
  *          --soak-minutes 10 (0 skips the soak)
  *          --filter-pairs 3 (0 skips part a4) --filter-messages 2000 --filter-batch-messages 5000
+ *          --ordering-pairs 3 (0 skips part b3) --ordering-deliveries 20000 --ordering-keys 1000
  *          --server-pairs 3 (0 skips part a1) --notify-rounds 3 (0 skips part a3) --notify-connections 64
  *          --lean-probe-dir bench/vendor/lean-probe (part b2)
  *          --claim-pairs 2 (0 skips part f4) --claim-deliveries 20000 --claim-vs 132ac54 (the commit whose claim to compare)
@@ -39,6 +40,7 @@ import { BENCH_DIR, countAttempts, countPending, prepareDatabase, type BenchData
 import { sendMessages, type IngestResult } from "./ingest";
 import { sendBatches, type BatchIngestResult } from "./batch-ingest";
 import { filterRows, measureFilterCost, type FilterPair } from "./filters";
+import { measureLineLatency, measureOrderingCost, type LineLatency } from "./ordering";
 import { measureLatency } from "./latency";
 import { productEnv, startWeb, startWorker } from "./product";
 import { startReceiver, type Receiver } from "./receiver";
@@ -62,6 +64,9 @@ const { values } = parseArgs({
     "filter-pairs": { type: "string", default: "3" },
     "filter-messages": { type: "string", default: "2000" },
     "filter-batch-messages": { type: "string", default: "5000" },
+    "ordering-pairs": { type: "string", default: "3" },
+    "ordering-deliveries": { type: "string", default: "20000" },
+    "ordering-keys": { type: "string", default: "1000" },
     "server-pairs": { type: "string", default: "3" },
     "lean-probe-dir": { type: "string", default: DEFAULT_LEAN_PROBE_DIR },
     "notify-connections": { type: "string", default: "64" },
@@ -105,6 +110,9 @@ const opt = {
   filterPairs: Number(values["filter-pairs"]),
   filterMessages: Number(values["filter-messages"]),
   filterBatchMessages: Number(values["filter-batch-messages"]),
+  orderingPairs: Number(values["ordering-pairs"]),
+  orderingDeliveries: Number(values["ordering-deliveries"]),
+  orderingKeys: Number(values["ordering-keys"]),
   serverPairs: Number(values["server-pairs"]),
   notifyConnections: Number(values["notify-connections"]),
   deliveries: Number(values.deliveries),
@@ -309,6 +317,11 @@ async function main(): Promise<void> {
   await endpoint("bench-healthy", `${receiver.url}/healthy`);
   await consumer("bench-hung");
   await endpoint("bench-hung", `${receiver.url}/hung`);
+  // Part b3: one endpoint its pairs make ordered and not in turn, and one key's line.
+  await consumer("bench-ordered");
+  const orderedEndpoint = await endpoint("bench-ordered", `${receiver.url}/ordered`, 100);
+  await consumer("bench-line");
+  await api.expect(201, "POST", "/api/v1/consumers/bench-line/endpoints", { url: `${receiver.url}/line`, ordering: "ordered", ordering_key: "k" });
   const recoveryConsumer = await consumer("bench-recovery");
   const recoveryEndpoints: string[] = [];
   for (let i = 0; i < 20; i++) {
@@ -509,6 +522,22 @@ async function main(): Promise<void> {
     say(`live, same endpoint:   created→arrival p99 ${p99(figures.liveSame)} during the run vs ${p99(baselineSame)} without (p50 ${ms(figures.liveSame.createdToArrival.p50)} vs ${ms(baselineSame.createdToArrival.p50)})`);
   }
 
+  // b3. Ordered delivery (bench/ordering.ts): one key's line with this worker idle, then the delivery
+  // rate of an endpoint ordered over 1,000 keys against the same unordered, in pairs.
+  let ordering: { pairs: DeliveryPair[]; line: LineLatency } | null = null;
+  const orderingSetup = `1 endpoint (max_concurrency 100), ${int(opt.orderingDeliveries)} queued by SQL, ${int(opt.orderingKeys)} keys`;
+  if (opt.orderingPairs > 0) {
+    heading(`b3. Ordered delivery: one key's line of 50, idle worker; then ${orderingSetup}, ordered / unordered, ${opt.orderingPairs} pairs in turn`);
+    while ((await countPending(db.sql)) > 0) await sleep(200);
+    const line = await measureLineLatency({ api, receiver }, { consumer: "bench-line", messages: 50 });
+    say(`one key's line: ${line.arrived} / ${line.messages} arrived in ${ms(line.wholeMs)}; arrival to next arrival p50 ${ms(line.step.p50)}, p99 ${ms(line.step.p99)}, max ${ms(line.step.max)}`);
+    await Promise.all([worker, ...extra].map((w) => w.stop()));
+    const pairs = await measureOrderingCost({ db, receiver, env, logDir }, { pairs: opt.orderingPairs, deliveries: opt.orderingDeliveries, keys: opt.orderingKeys, endpointId: orderedEndpoint.id, log: say });
+    const o = summarizePairs(pairs);
+    say(`ordered: median ${int(o.on)}/s; unordered: median ${int(o.off)}/s; ordered/unordered pair by pair: median ${o.ratio.toFixed(3)} (${o.minRatio.toFixed(3)}–${o.maxRatio.toFixed(3)})`);
+    ordering = { pairs, line };
+  }
+
   // f. The stats rollup's cost: the outcome write's attempt log with the rollup and without, in
   // this process (bench/outcome-writes.ts), in pairs in turn; no worker runs meanwhile.
   let rollupPairs: WritePair[] = [];
@@ -679,6 +708,16 @@ async function main(): Promise<void> {
             ["   recovery rate", `${recovery.steadyRate.toFixed(0)}/s after the ramp, ${rate(recovery.expected, recovery.durationMs)} overall`, `rate_per_second ${opt.recoveryRate}, 20 endpoints`],
             ["   live beside it, p99", `${ms(recovery.liveOther.createdToArrival.p99)} (without: ${ms(recovery.baselineOther.createdToArrival.p99)})`, "created → arrival, another consumer's endpoint"],
             ["   live through it, p99", `${ms(recovery.liveSame.createdToArrival.p99)} (without: ${ms(recovery.baselineSame.createdToArrival.p99)})`, "created → arrival, an endpoint the run is recovering"],
+          ]
+        : []),
+      ...(ordering
+        ? [
+            ...pairRows("b3. ordered / unordered", ordering.pairs, ["ordered", "unordered"], `; ${orderingSetup}`),
+            [
+              "   one key's line",
+              `step p50 ${ms(ordering.line.step.p50)}, p99 ${ms(ordering.line.step.p99)}; ${ordering.line.arrived} in ${ms(ordering.line.wholeMs)}`,
+              "50 messages of one key in one batch, idle worker: arrival to next arrival",
+            ],
           ]
         : []),
       ...rollupRows(rollupPairs, opt.rollupDeliveries),
