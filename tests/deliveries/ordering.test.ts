@@ -225,6 +225,32 @@ describe("ordered delivery", () => {
     await receiver.close();
   }, 60_000);
 
+  it("keeps the line through the endpoint's rate limit: a parked head stays the head", async () => {
+    const receiver = await startReceiver();
+    const { uid } = await consumerWithEndpoint(api, receiver.url, { endpoint: { ordering: "ordered", ordering_key: "data.customer", rate_limit_per_second: 2 } });
+    const batch = await api.post("/api/v1/messages/batch", {
+      messages: Array.from({ length: 6 }, (_, i) => ({ consumer: uid, event_type: "invoice.paid", payload: { data: { customer: i % 2 ? "b" : "a", seq: i + 1 } } })),
+    });
+    const ids = batch.body.data.map((d: { message: { id: string } }) => d.message.id);
+    await waitFor(() => allSettled(ids), { timeout: 30_000, what: "all delivered at 2 a second" });
+    const byKey = arrivalsByKey(receiver.received);
+    expect(byKey.get("a")).toEqual([1, 3, 5]);
+    expect(byKey.get("b")).toEqual([2, 4, 6]);
+    await receiver.close();
+  }, 60_000);
+
+  it("an expunged head leaves its line: the next message goes", async () => {
+    const receiver = await receiverFailing(({ seq }) => seq === 1);
+    const { uid, endpointId } = await consumerWithEndpoint(api, receiver.url, ordered());
+    const head = (await sendMessage(api, uid, { payload: { data: { customer: "a", seq: 1 } } })).id;
+    const next = (await sendMessage(api, uid, { payload: { data: { customer: "a", seq: 2 } } })).id;
+    await waitFor(async () => (await api.get(`/api/v1/endpoints/${endpointId}/lines`)).body.messages_waiting === 1, { what: "the second held" });
+    expect((await api.del(`/api/v1/messages/${head}/payload`)).status).toBe(204);
+    await waitFor(async () => (await statuses([next])).get(next) === "succeeded", { what: "the next delivered" });
+    expect((await statuses([head])).get(head)).toBe("canceled");
+    await receiver.close();
+  }, 60_000);
+
   it("a manual resend goes at once, past a held line", async () => {
     const receiver = await receiverFailing(({ seq }) => seq === 2);
     const { uid, endpointId } = await consumerWithEndpoint(api, receiver.url, ordered());
