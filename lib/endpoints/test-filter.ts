@@ -1,10 +1,11 @@
 import type { Ctx } from "../context";
 import { checkFilter, filterDocument, matchesFilter } from "../filters";
 import { findEndpointRow } from "./queries";
+import { subscribedSql } from "./subscribed-sql";
 import type { FilterTestResult } from "./schemas";
 
 /** How many messages a filter is tried on, and how far back among its consumer's messages they are looked for. */
-export const FILTER_TEST_MESSAGES = 20;
+const FILTER_TEST_MESSAGES = 20;
 const FILTER_TEST_LOOKS_BACK = 5000;
 
 /**
@@ -25,8 +26,11 @@ export async function testFilter({ ctx, id, filter: given }: { ctx: Ctx; id: str
       limit ${FILTER_TEST_LOOKS_BACK}
     ) m
     where payload_expunged_at is null
-      and (${endpoint.eventTypes}::text[] is null or event_type = any(${endpoint.eventTypes}::text[]))
-      and (${endpoint.channels}::text[] is null or channels && ${endpoint.channels}::text[])
+      and ${subscribedSql(
+        ctx.sql,
+        { eventTypes: ctx.sql`${endpoint.eventTypes}::text[]`, channels: ctx.sql`${endpoint.channels}::text[]` },
+        { eventType: ctx.sql`event_type`, channels: ctx.sql`channels` },
+      )}
     order by created_at desc, id desc
     limit ${FILTER_TEST_MESSAGES}`;
   const filterJson = filter === null ? null : JSON.stringify(filter);

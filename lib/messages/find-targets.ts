@@ -1,4 +1,5 @@
 import type { SqlOrTx } from "../db/client";
+import { subscribedSql } from "../endpoints/subscribed-sql";
 import type { CreateMessageInput } from "./schemas";
 
 /** One row per item and target endpoint; an item with no target has one row, endpoint null. */
@@ -42,6 +43,6 @@ export function findTargets(
     left join consumers by_id on by_id.id = i.consumer and by_id.deleted_at is null ${scope ? sql`and by_id.id = ${scope}` : sql``}
     left join consumers by_uid on by_uid.uid = i.consumer and by_uid.deleted_at is null ${scope ? sql`and by_uid.id = ${scope}` : sql``}
     left join endpoints e on e.consumer_id = coalesce(by_id.id, by_uid.id) and e.state = 'active'
-      and ${onlyEndpointId ? sql`e.id = ${onlyEndpointId}` : sql`(e.event_types is null or i.event_type = any(e.event_types)) and (e.channels is null or e.channels && i.channels)`}
+      and ${onlyEndpointId ? sql`e.id = ${onlyEndpointId}` : subscribedSql(sql, { eventTypes: sql`e.event_types`, channels: sql`e.channels` }, { eventType: sql`i.event_type`, channels: sql`i.channels` })}
     order by i.ord, e.id`;
 }

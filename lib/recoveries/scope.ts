@@ -1,5 +1,6 @@
 import type { SqlOrTx } from "../db/client";
 import { deliveriesOfMessageColumnSql } from "../db/deliveries-of-messages";
+import { subscribedSql } from "../endpoints/subscribed-sql";
 import { ACTIVE_RECOVERY_STATES, type RecoveryScope, type SelectionCursor } from "../db/schema";
 
 export type ScopeTarget = { consumerId: string; endpointIds: string[] };
@@ -30,11 +31,11 @@ export function scopeCandidates(sql: SqlOrTx, target: ScopeTarget, scope: Recove
     where d.endpoint_id = any(${target.endpointIds}) and d.created_at >= ${from}
       and d.status = any(${scope.statuses}) and ${window} ${typeFilter}`;
   // Messages an endpoint never got (it was disabled, did not exist yet, or filtered them out then)
-  // and that its filter takes now.
+  // and that its event types and channels take now.
   const neverAttempted = sql`
     select m.id as message_id, e.id as endpoint_id, null::text as delivery_id, m.event_type, 'never_attempted' as status, m.created_at
     from messages m join endpoints e on e.id = any(${target.endpointIds})
-      and (e.event_types is null or m.event_type = any(e.event_types))
+      and ${subscribedSql(sql, { eventTypes: sql`e.event_types`, channels: sql`e.channels` }, { eventType: sql`m.event_type`, channels: sql`m.channels` })}
     where m.consumer_id = ${target.consumerId} and ${window} ${typeFilter}
       and not exists (select 1 from deliveries d where ${deliveriesOfMessageColumnSql(sql, "d", "m.id")} and d.endpoint_id = e.id)`;
   return sql`

@@ -99,4 +99,16 @@ describe("a recovery run's bounds", () => {
       expect((await rates()).reduce((a, b) => a! + b!, 0)).toBeLessThanOrEqual(30);
     }
   });
+
+  it("counts as never attempted only the messages the endpoint's event types and channels take now", async () => {
+    const made = await consumerWithEndpoints(api, ["http://127.0.0.1:9/channels"], { endpoint: { disabled: true, channels: ["billing"] }, prefix: "bounds" });
+    for (const channels of [["billing"], ["shipping"], undefined]) {
+      const res = await api.post("/api/v1/messages", { consumer: made.uid, event_type: "invoice.paid", payload: {}, ...(channels ? { channels } : {}) });
+      expect(res.status).toBe(202);
+    }
+    expect((await api.post(`/api/v1/endpoints/${made.endpoints[0]!.id}/enable`)).status).toBe(200);
+    const dry = await api.post(`/api/v1/endpoints/${made.endpoints[0]!.id}/recover`, { since, include_never_attempted: true, dry_run: true });
+    expect(dry.status, dry.text).toBe(200);
+    expect(dry.body.expected).toBe(1);
+  });
 });
