@@ -4,6 +4,7 @@ import { retryOnConflict } from "../db/retry";
 import { recordMessagesIngested } from "../metrics/web";
 import { activeTraceparent, inSpan } from "../telemetry/tracing";
 import { claimEventIds } from "./claim-event-ids";
+import { checkPayloads, type SchemaMark } from "./check-payloads";
 import { answerFor, claimIdempotencyKeys, splitRepeatedKeys, type KeyAnswer } from "./claim-idempotency-keys";
 import { findTargets } from "./find-targets";
 import type { CreateMessageResult, IngestItem, IngestResult, PreparedMessage, Refusal } from "./ingest-types";
@@ -69,8 +70,8 @@ export function ingestMessages(args: IngestArgs): Promise<IngestResult[]> {
 }
 
 /**
- * Ingest by its stages, each in a file of its own: payloads sized; each message's consumer and
- * target endpoints found (the one read, before any transaction); the messages prepared; then
+ * Ingest by its stages, each in a file of its own: payloads sized; checked against their event
+ * types' schemas (not a test send's); each message's consumer and target endpoints found (the one read, before any transaction); the messages prepared; then
  * written — their keys and event ids claimed, the messages, deliveries and queue rows in one
  * statement, the workers woken — and the repeats of a key answered.
  */
@@ -81,8 +82,16 @@ async function ingest({ ctx, items, onlyEndpointId, uniqueEventId }: IngestArgs)
     for (const { index, error } of refused) results[index] = { error };
   };
 
-  const sized = sizePayloads(items, config.MAX_PAYLOAD_BYTES);
-  refuse(sized.refused);
+  const sizedAll = sizePayloads(items, config.MAX_PAYLOAD_BYTES);
+  refuse(sizedAll.refused);
+  let sized = sizedAll;
+  let schemaMarks = new Map<number, SchemaMark>();
+  if (!onlyEndpointId) {
+    const checked = await checkPayloads(ctx.sql, items, sizedAll);
+    refuse(checked.refused);
+    sized = checked.sized;
+    schemaMarks = checked.marks;
+  }
   if (sized.sized.length === 0) return results as IngestResult[];
   const targets = await findTargets(ctx.sql, sized.sized.map((index) => items[index]!.input), { scope: consumerScope(ctx), onlyEndpointId });
   const firstDelay = config.DELIVERY_SCHEDULE[0] ?? 0;
@@ -99,6 +108,7 @@ async function ingest({ ctx, items, onlyEndpointId, uniqueEventId }: IngestArgs)
     isTest: Boolean(onlyEndpointId),
     traceparent: activeTraceparent(),
     genericChecks: !ctx.inTransaction,
+    schemaMarks,
   };
   const dueNow = (rows: PreparedMessage[]) => rows.some((r) => r.endpointIds.length > 0);
   // What each key answers once this call commits (its repeats' answers).
