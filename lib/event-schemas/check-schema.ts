@@ -3,8 +3,8 @@ import { RE2JS } from "re2js";
 import { AppError, type FieldError } from "../errors";
 import { compileSchema, metaSchemaErrors, type SchemaValidator, type SchemaViolation } from "./compile-schema";
 
-/** A schema's whole JSON text, in UTF-8 bytes: a catalogue entry, not a payload. */
-export const MAX_SCHEMA_BYTES = 64 * 1024;
+/** A schema's whole JSON text, in UTF-8 bytes: a catalogue entry, not a payload (and half a request body, so an example fits beside it). */
+export const MAX_SCHEMA_BYTES = 32 * 1024;
 /** Objects and arrays inside one another, the schema itself being 1. */
 export const MAX_SCHEMA_DEPTH = 32;
 /**

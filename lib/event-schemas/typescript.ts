@@ -15,8 +15,8 @@ export function typeNameOf(eventType: string): string {
  * for its event type (the root `title` is set aside so the name is always that one), with what
  * `$defs` it uses. Nothing outside the schema is ever read (`resolve.external: false`): a stored
  * schema from before remote `$ref`s were refused cannot make this server fetch a URL or a file.
- * Not prettier-formatted: the generator's own layout is readable, and formatting would cost
- * prettier's start on every first call. Loaded on first use: ingest never needs it.
+ * Formatted by prettier (the generator's own output has no indentation); the caller keeps what it
+ * made, as it costs a few hundred milliseconds. Loaded on first use: ingest never needs it.
  */
 export async function schemaTypeScript(schema: Record<string, unknown>, eventType: string, version: number): Promise<string> {
   const { compile } = await import("json-schema-to-typescript");
@@ -24,7 +24,7 @@ export async function schemaTypeScript(schema: Record<string, unknown>, eventTyp
   try {
     return await compile(root, typeNameOf(eventType), {
       bannerComment: `/**\n * The payload of "${eventType.replaceAll("*/", "* /")}", version ${version} of its schema.\n * Generated from the event type's JSON Schema by json-schema-to-typescript.\n */`,
-      format: false,
+      format: true,
       unknownAny: true,
       strictIndexSignatures: true,
       $refOptions: { resolve: { external: false } },

@@ -96,6 +96,12 @@ async function schemaUpTo(last: number) {
   // And an endpoint's filter and a message's filtered endpoints (migration 0027).
   await sql.unsafe(`alter table endpoints add column if not exists filter jsonb`);
   await sql.unsafe(`alter table messages add column if not exists filtered_endpoint_ids text[]`);
+  // And an event type's schema version and enforcement, its kept versions, and a message's check (migration 0028).
+  await sql.unsafe(`alter table event_types add column if not exists schema_version integer not null default 0, add column if not exists enforcement text not null default 'off'`);
+  await sql.unsafe(`alter table messages add column if not exists schema_version integer, add column if not exists schema_violations jsonb`);
+  await sql.unsafe(
+    `create table if not exists event_type_schemas (event_type_id text not null references event_types(id) on delete cascade, version integer not null, schema jsonb, created_at timestamp(3) with time zone not null default now(), primary key (event_type_id, version))`,
+  );
 }
 
 const hourOf = (ms: number) => new Date(Math.floor(ms / 3_600_000) * 3_600_000);
