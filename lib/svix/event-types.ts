@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNotNull } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { inTransaction, type Ctx } from "../context";
 import { eventTypes, eventTypeSchemas } from "../db/schema";
@@ -46,29 +46,39 @@ export type EventTypeOut = z.infer<typeof EventTypeOut>;
 export const ListEventTypesQuery = ListQuery.extend({ include_archived: QueryBool.optional(), with_content: QueryBool.optional() });
 export const DeleteEventTypeQuery = z.object({ expunge: QueryBool.optional() });
 
-type Versions = Map<string, Record<string, unknown>>;
+/**
+ * An event type's schema versions as Svix numbers them: Svix's record is what the event type has
+ * now, so it holds the versions since the schema was last removed, counted from there — ours
+ * minus `base`, the version that removed it (0 if none did).
+ */
+type Versions = { base: number; schemas: Map<string, Record<string, unknown>> };
 
-/** The kept schema versions of these event types, as Svix's `schemas` records (versions that removed the schema left out), by event type id. */
+/** The Svix versions of these event types, by id, in one read. */
 async function versionsOf(ctx: Ctx, ids: string[]): Promise<Map<string, Versions>> {
   const byType = new Map<string, Versions>();
   if (ids.length === 0) return byType;
   const rows = await ctx.db
     .select({ id: eventTypeSchemas.eventTypeId, version: eventTypeSchemas.version, schema: eventTypeSchemas.schema })
     .from(eventTypeSchemas)
-    .where(and(inArray(eventTypeSchemas.eventTypeId, ids), isNotNull(eventTypeSchemas.schema)))
+    .where(inArray(eventTypeSchemas.eventTypeId, ids))
     .orderBy(asc(eventTypeSchemas.version));
   for (const row of rows) {
-    const versions = byType.get(row.id) ?? new Map<string, Record<string, unknown>>();
-    versions.set(String(row.version), row.schema!);
+    if (!row.schema) {
+      byType.set(row.id, { base: row.version, schemas: new Map() });
+      continue;
+    }
+    const versions = byType.get(row.id) ?? { base: 0, schemas: new Map<string, Record<string, unknown>>() };
+    versions.schemas.set(String(row.version - versions.base), row.schema);
     byType.set(row.id, versions);
   }
   return byType;
 }
 
-/** Svix's `schemas`: every kept version, and the current schema under its version even if its row is missing (a schema an older release wrote during an upgrade). */
+/** Svix's `schemas`: null without a schema; else the versions, and the current schema under its number even if its row is missing (one an older release wrote during an upgrade). */
 function schemasOut(type: EventType, versions: Versions | undefined): Record<string, unknown> | null {
-  if (!type.schema) return versions?.size ? Object.fromEntries(versions) : null;
-  return { ...Object.fromEntries(versions ?? []), [String(Math.max(type.schema_version, 1))]: type.schema };
+  if (!type.schema) return null;
+  const base = versions?.base ?? 0;
+  return { ...Object.fromEntries(versions?.schemas ?? []), [String(Math.max(type.schema_version - base, 1))]: type.schema };
 }
 
 async function withVersions(ctx: Ctx, type: EventType): Promise<EventTypeOut> {
@@ -90,8 +100,8 @@ export function toEventTypeOut(type: EventType, versions: Versions | undefined, 
 }
 
 /**
- * The schemas a Svix `schemas` record asks us to save, in order, over our current version: each
- * version above ours, lowest first (so a record read, given a version more and sent back, makes
+ * The schemas a Svix `schemas` record asks us to save, in order, over the current version (as Svix
+ * numbers it): each version above it, lowest first (so a record read, given a version more and sent back, makes
  * that one our next); when none is above, the highest one, if it is not the current schema (a
  * schema equal to the current one is no change). null or `{}`: no schema.
  */
@@ -150,7 +160,9 @@ async function saveSchemas(ctx: Ctx, type: EventType, schemas: (Record<string, u
 async function changeSvixEventType(ctx: Ctx, name: string, input: Omit<Partial<EventTypeIn>, "description"> & { description?: string | null }): Promise<EventType> {
   return inTransaction(ctx, async (tx) => {
     const changed = await updateEventType({ ctx: tx, name, input: ours(input) });
-    return saveSchemas(tx, changed, schemaSteps(input.schemas, changed.schema_version));
+    if (input.schemas === undefined) return changed;
+    const base = (await versionsOf(tx, [changed.id])).get(changed.id)?.base ?? 0;
+    return saveSchemas(tx, changed, schemaSteps(input.schemas, changed.schema_version - base));
   });
 }
 
