@@ -143,7 +143,7 @@ export function checkSchema(schema: Json, base = "/schema"): { problems: FieldEr
     return { problems, validator: compileSchema(schema) };
   } catch (error) {
     if (error instanceof MissingRefError) {
-      const [at, ref] = refs.find(([, ref]) => !ref.startsWith("#") && error.missingRef.endsWith(ref)) ?? refs.find(([, ref]) => !ref.startsWith("#")) ?? [base, error.missingRef];
+      const [at, ref] = refs.find(([, ref]) => error.missingRef.endsWith(ref)) ?? refs.find(([, ref]) => !ref.startsWith("#")) ?? [base, error.missingRef];
       fault(at, `"${ref}" is not in this schema: only references within the schema are followed, never fetched`);
     } else fault(base, `does not compile: ${error instanceof Error ? error.message : String(error)}`);
     return refused();
