@@ -12,6 +12,7 @@
  *          --partition-pairs 4 (0 skips part p) --partition-deliveries 20000 --partition-drop-messages 1000000
  *          --soak-minutes 10 (0 skips the soak)
  *          --filter-pairs 3 (0 skips part a4) --filter-messages 2000 --filter-batch-messages 5000
+ *          --schema-pairs 3 (0 skips part a5) --schema-messages 2000 --schema-batch-messages 5000
  *          --server-pairs 3 (0 skips part a1) --notify-rounds 3 (0 skips part a3) --notify-connections 64
  *          --lean-probe-dir bench/vendor/lean-probe (part b2)
  *          --claim-pairs 2 (0 skips part f4) --claim-deliveries 20000 --claim-vs 132ac54 (the commit whose claim to compare)
@@ -39,6 +40,7 @@ import { BENCH_DIR, countAttempts, countPending, prepareDatabase, type BenchData
 import { sendMessages, type IngestResult } from "./ingest";
 import { sendBatches, type BatchIngestResult } from "./batch-ingest";
 import { filterRows, measureFilterCost, type FilterPair } from "./filters";
+import { measureSchemaCost, schemaRows, type SchemaPair } from "./schemas";
 import { measureLatency } from "./latency";
 import { productEnv, startWeb, startWorker } from "./product";
 import { startReceiver, type Receiver } from "./receiver";
@@ -62,6 +64,9 @@ const { values } = parseArgs({
     "filter-pairs": { type: "string", default: "3" },
     "filter-messages": { type: "string", default: "2000" },
     "filter-batch-messages": { type: "string", default: "5000" },
+    "schema-pairs": { type: "string", default: "3" },
+    "schema-messages": { type: "string", default: "2000" },
+    "schema-batch-messages": { type: "string", default: "5000" },
     "server-pairs": { type: "string", default: "3" },
     "lean-probe-dir": { type: "string", default: DEFAULT_LEAN_PROBE_DIR },
     "notify-connections": { type: "string", default: "64" },
@@ -105,6 +110,9 @@ const opt = {
   filterPairs: Number(values["filter-pairs"]),
   filterMessages: Number(values["filter-messages"]),
   filterBatchMessages: Number(values["filter-batch-messages"]),
+  schemaPairs: Number(values["schema-pairs"]),
+  schemaMessages: Number(values["schema-messages"]),
+  schemaBatchMessages: Number(values["schema-batch-messages"]),
   serverPairs: Number(values["server-pairs"]),
   notifyConnections: Number(values["notify-connections"]),
   deliveries: Number(values.deliveries),
@@ -393,6 +401,23 @@ async function main(): Promise<void> {
     });
   }
 
+  // a5. What event schemas cost ingest (bench/schemas.ts), worker still stopped; its endpoints are
+  // disabled after, as part a4's.
+  let schemaPairs: SchemaPair[] = [];
+  const schemaSetup = `a schema of 20 properties over 2 levels enforced with reject / no schema, valid payloads to 10 endpoints, ${int(opt.schemaMessages)} POSTs (${opt.connections} connections) and ${int(opt.schemaBatchMessages)} in batches of 100 (${opt.batchConnections} connections)`;
+  if (opt.schemaPairs > 0) {
+    heading(`a5. Event schemas: ${schemaSetup}, ${opt.schemaPairs} pairs in turn, worker stopped`);
+    schemaPairs = await measureSchemaCost(api, {
+      receiverUrl: receiver.url,
+      pairs: opt.schemaPairs,
+      messages: opt.schemaMessages,
+      batchMessages: opt.schemaBatchMessages,
+      connections: opt.connections,
+      batchConnections: opt.batchConnections,
+      log: say,
+    });
+  }
+
   // a3. What a NOTIFY in every ingest transaction costs (bench/notify-ab.ts), worker still stopped;
   // the endpoint is disabled after, as part a2's.
   let notifyRounds: NotifyRound[] = [];
@@ -655,6 +680,7 @@ async function main(): Promise<void> {
           })()
         : []),
       ...filterRows(filterPairs, filterSetup),
+      ...schemaRows(schemaPairs, schemaSetup),
       ...(notifyRounds.length ? summarizeNotify(notifyRounds) : []).map((s) => [
         `a3. wake-up ${s.mode}`,
         `${int(s.perSecond)}/s (${s.ratio.toFixed(2)}×), p99 ${ms(s.p99)}`,
