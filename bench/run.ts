@@ -384,21 +384,16 @@ async function main(): Promise<void> {
     await api.expect(200, "POST", `/api/v1/endpoints/${batchEndpoint.id}/disable`);
   }
 
+  // What parts a4 and a5 share: where their endpoints point, part a's connections, the log.
+  const onOffOptions = { receiverUrl: receiver.url, connections: opt.connections, batchConnections: opt.batchConnections, log: say };
+
   // a4. What payload filters cost ingest (bench/filters.ts), worker still stopped; their endpoints
   // are disabled after, as part a2's.
   let filterPairs: FilterPair[] = [];
   const filterSetup = `10 endpoints with a five-condition filter each / 10 without, ${int(opt.filterMessages)} POSTs (${opt.connections} connections) and ${int(opt.filterBatchMessages)} in batches of 100 (${opt.batchConnections} connections)`;
   if (opt.filterPairs > 0) {
     heading(`a4. Payload filters: ${filterSetup}, ${opt.filterPairs} pairs in turn, worker stopped`);
-    filterPairs = await measureFilterCost(api, {
-      receiverUrl: receiver.url,
-      pairs: opt.filterPairs,
-      messages: opt.filterMessages,
-      batchMessages: opt.filterBatchMessages,
-      connections: opt.connections,
-      batchConnections: opt.batchConnections,
-      log: say,
-    });
+    filterPairs = await measureFilterCost(api, { ...onOffOptions, pairs: opt.filterPairs, messages: opt.filterMessages, batchMessages: opt.filterBatchMessages });
   }
 
   // a5. What event schemas cost ingest (bench/schemas.ts), worker still stopped; its endpoints are
@@ -407,15 +402,7 @@ async function main(): Promise<void> {
   const schemaSetup = `a schema of 20 properties over 2 levels enforced with reject / no schema, valid payloads to 10 endpoints, ${int(opt.schemaMessages)} POSTs (${opt.connections} connections) and ${int(opt.schemaBatchMessages)} in batches of 100 (${opt.batchConnections} connections)`;
   if (opt.schemaPairs > 0) {
     heading(`a5. Event schemas: ${schemaSetup}, ${opt.schemaPairs} pairs in turn, worker stopped`);
-    schemaPairs = await measureSchemaCost(api, {
-      receiverUrl: receiver.url,
-      pairs: opt.schemaPairs,
-      messages: opt.schemaMessages,
-      batchMessages: opt.schemaBatchMessages,
-      connections: opt.connections,
-      batchConnections: opt.batchConnections,
-      log: say,
-    });
+    schemaPairs = await measureSchemaCost(api, { ...onOffOptions, pairs: opt.schemaPairs, messages: opt.schemaMessages, batchMessages: opt.schemaBatchMessages });
   }
 
   // a3. What a NOTIFY in every ingest transaction costs (bench/notify-ab.ts), worker still stopped;
