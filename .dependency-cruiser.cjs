@@ -23,6 +23,7 @@ const LAYERS = {
     "i18n",
     "webhooks",
     "filters",
+    "event-schemas",
     "portal-page",
     "config.ts",
     "request-limits",

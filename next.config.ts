@@ -9,6 +9,8 @@ const nextConfig: NextConfig = {
     "postgres",
     "undici",
     "prom-client",
+    // Loaded on first use by lib/event-schemas/typescript.ts, with prettier, which it requires.
+    "json-schema-to-typescript",
     // The tracing API (one copy, which Next.js's own spans use too) and SDK (lib/telemetry), the
     // SDK loaded only when OTEL_EXPORTER_OTLP_ENDPOINT is set.
     "@opentelemetry/api",

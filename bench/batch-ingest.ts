@@ -25,7 +25,18 @@ export function paddedPayload(i: number, bytes: number) {
  */
 export async function sendBatches(
   api: Api,
-  options: { label: string; count: number; batchSize: number; concurrency: number; consumers: string[]; payloadBytes: number; offset?: number },
+  options: {
+    label: string;
+    count: number;
+    batchSize: number;
+    concurrency: number;
+    consumers: string[];
+    payloadBytes: number;
+    offset?: number;
+    /** The messages' event type and payloads; `invoice.paid` and paddedPayload of `payloadBytes` unless given. */
+    eventType?: string;
+    payload?: (n: number) => unknown;
+  },
 ): Promise<BatchIngestResult> {
   const calls = Math.ceil(options.count / options.batchSize);
   const latencies: number[] = [];
@@ -41,7 +52,8 @@ export async function sendBatches(
       const first = call * options.batchSize;
       const messages = Array.from({ length: Math.min(options.batchSize, options.count - first) }, (_, j) => {
         const n = (options.offset ?? 0) + first + j;
-        return { consumer: options.consumers[n % options.consumers.length], event_type: "invoice.paid", payload: paddedPayload(n, options.payloadBytes) };
+        const payload = options.payload ? options.payload(n) : paddedPayload(n, options.payloadBytes);
+        return { consumer: options.consumers[n % options.consumers.length], event_type: options.eventType ?? "invoice.paid", payload };
       });
       const response = await api.call("POST", "/api/v1/messages/batch", { messages });
       if (response.status !== 200) {

@@ -17,7 +17,16 @@ export type IngestResult = {
  */
 export async function sendMessages(
   api: Api,
-  options: { label: string; count: number; concurrency: number; consumers: string[]; offset?: number },
+  options: {
+    label: string;
+    count: number;
+    concurrency: number;
+    consumers: string[];
+    offset?: number;
+    /** The messages' event type and payloads; `invoice.paid` and samplePayload unless given. */
+    eventType?: string;
+    payload?: (n: number) => unknown;
+  },
 ): Promise<IngestResult> {
   const latencies: number[] = [];
   const ids: string[] = [];
@@ -33,8 +42,8 @@ export async function sendMessages(
       const n = (options.offset ?? 0) + i;
       const response = await api.call("POST", "/api/v1/messages", {
         consumer: options.consumers[n % options.consumers.length],
-        event_type: "invoice.paid",
-        payload: samplePayload(n),
+        event_type: options.eventType ?? "invoice.paid",
+        payload: (options.payload ?? samplePayload)(n),
       });
       done += 1;
       if (response.status === 202) {

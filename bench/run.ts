@@ -13,6 +13,7 @@
  *          --soak-minutes 10 (0 skips the soak)
  *          --filter-pairs 3 (0 skips part a4) --filter-messages 2000 --filter-batch-messages 5000
  *          --ordering-pairs 3 (0 skips part b3) --ordering-deliveries 20000 --ordering-keys 1000
+ *          --schema-pairs 3 (0 skips part a5) --schema-messages 2000 --schema-batch-messages 5000
  *          --server-pairs 3 (0 skips part a1) --notify-rounds 3 (0 skips part a3) --notify-connections 64
  *          --lean-probe-dir bench/vendor/lean-probe (part b2)
  *          --claim-pairs 2 (0 skips part f4) --claim-deliveries 20000 --claim-vs 132ac54 (the commit whose claim to compare)
@@ -41,6 +42,7 @@ import { sendMessages, type IngestResult } from "./ingest";
 import { sendBatches, type BatchIngestResult } from "./batch-ingest";
 import { filterRows, measureFilterCost, type FilterPair } from "./filters";
 import { measureLineLatency, measureOrderingCost, type LineLatency } from "./ordering";
+import { measureSchemaCost, schemaRows, type SchemaPair } from "./schemas";
 import { measureLatency } from "./latency";
 import { productEnv, startWeb, startWorker } from "./product";
 import { startReceiver, type Receiver } from "./receiver";
@@ -67,6 +69,9 @@ const { values } = parseArgs({
     "ordering-pairs": { type: "string", default: "3" },
     "ordering-deliveries": { type: "string", default: "20000" },
     "ordering-keys": { type: "string", default: "1000" },
+    "schema-pairs": { type: "string", default: "3" },
+    "schema-messages": { type: "string", default: "2000" },
+    "schema-batch-messages": { type: "string", default: "5000" },
     "server-pairs": { type: "string", default: "3" },
     "lean-probe-dir": { type: "string", default: DEFAULT_LEAN_PROBE_DIR },
     "notify-connections": { type: "string", default: "64" },
@@ -113,6 +118,9 @@ const opt = {
   orderingPairs: Number(values["ordering-pairs"]),
   orderingDeliveries: Number(values["ordering-deliveries"]),
   orderingKeys: Number(values["ordering-keys"]),
+  schemaPairs: Number(values["schema-pairs"]),
+  schemaMessages: Number(values["schema-messages"]),
+  schemaBatchMessages: Number(values["schema-batch-messages"]),
   serverPairs: Number(values["server-pairs"]),
   notifyConnections: Number(values["notify-connections"]),
   deliveries: Number(values.deliveries),
@@ -389,21 +397,25 @@ async function main(): Promise<void> {
     await api.expect(200, "POST", `/api/v1/endpoints/${batchEndpoint.id}/disable`);
   }
 
+  // What parts a4 and a5 share: where their endpoints point, part a's connections, the log.
+  const onOffOptions = { receiverUrl: receiver.url, connections: opt.connections, batchConnections: opt.batchConnections, log: say };
+
   // a4. What payload filters cost ingest (bench/filters.ts), worker still stopped; their endpoints
   // are disabled after, as part a2's.
   let filterPairs: FilterPair[] = [];
   const filterSetup = `10 endpoints with a five-condition filter each / 10 without, ${int(opt.filterMessages)} POSTs (${opt.connections} connections) and ${int(opt.filterBatchMessages)} in batches of 100 (${opt.batchConnections} connections)`;
   if (opt.filterPairs > 0) {
     heading(`a4. Payload filters: ${filterSetup}, ${opt.filterPairs} pairs in turn, worker stopped`);
-    filterPairs = await measureFilterCost(api, {
-      receiverUrl: receiver.url,
-      pairs: opt.filterPairs,
-      messages: opt.filterMessages,
-      batchMessages: opt.filterBatchMessages,
-      connections: opt.connections,
-      batchConnections: opt.batchConnections,
-      log: say,
-    });
+    filterPairs = await measureFilterCost(api, { ...onOffOptions, pairs: opt.filterPairs, messages: opt.filterMessages, batchMessages: opt.filterBatchMessages });
+  }
+
+  // a5. What event schemas cost ingest (bench/schemas.ts), worker still stopped; its endpoints are
+  // disabled after, as part a4's.
+  let schemaPairs: SchemaPair[] = [];
+  const schemaSetup = `a schema of 20 properties over 2 levels enforced with reject / no schema, valid payloads to 10 endpoints, ${int(opt.schemaMessages)} POSTs (${opt.connections} connections) and ${int(opt.schemaBatchMessages)} in batches of 100 (${opt.batchConnections} connections)`;
+  if (opt.schemaPairs > 0) {
+    heading(`a5. Event schemas: ${schemaSetup}, ${opt.schemaPairs} pairs in turn, worker stopped`);
+    schemaPairs = await measureSchemaCost(api, { ...onOffOptions, pairs: opt.schemaPairs, messages: opt.schemaMessages, batchMessages: opt.schemaBatchMessages });
   }
 
   // a3. What a NOTIFY in every ingest transaction costs (bench/notify-ab.ts), worker still stopped;
@@ -684,6 +696,7 @@ async function main(): Promise<void> {
           })()
         : []),
       ...filterRows(filterPairs, filterSetup),
+      ...schemaRows(schemaPairs, schemaSetup),
       ...(notifyRounds.length ? summarizeNotify(notifyRounds) : []).map((s) => [
         `a3. wake-up ${s.mode}`,
         `${int(s.perSecond)}/s (${s.ratio.toFixed(2)}×), p99 ${ms(s.p99)}`,

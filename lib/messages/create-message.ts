@@ -7,6 +7,7 @@ import { placeInLines } from "../ordering";
 import { recordMessagesIngested } from "../metrics/web";
 import { activeTraceparent, inSpan } from "../telemetry/tracing";
 import { claimEventIds } from "./claim-event-ids";
+import { checkPayloads, type SchemaMark } from "./check-payloads";
 import { answerFor, claimIdempotencyKeys, splitRepeatedKeys, type KeyAnswer } from "./claim-idempotency-keys";
 import { findTargets } from "./find-targets";
 import { loadFilters } from "./load-filters";
@@ -73,8 +74,8 @@ export function ingestMessages(args: IngestArgs): Promise<IngestResult[]> {
 }
 
 /**
- * Ingest by its stages, each in a file of its own: payloads sized; each message's consumer and
- * target endpoints found (the one read, before any transaction); the messages prepared; then
+ * Ingest by its stages, each in a file of its own: payloads sized; checked against their event
+ * types' schemas (not a test send's); each message's consumer and target endpoints found (the one read, before any transaction); the messages prepared; then
  * written — their keys and event ids claimed, the messages, deliveries and queue rows in one
  * statement, the workers woken — and the repeats of a key answered.
  */
@@ -85,8 +86,16 @@ async function ingest({ ctx, items, onlyEndpointId, uniqueEventId }: IngestArgs)
     for (const { index, error } of refused) results[index] = { error };
   };
 
-  const sized = sizePayloads(items, config.MAX_PAYLOAD_BYTES);
-  refuse(sized.refused);
+  const sizedAll = sizePayloads(items, config.MAX_PAYLOAD_BYTES);
+  refuse(sizedAll.refused);
+  let sized = sizedAll;
+  let schemaMarks = new Map<number, SchemaMark>();
+  if (!onlyEndpointId) {
+    const checked = await checkPayloads(ctx.sql, items, sizedAll);
+    refuse(checked.refused);
+    sized = checked.sized;
+    schemaMarks = checked.marks;
+  }
   if (sized.sized.length === 0) return results as IngestResult[];
   const targets = await findTargets(ctx.sql, sized.sized.map((index) => items[index]!.input), { scope: consumerScope(ctx), onlyEndpointId });
   const filters = await loadFilters(ctx.sql, targets);
@@ -104,6 +113,7 @@ async function ingest({ ctx, items, onlyEndpointId, uniqueEventId }: IngestArgs)
     isTest: Boolean(onlyEndpointId),
     traceparent: activeTraceparent(),
     genericChecks: !ctx.inTransaction,
+    schemaMarks,
   };
   const dueNow = (rows: PreparedMessage[]) => rows.some((r) => r.endpointIds.length > 0);
   // What each key answers once this call commits (its repeats' answers).

@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, gte, lt, notInArray, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, eq, getTableColumns, gte, isNotNull, isNull, lt, notInArray, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { consumerScope, type Ctx } from "../context";
 import { deliveries, failedDeliveries, messages } from "../db/schema";
 import { keysetBefore, newestFirst } from "../db/keyset";
@@ -30,6 +30,8 @@ function toMessage(row: typeof messages.$inferSelect) {
     channels: row.channels,
     tags: row.tags,
     created_at: row.createdAt.toISOString(),
+    schema_version: row.schemaVersion,
+    schema_violations: row.schemaViolations,
   };
 }
 
@@ -50,6 +52,7 @@ export async function listMessages(ctx: Ctx, query: PageQuery & ListMessagesQuer
     query.event_type ? eq(messages.eventType, query.event_type) : undefined,
     query.channel ? sql`${messages.channels} @> array[${query.channel}]::text[]` : undefined,
     query.tag ? sql`${messages.tags} @> array[${query.tag}]::text[]` : undefined,
+    query.schema_invalid === undefined ? undefined : query.schema_invalid ? isNotNull(messages.schemaViolations) : isNull(messages.schemaViolations),
     // payload is text holding the exact bytes sent, so containment needs the cast.
     query.payload_contains ? sql`webhook_admin_payload_jsonb(${messages.payload}) @> ${query.payload_contains}::jsonb` : undefined,
   ];

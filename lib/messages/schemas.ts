@@ -55,6 +55,8 @@ export const ListMessagesQuery = z.object({
   channel: Name.max(128).optional(),
   /** Messages carrying this tag. */
   tag: Name.max(128).optional(),
+  /** `true`: only messages accepted under `warn` enforcement that broke their event type's schema (`schema_violations`). */
+  schema_invalid: z.enum(["true", "false"]).transform((v) => v === "true").optional(),
 });
 export type ListMessagesQuery = z.infer<typeof ListMessagesQuery>;
 
@@ -88,7 +90,12 @@ export const MessageBatchItemResult = z.union([
   z.object({ status: z.literal(202), message: MessageAccepted, replayed: z.literal(true).optional() }),
   z.object({
     status: z.number().int(),
-    error: z.object({ code: z.string(), detail: z.string(), errors: z.array(z.object({ path: z.string(), message: z.string() })).optional() }),
+    error: z.object({
+      code: z.string(),
+      detail: z.string(),
+      /** `pointer`: where in the field the fault is (`payload_invalid`: into the payload, "" for the whole). */
+      errors: z.array(z.object({ path: z.string(), message: z.string(), pointer: z.string().optional() })).optional(),
+    }),
   }),
 ]);
 export type MessageBatchItemResult = z.infer<typeof MessageBatchItemResult>;
@@ -145,6 +152,10 @@ export const MessageSummary = z.object({
   channels: z.array(z.string()).nullable(),
   tags: z.array(z.string()).nullable(),
   created_at: z.string(),
+  /** The version of its event type's schema it was checked against at ingest; null: not checked (enforcement off, no schema, a test send). */
+  schema_version: z.number().int().nullable(),
+  /** Where it broke that schema, accepted under `warn` enforcement (at most 20 faults, each with its JSON pointer into the payload); null: it did not. */
+  schema_violations: z.array(z.object({ pointer: z.string(), message: z.string() })).nullable(),
   deliveries: z.array(DeliverySummary),
   /** The consumer named (null only if it was deleted as this was read). */
   consumer: ConsumerRef.nullable(),

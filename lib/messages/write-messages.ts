@@ -1,5 +1,6 @@
 import type { SqlOrTx } from "../db/client";
 import { newId } from "../ids";
+import type { SchemaMark } from "./check-payloads";
 import type { PreparedMessage } from "./ingest-types";
 
 export type WriteOptions = {
@@ -13,6 +14,8 @@ export type WriteOptions = {
   genericChecks: boolean;
   /** The deliveries to ordered endpoints, by placeOf: their lines, opened in this transaction. */
   lines?: Map<string, LinePlace>;
+  /** By the item's place in the call: the schema check each message passed or was marked by (check-payloads.ts). */
+  schemaMarks?: Map<number, SchemaMark>;
 };
 
 /**
@@ -21,16 +24,33 @@ export type WriteOptions = {
  * outcome writes lock endpoint rows, or the two could deadlock.
  */
 export function writeMessages(tx: SqlOrTx, rows: PreparedMessage[], at: WriteOptions) {
-  const { now, firstAttemptAt, isTest, traceparent, genericChecks, lines } = at;
+  const { now, firstAttemptAt, isTest, traceparent, genericChecks, lines, schemaMarks } = at;
   const columns = ["id", "consumer_id", "event_type", "event_id", "payload", "is_test", "created_at"] as const;
   const labelled = rows.some((r) => r.channels || r.tags);
   const filtered = rows.some((r) => r.filteredEndpointIds);
+  const checked = schemaMarks !== undefined && schemaMarks.size > 0;
   const messages = tx`insert into messages ${tx(
-    rows.map((r) => ({ ...r.message, payload: r.payload, is_test: isTest, created_at: now, traceparent, channels: r.channels, tags: r.tags, filtered_endpoint_ids: r.filteredEndpointIds })),
+    rows.map((r) => {
+      const mark = schemaMarks?.get(r.index);
+      return {
+        ...r.message,
+        payload: r.payload,
+        is_test: isTest,
+        created_at: now,
+        traceparent,
+        channels: r.channels,
+        tags: r.tags,
+        filtered_endpoint_ids: r.filteredEndpointIds,
+        schema_version: mark?.version ?? null,
+        // As JSON text, which the column reads as jsonb: an array of objects given as such would be sent as an array type.
+        schema_violations: mark?.violations ? JSON.stringify(mark.violations) : null,
+      };
+    }),
     ...columns,
     ...(traceparent ? (["traceparent"] as const) : []),
     ...(labelled ? (["channels", "tags"] as const) : []),
     ...(filtered ? (["filtered_endpoint_ids"] as const) : []),
+    ...(checked ? (["schema_version", "schema_violations"] as const) : []),
   )}`;
   const deliveries = rows
     .flatMap((r) => r.endpointIds.map((endpointId) => ({ id: newId("delivery", now.getTime()), endpointId, messageId: r.message.id, consumerId: r.message.consumer_id })))

@@ -6,8 +6,8 @@ import type { Ctx } from "../context";
 import { consumers, endpoints, eventTypes } from "../db/schema";
 import { createEndpoint } from "../endpoints/create-endpoint";
 import { CreateEndpointInput } from "../endpoints/schemas";
-import { createEventType } from "../event-types/create-event-type";
-import { CreateEventTypeInput } from "../event-types/schemas";
+import { checkSchema } from "../event-schemas";
+import { createSvixEventType, EventTypeIn } from "../svix/event-types";
 import { zodFieldErrors } from "../errors";
 
 /** What a run did (or, dry, would do) to each kind of object. */
@@ -172,16 +172,20 @@ async function importEventType(ctx: Ctx, type: EventTypeOut, summary: ImportSumm
     summary.eventTypes.existing++;
     return;
   }
-  const schemas = (type.schemas ?? null) as Record<string, unknown> | null;
-  const parsed = CreateEventTypeInput.safeParse({ name: type.name, description: type.description, schema: (schemas?.["1"] as object | undefined) ?? null });
-  if (!parsed.success) {
+  const parsed = EventTypeIn.safeParse({ name: type.name, description: type.description, schemas: type.schemas ?? null, archived: type.archived ?? false, deprecated: type.deprecated, groupName: type.groupName || null });
+  // Every version's schema is checked as ours are when saved, so a dry run fails what the run would.
+  const faults = parsed.success
+    ? Object.entries(parsed.data.schemas ?? {}).flatMap(([version, schema]) =>
+        /^[1-9][0-9]{0,8}$/.test(version) ? checkSchema(schema, `/schemas/${version}`).problems.map((p) => `${p.pointer} ${p.message}`) : [`/schemas/${version} is not a version number`],
+      )
+    : zodFieldErrors(parsed.error).map((e) => `${e.path} ${e.message}`);
+  if (!parsed.success || faults.length > 0) {
     summary.eventTypes.failed++;
-    problem(summary, `event type ${type.name}: ${zodFieldErrors(parsed.error).map((e) => `${e.path} ${e.message}`).join("; ")}`);
+    problem(summary, `event type ${type.name}: ${faults.join("; ")}`);
     return;
   }
-  if (!summary.dryRun) {
-    await createEventType({ ctx, input: { ...parsed.data, archived: type.archived ?? false, deprecated: type.deprecated, group_name: type.groupName ?? null } });
-  }
+  // Its schema versions in order, lowest first: Svix's 1, 2, … are ours.
+  if (!summary.dryRun) await createSvixEventType(ctx, parsed.data);
   summary.eventTypes.created++;
 }
 

@@ -23,13 +23,16 @@ export class SvixValidationError extends AppError {
   }
 }
 
-type ProblemBody = { status: number; code: string; detail: string; errors?: { path: string; message: string }[] };
+type ProblemBody = { status: number; code: string; detail: string; errors?: { path: string; message: string; pointer?: string }[] };
 
 // Svix's own codes where it has one; ours (documented in docs/api.md) for the rest.
 const CODES: Record<number, string> = { 401: "authentication_failed", 404: "not_found" };
 
 const camel = (name: string) => name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 const loc = (path: string): (string | number)[] => ["body", ...(path === "(root)" ? [] : path.split(".").map((p) => (/^\d+$/.test(p) ? Number(p) : camel(p))))];
+/** A JSON pointer's steps (RFC 6901), array indexes as numbers: the payload's own keys, never camel-cased. */
+const steps = (pointer: string): (string | number)[] =>
+  pointer === "" ? [] : pointer.slice(1).split("/").map((p) => p.replaceAll("~1", "/").replaceAll("~0", "~")).map((p) => (/^(0|[1-9]\d*)$/.test(p) ? Number(p) : p));
 
 function jsonAnswer(status: number, body: unknown, headers: Headers): Response {
   headers.set("content-type", "application/json");
@@ -45,7 +48,14 @@ export async function svixErrorResponse(error: unknown, requestId?: string): Pro
   const headers = new Headers(problem.headers);
   if (problem.status === 422) {
     const fields = body.errors?.length ? body.errors : [{ path: "(root)", message: body.detail }];
-    return jsonAnswer(422, { detail: fields.map((f) => ({ loc: loc(f.path), msg: f.message, type: "value_error" })) }, headers);
+    // A fault with a JSON pointer is named down to where it is: into the body (a filter, a schema,
+    // an example), or for a payload its event type's schema rejects, into the payload.
+    const where = (f: (typeof fields)[number]) => {
+      const pointer = "pointer" in f ? f.pointer : undefined;
+      if (pointer === undefined) return loc(f.path);
+      return body.code === "payload_invalid" ? ["body", "payload", ...steps(pointer)] : ["body", ...steps(pointer)];
+    };
+    return jsonAnswer(422, { detail: fields.map((f) => ({ loc: where(f), msg: f.message, type: "value_error" })) }, headers);
   }
   const code = problem.status === 409 && body.code !== "event_type_exists" ? "conflict" : (CODES[problem.status] ?? body.code);
   return jsonAnswer(problem.status, { code, detail: body.detail }, headers);

@@ -99,6 +99,12 @@ async function schemaUpTo(last: number) {
   await sql.unsafe(`alter table endpoints add column if not exists filter_version integer not null default 0, add column if not exists ordering text not null default 'none', add column if not exists ordering_key text`);
   await sql.unsafe(`alter table delivery_queue add column if not exists line_key text, add column if not exists line_seq bigint`);
   await sql.unsafe(`create sequence if not exists delivery_line_seq`);
+  // And an event type's schema version and enforcement, its kept versions, and a message's check (migration 0029).
+  await sql.unsafe(`alter table event_types add column if not exists schema_version integer not null default 0, add column if not exists enforcement text not null default 'off'`);
+  await sql.unsafe(`alter table messages add column if not exists schema_version integer, add column if not exists schema_violations jsonb`);
+  await sql.unsafe(
+    `create table if not exists event_type_schemas (event_type_id text not null references event_types(id) on delete cascade, version integer not null, schema jsonb, created_at timestamp(3) with time zone not null default now(), primary key (event_type_id, version))`,
+  );
   // Last: the functions' trigger names the queue's line columns.
   await applySqlFunctions(sql);
 }

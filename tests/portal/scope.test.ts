@@ -76,6 +76,11 @@ const TABLE: Record<string, Entry> = {
     foreign: (b) => ({ path: `/endpoints/${b.endpoint}/recover`, body: { since, dry_run: true } }),
   },
   "GET /event-types": { rule: "scoped", own: () => ({ path: "/event-types" }) },
+  // The catalogue, its schema versions and their TypeScript: read by the portal; changed only by the SaaS.
+  "GET /event-types/[name]": { rule: "scoped", own: () => ({ path: "/event-types/invoice.paid" }) },
+  "GET /event-types/[name]/schemas": { rule: "scoped", own: () => ({ path: "/event-types/invoice.paid/schemas" }) },
+  "GET /event-types/[name]/schemas/[version]": { rule: "scoped", own: () => ({ path: "/event-types/invoice.paid/schemas/1" }) },
+  "GET /event-types/[name]/schemas/[version]/typescript": { rule: "scoped", own: () => ({ path: "/event-types/invoice.paid/schemas/1/typescript" }) },
   "GET /messages": { rule: "scoped", own: () => ({ path: "/messages" }), foreign: (b) => ({ path: `/messages?consumer=${b.uid}` }) },
   "GET /messages/[id]": { rule: "scoped", own: (a) => ({ path: `/messages/${a.message}` }), foreign: (b) => ({ path: `/messages/${b.message}` }) },
   "GET /messages/[id]/attempts": { rule: "scoped", own: (a) => ({ path: `/messages/${a.message}/attempts` }), foreign: (b) => ({ path: `/messages/${b.message}/attempts` }) },
@@ -106,6 +111,7 @@ const TABLE: Record<string, Entry> = {
   "POST /consumers/[consumer]/portal-links": { rule: "forbidden", req: (a) => ({ path: `/consumers/${a.consumer}/portal-links`, body: {} }) },
   "DELETE /consumers/[consumer]/portal-sessions": { rule: "forbidden", req: (a) => ({ path: `/consumers/${a.consumer}/portal-sessions` }) },
   "POST /event-types": { rule: "forbidden", req: () => ({ path: "/event-types", body: { name: "portal.made" } }) },
+  "PATCH /event-types/[name]": { rule: "forbidden", req: () => ({ path: "/event-types/invoice.paid", body: { enforcement: "off" } }) },
   "POST /messages": { rule: "forbidden", req: (a) => ({ path: "/messages", body: { consumer: a.uid, event_type: "invoice.paid", payload: {} } }) },
   "POST /messages/batch": {
     rule: "forbidden",
@@ -231,7 +237,7 @@ beforeAll(async () => {
   A = await objectsOf("alpha-corp", "Alpha Corp", "http://127.0.0.1:9/alpha-hook");
   B = await objectsOf("bravo-corp", "Bravo Corp", "http://127.0.0.1:9/bravo-hook");
   bMarkers = [B.consumer, B.uid, "Bravo Corp", "bravo-hook", B.endpoint, B.spare, B.message, B.recovery];
-  await api.post("/api/v1/event-types", { name: "invoice.paid" });
+  await api.post("/api/v1/event-types", { name: "invoice.paid", schema: { type: "object" } });
   const channel = await api.post("/api/v1/alert-channels", { kind: "email", name: "ops", config: { to: ["ops@example.com"] } });
   const key = await api.post("/api/v1/api-keys", { name: "other" });
   const operator = await api.post("/api/v1/operators", { email: "other@example.com", password: "long enough pw", role: "admin" });

@@ -26,6 +26,10 @@ import * as endpointsIdLines from "./endpoints/[id]/lines/route";
 import * as endpointsIdTest from "./endpoints/[id]/test/route";
 import * as endpoints from "./endpoints/route";
 import * as erasuresId from "./erasures/[id]/route";
+import * as eventTypesName from "./event-types/[name]/route";
+import * as eventTypesNameSchemas from "./event-types/[name]/schemas/route";
+import * as eventTypesNameSchemasVersion from "./event-types/[name]/schemas/[version]/route";
+import * as eventTypesNameSchemasVersionTypescript from "./event-types/[name]/schemas/[version]/typescript/route";
 import * as eventTypes from "./event-types/route";
 import * as messagesIdAttempts from "./messages/[id]/attempts/route";
 import * as messagesIdPayload from "./messages/[id]/payload/route";
@@ -113,6 +117,10 @@ export const ROUTE_LIST = {
   "/endpoints": endpoints,
   "/erasures/{id}": erasuresId,
   "/event-types": eventTypes,
+  "/event-types/{name}": eventTypesName,
+  "/event-types/{name}/schemas": eventTypesNameSchemas,
+  "/event-types/{name}/schemas/{version}": eventTypesNameSchemasVersion,
+  "/event-types/{name}/schemas/{version}/typescript": eventTypesNameSchemasVersionTypescript,
   "/messages/{id}/attempts": messagesIdAttempts,
   "/messages/{id}/payload": messagesIdPayload,
   "/messages/{id}/resend": messagesIdResend,

@@ -41,3 +41,10 @@ export type PortalCapability = (typeof PORTAL_CAPABILITIES)[number];
  * API only when Svix's capabilities grant it (lib/svix/portal-access.ts).
  */
 export type PortalPermission = PortalCapability | "rotate_secrets";
+
+/**
+ * What an event type's schema does to a message at ingest (event_types.enforcement): nothing; marks
+ * it and lets it through (`warn`); refuses it (`reject`, 422 `payload_invalid`).
+ */
+export const SCHEMA_ENFORCEMENTS = ["off", "warn", "reject"] as const;
+export type SchemaEnforcement = (typeof SCHEMA_ENFORCEMENTS)[number];

@@ -1,5 +1,6 @@
-import { boolean, index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, updatedAt } from "./columns";
+import type { SchemaEnforcement } from "./enums";
 
 export const eventTypes = pgTable(
   "event_types",
@@ -7,7 +8,12 @@ export const eventTypes = pgTable(
     id: text("id").primaryKey(),
     name: text("name").notNull(),
     description: text("description").notNull().default(""),
+    /** The current JSON Schema (2020-12), or null; every value it has had is kept in event_type_schemas. */
     schema: jsonb("schema").$type<Record<string, unknown> | null>(),
+    /** 0 before any schema; one more on each change of `schema` (its row in event_type_schemas). */
+    schemaVersion: integer("schema_version").notNull().default(0),
+    /** What the schema does to a message at ingest (SCHEMA_ENFORCEMENTS). */
+    enforcement: text("enforcement").$type<SchemaEnforcement>().notNull().default("off"),
     /** A sample payload: shown in the catalog, and sent by a test event when none is given. */
     example: jsonb("example").$type<unknown>(),
     /** Hidden from catalogs and pickers; messages of it are still delivered. */
@@ -23,4 +29,21 @@ export const eventTypes = pgTable(
     uniqueIndex("event_types_name_key").on(t.name),
     index("event_types_created_idx").on(t.createdAt.desc(), t.id.desc()),
   ],
+);
+
+/**
+ * Every schema an event type has had, by version: written with the change, never changed after. A
+ * version whose `schema` is null is the schema's removal. Deleted with the event type.
+ */
+export const eventTypeSchemas = pgTable(
+  "event_type_schemas",
+  {
+    eventTypeId: text("event_type_id")
+      .notNull()
+      .references(() => eventTypes.id, { onDelete: "cascade" }),
+    version: integer("version").notNull(),
+    schema: jsonb("schema").$type<Record<string, unknown> | null>(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.eventTypeId, t.version] })],
 );

@@ -28,6 +28,10 @@ export const messages = pgTable(
     tags: text("tags").array(),
     /** The endpoints whose payload filter refused this message at fan-out: no delivery for them. null: none. */
     filteredEndpointIds: text("filtered_endpoint_ids").array(),
+    /** The version of its event type's schema it was checked against at ingest; null: not checked (enforcement off, no schema, a test send). */
+    schemaVersion: integer("schema_version"),
+    /** Where it broke that schema, accepted under `warn` enforcement; null: it did not (or was not checked). */
+    schemaViolations: jsonb("schema_violations").$type<{ pointer: string; message: string }[]>(),
     /**
      * When the payload was expunged (DELETE /messages/{id}/payload): `payload` then holds '' and
      * nothing can send the message again. The message and its delivery log stay.

@@ -15,7 +15,10 @@ export const POST = withApi(async ({ req, ctx }) =>
     tag: "Event types",
     body: { schema: CreateEventTypeInput },
     success: { status: 201, description: "The new event type.", schema: EventType },
-    errors: { 409: "`event_type_exists`: an event type of this name exists." },
+    errors: {
+      409: "`event_type_exists`: an event type of this name exists.",
+      422: "`validation_failed`; `invalid_schema`: the schema breaks a rule or does not compile (JSON Schema 2020-12); `invalid_example`: the example does not match the schema — each fault in `errors` with its JSON `pointer`.",
+    },
   },
 });
 

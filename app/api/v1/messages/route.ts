@@ -48,6 +48,7 @@ export const POST = withApi(async ({ req, ctx }) => {
       404: "`not_found`: no such consumer.",
       409: "`idempotency_conflict`: the Idempotency-Key was used with a different body.",
       413: "`payload_too_large`: the payload is over the configured limit (1 MiB by default).",
+      422: "`validation_failed`; `payload_invalid`: the event type's `enforcement` is `reject` and the payload does not match its schema — each fault in `errors` with its JSON `pointer` into the payload.",
     },
   },
 });
@@ -64,6 +65,7 @@ export const GET = withApi(async ({ req, ctx }) =>
     summary: "List messages",
     tag: "Messages",
     query: PageQuery.extend(ListMessagesQuery.shape),
+    description: "`schema_invalid=true` lists the messages accepted under `warn` enforcement that broke their event type's schema (`schema_violations`).",
     success: { status: 200, description: "A page of messages, newest first, with each delivery's status.", schema: MessageSummary, list: true },
     errors: { 404: "`not_found`: no such consumer." },
   },

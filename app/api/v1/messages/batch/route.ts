@@ -33,7 +33,8 @@ export const POST = withApi(async ({ req, ctx }) => {
       "Each message as `POST /messages` takes it, with its own optional `idempotency_key` (the `Idempotency-Key` header's rules: " +
       "24 h, a replay answers the same message and sends nothing again). The valid ones are written in one transaction; " +
       "an invalid one fails alone and changes nothing. The answer has one result per message, in the order sent: " +
-      "`{status: 202, message, replayed?}` or `{status: 404 | 409 | 413 | 422, error: {code, detail, errors?}}`.",
+      "`{status: 202, message, replayed?}` or `{status: 404 | 409 | 413 | 422, error: {code, detail, errors?}}` " +
+      "(`payload_invalid`, with each fault's JSON `pointer` into the payload, for an item its event type's schema rejects).",
     tag: "Messages",
     body: { schema: CreateMessageBatchInput },
     success: { status: 200, description: "One result per message, in request order.", schema: MessageBatchResult },

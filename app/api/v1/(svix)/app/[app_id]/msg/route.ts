@@ -37,7 +37,11 @@ export const POST = svixRoute(
       query: GetMessageQuery,
       body: { schema: MessageIn },
       success: { status: 202, description: "The message, accepted.", schema: MessageOut },
-      errors: { 409: "`conflict`: this eventId was used within EVENT_ID_TTL.", 413: "`payload_too_large`." },
+      errors: {
+        409: "`conflict`: this eventId was used within EVENT_ID_TTL.",
+        413: "`payload_too_large`.",
+        422: "Svix's validation error; a payload its event type's schema rejects (`enforcement: reject`) has one `detail` entry per fault, `loc` `[\"body\", \"payload\", …]` down to it.",
+      },
     },
   },
 );
