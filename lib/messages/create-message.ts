@@ -75,9 +75,10 @@ export function ingestMessages(args: IngestArgs): Promise<IngestResult[]> {
 
 /**
  * Ingest by its stages, each in a file of its own: payloads sized; checked against their event
- * types' schemas (not a test send's); each message's consumer and target endpoints found (the one read, before any transaction); the messages prepared; then
- * written — their keys and event ids claimed, the messages, deliveries and queue rows in one
- * statement, the workers woken — and the repeats of a key answered.
+ * types' schemas (not a test send's); each message's consumer and target endpoints found (the one
+ * read, before any transaction) and their filters compiled; the messages prepared; then written —
+ * their keys and event ids claimed, their lines at ordered endpoints taken, the messages,
+ * deliveries and queue rows in one statement, the workers woken — and the repeats of a key answered.
  */
 async function ingest({ ctx, items, onlyEndpointId, uniqueEventId }: IngestArgs): Promise<IngestResult[]> {
   const { config } = ctx;

@@ -21,8 +21,8 @@ export type PreparedBatch = {
  * Each sized item and its targets (findTargets' rows, in the order of `sized.sized`) made into the
  * message it will be: its id and answer, its labels without repeats, the target endpoints whose
  * payload filters let it through (and the ones that did not), its line at each ordered one and,
- * when it has a key, the hash a replay must match. An item whose consumer was not found is refused alone. No batch when none is
- * left to write.
+ * when it has a key, the hash a replay must match. An item whose consumer was not found is refused
+ * alone. No batch when none is left to write.
  */
 export function prepareMessages(
   items: IngestItem[],
