@@ -1,7 +1,8 @@
 /**
  * What the embedded demo's first start creates: one consumer, a small event-type catalog, and one
- * endpoint per receiver the app serves itself (app/api/demo/receiver/[name]) — one healthy, one
- * flaky, one retired — so the first look shows successes, retries, an outage and its alerts.
+ * endpoint per receiver the app serves itself (app/api/demo/receiver/[name]) — one healthy (and
+ * ordered), one flaky (and filtered), one retired — so the first look shows successes, retries, an
+ * outage and its alerts, a filter and a line, and a schema enforced.
  */
 export const DEMO_CONSUMER = {
   uid: "acme",
@@ -15,6 +16,18 @@ export const DEMO_EVENT_TYPES = [
     name: "invoice.paid",
     description: "An invoice was paid in full.",
     example: { invoice_id: "in_1001", customer_id: "cus_42", amount: 4900, currency: "eur" },
+    // A contract checked at ingest: a payload that breaks it is accepted and marked (docs/delivery.md#event-schemas).
+    schema: {
+      type: "object",
+      required: ["invoice_id", "customer_id", "amount", "currency"],
+      properties: {
+        invoice_id: { type: "string", pattern: "^in_" },
+        customer_id: { type: "string" },
+        amount: { type: "integer", minimum: 0 },
+        currency: { type: "string", enum: ["eur", "usd", "jpy"] },
+      },
+    },
+    enforcement: "warn",
   },
   {
     name: "user.created",
@@ -33,9 +46,22 @@ export type DemoReceiver = (typeof DEMO_RECEIVERS)[number];
 
 export const DEMO_RECEIVER_PATH = "/api/demo/receiver/";
 
-export const DEMO_ENDPOINTS: { receiver: DemoReceiver; description: string; event_types: string[] | null }[] = [
-  { receiver: "ok", description: "Billing sync (always answers 200)", event_types: null },
-  { receiver: "flaky", description: "Analytics (refuses a quarter of messages once with 503; sometimes slow)", event_types: ["invoice.paid", "subscription.canceled"] },
+export const DEMO_ENDPOINTS: {
+  receiver: DemoReceiver;
+  description: string;
+  event_types: string[] | null;
+  filter?: Record<string, unknown>;
+  ordering?: { ordering: "ordered"; ordering_key: string };
+}[] = [
+  // In order per customer, as a billing system wants its events (docs/delivery.md#ordered-delivery).
+  { receiver: "ok", description: "Billing sync (always answers 200)", event_types: null, ordering: { ordering: "ordered", ordering_key: "customer_id" } },
+  {
+    receiver: "flaky",
+    description: "Analytics (refuses a quarter of messages once with 503; sometimes slow)",
+    event_types: ["invoice.paid", "subscription.canceled"],
+    // Only invoices of 10.00 and more: the smaller ones show "Filtered out" on their message's page.
+    filter: { $or: [{ event_type: "subscription.canceled" }, { amount: { $gte: 1000 } }] },
+  },
   { receiver: "retired", description: "Old CRM hook (retired: answers 410 Gone)", event_types: ["user.created"] },
 ];
 

@@ -10,14 +10,20 @@ import { DEMO_CONSUMER, DEMO_ENDPOINTS, DEMO_EVENT_TYPES, DEMO_RECEIVER_PATH } f
  */
 export async function seedDemoConsumer({ ctx, appUrl }: { ctx: Ctx; appUrl: string }): Promise<{ consumer: string; endpoints: number }> {
   for (const eventType of DEMO_EVENT_TYPES) {
-    await createEventType({ ctx, input: { name: eventType.name, description: eventType.description, example: eventType.example } });
+    await createEventType({ ctx, input: { ...eventType } });
   }
   const consumer = await createConsumer({ ctx, input: DEMO_CONSUMER });
   for (const endpoint of DEMO_ENDPOINTS) {
     await createEndpoint({
       ctx,
       consumerRef: consumer.id,
-      input: { url: `${appUrl}${DEMO_RECEIVER_PATH}${endpoint.receiver}`, description: endpoint.description, event_types: endpoint.event_types },
+      input: {
+        url: `${appUrl}${DEMO_RECEIVER_PATH}${endpoint.receiver}`,
+        description: endpoint.description,
+        event_types: endpoint.event_types,
+        ...(endpoint.filter ? { filter: endpoint.filter } : {}),
+        ...endpoint.ordering,
+      },
     });
   }
   return { consumer: consumer.uid, endpoints: DEMO_ENDPOINTS.length };
