@@ -5,6 +5,7 @@ import { moveRun } from "./transitions";
 import { SYSTEM } from "../context";
 import { QUEUE_KINDS, type SkipReason } from "../db/schema";
 import { placeInLines } from "../ordering";
+import { compileFilter, filterDocument } from "../filters";
 import { deliveryIdFor } from "../ids";
 import { TASKS, notifyDue } from "../jobs";
 import { logger } from "../logger";
@@ -168,6 +169,26 @@ async function settleVanished(tx: SqlOrTx, id: string): Promise<void> {
     where id = ${id} and exists (select 1 from settled)`;
 }
 
+/** The items (never attempted) whose endpoint's payload filter refuses their message now; a filter that cannot run refuses nothing. */
+async function refusedByFilters(tx: SqlOrTx, items: Candidate[]): Promise<Set<number>> {
+  if (items.length === 0) return new Set();
+  const rows = await tx<{ seq: number; event_type: string; payload: string; filter: string }[]>`
+    select v.seq, m.event_type, m.payload, e.filter::text as filter
+    from unnest(${items.map((i) => String(i.seq))}::text[]::int[], ${items.map((i) => i.message_id)}::text[], ${items.map((i) => i.endpoint_id)}::text[])
+      as v(seq, message_id, endpoint_id)
+    join endpoints e on e.id = v.endpoint_id and e.filter is not null
+    join messages m on m.id = v.message_id`;
+  const refused = new Set<number>();
+  for (const row of rows) {
+    try {
+      if (!compileFilter(row.filter)(filterDocument({ eventType: row.event_type, payload: JSON.parse(row.payload) }))) refused.add(row.seq);
+    } catch {
+      // Delivered, as ingest delivers past a filter that cannot run.
+    }
+  }
+  return refused;
+}
+
 type Candidate = { seq: number; message_id: string; endpoint_id: string; delivery_id: string | null; reason: SkipReason | null; line_key: string | null };
 
 /**
@@ -201,6 +222,10 @@ async function feedItems(tx: SqlOrTx, run: RecoveryRow, wanted: number): Promise
             order by id for key share`).map((m) => m.id),
     );
     for (const item of fresh) if (!sendable.has(item.message_id)) item.reason = "payload_expired";
+    // A message the endpoint never got is given to it only if its payload filter takes it now, as
+    // ingest would have (a delivery it already has was through the filter once).
+    const refused = await refusedByFilters(tx, fresh.filter((i) => i.reason === null && i.delivery_id === null));
+    for (const item of fresh) if (refused.has(item.seq)) item.reason = "filtered";
     const going = items.filter((i) => i.reason === null);
     const unborn = going.filter((i) => i.delivery_id === null);
     if (unborn.length > 0) {

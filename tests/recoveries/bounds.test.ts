@@ -111,4 +111,24 @@ describe("a recovery run's bounds", () => {
     expect(dry.status, dry.text).toBe(200);
     expect(dry.body.expected).toBe(1);
   });
+
+  it("skips, as filtered, a never-attempted message the endpoint's payload filter refuses now", async () => {
+    const made = await consumerWithEndpoints(api, ["http://127.0.0.1:9/filtered"], { endpoint: { disabled: true, filter: { "data.amount": { $gte: 10 } } }, prefix: "bounds" });
+    const endpointId = made.endpoints[0]!.id;
+    const sent: Record<string, string> = {};
+    for (const amount of [5, 50]) {
+      const res = await api.post("/api/v1/messages", { consumer: made.uid, event_type: "invoice.paid", payload: { data: { amount } } });
+      expect(res.status).toBe(202);
+      sent[amount] = res.body.id;
+    }
+    expect((await api.post(`/api/v1/endpoints/${endpointId}/enable`)).status).toBe(200);
+    const created = await api.post(`/api/v1/endpoints/${endpointId}/recover`, { since, include_never_attempted: true, canary: 0, rate_per_second: 100 });
+    expect(created.status, created.text).toBe(202);
+    const outcomes = async () =>
+      Object.fromEntries(
+        (await sql()<{ message_id: string; outcome: string; skip_reason: string | null }[]>`
+          select message_id, outcome, skip_reason from recovery_items where recovery_id = ${created.body.id}`).map((i) => [i.message_id, `${i.outcome}:${i.skip_reason}`]),
+      );
+    await expect.poll(async () => (await tick(), outcomes())).toMatchObject({ [sent[5]!]: "skipped:filtered", [sent[50]!]: "queued:null" });
+  });
 });

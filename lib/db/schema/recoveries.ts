@@ -11,7 +11,7 @@ export const ACTIVE_RECOVERY_STATES: readonly RecoveryState[] = ["planned", "can
 export const RECOVERY_STOP_REASONS = ["canary_failed", "failure_ratio"] as const;
 export const ITEM_OUTCOMES = ["pending", "queued", "succeeded", "failed", "skipped"] as const;
 export type ItemOutcome = (typeof ITEM_OUTCOMES)[number];
-export const SKIP_REASONS = ["already_succeeded", "endpoint_disabled", "endpoint_deleted", "payload_expired"] as const;
+export const SKIP_REASONS = ["already_succeeded", "endpoint_disabled", "endpoint_deleted", "payload_expired", "filtered"] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
 export type RecoveryScope = {
