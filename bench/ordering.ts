@@ -1,5 +1,5 @@
 /**
- * Part b3 of `npm run bench` (issue 36): what ordered delivery costs. (1) One endpoint
+ * Part o of `npm run bench` (issue 36): what ordered delivery costs. (1) One endpoint
  * (max_concurrency 100) gets part b's work queued by SQL, unordered, and ordered over 1,000 keys —
  * each key's first row due and the rest held, as ingest places them in lines — pairs in turn, fresh
  * workers each phase: the delivery rate ordered / unordered (goal ≥ 0.8). (2) One key's line with

@@ -12,7 +12,7 @@
  *          --partition-pairs 4 (0 skips part p) --partition-deliveries 20000 --partition-drop-messages 1000000
  *          --soak-minutes 10 (0 skips the soak)
  *          --filter-pairs 3 (0 skips part a4) --filter-messages 2000 --filter-batch-messages 5000
- *          --ordering-pairs 3 (0 skips part b3) --ordering-deliveries 20000 --ordering-keys 1000
+ *          --ordering-pairs 3 (0 skips part o) --ordering-deliveries 20000 --ordering-keys 1000
  *          --schema-pairs 3 (0 skips part a5) --schema-messages 2000 --schema-batch-messages 5000
  *          --server-pairs 3 (0 skips part a1) --notify-rounds 3 (0 skips part a3) --notify-connections 64
  *          --lean-probe-dir bench/vendor/lean-probe (part b2)
@@ -325,7 +325,7 @@ async function main(): Promise<void> {
   await endpoint("bench-healthy", `${receiver.url}/healthy`);
   await consumer("bench-hung");
   await endpoint("bench-hung", `${receiver.url}/hung`);
-  // Part b3: one endpoint its pairs make ordered and not in turn, and one key's line.
+  // Part o: one endpoint its pairs make ordered and not in turn, and one key's line.
   await consumer("bench-ordered");
   const orderedEndpoint = await endpoint("bench-ordered", `${receiver.url}/ordered`, 100);
   await consumer("bench-line");
@@ -534,12 +534,12 @@ async function main(): Promise<void> {
     say(`live, same endpoint:   created→arrival p99 ${p99(figures.liveSame)} during the run vs ${p99(baselineSame)} without (p50 ${ms(figures.liveSame.createdToArrival.p50)} vs ${ms(baselineSame.createdToArrival.p50)})`);
   }
 
-  // b3. Ordered delivery (bench/ordering.ts): one key's line with this worker idle, then the delivery
+  // o. Ordered delivery (bench/ordering.ts): one key's line with this worker idle, then the delivery
   // rate of an endpoint ordered over 1,000 keys against the same unordered, in pairs.
   let ordering: { pairs: DeliveryPair[]; line: LineLatency } | null = null;
   const orderingSetup = `1 endpoint (max_concurrency 100), ${int(opt.orderingDeliveries)} queued by SQL, ${int(opt.orderingKeys)} keys`;
   if (opt.orderingPairs > 0) {
-    heading(`b3. Ordered delivery: one key's line of 50, idle worker; then ${orderingSetup}, ordered / unordered, ${opt.orderingPairs} pairs in turn`);
+    heading(`o. Ordered delivery: one key's line of 50, idle worker; then ${orderingSetup}, ordered / unordered, ${opt.orderingPairs} pairs in turn`);
     // Part d's hung endpoint keeps retrying its messages: pending work remains, and is not waited for.
     const line = await measureLineLatency({ api, receiver }, { consumer: "bench-line", messages: 50 });
     say(`one key's line: ${line.arrived} / ${line.messages} arrived in ${ms(line.wholeMs)}; arrival to next arrival p50 ${ms(line.step.p50)}, p99 ${ms(line.step.p99)}, max ${ms(line.step.max)}`);
@@ -725,7 +725,7 @@ async function main(): Promise<void> {
         : []),
       ...(ordering
         ? [
-            ...pairRows("b3. ordered / unordered", ordering.pairs, ["ordered", "unordered"], `; ${orderingSetup}`),
+            ...pairRows("o. ordered / unordered", ordering.pairs, ["ordered", "unordered"], `; ${orderingSetup}`),
             [
               "   one key's line",
               `step p50 ${ms(ordering.line.step.p50)}, p99 ${ms(ordering.line.step.p99)}; ${ordering.line.arrived} in ${ms(ordering.line.wholeMs)}`,
