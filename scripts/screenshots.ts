@@ -23,6 +23,7 @@ import { createOperator } from "../lib/operators";
 import { launchBrowser } from "../tests/helpers/browser";
 import { seedData, shootData, type DataSample } from "./screenshots-data";
 import { seedFilter, shootFilter } from "./screenshots-filters";
+import { seedOrdering, shootOrdering } from "./screenshots-ordering";
 import { seedTraffic, shootLogs } from "./screenshots-logs";
 import { shootPortal } from "./screenshots-portal";
 import { shootPortalLogs } from "./screenshots-portal-logs";
@@ -135,6 +136,8 @@ async function main(): Promise<void> {
     });
     await migrateDatabase(pg.url);
     await seed();
+    // Before the traffic: its worker would give each failing head one attempt, and the line would move on.
+    const orderedId = await seedOrdering();
     traffic = await seedTraffic();
     dataSample = await seedData(systemCtx());
     await seedFilter(endpointId);
@@ -204,6 +207,7 @@ async function main(): Promise<void> {
         await page.getByTestId("stats-volume").waitFor();
         await shoot(page, `${locale}-endpoint`);
         await shootFilter(page, locale, shoot);
+        await shootOrdering(page, locale, orderedId, shoot);
         await page.goto("/alerts");
         await page.getByRole("row").nth(2).waitFor();
         await shoot(page, `${locale}-alerts`);

@@ -48,6 +48,12 @@ export function useErrorText() {
   };
 }
 
+/** The server's words about one field of a refused request (422 validation_failed), to show beside that field. */
+export function fieldError(error: unknown, path: string): string | undefined {
+  if (!(error instanceof ApiError) || error.problem.code !== "validation_failed") return undefined;
+  return error.problem.errors?.find((e) => e.path === path)?.message;
+}
+
 export function ErrorMessage({ error, retry }: { error: unknown; retry?: () => void }) {
   const text = useErrorText();
   const t = useTranslations("common");

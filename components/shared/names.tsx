@@ -18,6 +18,9 @@ export function shortUrl(url: string, max = 40): string {
   return `${url.slice(0, head)}…${url.slice(url.length - (max - 1 - head))}`;
 }
 
+/** An id as a list shows it: its prefix and its tail; the whole id is on hover wherever this is shown. */
+export const shortId = (id: string) => (id.length > 14 ? `${id.slice(0, 4)}…${id.slice(-8)}` : id);
+
 /** What an endpoint is called: its description, else its URL (shortened). */
 export function endpointLabel(endpoint: Pick<EndpointRef, "url" | "description">): string {
   return endpoint.description || shortUrl(endpoint.url);

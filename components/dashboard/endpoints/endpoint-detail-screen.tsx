@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useNow, useTranslations } from "next-intl";
 import { EndpointHealthBanner } from "../../shared/endpoint-health-banner";
 import { EndpointOverview } from "../../shared/endpoints/endpoint-overview";
-import { EndpointHeading, EventTypesFact, Fact, HeadersFact, RateLimitFact, UpdatedFact } from "../../shared/endpoints/endpoint-facts";
+import { EndpointHeading, EventTypesFact, Fact, HeadersFact, OrderingFact, RateLimitFact, UpdatedFact } from "../../shared/endpoints/endpoint-facts";
 import { ErrorMessage } from "../../shared/error-message";
 import { RelativeTime } from "../../shared/relative-time";
 import { CopyButton } from "../../ui/copy-button";
@@ -19,6 +19,9 @@ import { ApiError } from "../../shared/api";
 import { SecretCard } from "../../shared/endpoints/secret-card";
 import { TestSendCard } from "../../shared/endpoints/test-send-card";
 import { FilterCard } from "../../shared/endpoints/filter-card";
+import { OrderingCard } from "../../shared/endpoints/ordering-card";
+
+const messageHref = (messageId: string) => `/messages/${encodeURIComponent(messageId)}`;
 
 export function EndpointDetailScreen({ id }: { id: string }) {
   const t = useTranslations("endpoints");
@@ -78,6 +81,7 @@ export function EndpointDetailScreen({ id }: { id: string }) {
             <RateLimitFact endpoint={e} label={t("rateLimit")} none={t("noRateLimit")} perSecond={(count) => t("rateValue", { count })} />
             <EventTypesFact endpoint={e} label={t("eventTypes")} all={t("allEventTypes")} />
             <HeadersFact endpoint={e} label={t("headers")} />
+            <OrderingFact endpoint={e} />
             <UpdatedFact endpoint={e} label={t("updated")} />
           </>
         }
@@ -87,7 +91,8 @@ export function EndpointDetailScreen({ id }: { id: string }) {
           { href: `/event-types?endpoint_id=${encodeURIComponent(e.id)}`, label: catalog("openForEndpoint") },
         ]}
         secretCard={<SecretCard endpointId={e.id} revealReason={canWrite ? null : t("secret.viewerCannotReveal")} rotateReason={canWrite ? null : t("secret.viewerCannotReveal")} />}
-        testCard={<TestSendCard endpoint={e} reason={reason} messageHref={(id) => `/messages/${id}`} />}
+        testCard={<TestSendCard endpoint={e} reason={reason} messageHref={messageHref} />}
+        orderingCard={e.ordering === "ordered" ? <OrderingCard endpoint={e} messageHref={messageHref} /> : null}
         filterCard={<FilterCard endpoint={e} reason={canWrite ? null : t("filter.viewerNote")} />}
       />
     </>

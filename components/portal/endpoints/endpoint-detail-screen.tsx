@@ -3,12 +3,13 @@
 import { useTranslations } from "next-intl";
 import { EndpointHealthBanner } from "../../shared/endpoint-health-banner";
 import { EndpointOverview } from "../../shared/endpoints/endpoint-overview";
-import { EndpointHeading, EventTypesFact, HeadersFact, RateLimitFact, UpdatedFact } from "../../shared/endpoints/endpoint-facts";
+import { EndpointHeading, EventTypesFact, HeadersFact, OrderingFact, RateLimitFact, UpdatedFact } from "../../shared/endpoints/endpoint-facts";
 import { EndpointFormDialog } from "../../shared/endpoints/endpoint-form-dialog";
 import { EnableToggle } from "../../shared/endpoints/enable-toggle";
 import { SecretCard } from "../../shared/endpoints/secret-card";
 import { TestSendCard } from "../../shared/endpoints/test-send-card";
 import { FilterCard } from "../../shared/endpoints/filter-card";
+import { OrderingCard } from "../../shared/endpoints/ordering-card";
 import { useEndpoint } from "../../shared/queries/endpoints";
 import { RelativeTime } from "../../shared/relative-time";
 import { endpointHealth } from "../../shared/resources";
@@ -72,6 +73,7 @@ export function PortalEndpointDetailScreen({ id }: { id: string }) {
                   <EventTypesFact endpoint={e} label={t("columns.eventTypes")} all={t("allEventTypes")} />
                   <HeadersFact endpoint={e} label={t("headers")} />
                   <RateLimitFact endpoint={e} label={t("rateLimit")} none={t("noRateLimit")} perSecond={(count) => t("rateValue", { count })} />
+                  <OrderingFact endpoint={e} />
                   <UpdatedFact endpoint={e} label={t("updated")} />
                 </>
               }
@@ -83,6 +85,7 @@ export function PortalEndpointDetailScreen({ id }: { id: string }) {
               ]}
               secretCard={<SecretCard endpointId={e.id} revealReason={reasons.secrets} rotateReason={reasons.rotate} />}
               testCard={<TestSendCard endpoint={e} reason={reasons.manage} messageHref={deliveryHref} />}
+              orderingCard={e.ordering === "ordered" ? <OrderingCard endpoint={e} messageHref={deliveryHref} /> : null}
               filterCard={<FilterCard endpoint={e} reason={reasons.manage} />}
             />
           </>

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
 import { EndpointStateBadge } from "../endpoint-state-badge";
 import { RelativeTime } from "../relative-time";
@@ -75,6 +76,21 @@ export function UpdatedFact({ endpoint, label }: { endpoint: Endpoint; label: st
   return (
     <Fact label={label}>
       <RelativeTime value={endpoint.updated_at} />
+    </Fact>
+  );
+}
+
+/** Whether the endpoint delivers in order, and by which key (the wording is the ordering card's, on both pages). */
+export function OrderingFact({ endpoint }: { endpoint: Endpoint }) {
+  const t = useTranslations("endpoints.ordering");
+  const key = endpoint.ordering_key;
+  return (
+    <Fact label={t("fact")} className="break-all" testId="ordering-fact">
+      {endpoint.ordering === "none"
+        ? t("any")
+        : key === null
+          ? t("inOrderOneLine")
+          : t.rich("inOrderBy", { key, code: (chunks) => <code className="font-mono text-xs">{chunks}</code> })}
     </Fact>
   );
 }

@@ -3,6 +3,7 @@
 import { Pencil, Plus } from "lucide-react";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
+import { fieldError } from "../error-message";
 import { FormDialog } from "../form-dialog";
 import type { Endpoint } from "../resources";
 import { Input, Textarea } from "../../ui/input";
@@ -11,9 +12,11 @@ import { useCreateEndpoint, useUpdateEndpoint } from "../queries/endpoints";
 import type { CreateEndpointInput } from "@/lib/endpoints/schemas";
 import { EventTypePicker } from "./event-type-picker";
 
-type Draft = { url: string; description: string; eventTypes: string[]; headers: string; cap: string; rate: string };
+type Ordering = Endpoint["ordering"];
+type Draft = { url: string; description: string; eventTypes: string[]; headers: string; cap: string; rate: string; ordering: Ordering; orderingKey: string };
 
-const EMPTY: Draft = { url: "", description: "", eventTypes: [], headers: "", cap: "", rate: "" };
+const EMPTY: Draft = { url: "", description: "", eventTypes: [], headers: "", cap: "", rate: "", ordering: "none", orderingKey: "" };
+const ORDERINGS: Ordering[] = ["none", "ordered"];
 
 const toDraft = (e: Endpoint): Draft => ({
   url: e.url,
@@ -24,6 +27,8 @@ const toDraft = (e: Endpoint): Draft => ({
     .join("\n"),
   cap: String(e.max_concurrency),
   rate: e.rate_limit_per_second === null ? "" : String(e.rate_limit_per_second),
+  ordering: e.ordering,
+  orderingKey: e.ordering_key ?? "",
 });
 
 /** `Name: value` per line, the way headers are written everywhere else. */
@@ -61,9 +66,11 @@ export function EndpointFormDialog({
   const [headerError, setHeaderError] = useState<string | undefined>();
   const create = useCreateEndpoint(target.kind === "create" ? target.consumer : "");
   const update = useUpdateEndpoint(target.kind === "edit" ? target.endpoint.id : "");
-  const set = (key: "url" | "description" | "headers" | "cap" | "rate") => (event: { target: { value: string } }) =>
+  const set = (key: "url" | "description" | "headers" | "cap" | "rate" | "orderingKey") => (event: { target: { value: string } }) =>
     setDraft((d) => ({ ...d, [key]: event.target.value }));
   const creating = target.kind === "create";
+  const mutation = creating ? create : update;
+  const orderingKeyError = fieldError(mutation.error, "ordering_key");
   const toInput = (): CreateEndpointInput | null => {
     const headers = parseHeaders(draft.headers);
     if (!headers) {
@@ -77,7 +84,10 @@ export function EndpointFormDialog({
       event_types: draft.eventTypes.length ? draft.eventTypes : null,
       headers,
       rate_limit_per_second: draft.rate.trim() ? Number(draft.rate) : null,
+      ordering: draft.ordering,
     };
+    // Back to any order, the stored key stays as it was: choosing "in order" again finds it.
+    if (draft.ordering === "ordered") input.ordering_key = draft.orderingKey.trim() || null;
     if (withConcurrency) input.max_concurrency = draft.cap.trim() ? Number(draft.cap) : null;
     return input;
   };
@@ -89,7 +99,7 @@ export function EndpointFormDialog({
       trigger={{ label: creating ? t("create") : t("open") }}
       editing={!creating}
       disabledReason={reason}
-      mutation={creating ? create : update}
+      mutation={mutation}
       toInput={toInput}
       ready
       successText={() => (creating ? t("created") : t("saved"))}
@@ -133,6 +143,41 @@ export function EndpointFormDialog({
           <Input id="endpoint-rate" type="number" min={1} max={100000} value={draft.rate} onChange={set("rate")} aria-describedby="endpoint-rate-hint" />
         </Field>
       </div>
+      <fieldset className="space-y-2">
+        <legend className="mb-1.5 text-sm font-medium">{t("ordering")}</legend>
+        <div className="grid gap-2 sm:grid-cols-2">
+          {ORDERINGS.map((ordering) => (
+            <label key={ordering} className="flex cursor-pointer items-start gap-2 rounded-md border border-border p-3 text-sm has-[:checked]:border-primary">
+              <input
+                type="radio"
+                name="endpoint-ordering"
+                value={ordering}
+                checked={draft.ordering === ordering}
+                onChange={() => setDraft((d) => ({ ...d, ordering }))}
+                className="mt-0.5 accent-[var(--primary)]"
+              />
+              <span>
+                <span className="font-medium">{t(`orderings.${ordering}`)}</span>
+                <span className="block text-xs text-muted-foreground">{t(`orderingDescriptions.${ordering}`)}</span>
+              </span>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      {draft.ordering === "ordered" ? (
+        <Field id="endpoint-ordering-key" label={t("orderingKey")} hint={t("orderingKeyHint")} error={orderingKeyError}>
+          <Input
+            id="endpoint-ordering-key"
+            value={draft.orderingKey}
+            onChange={set("orderingKey")}
+            maxLength={256}
+            placeholder="data.customer_id"
+            className="font-mono"
+            aria-describedby={orderingKeyError ? "endpoint-ordering-key-error" : "endpoint-ordering-key-hint"}
+            aria-invalid={orderingKeyError ? true : undefined}
+          />
+        </Field>
+      ) : null}
     </FormDialog>
   );
 }

@@ -9,8 +9,8 @@ const linkClass = "text-sm font-medium text-primary underline-offset-2 hover:und
 
 /**
  * The body of an endpoint's page, in the dashboard and in the portal alike: its delivery chart
- * beside a card of its facts and where to go from it, then its signing secret and a test send,
- * then its payload filter across the page.
+ * beside a card of its facts and where to go from it, then (when it delivers in order) its lines
+ * across the page, then its signing secret and a test send, then its payload filter across the page.
  * What each side shows (and may do) is theirs: `facts` are the card's <dt>/<dd> pairs.
  */
 export function EndpointOverview(props: {
@@ -21,6 +21,8 @@ export function EndpointOverview(props: {
   links: { href: string; label: string }[];
   secretCard: ReactNode;
   testCard: ReactNode;
+  /** The ordering card, or null when the endpoint delivers in any order. */
+  orderingCard: ReactNode;
   filterCard: ReactNode;
 }) {
   return (
@@ -40,6 +42,7 @@ export function EndpointOverview(props: {
           ))}
         </div>
       </Card>
+      {props.orderingCard ? <div className="lg:col-span-3">{props.orderingCard}</div> : null}
       {props.secretCard}
       <div className="lg:col-span-2">{props.testCard}</div>
       <div className="lg:col-span-3">{props.filterCard}</div>

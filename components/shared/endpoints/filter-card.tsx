@@ -10,6 +10,7 @@ import { useUpdateEndpoint } from "../queries/endpoints";
 import { ConfirmDialog } from "../../ui/alert-dialog";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
+import { EmptyNote } from "../../ui/empty-note";
 import { FilterEditor } from "./filter-editor";
 import { filterText } from "./filter-form";
 import { FilterWords } from "./filter-words";
@@ -68,13 +69,7 @@ export function FilterCard({ endpoint, reason }: { endpoint: Endpoint; reason: s
           <CodeBlock code={filterText(filter)} title={t("asJson")} copyLabel={t("copy")} testId="filter-json" />
         </div>
       ) : (
-        <div className="flex items-start gap-3 rounded-md border border-dashed border-border p-3 text-sm" data-testid="filter-none">
-          <Funnel aria-hidden className="mt-0.5 h-4 w-4 shrink-0 text-muted-foreground" />
-          <div>
-            <p className="font-medium">{t("noneTitle")}</p>
-            <p className="mt-1 text-muted-foreground">{t("noneBody")}</p>
-          </div>
-        </div>
+        <EmptyNote icon={Funnel} title={t("noneTitle")} body={t("noneBody")} testId="filter-none" />
       )}
       {reason ? <p className="mt-3 text-xs text-muted-foreground">{reason}</p> : null}
     </Card>

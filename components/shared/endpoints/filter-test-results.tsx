@@ -3,11 +3,10 @@
 import { Inbox } from "lucide-react";
 import { useTranslations } from "next-intl";
 import type { FilterTestResult } from "@/lib/endpoints/schemas";
+import { shortId } from "../names";
 import { RelativeTime } from "../relative-time";
 import { Badge } from "../../ui/badge";
-
-/** A message id as a list shows it: its prefix and its tail, the whole id on hover. */
-const shortId = (id: string) => (id.length > 14 ? `${id.slice(0, 4)}…${id.slice(-8)}` : id);
+import { EmptyNote } from "../../ui/empty-note";
 
 /**
  * What a filter test answered: how many of the endpoint's last messages the filter would let
@@ -16,15 +15,7 @@ const shortId = (id: string) => (id.length > 14 ? `${id.slice(0, 4)}…${id.slic
 export function FilterTestResults({ results, stale }: { results: FilterTestResult["results"]; stale: boolean }) {
   const t = useTranslations("endpoints.filter.test");
   if (results.length === 0) {
-    return (
-      <div className="flex items-start gap-3 rounded-md border border-border bg-muted p-3 text-sm" data-testid="filter-test-empty">
-        <Inbox aria-hidden className="mt-0.5 h-4 w-4 shrink-0 text-muted-foreground" />
-        <div>
-          <p className="font-medium">{t("emptyTitle")}</p>
-          <p className="mt-1 text-muted-foreground">{t("emptyBody")}</p>
-        </div>
-      </div>
-    );
+    return <EmptyNote icon={Inbox} title={t("emptyTitle")} body={t("emptyBody")} testId="filter-test-empty" />;
   }
   const delivered = results.filter((r) => r.delivered).length;
   return (

@@ -57,7 +57,8 @@ export function MessageDetail({
 
   const send = (endpointIds: string[]) =>
     resend.mutate(endpointIds, {
-      onSuccess: (n) => toast.success(t("resent", { count: n })),
+      onSuccess: ({ count, outOfOrder }) =>
+        toast.success(t("resent", { count }), outOfOrder > 0 ? { description: t("resentOutOfOrder", { count: outOfOrder }) } : undefined),
       onError: (error) => toast.error(errorText(error)),
     });
   // A message whose payload is gone can never be sent again, whoever asks.

@@ -10,6 +10,7 @@ export const endpointKeys = {
   all: ["endpoints"] as const,
   detail: (id: string) => [...endpointKeys.all, "detail", id] as const,
   stats: (id: string) => [...endpointKeys.all, "stats", id] as const,
+  lines: (id: string) => [...endpointKeys.all, "lines", id] as const,
   testAttempts: (messageId: string) => [...endpointKeys.all, "test", messageId] as const,
 };
 
@@ -23,6 +24,16 @@ export function useEndpoint(id: string) {
 export function useEndpointStats(id: string) {
   const call = useApi();
   return useQuery({ queryKey: endpointKeys.stats(id), queryFn: () => call("GET /endpoints/{id}/stats", path(id, "/stats")), refetchInterval: 30_000 });
+}
+
+/** An ordered endpoint's lines with messages waiting: read every few seconds while any wait, so a head that gets through is seen to. */
+export function useEndpointLines(id: string) {
+  const call = useApi();
+  return useQuery({
+    queryKey: endpointKeys.lines(id),
+    queryFn: () => call("GET /endpoints/{id}/lines", path(id, "/lines")),
+    refetchInterval: (query) => ((query.state.data?.lines_waiting ?? 0) > 0 ? 3_000 : 15_000),
+  });
 }
 
 function useEndpointMutation<I, O>(fn: (input: I) => Promise<O>) {

@@ -33,14 +33,22 @@ export function useMessageAttempts(id: string) {
   });
 }
 
-/** Resend to each endpoint given: one POST per endpoint, as the API has it. */
+/**
+ * Resend to each endpoint given: one POST per endpoint, as the API has it. Answers how many were
+ * queued, and how many of them go outside their endpoint's order (an ordered endpoint sends a
+ * resend at once, not in its line).
+ */
 export function useResend(id: string) {
   const call = useApi();
   const client = useQueryClient();
   return useMutation({
     mutationFn: async (endpointIds: string[]) => {
-      for (const endpointId of endpointIds) await call("POST /messages/{id}/resend", `/messages/${encodeURIComponent(id)}/resend`, { body: { endpoint_id: endpointId } });
-      return endpointIds.length;
+      let outOfOrder = 0;
+      for (const endpointId of endpointIds) {
+        const queued = await call("POST /messages/{id}/resend", `/messages/${encodeURIComponent(id)}/resend`, { body: { endpoint_id: endpointId } });
+        if (queued.out_of_order) outOfOrder += 1;
+      }
+      return { count: endpointIds.length, outOfOrder };
     },
     onSettled: () => client.invalidateQueries({ queryKey: messageKeys.all }),
   });
