@@ -88,12 +88,15 @@ async function makeObjects(uid: string, headers: Record<string, string> = {}): P
   const other = await api.post("/api/v1/operators", { email: `other-${uid}@example.com`, password: "long enough pw", role: "admin" });
   const recovery = await api.post(`/api/v1/endpoints/${endpoint.id}/recover`, { since: "2020-01-01T00:00:00Z", include_never_attempted: true });
   expect(recovery.status, recovery.text).toBe(202);
-  await api.post("/api/v1/event-types", { name: "invoice.paid" }); // 409 the second time: there is one
+  // 409 the second time: there is one. With a schema, so its version 1 and its TypeScript can be read.
+  await api.post("/api/v1/event-types", { name: "invoice.paid", schema: { type: "object" } });
   return {
     consumer: consumer.id,
     // The Svix-compatible surface's names for the same objects.
     app: consumer.id,
     "event-type": "invoice.paid",
+    "event-types": "invoice.paid",
+    schemas: "1",
     "background-task": recovery.body.id,
     endpoint: endpoint.id,
     msg: message.id,
