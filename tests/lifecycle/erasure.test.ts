@@ -52,7 +52,8 @@ async function richConsumer(messages = 4): Promise<Made> {
   const uid = `erase-target-${n}`;
   const consumer = await createConsumer(t.api, { uid, name: `Erase Me ${marker}`, metadata: { crm: marker }, alert_emails: [`ops+${marker}@example.com`] });
   const good = await createEndpoint(t.api, uid, `${t.ok.url}/${marker}`, { description: marker, headers: { authorization: `Bearer ${marker}` } });
-  const bad = await createEndpoint(t.api, uid, `${t.down.url}/${marker}`);
+  // Ordered: its failing messages wait in a line, held queue rows the erasure takes too.
+  const bad = await createEndpoint(t.api, uid, `${t.down.url}/${marker}`, { ordering: "ordered" });
   // Made through the Svix API, as its SDKs do (with an Idempotency-Key: the answer, URL,
   // description and metadata, is kept to be replayed), then deleted before the erasure.
   const gone = await t.api.post(`/api/v1/app/${uid}/endpoint`, { url: `${t.ok.url}/${marker}-gone`, description: `gone ${marker}`, metadata: { crm: marker } }, { "idempotency-key": `${marker}-gone` });
@@ -71,6 +72,9 @@ async function richConsumer(messages = 4): Promise<Made> {
   const svix = await t.api.post(`/api/v1/app/${uid}/msg`, { eventType: "invoice.paid", payload: { secret: marker, via: "svix" } }, { "idempotency-key": `${marker}-svix` });
   expect(svix.status, svix.text).toBe(202);
   ids.push(svix.body.id);
+  // The bad endpoint's line holds all but its first message (messages ≥ 2 here).
+  const [held] = await sql()<{ n: number }[]>`select count(*)::int as n from delivery_queue where endpoint_id = ${bad.id} and next_attempt_at = 'infinity'`;
+  expect(held!.n).toBeGreaterThan(0);
   await portalSession(t.api, uid, { theme: { name: marker } });
   await t.api.post(`/api/v1/consumers/${uid}/portal-links`, {});
   // Deliveries to the good endpoint succeed; the bad one's fail, long enough for endpoint.failing
