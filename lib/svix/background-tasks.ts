@@ -2,20 +2,24 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { consumerScope, type Ctx } from "../context";
 import { recoveries } from "../db/schema";
+import { ID_PREFIXES } from "../ids";
 import { findRecoveryRow } from "../recoveries/queries";
+import { findPayloadPurge, type PayloadPurge } from "../retention/purge-payloads";
 import { keyset, ListQuery, scopedIterator } from "./request";
 
 /**
  * Svix background tasks over our recovery runs: an endpoint's `recover` and `replay-missing` are
- * recoveries (`rec_…` ids pass through; the SDKs do not check the `qtask_` prefix).
+ * recoveries (`rec_…` ids pass through; the SDKs do not check the `qtask_` prefix). An
+ * application's payload purge (message.expungeAllContents) is one too, read by its id (`aud_…`, the
+ * audit event that started it); the list holds the recoveries alone.
  */
 type RecoveryRow = typeof recoveries.$inferSelect;
 
 export const BackgroundTaskOut = z.object({
   id: z.string(),
   status: z.enum(["running", "finished", "failed"]),
-  task: z.enum(["endpoint.recover", "endpoint.replay"]),
-  data: z.object({ messagesSent: z.number() }),
+  task: z.enum(["endpoint.recover", "endpoint.replay", "application.purge_content"]),
+  data: z.union([z.object({ messagesSent: z.number() }), z.object({ messagesPurged: z.number().nullable() })]),
   updatedAt: z.string(),
 });
 export type BackgroundTaskOut = z.infer<typeof BackgroundTaskOut>;
@@ -39,7 +43,13 @@ export function toBackgroundTask(row: RecoveryRow): BackgroundTaskOut {
   };
 }
 
+/** A payload purge as a task: `messagesPurged` once finished (null while it runs). */
+export function purgeTask(purge: PayloadPurge): BackgroundTaskOut {
+  return { id: purge.id, status: purge.status, task: "application.purge_content", data: { messagesPurged: purge.messages }, updatedAt: purge.updatedAt.toISOString() };
+}
+
 export async function getBackgroundTask(ctx: Ctx, id: string): Promise<BackgroundTaskOut> {
+  if (id.startsWith(`${ID_PREFIXES.audit}_`)) return purgeTask(await findPayloadPurge(ctx, id));
   return toBackgroundTask(await findRecoveryRow(ctx, id));
 }
 

@@ -9,10 +9,10 @@ import { errorResponse } from "../http/problem";
  * (our problem+json); this only re-renders it.
  */
 
-/** A known Svix operation this server does not serve (docs/svix.md lists them). */
+/** An operation of Svix's API this server does not serve (lib/svix/unserved.ts; docs/svix.md lists them), and why. */
 export class NotImplementedError extends AppError {
-  constructor(what: string) {
-    super(501, "not_implemented", "Not implemented", `${what} is not served by this server's Svix-compatible API; see docs/svix.md.`);
+  constructor({ what, why }: { what: string; why: string }) {
+    super(501, "not_implemented", "Not implemented", `${what} is not served by this server's Svix-compatible API: ${why} See docs/svix.md.`);
   }
 }
 

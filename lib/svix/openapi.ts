@@ -3,7 +3,9 @@ import { input, output, type Assert, type Same } from "../openapi/operation";
 import { ApplicationIn, ApplicationOut, ApplicationPatch, type listApplications } from "./applications";
 import { BackgroundTaskOut, type listBackgroundTasks } from "./background-tasks";
 import { EventTypeIn, EventTypeOut, EventTypePatch, EventTypeUpdate, type listSvixEventTypes } from "./event-types";
+import { BulkExpungeContentsIn, BulkExpungeContentsOut, ExpungeAllContentsOut } from "./expunge";
 import { AppPortalAccessIn, AppPortalAccessOut } from "./portal-access";
+import { EventExampleIn } from "./send-example";
 import {
   EndpointHeadersOut,
   EndpointIn,
@@ -65,7 +67,7 @@ export const ListResponseMessageOut = list(MessageOut);
 export const ListResponseMessageAttemptOut = list(MessageAttemptOut);
 export const ListResponseEndpointMessageOut = list(EndpointMessageOut);
 export const ListResponseMessageEndpointOut = list(MessageEndpointOut);
-export const RecoverOut = BackgroundTaskOut.pick({ id: true, task: true, updatedAt: true }).extend({ status: z.literal("running") });
+export const RecoverOut = BackgroundTaskOut.pick({ id: true, updatedAt: true }).extend({ status: z.literal("running"), task: z.enum(["endpoint.recover", "endpoint.replay"]) });
 
 type _DocumentedAnswersMatch = [
   Assert<Same<z.infer<typeof ListResponseApplicationOut>, Awaited<ReturnType<typeof listApplications>>>>,
@@ -121,4 +123,8 @@ export const svixSchemas = {
   SvixListResponseMessageAttemptOut: output(ListResponseMessageAttemptOut),
   SvixListResponseEndpointMessageOut: output(ListResponseEndpointMessageOut),
   SvixListResponseMessageEndpointOut: output(ListResponseMessageEndpointOut),
+  SvixEventExampleIn: input(EventExampleIn),
+  SvixBulkExpungeContentsIn: input(BulkExpungeContentsIn),
+  SvixBulkExpungeContentsOut: output(BulkExpungeContentsOut),
+  SvixExpungeAllContentsOut: output(ExpungeAllContentsOut),
 };

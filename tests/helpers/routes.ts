@@ -32,7 +32,7 @@ export function routeKeys(): string[] {
 
 /**
  * A request to each Svix route that is the SaaS's alone, never its customer's (sending, the
- * applications themselves, the event-type catalog's writes, portal access, unmatched paths): the
+ * applications themselves, the event-type catalog's writes, portal access, expunging, unmatched paths): the
  * route tables of tests/portal/scope.test.ts and tests/svix/portal-token.test.ts refuse them alike.
  */
 export const SVIX_SAAS_ONLY: Record<string, (a: { uid: string }) => { path: string; body?: unknown }> = {
@@ -47,6 +47,10 @@ export const SVIX_SAAS_ONLY: Record<string, (a: { uid: string }) => { path: stri
   "DELETE /event-type/[event_type_name]": () => ({ path: "/event-type/invoice.paid" }),
   "POST /auth/app-portal-access/[app_id]": (a) => ({ path: `/auth/app-portal-access/${a.uid}`, body: {} }),
   "POST /auth/app/[app_id]/expire-all": (a) => ({ path: `/auth/app/${a.uid}/expire-all`, body: {} }),
+  "POST /app/[app_id]/msg/bulk-expunge": (a) => ({ path: `/app/${a.uid}/msg/bulk-expunge`, body: { ids: ["by-portal"] } }),
+  "POST /app/[app_id]/msg/expunge-all-contents": (a) => ({ path: `/app/${a.uid}/msg/expunge-all-contents` }),
+  "DELETE /app/[app_id]/msg/[msg_id]/content": (a) => ({ path: `/app/${a.uid}/msg/msg_by_portal/content` }),
+  "DELETE /app/[app_id]/msg/[msg_id]/attempt/[attempt_id]/content": (a) => ({ path: `/app/${a.uid}/msg/msg_by_portal/attempt/att_by_portal/content` }),
   ...Object.fromEntries(
     ["app", "event-type", "auth", "background-task"].flatMap((folder) =>
       ["GET", "POST", "PUT", "PATCH", "DELETE"].map((m) => [`${m} /${folder}/[...rest]`, () => ({ path: `/${folder}/x/no-such-route` })]),
