@@ -52,8 +52,7 @@ export async function expungePayloads({ ctx, consumerId, refs }: { ctx: Ctx; con
       for update of m`;
     const results = new Map<string, "expunged" | "not-found">(refs.map((ref) => [ref, "not-found"]));
     for (const row of rows) {
-      results.set(row.id, "expunged");
-      if (row.event_id && results.has(row.event_id)) results.set(row.event_id, "expunged");
+      for (const ref of [row.id, row.event_id]) if (ref && results.has(ref)) results.set(ref, "expunged");
     }
     const fresh = rows.filter((row) => !row.payload_expunged_at).map((row) => row.id);
     if (fresh.length === 0) return results;
