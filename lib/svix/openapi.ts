@@ -7,6 +7,15 @@ import { BulkExpungeContentsIn, BulkExpungeContentsOut, ExpungeAllContentsOut } 
 import { AppPortalAccessIn, AppPortalAccessOut } from "./portal-access";
 import { EventExampleIn } from "./send-example";
 import {
+  OperationalWebhookEndpointHeadersIn,
+  OperationalWebhookEndpointHeadersOut,
+  OperationalWebhookEndpointIn,
+  OperationalWebhookEndpointOut,
+  OperationalWebhookEndpointSecretIn,
+  OperationalWebhookEndpointUpsertIn,
+  type listOperationalWebhookEndpoints,
+} from "./operational-webhooks";
+import {
   EndpointHeadersOut,
   EndpointIn,
   EndpointOut,
@@ -50,6 +59,7 @@ export const SVIX_ENDPOINT = { ...SVIX_APP, endpoint_id: ENDPOINT_ID };
 export const SVIX_MESSAGE = { ...SVIX_APP, msg_id: MSG_ID };
 export const SVIX_ATTEMPT = { ...SVIX_MESSAGE, attempt_id: "The attempt's id (`att_…`)." };
 export const SVIX_RESEND = { ...SVIX_MESSAGE, endpoint_id: ENDPOINT_ID };
+export const SVIX_OPERATIONAL_ENDPOINT = { endpoint_id: "The operational webhook endpoint: an alert channel's id (`ach_…`) of kind `webhook`." };
 
 const list = <T extends z.ZodType>(item: T) =>
   z.object({
@@ -67,6 +77,7 @@ export const ListResponseMessageOut = list(MessageOut);
 export const ListResponseMessageAttemptOut = list(MessageAttemptOut);
 export const ListResponseEndpointMessageOut = list(EndpointMessageOut);
 export const ListResponseMessageEndpointOut = list(MessageEndpointOut);
+export const ListResponseOperationalWebhookEndpointOut = list(OperationalWebhookEndpointOut);
 export const RecoverOut = BackgroundTaskOut.pick({ id: true, updatedAt: true }).extend({ status: z.literal("running"), task: z.enum(["endpoint.recover", "endpoint.replay"]) });
 
 type _DocumentedAnswersMatch = [
@@ -78,6 +89,7 @@ type _DocumentedAnswersMatch = [
   Assert<Same<z.infer<typeof ListResponseMessageAttemptOut>, Awaited<ReturnType<typeof listAttemptsByEndpoint>>>>,
   Assert<Same<z.infer<typeof ListResponseEndpointMessageOut>, Awaited<ReturnType<typeof listAttemptedMessages>>>>,
   Assert<Same<z.infer<typeof ListResponseMessageEndpointOut>, Awaited<ReturnType<typeof listAttemptedDestinations>>>>,
+  Assert<Same<z.infer<typeof ListResponseOperationalWebhookEndpointOut>, Awaited<ReturnType<typeof listOperationalWebhookEndpoints>>>>,
 ];
 
 export const EndpointSecretOut = z.object({ key: z.string() });
@@ -127,4 +139,11 @@ export const svixSchemas = {
   SvixBulkExpungeContentsIn: input(BulkExpungeContentsIn),
   SvixBulkExpungeContentsOut: output(BulkExpungeContentsOut),
   SvixExpungeAllContentsOut: output(ExpungeAllContentsOut),
+  SvixOperationalWebhookEndpointIn: input(OperationalWebhookEndpointIn),
+  SvixOperationalWebhookEndpointUpsertIn: input(OperationalWebhookEndpointUpsertIn),
+  SvixOperationalWebhookEndpointOut: output(OperationalWebhookEndpointOut),
+  SvixListResponseOperationalWebhookEndpointOut: output(ListResponseOperationalWebhookEndpointOut),
+  SvixOperationalWebhookEndpointSecretIn: input(OperationalWebhookEndpointSecretIn),
+  SvixOperationalWebhookEndpointHeadersIn: input(OperationalWebhookEndpointHeadersIn),
+  SvixOperationalWebhookEndpointHeadersOut: output(OperationalWebhookEndpointHeadersOut),
 };

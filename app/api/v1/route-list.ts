@@ -83,6 +83,12 @@ import * as eventType from "./(svix)/event-type/route";
 import * as eventTypeEventTypeName from "./(svix)/event-type/[event_type_name]/route";
 import * as eventTypeRest from "./(svix)/event-type/[...rest]/route";
 import * as health from "./(svix)/health/route";
+import * as operationalWebhookRest from "./(svix)/operational-webhook/[...rest]/route";
+import * as operationalWebhookEndpoint from "./(svix)/operational-webhook/endpoint/route";
+import * as operationalWebhookEndpointEndpointId from "./(svix)/operational-webhook/endpoint/[endpoint_id]/route";
+import * as operationalWebhookEndpointEndpointIdHeaders from "./(svix)/operational-webhook/endpoint/[endpoint_id]/headers/route";
+import * as operationalWebhookEndpointEndpointIdSecret from "./(svix)/operational-webhook/endpoint/[endpoint_id]/secret/route";
+import * as operationalWebhookEndpointEndpointIdSecretRotate from "./(svix)/operational-webhook/endpoint/[endpoint_id]/secret/rotate/route";
 
 /**
  * Every route under /api/v1 but the OpenAPI document's own, by its OpenAPI path: what the document
@@ -179,4 +185,10 @@ export const ROUTE_LIST = {
   "/event-type/{event_type_name}": eventTypeEventTypeName,
   "/event-type/{rest*}": eventTypeRest,
   "/health": health,
+  "/operational-webhook/{rest*}": operationalWebhookRest,
+  "/operational-webhook/endpoint": operationalWebhookEndpoint,
+  "/operational-webhook/endpoint/{endpoint_id}": operationalWebhookEndpointEndpointId,
+  "/operational-webhook/endpoint/{endpoint_id}/headers": operationalWebhookEndpointEndpointIdHeaders,
+  "/operational-webhook/endpoint/{endpoint_id}/secret": operationalWebhookEndpointEndpointIdSecret,
+  "/operational-webhook/endpoint/{endpoint_id}/secret/rotate": operationalWebhookEndpointEndpointIdSecretRotate,
 } satisfies Record<string, Record<string, unknown>>;
