@@ -72,6 +72,8 @@ export const ROUTE_TEMPLATES: readonly string[] = [
   "/api/v1/endpoints/[id]/secret/rotate",
   "/api/v1/endpoints/[id]/stats",
   "/api/v1/endpoints/[id]/test",
+  "/api/v1/environment/export",
+  "/api/v1/environment/import",
   "/api/v1/erasures/[id]",
   "/api/v1/event-type",
   "/api/v1/event-type/[...rest]",

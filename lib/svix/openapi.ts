@@ -6,6 +6,7 @@ import { EventTypeIn, EventTypeOut, EventTypePatch, EventTypeUpdate, type listSv
 import { BulkExpungeContentsIn, BulkExpungeContentsOut, ExpungeAllContentsOut } from "./expunge";
 import { AppPortalAccessIn, AppPortalAccessOut } from "./portal-access";
 import { EventExampleIn } from "./send-example";
+import { EnvironmentIn, EnvironmentOut } from "./environment";
 import {
   OperationalWebhookEndpointHeadersIn,
   OperationalWebhookEndpointHeadersOut,
@@ -146,4 +147,6 @@ export const svixSchemas = {
   SvixOperationalWebhookEndpointSecretIn: input(OperationalWebhookEndpointSecretIn),
   SvixOperationalWebhookEndpointHeadersIn: input(OperationalWebhookEndpointHeadersIn),
   SvixOperationalWebhookEndpointHeadersOut: output(OperationalWebhookEndpointHeadersOut),
+  SvixEnvironmentIn: input(EnvironmentIn),
+  SvixEnvironmentOut: output(EnvironmentOut),
 };

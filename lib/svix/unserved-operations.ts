@@ -93,8 +93,6 @@ export const UNSERVED: readonly Unserved[] = [
   { methods: ANY, path: "/app/*/stream/**", what: "Stream sinks", why: NO_STREAMS },
   { methods: ANY, path: "/stream/**", what: "Streams", why: NO_STREAMS },
   { methods: ANY, path: "/connector/**", what: "Connectors (connector.*)", why: "this server has no connectors." },
-  { methods: ANY, path: "/environment/export", what: "Environment export (environment.export)", why: "not served yet through the Svix API." },
-  { methods: ANY, path: "/environment/import", what: "Environment import (environment.import)", why: "not served yet through the Svix API." },
 ];
 
 function matches(pattern: string, path: string): boolean {

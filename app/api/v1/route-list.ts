@@ -83,6 +83,8 @@ import * as eventType from "./(svix)/event-type/route";
 import * as eventTypeEventTypeName from "./(svix)/event-type/[event_type_name]/route";
 import * as eventTypeRest from "./(svix)/event-type/[...rest]/route";
 import * as health from "./(svix)/health/route";
+import * as environmentExport from "./(svix)/environment/export/route";
+import * as environmentImport from "./(svix)/environment/import/route";
 import * as operationalWebhookRest from "./(svix)/operational-webhook/[...rest]/route";
 import * as operationalWebhookEndpoint from "./(svix)/operational-webhook/endpoint/route";
 import * as operationalWebhookEndpointEndpointId from "./(svix)/operational-webhook/endpoint/[endpoint_id]/route";
@@ -185,6 +187,8 @@ export const ROUTE_LIST = {
   "/event-type/{event_type_name}": eventTypeEventTypeName,
   "/event-type/{rest*}": eventTypeRest,
   "/health": health,
+  "/environment/export": environmentExport,
+  "/environment/import": environmentImport,
   "/operational-webhook/{rest*}": operationalWebhookRest,
   "/operational-webhook/endpoint": operationalWebhookEndpoint,
   "/operational-webhook/endpoint/{endpoint_id}": operationalWebhookEndpointEndpointId,
