@@ -108,6 +108,7 @@ export const ROUTE_TEMPLATES: readonly string[] = [
   "/api/v1/recoveries/[id]/resume",
   "/api/v1/recoveries/[id]/retry-failed",
   "/api/v1/stats",
+  "/api/v1/stats/usage/app",
 ];
 
 /** The label of a request whose path is none of the templates'. */

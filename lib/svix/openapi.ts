@@ -7,6 +7,7 @@ import { BulkExpungeContentsIn, BulkExpungeContentsOut, ExpungeAllContentsOut } 
 import { AppPortalAccessIn, AppPortalAccessOut } from "./portal-access";
 import { EventExampleIn } from "./send-example";
 import { EnvironmentIn, EnvironmentOut } from "./environment";
+import { AppUsageStatsIn, AppUsageStatsOut } from "./usage";
 import {
   OperationalWebhookEndpointHeadersIn,
   OperationalWebhookEndpointHeadersOut,
@@ -149,4 +150,6 @@ export const svixSchemas = {
   SvixOperationalWebhookEndpointHeadersOut: output(OperationalWebhookEndpointHeadersOut),
   SvixEnvironmentIn: input(EnvironmentIn),
   SvixEnvironmentOut: output(EnvironmentOut),
+  SvixAppUsageStatsIn: input(AppUsageStatsIn),
+  SvixAppUsageStatsOut: output(AppUsageStatsOut),
 };

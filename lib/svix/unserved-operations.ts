@@ -45,7 +45,6 @@ export const UNSERVED: readonly Unserved[] = [
   { methods: ["GET"], path: "/stats/app/*/attempt", what: "An application's attempt statistics (statistics.appAttempts)", why: "GET /api/v1/stats?consumer= answers them from the rollup, in our shape." },
   { methods: ["GET"], path: "/stats/endpoint/count", what: "Counting endpoints (statistics.endpointCount)", why: "not derived here; GET /api/v1/consumers/{consumer}/endpoints lists them." },
   { methods: ["PUT"], path: "/stats/usage/event-types", what: "Event-type usage aggregation (statistics.aggregateEventTypes)", why: "not computed as a background task here; GET /api/v1/consumers/{consumer}/endpoints shows each endpoint's event types." },
-  { methods: ["POST"], path: "/stats/usage/app", what: "Application usage aggregation (statistics.aggregateAppStats)", why: "not computed as a background task here; GET /api/v1/stats answers usage from the rollup." },
   // Endpoints
   { methods: ["GET"], path: "/app/*/endpoint/*/connector", what: "An endpoint's connector (endpoint.getConnector)", why: "this server has no connectors." },
   { methods: ["PUT"], path: "/app/*/endpoint/*/connector/oauth/hubspot", what: "HubSpot OAuth of an endpoint", why: "this server has no connectors." },

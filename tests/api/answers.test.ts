@@ -151,6 +151,7 @@ const TABLE: Record<string, (a: Ids) => Req[]> = {
   "POST /auth/app/[app_id]/expire-all": (a) => [{ path: `/auth/app/${a.uid}/expire-all`, body: {}, status: 204 }],
   "POST /environment/export": () => [{ path: "/environment/export", status: 200 }],
   "POST /environment/import": () => [{ path: "/environment/import", body: { eventTypes: [{ name: "walk.imported", description: "Imported" }] }, status: 204 }],
+  "POST /stats/usage/app": () => [{ path: "/stats/usage/app", body: { since, until: new Date().toISOString() }, status: 202 }],
   "GET /operational-webhook/endpoint": () => [{ path: "/operational-webhook/endpoint", status: 200 }],
   "POST /operational-webhook/endpoint": () => [{ path: "/operational-webhook/endpoint", body: { url: "http://127.0.0.1:9/walk-ops-svix" }, status: 201 }],
   "GET /operational-webhook/endpoint/[endpoint_id]": () => [{ path: `/operational-webhook/endpoint/${made.opsChannel}`, status: 200 }],

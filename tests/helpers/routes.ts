@@ -53,6 +53,7 @@ export const SVIX_SAAS_ONLY: Record<string, (a: { uid: string }) => { path: stri
   "DELETE /app/[app_id]/msg/[msg_id]/attempt/[attempt_id]/content": (a) => ({ path: `/app/${a.uid}/msg/msg_by_portal/attempt/att_by_portal/content` }),
   "POST /environment/export": () => ({ path: "/environment/export" }),
   "POST /environment/import": () => ({ path: "/environment/import", body: {} }),
+  "POST /stats/usage/app": () => ({ path: "/stats/usage/app", body: { since: "2020-01-01T00:00:00Z", until: "2020-01-02T00:00:00Z" } }),
   "GET /operational-webhook/endpoint": () => ({ path: "/operational-webhook/endpoint" }),
   "POST /operational-webhook/endpoint": () => ({ path: "/operational-webhook/endpoint", body: { url: "http://127.0.0.1:9/by-portal" } }),
   "GET /operational-webhook/endpoint/[endpoint_id]": () => ({ path: "/operational-webhook/endpoint/ach_by_portal" }),

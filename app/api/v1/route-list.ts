@@ -85,6 +85,7 @@ import * as eventTypeRest from "./(svix)/event-type/[...rest]/route";
 import * as health from "./(svix)/health/route";
 import * as environmentExport from "./(svix)/environment/export/route";
 import * as environmentImport from "./(svix)/environment/import/route";
+import * as statsUsageApp from "./(svix)/stats/usage/app/route";
 import * as operationalWebhookRest from "./(svix)/operational-webhook/[...rest]/route";
 import * as operationalWebhookEndpoint from "./(svix)/operational-webhook/endpoint/route";
 import * as operationalWebhookEndpointEndpointId from "./(svix)/operational-webhook/endpoint/[endpoint_id]/route";
@@ -189,6 +190,7 @@ export const ROUTE_LIST = {
   "/health": health,
   "/environment/export": environmentExport,
   "/environment/import": environmentImport,
+  "/stats/usage/app": statsUsageApp,
   "/operational-webhook/{rest*}": operationalWebhookRest,
   "/operational-webhook/endpoint": operationalWebhookEndpoint,
   "/operational-webhook/endpoint/{endpoint_id}": operationalWebhookEndpointEndpointId,
