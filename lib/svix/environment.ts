@@ -2,8 +2,7 @@ import { z } from "zod";
 import { inTransaction, type Ctx } from "../context";
 import { CreateAlertChannelInput } from "../alerts";
 import { AlertChannelTransfer, exportAlertChannels, importAlertChannel } from "../alerts/transfer-alert-channels";
-import { AppError } from "../errors";
-import { SvixValidationError } from "./errors";
+import { namingFields, SvixValidationError } from "./errors";
 import { EventTypeIn, EventTypeOut, listSvixEventTypes, upsertSvixEventType } from "./event-types";
 import { MAX_LIMIT } from "./request";
 
@@ -59,16 +58,7 @@ function channelsOf(settings: EnvironmentIn["settings"]) {
 }
 
 /** A fault of one item, named where it is in the document (`["eventTypes", 3, …]`). */
-async function at<T>(where: (string | number)[], work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof SvixValidationError) throw new SvixValidationError(error.detail.map((d) => ({ ...d, loc: ["body", ...where, ...d.loc.slice(1)] })));
-    if (!(error instanceof AppError) || error.status !== 422) throw error;
-    const faults = error.errors?.length ? error.errors : [{ path: "", message: error.message }];
-    throw new SvixValidationError(faults.map((f) => ({ loc: ["body", ...where, ...f.path.split(".").filter(Boolean)], msg: f.message, type: "value_error" })));
-  }
-}
+const at = <T>(where: (string | number)[], work: () => Promise<T>) => namingFields(work, (steps) => [...where, ...steps]);
 
 /** Adds and updates, deletes nothing: event types upserted by name, alert channels by kind and name — all or none. */
 export async function importEnvironment(ctx: Ctx, input: EnvironmentIn): Promise<void> {

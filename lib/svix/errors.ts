@@ -23,6 +23,22 @@ export class SvixValidationError extends AppError {
   }
 }
 
+/**
+ * Runs `work`, and a 422 it ends in — a field error of ours (`errors[].path`, dotted) or Svix's
+ * validation error — comes out as Svix's, each field named by `where` (its steps below `body`):
+ * for a verb of ours called with fields Svix names otherwise, or on an item inside a larger body.
+ */
+export async function namingFields<T>(work: () => Promise<T>, where: (steps: (string | number)[]) => (string | number)[]): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof SvixValidationError) throw new SvixValidationError(error.detail.map((d) => ({ ...d, loc: ["body", ...where(d.loc.slice(1))] })));
+    if (!(error instanceof AppError) || error.status !== 422) throw error;
+    const faults = error.errors?.length ? error.errors : [{ path: "", message: error.message }];
+    throw new SvixValidationError(faults.map((f) => ({ loc: ["body", ...where(f.path.split(".").filter(Boolean))], msg: f.message, type: "value_error" })));
+  }
+}
+
 type ProblemBody = { status: number; code: string; detail: string; errors?: { path: string; message: string; pointer?: string }[] };
 
 // Svix's own codes where it has one; ours (documented in docs/api.md) for the rest.

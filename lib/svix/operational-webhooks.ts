@@ -4,9 +4,9 @@ import type { Ctx } from "../context";
 import { ALERT_KINDS, createAlertChannel, deleteAlertChannel, findAlertChannelRow, updateAlertChannel, type AlertKind } from "../alerts";
 import { openChannelConfig } from "../alerts/channel-config";
 import { alertChannels } from "../db/schema";
-import { AppError, NotFoundError } from "../errors";
+import { NotFoundError } from "../errors";
 import { generateSecret } from "../webhooks/sign";
-import { SvixValidationError } from "./errors";
+import { namingFields, SvixValidationError } from "./errors";
 import { keyset, scopedIterator, type ListQuery } from "./request";
 
 /**
@@ -99,14 +99,7 @@ function channelInput(input: OperationalWebhookEndpointUpsertIn & { headers?: Re
 // Our field paths as Svix names them, for a 422 from our own checks (the URL under the SSRF rules, the secret).
 const SVIX_FIELDS: Record<string, string> = { "config.url": "url", "config.secret": "secret", name: "description", kinds: "eventTypes" };
 
-async function asSvix<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (!(error instanceof AppError) || error.status !== 422 || !error.errors?.length) throw error;
-    throw new SvixValidationError(error.errors.map((e) => ({ loc: ["body", SVIX_FIELDS[e.path] ?? e.path], msg: e.message, type: "value_error" })));
-  }
-}
+const asSvix = <T>(work: () => Promise<T>) => namingFields(work, (steps) => (steps.length ? [SVIX_FIELDS[steps.join(".")] ?? steps.join(".")] : []));
 
 /** A channel of kind webhook; any other id (a Slack channel's too) is 404. */
 async function webhookChannel(ctx: Ctx, id: string): Promise<ChannelRow> {

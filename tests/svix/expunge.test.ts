@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getSql } from "../../lib/db/client";
 import { recordAuditEvent } from "../../lib/audit/record-audit-event";
 import { systemCtx } from "../../lib/open-ctx";
 import { findPayloadPurge, purgePayloads } from "../../lib/retention/purge-payloads";
 import { loggedAttempt } from "../helpers/attempt-row";
-import { startReceiver, waitFor } from "../helpers/receiver";
-import { startTestWorker } from "../helpers/worker";
+import { runReceiver, waitFor } from "../helpers/receiver";
+import { runTestWorker } from "../helpers/worker";
 import { apiError, sdkServer, SDKS, type Sdk } from "./sdks";
 
 /**
@@ -14,17 +14,8 @@ import { apiError, sdkServer, SDKS, type Sdk } from "./sdks";
  * SDKs, over our test send and our expunge (lib/retention/expunge-payload.ts).
  */
 const server = sdkServer();
-let worker: Awaited<ReturnType<typeof startTestWorker>>;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
-
-beforeAll(async () => {
-  worker = await startTestWorker();
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await worker.stop();
-  await receiver.close();
-});
+runTestWorker();
+const receiver = runReceiver();
 
 describe.each(SDKS.map((sdk) => [sdk.name, sdk] as const))("%s", (name, sdk: Sdk) => {
   const svix = () => server.client(sdk);

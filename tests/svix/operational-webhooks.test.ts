@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call } from "../helpers/api";
-import { startReceiver, waitFor } from "../helpers/receiver";
-import { startTestWorker } from "../helpers/worker";
+import { runReceiver, waitFor } from "../helpers/receiver";
+import { runTestWorker } from "../helpers/worker";
 import { apiError, sdkServer, SDKS, upsert, type Sdk } from "./sdks";
 
 /**
@@ -10,17 +10,8 @@ import { apiError, sdkServer, SDKS, upsert, type Sdk } from "./sdks";
  * verified with the secret the SDK read back.
  */
 const server = sdkServer();
-let worker: Awaited<ReturnType<typeof startTestWorker>>;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
-
-beforeAll(async () => {
-  worker = await startTestWorker();
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await worker.stop();
-  await receiver.close();
-});
+runTestWorker();
+const receiver = runReceiver();
 
 describe.each(SDKS.map((sdk) => [sdk.name, sdk] as const))("%s", (name, sdk: Sdk) => {
   const svix = () => server.client(sdk);
