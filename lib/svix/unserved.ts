@@ -4,7 +4,7 @@ import { svixRoute } from "./route";
 import { svixPath, unservedOperation } from "./unserved-operations";
 
 /**
- * The catch-all of a Svix folder (app/api/v1/{app,event-type,auth,background-task}/[...rest]) and
+ * The catch-all of a Svix folder (app/api/v1/(svix)/{app,event-type,auth,background-task,operational-webhook}/[...rest]) and
  * of our own (for the Svix paths outside those folders): authenticated first, like our own
  * catch-all, so it tells an unauthenticated caller nothing; then a 501 for an operation of Svix's
  * document not served, else a JSON 404.
