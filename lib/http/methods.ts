@@ -27,7 +27,12 @@ type Derived<T> = "GET" extends keyof T ? "HEAD" : never;
 export function otherMethods<T extends Partial<Record<HttpMethod, RouteHandler>>>(
   implemented: T,
   /** Another surface's error shape and CORS preflight (the Svix API's, lib/svix/route.ts). */
-  options: { errors?: (error: unknown) => Response | Promise<Response>; preflight?: PreflightAllowed } = {},
+  options: {
+    errors?: (error: unknown) => Response | Promise<Response>;
+    preflight?: PreflightAllowed;
+    /** An error to answer instead of the 405 for some requests (the Svix API's 501 for an operation its document has and this server does not serve). */
+    instead?: (req: Request) => Error | undefined;
+  } = {},
 ): Omit<Record<HttpMethod, RouteHandler>, keyof T | Derived<T>> {
   const render = options.errors ?? errorResponse;
   const has = (method: HttpMethod) => method in implemented || (method === "HEAD" && "GET" in implemented) || method === "OPTIONS";
@@ -38,7 +43,7 @@ export function otherMethods<T extends Partial<Record<HttpMethod, RouteHandler>>
     OPTIONS: served((req: Request) => portalPreflight(req, options.preflight) ?? new Response(null, { status: 204, headers: { allow } })),
   };
   for (const method of HTTP_METHODS) {
-    if (!has(method)) handlers[method] = served((req: Request) => render(new MethodNotAllowedError(req.method, allow)));
+    if (!has(method)) handlers[method] = served((req: Request) => render(options.instead?.(req) ?? new MethodNotAllowedError(req.method, allow)));
   }
   for (const handler of Object.values(handlers)) generated.add(handler);
   return handlers as Omit<Record<HttpMethod, RouteHandler>, keyof T | Derived<T>>;

@@ -9,6 +9,7 @@ export const TASKS = {
   sendAlert: "send_alert",
   advanceRecoveries: "advance_recoveries",
   eraseConsumer: "erase_consumer",
+  purgePayloads: "purge_payloads",
 } as const;
 
 /** The channel due work is announced on; every worker listens and has its pump claim. */
@@ -144,6 +145,13 @@ export function wakeErasure(tx: SqlOrTx, erasureId: string, at: Date | null = nu
     select graphile_worker.add_job(${TASKS.eraseConsumer}, json_build_object('erasure_id', ${erasureId}::text),
                                    run_at := coalesce(${at}::timestamptz, now()), job_key := ${erasureKey(erasureId)},
                                    job_key_mode := 'replace', max_attempts := 25)`;
+}
+
+/** Goes on with a consumer's payload purge (lib/retention/purge-payloads.ts): one job per purge. */
+export function wakePurge(tx: SqlOrTx, purgeId: string, after: { at: string; id: string } | null) {
+  return tx`
+    select graphile_worker.add_job(${TASKS.purgePayloads}, json_build_object('purge_id', ${purgeId}::text, 'after', ${after ? tx.json(after) : null}::json),
+                                   job_key := ${`${TASKS.purgePayloads}:${purgeId}`}, job_key_mode := 'replace', max_attempts := 25)`;
 }
 
 /**

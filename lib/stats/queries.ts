@@ -81,25 +81,14 @@ async function resolveScope(ctx: Ctx, query: StatsQuery): Promise<StatsScope> {
  */
 export async function readEndpointTotals(ctx: Ctx, endpointId: string, since: Date, until?: Date) {
   const { db } = ctx;
-  const from = new Date(Math.floor(since.getTime() / 60_000) * 60_000);
-  const to = until ? new Date(Math.ceil(until.getTime() / 60_000) * 60_000) : null;
-  const firstHour = new Date(Math.ceil(from.getTime() / 3_600_000) * 3_600_000);
-  const lastHour = to ? new Date(Math.floor(to.getTime() / 3_600_000) * 3_600_000) : null;
-  const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
-  const within = (a: Date, b: Date | null) => (b ? sql`t >= ${at(a)} and t < ${at(b)}` : sql`t >= ${at(a)}`);
-  // No whole hour in the window: its minutes alone.
-  const folded =
-    lastHour && lastHour <= firstHour
-      ? sql`bucket_seconds = 60 and ${within(from, to)}`
-      : sql`(bucket_seconds = 60 and (${within(from, firstHour)}${to && lastHour ? sql` or ${within(lastHour, to)}` : sql``}))
-             or (bucket_seconds = 3600 and ${within(firstHour, lastHour)})`;
+  const { from, folded, pending } = totalsWindow(since, until);
   const rows = await db.execute<BucketRow>(sql`
     with src as (
       select attempts, succeeded, failed, latency_buckets, latency_counts from attempt_stats
       where scope = ${endpointId} and (${folded})
       union all
       select attempts, succeeded, failed, latency_buckets, latency_counts from attempt_stats_pending
-      where endpoint_id = ${endpointId} and minute >= ${at(from)}${to ? sql` and minute < ${at(to)}` : sql``}
+      where endpoint_id = ${endpointId} and ${pending}
     )
     ${aggregate(sql`select timestamptz 'epoch' as bt, * from src`)}`);
   const row = rows[0];
@@ -112,6 +101,42 @@ export async function readEndpointTotals(ctx: Ctx, endpointId: string, since: Da
     p50_ms: h ? roundMs(percentile(h, 0.5)) : null,
     p99_ms: h ? roundMs(percentile(h, 0.99)) : null,
   };
+}
+
+/**
+ * A window of readEndpointTotals and readConsumerAttempts, as rollup rows: whole minutes to the first
+ * hour boundary, whole hours to the last, whole minutes after it (`folded`); the appended rows of the
+ * window (`pending`). `from` is `since` taken back to its minute.
+ */
+function totalsWindow(since: Date, until?: Date) {
+  const from = new Date(Math.floor(since.getTime() / 60_000) * 60_000);
+  const to = until ? new Date(Math.ceil(until.getTime() / 60_000) * 60_000) : null;
+  const firstHour = new Date(Math.ceil(from.getTime() / 3_600_000) * 3_600_000);
+  const lastHour = to ? new Date(Math.floor(to.getTime() / 3_600_000) * 3_600_000) : null;
+  const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
+  const within = (a: Date, b: Date | null) => (b ? sql`t >= ${at(a)} and t < ${at(b)}` : sql`t >= ${at(a)}`);
+  // No whole hour in the window: its minutes alone.
+  const folded =
+    lastHour && lastHour <= firstHour
+      ? sql`bucket_seconds = 60 and ${within(from, to)}`
+      : sql`(bucket_seconds = 60 and (${within(from, firstHour)}${to && lastHour ? sql` or ${within(lastHour, to)}` : sql``}))
+             or (bucket_seconds = 3600 and ${within(firstHour, lastHour)})`;
+  const pending = sql`minute >= ${at(from)}${to ? sql` and minute < ${at(to)}` : sql``}`;
+  return { from, folded, pending };
+}
+
+/** Each of these consumers' attempts from `since` to `until`, from the rollup as readEndpointTotals counts them (0 for none). */
+export async function readConsumerAttempts(ctx: Ctx, consumerIds: string[], since: Date, until: Date): Promise<Map<string, number>> {
+  const { folded, pending } = totalsWindow(since, until);
+  const rows = await ctx.db.execute<{ consumer_id: string; attempts: number }>(sql`
+    select consumer_id, sum(attempts)::float8 as attempts from (
+      select scope as consumer_id, attempts from attempt_stats where scope = any(${sql.param(consumerIds)}::text[]) and (${folded})
+      union all
+      select consumer_id, attempts from attempt_stats_pending where consumer_id = any(${sql.param(consumerIds)}::text[]) and ${pending}
+    ) src group by consumer_id`);
+  const byConsumer = new Map(consumerIds.map((id) => [id, 0]));
+  for (const row of rows) byConsumer.set(row.consumer_id, Number(row.attempts));
+  return byConsumer;
 }
 
 type BucketRow = { t: number; attempts: string; succeeded: string; failed: string; ks: number[]; ns: number[] };

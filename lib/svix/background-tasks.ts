@@ -2,20 +2,31 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { consumerScope, type Ctx } from "../context";
 import { recoveries } from "../db/schema";
+import { ID_PREFIXES } from "../ids";
 import { findRecoveryRow } from "../recoveries/queries";
+import { NotFoundError } from "../errors";
+import { findPayloadPurge, type PayloadPurge } from "../retention/purge-payloads";
+import { readUsageReport, type UsageReport } from "../stats/usage-report";
 import { keyset, ListQuery, scopedIterator } from "./request";
 
 /**
  * Svix background tasks over our recovery runs: an endpoint's `recover` and `replay-missing` are
- * recoveries (`rec_…` ids pass through; the SDKs do not check the `qtask_` prefix).
+ * recoveries (`rec_…` ids pass through; the SDKs do not check the `qtask_` prefix). An
+ * application's payload purge (message.expungeAllContents) and a usage report
+ * (statistics.aggregateAppStats) are too, read by their id (`aud_…`, the audit event that asked
+ * for them); the list holds the recoveries alone.
  */
 type RecoveryRow = typeof recoveries.$inferSelect;
 
 export const BackgroundTaskOut = z.object({
   id: z.string(),
   status: z.enum(["running", "finished", "failed"]),
-  task: z.enum(["endpoint.recover", "endpoint.replay"]),
-  data: z.object({ messagesSent: z.number() }),
+  task: z.enum(["endpoint.recover", "endpoint.replay", "application.purge_content", "application.stats"]),
+  data: z.union([
+    z.object({ messagesSent: z.number() }),
+    z.object({ messagesPurged: z.number().nullable() }),
+    z.object({ appStats: z.array(z.object({ messageDestinations: z.number(), appId: z.string(), appUid: z.string().nullable() })) }),
+  ]),
   updatedAt: z.string(),
 });
 export type BackgroundTaskOut = z.infer<typeof BackgroundTaskOut>;
@@ -39,8 +50,24 @@ export function toBackgroundTask(row: RecoveryRow): BackgroundTaskOut {
   };
 }
 
+/** A payload purge as a task: `messagesPurged` once finished (null while it runs). */
+export function purgeTask(purge: PayloadPurge): BackgroundTaskOut {
+  return { id: purge.id, status: purge.status, task: "application.purge_content", data: { messagesPurged: purge.messages }, updatedAt: purge.updatedAt.toISOString() };
+}
+
+/** A usage report as a task: each application's attempts in its window, as the rollup holds them now. */
+function usageTask(report: UsageReport): BackgroundTaskOut {
+  const appStats = report.rows.map((row) => ({ messageDestinations: row.attempts, appId: row.consumerId, appUid: row.uid === row.consumerId ? null : row.uid }));
+  return { id: report.id, status: "finished", task: "application.stats", data: { appStats }, updatedAt: report.createdAt.toISOString() };
+}
+
 export async function getBackgroundTask(ctx: Ctx, id: string): Promise<BackgroundTaskOut> {
-  return toBackgroundTask(await findRecoveryRow(ctx, id));
+  if (!id.startsWith(`${ID_PREFIXES.audit}_`)) return toBackgroundTask(await findRecoveryRow(ctx, id));
+  const purge = await findPayloadPurge(ctx, id).catch((error: unknown) => {
+    if (error instanceof NotFoundError) return null;
+    throw error;
+  });
+  return purge ? purgeTask(purge) : usageTask(await readUsageReport(ctx, id));
 }
 
 const STATES: Record<BackgroundTaskOut["status"], RecoveryRow["state"][]> = {

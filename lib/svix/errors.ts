@@ -9,10 +9,10 @@ import { errorResponse } from "../http/problem";
  * (our problem+json); this only re-renders it.
  */
 
-/** A known Svix operation this server does not serve (docs/svix.md lists them). */
+/** An operation of Svix's API this server does not serve (lib/svix/unserved.ts; docs/svix.md lists them), and why. */
 export class NotImplementedError extends AppError {
-  constructor(what: string) {
-    super(501, "not_implemented", "Not implemented", `${what} is not served by this server's Svix-compatible API; see docs/svix.md.`);
+  constructor({ what, why }: { what: string; why: string }) {
+    super(501, "not_implemented", "Not implemented", `${what} is not served by this server's Svix-compatible API: ${why} See docs/svix.md.`);
   }
 }
 
@@ -20,6 +20,22 @@ export class NotImplementedError extends AppError {
 export class SvixValidationError extends AppError {
   constructor(readonly detail: { loc: (string | number)[]; msg: string; type: string }[]) {
     super(422, "validation_failed", "Validation failed", detail.map((d) => `${d.loc.join(".")}: ${d.msg}`).join("; "));
+  }
+}
+
+/**
+ * Runs `work`, and a 422 it ends in — a field error of ours (`errors[].path`, dotted) or Svix's
+ * validation error — comes out as Svix's, each field named by `where` (its steps below `body`):
+ * for a verb of ours called with fields Svix names otherwise, or on an item inside a larger body.
+ */
+export async function namingFields<T>(work: () => Promise<T>, where: (steps: (string | number)[]) => (string | number)[]): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof SvixValidationError) throw new SvixValidationError(error.detail.map((d) => ({ ...d, loc: ["body", ...where(d.loc.slice(1))] })));
+    if (!(error instanceof AppError) || error.status !== 422) throw error;
+    const faults = error.errors?.length ? error.errors : [{ path: "", message: error.message }];
+    throw new SvixValidationError(faults.map((f) => ({ loc: ["body", ...where(f.path.split(".").filter(Boolean))], msg: f.message, type: "value_error" })));
   }
 }
 

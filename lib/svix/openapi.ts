@@ -3,7 +3,20 @@ import { input, output, type Assert, type Same } from "../openapi/operation";
 import { ApplicationIn, ApplicationOut, ApplicationPatch, type listApplications } from "./applications";
 import { BackgroundTaskOut, type listBackgroundTasks } from "./background-tasks";
 import { EventTypeIn, EventTypeOut, EventTypePatch, EventTypeUpdate, type listSvixEventTypes } from "./event-types";
+import { BulkExpungeContentsIn, BulkExpungeContentsOut, ExpungeAllContentsOut } from "./expunge";
 import { AppPortalAccessIn, AppPortalAccessOut } from "./portal-access";
+import { EventExampleIn } from "./send-example";
+import { EnvironmentIn, EnvironmentOut } from "./environment";
+import { AppUsageStatsIn, AppUsageStatsOut } from "./usage";
+import {
+  OperationalWebhookEndpointHeadersIn,
+  OperationalWebhookEndpointHeadersOut,
+  OperationalWebhookEndpointIn,
+  OperationalWebhookEndpointOut,
+  OperationalWebhookEndpointSecretIn,
+  OperationalWebhookEndpointUpsertIn,
+  type listOperationalWebhookEndpoints,
+} from "./operational-webhooks";
 import {
   EndpointHeadersOut,
   EndpointIn,
@@ -48,6 +61,7 @@ export const SVIX_ENDPOINT = { ...SVIX_APP, endpoint_id: ENDPOINT_ID };
 export const SVIX_MESSAGE = { ...SVIX_APP, msg_id: MSG_ID };
 export const SVIX_ATTEMPT = { ...SVIX_MESSAGE, attempt_id: "The attempt's id (`att_…`)." };
 export const SVIX_RESEND = { ...SVIX_MESSAGE, endpoint_id: ENDPOINT_ID };
+export const SVIX_OPERATIONAL_ENDPOINT = { endpoint_id: "The operational webhook endpoint: an alert channel's id (`ach_…`) of kind `webhook`." };
 
 const list = <T extends z.ZodType>(item: T) =>
   z.object({
@@ -65,7 +79,8 @@ export const ListResponseMessageOut = list(MessageOut);
 export const ListResponseMessageAttemptOut = list(MessageAttemptOut);
 export const ListResponseEndpointMessageOut = list(EndpointMessageOut);
 export const ListResponseMessageEndpointOut = list(MessageEndpointOut);
-export const RecoverOut = BackgroundTaskOut.pick({ id: true, task: true, updatedAt: true }).extend({ status: z.literal("running") });
+export const ListResponseOperationalWebhookEndpointOut = list(OperationalWebhookEndpointOut);
+export const RecoverOut = BackgroundTaskOut.pick({ id: true, updatedAt: true }).extend({ status: z.literal("running"), task: z.enum(["endpoint.recover", "endpoint.replay"]) });
 
 type _DocumentedAnswersMatch = [
   Assert<Same<z.infer<typeof ListResponseApplicationOut>, Awaited<ReturnType<typeof listApplications>>>>,
@@ -76,6 +91,7 @@ type _DocumentedAnswersMatch = [
   Assert<Same<z.infer<typeof ListResponseMessageAttemptOut>, Awaited<ReturnType<typeof listAttemptsByEndpoint>>>>,
   Assert<Same<z.infer<typeof ListResponseEndpointMessageOut>, Awaited<ReturnType<typeof listAttemptedMessages>>>>,
   Assert<Same<z.infer<typeof ListResponseMessageEndpointOut>, Awaited<ReturnType<typeof listAttemptedDestinations>>>>,
+  Assert<Same<z.infer<typeof ListResponseOperationalWebhookEndpointOut>, Awaited<ReturnType<typeof listOperationalWebhookEndpoints>>>>,
 ];
 
 export const EndpointSecretOut = z.object({ key: z.string() });
@@ -121,4 +137,19 @@ export const svixSchemas = {
   SvixListResponseMessageAttemptOut: output(ListResponseMessageAttemptOut),
   SvixListResponseEndpointMessageOut: output(ListResponseEndpointMessageOut),
   SvixListResponseMessageEndpointOut: output(ListResponseMessageEndpointOut),
+  SvixEventExampleIn: input(EventExampleIn),
+  SvixBulkExpungeContentsIn: input(BulkExpungeContentsIn),
+  SvixBulkExpungeContentsOut: output(BulkExpungeContentsOut),
+  SvixExpungeAllContentsOut: output(ExpungeAllContentsOut),
+  SvixOperationalWebhookEndpointIn: input(OperationalWebhookEndpointIn),
+  SvixOperationalWebhookEndpointUpsertIn: input(OperationalWebhookEndpointUpsertIn),
+  SvixOperationalWebhookEndpointOut: output(OperationalWebhookEndpointOut),
+  SvixListResponseOperationalWebhookEndpointOut: output(ListResponseOperationalWebhookEndpointOut),
+  SvixOperationalWebhookEndpointSecretIn: input(OperationalWebhookEndpointSecretIn),
+  SvixOperationalWebhookEndpointHeadersIn: input(OperationalWebhookEndpointHeadersIn),
+  SvixOperationalWebhookEndpointHeadersOut: output(OperationalWebhookEndpointHeadersOut),
+  SvixEnvironmentIn: input(EnvironmentIn),
+  SvixEnvironmentOut: output(EnvironmentOut),
+  SvixAppUsageStatsIn: input(AppUsageStatsIn),
+  SvixAppUsageStatsOut: output(AppUsageStatsOut),
 };

@@ -3,9 +3,10 @@ import type { Ctx } from "../context";
 import { withApi, type ApiHandler, type DocumentedAnswer, type DocumentedRoute, type RouteAccess, type RouteDoc, type RouteHandler } from "../http/api-route";
 import { otherMethods, type HttpMethod } from "../http/methods";
 import { ignoreBody } from "../http/request";
-import { svixErrorResponse } from "./errors";
+import { NotImplementedError, svixErrorResponse } from "./errors";
 import { idempotent } from "./idempotency";
 import { parseSvixBody } from "./request";
+import { svixPath, unservedOperation } from "./unserved-operations";
 
 /** The OpenAPI tag of every operation of the Svix-compatible surface. */
 export const SVIX_TAG = "Svix";
@@ -79,7 +80,15 @@ const SVIX_PREFLIGHT = {
   headers: "authorization, content-type, idempotency-key, svix-req-id, svix-retry-count, user-agent",
 };
 
-/** otherMethods for a Svix route: its 405 in Svix's shape, and the preflight its SDK needs. */
+/**
+ * otherMethods for a Svix route: its 405 in Svix's shape — or 501 where Svix's document has an
+ * operation this path's route does not serve (`POST /app/{app}/msg/search` reaches the route of
+ * `/app/{app}/msg/{msg_id}`) — and the preflight its SDK needs.
+ */
 export function svixMethods<T extends Partial<Record<HttpMethod, RouteHandler>>>(implemented: T) {
-  return otherMethods(implemented, { errors: svixErrorResponse, preflight: SVIX_PREFLIGHT });
+  const instead = (req: Request) => {
+    const unserved = unservedOperation(req.method, svixPath(req));
+    return unserved && new NotImplementedError(unserved);
+  };
+  return otherMethods(implemented, { errors: svixErrorResponse, preflight: SVIX_PREFLIGHT, instead });
 }

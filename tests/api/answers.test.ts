@@ -22,7 +22,7 @@ type Req = { path: string; body?: unknown; status: number; as?: "portal" | "svix
 const since = "2020-01-01T00:00:00Z";
 let api: Api;
 let A: Ids;
-let made: { channel: string; apiKey: string; operator: string; erasure: string; linkToken: string };
+let made: { channel: string; opsChannel: string; apiKey: string; operator: string; erasure: string; linkToken: string };
 
 // Run in this order: what a later call needs is made first, state moves (disable before enable,
 // pause before resume before cancel, retrying a run's failed items once it is over) and deletes
@@ -142,20 +142,37 @@ const TABLE: Record<string, (a: Ids) => Req[]> = {
   "POST /app/[app_id]/msg/[msg_id]/endpoint/[endpoint_id]/resend": (a) => [{ path: `/app/${a.uid}/msg/${a.message}/endpoint/${a.endpoint}/resend`, status: 202 }],
   "GET /app/[app_id]/attempt/msg/[msg_id]": (a) => [{ path: `/app/${a.uid}/attempt/msg/${a.message}`, status: 200 }],
   "GET /app/[app_id]/attempt/endpoint/[endpoint_id]": (a) => [{ path: `/app/${a.uid}/attempt/endpoint/${a.endpoint}`, status: 200 }],
+  "POST /app/[app_id]/endpoint/[endpoint_id]/send-example": (a) => [{ path: `/app/${a.uid}/endpoint/${a.endpoint}/send-example`, body: { eventType: "invoice.paid" }, status: 202 }],
+  "POST /app/[app_id]/msg/bulk-expunge": (a) => [{ path: `/app/${a.uid}/msg/bulk-expunge`, body: { ids: ["walk-unknown"] }, status: 200 }],
   "GET /background-task": () => [{ path: "/background-task", status: 200 }],
   "GET /background-task/[task_id]": (a) => [{ path: `/background-task/${a.recovery}`, status: 200 }],
   "POST /auth/app-portal-access/[app_id]": (a) => [{ path: `/auth/app-portal-access/${a.uid}`, body: {}, status: 200 }],
   "POST /auth/logout": () => [{ path: "/auth/logout", status: 204, as: "svix-token" }],
   "POST /auth/app/[app_id]/expire-all": (a) => [{ path: `/auth/app/${a.uid}/expire-all`, body: {}, status: 204 }],
+  "POST /environment/export": () => [{ path: "/environment/export", status: 200 }],
+  "POST /environment/import": () => [{ path: "/environment/import", body: { eventTypes: [{ name: "walk.imported", description: "Imported" }] }, status: 204 }],
+  "POST /stats/usage/app": () => [{ path: "/stats/usage/app", body: { since, until: new Date().toISOString() }, status: 202 }],
+  "GET /operational-webhook/endpoint": () => [{ path: "/operational-webhook/endpoint", status: 200 }],
+  "POST /operational-webhook/endpoint": () => [{ path: "/operational-webhook/endpoint", body: { url: "http://127.0.0.1:9/walk-ops-svix" }, status: 201 }],
+  "GET /operational-webhook/endpoint/[endpoint_id]": () => [{ path: `/operational-webhook/endpoint/${made.opsChannel}`, status: 200 }],
+  "PUT /operational-webhook/endpoint/[endpoint_id]": () => [{ path: `/operational-webhook/endpoint/${made.opsChannel}`, body: { url: "http://127.0.0.1:9/walk-ops-put" }, status: 200 }],
+  "GET /operational-webhook/endpoint/[endpoint_id]/secret": () => [{ path: `/operational-webhook/endpoint/${made.opsChannel}/secret`, status: 200 }],
+  "POST /operational-webhook/endpoint/[endpoint_id]/secret/rotate": () => [{ path: `/operational-webhook/endpoint/${made.opsChannel}/secret/rotate`, body: {}, status: 204 }],
+  "GET /operational-webhook/endpoint/[endpoint_id]/headers": () => [{ path: `/operational-webhook/endpoint/${made.opsChannel}/headers`, status: 200 }],
+  "PUT /operational-webhook/endpoint/[endpoint_id]/headers": () => [{ path: `/operational-webhook/endpoint/${made.opsChannel}/headers`, body: { headers: {} }, status: 204 }],
 
   // Last: what deletes.
   "DELETE /portal/session": () => [{ path: "/portal/session", status: 204, as: "portal" }],
   "DELETE /consumers/[consumer]/portal-sessions": (a) => [{ path: `/consumers/${a.uid}/portal-sessions`, status: 204 }],
+  "DELETE /app/[app_id]/msg/[msg_id]/attempt/[attempt_id]/content": (a) => [{ path: `/app/${a.uid}/msg/${a.message}/attempt/${a.attempt}/content`, status: 204 }],
   "DELETE /messages/[id]/payload": (a) => [{ path: `/messages/${a.message}/payload`, status: 204 }],
+  "DELETE /app/[app_id]/msg/[msg_id]/content": (a) => [{ path: `/app/${a.uid}/msg/${a.message}/content`, status: 204 }],
+  "POST /app/[app_id]/msg/expunge-all-contents": (a) => [{ path: `/app/${a.uid}/msg/expunge-all-contents`, status: 202 }],
   "DELETE /app/[app_id]/endpoint/[endpoint_id]": (a) => [{ path: `/app/${a.uid}/endpoint/walk-svix`, status: 204 }],
   "DELETE /event-type/[event_type_name]": () => [{ path: "/event-type/walk.put", status: 204 }],
   "DELETE /app/[app_id]": () => [{ path: "/app/walk-put", status: 204 }],
   "DELETE /endpoints/[id]": (a) => [{ path: `/endpoints/${a.spare}`, status: 204 }],
+  "DELETE /operational-webhook/endpoint/[endpoint_id]": () => [{ path: `/operational-webhook/endpoint/${made.opsChannel}`, status: 204 }],
   "DELETE /alert-channels/[id]": () => [{ path: `/alert-channels/${made.channel}`, status: 204 }],
   "DELETE /api-keys/[id]": () => [{ path: `/api-keys/${made.apiKey}`, status: 204 }],
   "DELETE /operators/[id]": () => [{ path: `/operators/${made.operator}`, status: 204 }],
@@ -191,7 +208,8 @@ async function seed(): Promise<Ids> {
   expect(erased.status, erased.text).toBe(204);
   const erasures = await api.get("/api/v1/data-lifecycle");
   const erasure = (erasures.body.erasures as { id: string }[] | undefined)?.[0]?.id;
-  made = { channel: channel.body.id, apiKey: key.body.id, operator: operator.body.id, erasure: erasure ?? "", linkToken: await mintPortalLink(api, uid) };
+  const ops = await api.post("/api/v1/alert-channels", { kind: "webhook", name: "walk ops", config: { url: "http://127.0.0.1:9/walk-ops" } });
+  made = { channel: channel.body.id, opsChannel: ops.body.id, apiKey: key.body.id, operator: operator.body.id, erasure: erasure ?? "", linkToken: await mintPortalLink(api, uid) };
   return { consumer: consumerId, uid, endpoint, spare, message: message.id, recovery: recovery.body.id, attempt };
 }
 

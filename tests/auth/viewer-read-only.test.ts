@@ -29,7 +29,8 @@ function concretePath(segments: string[]): string {
         if (segment.startsWith("[...")) return "no/such-route";
         if (!segment.startsWith("[")) return segment;
         if (segment === "[consumer]") return ids.consumer;
-        return ids[segments[i - 1]!] ?? "unknown-id";
+        // An operational webhook endpoint (Svix's) is an alert channel, not one of our endpoints.
+        return ids[segments[0] === "operational-webhook" ? "operational-webhook" : segments[i - 1]!] ?? "unknown-id";
       })
       .join("/")
   );
@@ -108,6 +109,7 @@ async function makeObjects(uid: string, headers: Record<string, string> = {}): P
     operators: other.body.id,
     recoveries: recovery.body.id,
     erasures: await erasureId(api, uid),
+    "operational-webhook": (await api.post("/api/v1/alert-channels", { kind: "webhook", name: "ops hook", config: { url: "http://127.0.0.1:9/ops" } })).body.id,
   };
 }
 
@@ -136,7 +138,7 @@ describe("a viewer changes nothing", () => {
       expect(res.status, `${c.method} ${c.route}`).toBe(403);
       expect(res.body.code, `${c.method} ${c.route}`).toBe("forbidden");
       // problem+json; on the Svix-compatible surface, Svix's `{code, detail}` as JSON.
-      expect(res.headers.get("content-type")).toMatch(c.route.startsWith("/app") || /^\/(event-type|auth|background-task|health)\b/.test(c.route) ? /^application\/json$/ : /^application\/problem\+json$/);
+      expect(res.headers.get("content-type")).toMatch(c.route.startsWith("/app") || /^\/(event-type|auth|background-task|health|operational-webhook|environment|stats\/usage)\b/.test(c.route) ? /^application\/json$/ : /^application\/problem\+json$/);
     }
     expect(await everything()).toBe(before);
   });
@@ -164,7 +166,13 @@ describe("a viewer changes nothing", () => {
 
 // What a viewer may not even read: signing secrets (anyone holding one can forge webhooks to that
 // customer), the people who run the product, and the database's sizes and retention (Data & retention). (API keys are listed by name and prefix only.)
-const ADMIN_ONLY_READS = new Set(["GET /endpoints/[id]/secret", "GET /app/[app_id]/endpoint/[endpoint_id]/secret", "GET /operators", "GET /data-lifecycle"]);
+const ADMIN_ONLY_READS = new Set([
+  "GET /endpoints/[id]/secret",
+  "GET /app/[app_id]/endpoint/[endpoint_id]/secret",
+  "GET /operational-webhook/endpoint/[endpoint_id]/secret",
+  "GET /operators",
+  "GET /data-lifecycle",
+]);
 
 describe("what a viewer reads", () => {
   it("walks every GET route: refused exactly the admin-only reads, with no secret in any answer", async () => {

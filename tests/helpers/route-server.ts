@@ -47,8 +47,8 @@ function match(routes: Route[], pathname: string): { route: Route; params: Recor
   return null;
 }
 
-/** Answers a request with the handler of `appApi` (a tree's app/api) Next.js would pick (a bare 405 for a method the file does not export). */
-export function routeHandler(appApi: string): Handle {
+/** The route of `appApi` (a tree's app/api) Next.js would pick for a path (`/api/v1/…`), and its params; null for none. */
+export function router(appApi: string) {
   const routes = findRoutes(appApi).sort((a, b) => {
     for (let i = 0; i < Math.max(a.segments.length, b.segments.length); i++) {
       const diff = rank(a.segments[i] ?? "") - rank(b.segments[i] ?? "");
@@ -56,8 +56,14 @@ export function routeHandler(appApi: string): Handle {
     }
     return b.segments.length - a.segments.length;
   });
+  return (pathname: string) => match(routes, pathname);
+}
+
+/** Answers a request with the handler of `appApi` (a tree's app/api) Next.js would pick (a bare 405 for a method the file does not export). */
+export function routeHandler(appApi: string): Handle {
+  const route = router(appApi);
   return async (request) => {
-    const found = match(routes, new URL(request.url).pathname);
+    const found = route(new URL(request.url).pathname);
     if (!found) throw new Error(`no route for ${new URL(request.url).pathname}`);
     const routeModule = (await import(found.route.file)) as Record<string, (req: Request, ctx: unknown) => Promise<Response>>;
     const handler = routeModule[request.method];

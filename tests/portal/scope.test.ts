@@ -199,6 +199,11 @@ const TABLE: Record<string, Entry> = {
     foreign: (b) => ({ path: `/app/${b.uid}/msg/${b.message}/attempt/${b.attempt}` }),
   },
   "GET /app/[app_id]/msg/[msg_id]/endpoint": { rule: "scoped", own: (a) => ({ path: `/app/${a.uid}/msg/${a.message}/endpoint` }), foreign: (b) => ({ path: `/app/${b.uid}/msg/${b.message}/endpoint` }) },
+  "POST /app/[app_id]/endpoint/[endpoint_id]/send-example": {
+    rule: "manage_endpoints",
+    own: (a) => ({ path: `/app/${a.uid}/endpoint/${a.endpoint}/send-example`, body: { eventType: "invoice.paid" } }),
+    foreign: (b) => ({ path: `/app/${b.uid}/endpoint/${b.endpoint}/send-example`, body: { eventType: "invoice.paid" } }),
+  },
   "POST /app/[app_id]/msg/[msg_id]/endpoint/[endpoint_id]/resend": {
     rule: "resend",
     own: (a) => ({ path: `/app/${a.uid}/msg/${a.message}/endpoint/${a.endpoint}/resend` }),

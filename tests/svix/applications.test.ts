@@ -145,15 +145,15 @@ describe.each(SDKS.map((sdk) => [sdk.name, sdk] as const))("%s", (name, sdk: Sdk
     expect(ok.name).toBe("Clash");
   });
 
-  it("answers every error as JSON: unknown token 401, unknown path 404, known unserved operation 501", async () => {
+  it("answers every error as JSON: unknown token 401, unserved operation 501 with why, inside the Svix folders or out", async () => {
     const stranger = server.client(sdk, "sk_unknown");
     const unauthorized = await apiError(sdk, stranger.application.list());
     expect(unauthorized.code).toBe(401);
     expect(unauthorized.body.code).toBe("authentication_failed");
-    // A path no route has, outside the Svix folders too: our own JSON 404.
-    const unknown = await apiError(sdk, svix().statistics.aggregateEventTypes());
-    expect(unknown.code).toBe(404);
-    expect(unknown.body.code).toBe("not_found");
+    // Outside the Svix folders (our own catch-all's path): Svix's 501 still, not our 404.
+    const outside = await apiError(sdk, svix().statistics.aggregateEventTypes());
+    expect(outside.code).toBe(501);
+    expect(outside.body).toEqual({ code: "not_implemented", detail: expect.stringMatching(/aggregateEventTypes.*: .+ See docs\/svix.md\.$/) });
     const known = await svix().application.create({ name: "Known", uid: `known-${tag}` });
     const unserved = await apiError(sdk, svix().integration.list(known.id));
     expect(unserved.code).toBe(501);

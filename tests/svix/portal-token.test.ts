@@ -47,6 +47,7 @@ const TABLE: Record<string, { need: Need; req: (a: Ids) => Req }> = {
   "PATCH /app/[app_id]/endpoint/[endpoint_id]/headers": { need: MANAGE_ENDPOINT, req: (a) => ({ path: `${ep(a)}/headers`, body: { headers: { "x-env": "a" } } }) },
   "POST /app/[app_id]/endpoint/[endpoint_id]/recover": { need: CREATE_ATTEMPTS, req: (a) => ({ path: `${ep(a)}/recover`, body: { since } }) },
   "POST /app/[app_id]/endpoint/[endpoint_id]/replay-missing": { need: CREATE_ATTEMPTS, req: (a) => ({ path: `${ep(a)}/replay-missing`, body: { since } }) },
+  "POST /app/[app_id]/endpoint/[endpoint_id]/send-example": { need: MANAGE_ENDPOINT, req: (a) => ({ path: `${ep(a)}/send-example`, body: { eventType: "invoice.paid" } }) },
   "GET /app/[app_id]/endpoint/[endpoint_id]/stats": { need: "read", req: (a) => ({ path: `${ep(a)}/stats` }) },
   "GET /app/[app_id]/endpoint/[endpoint_id]/msg": { need: "read", req: (a) => ({ path: `${ep(a)}/msg` }) },
   "GET /app/[app_id]/msg": { need: "read", req: (a) => ({ path: `/app/${a.uid}/msg` }) },

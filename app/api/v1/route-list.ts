@@ -60,9 +60,14 @@ import * as appAppIdEndpointEndpointIdReplayMissing from "./(svix)/app/[app_id]/
 import * as appAppIdEndpointEndpointIdSecret from "./(svix)/app/[app_id]/endpoint/[endpoint_id]/secret/route";
 import * as appAppIdEndpointEndpointIdSecretRotate from "./(svix)/app/[app_id]/endpoint/[endpoint_id]/secret/rotate/route";
 import * as appAppIdEndpointEndpointIdStats from "./(svix)/app/[app_id]/endpoint/[endpoint_id]/stats/route";
+import * as appAppIdEndpointEndpointIdSendExample from "./(svix)/app/[app_id]/endpoint/[endpoint_id]/send-example/route";
 import * as appAppIdMsg from "./(svix)/app/[app_id]/msg/route";
 import * as appAppIdMsgMsgId from "./(svix)/app/[app_id]/msg/[msg_id]/route";
 import * as appAppIdMsgMsgIdAttemptAttemptId from "./(svix)/app/[app_id]/msg/[msg_id]/attempt/[attempt_id]/route";
+import * as appAppIdMsgMsgIdAttemptAttemptIdContent from "./(svix)/app/[app_id]/msg/[msg_id]/attempt/[attempt_id]/content/route";
+import * as appAppIdMsgMsgIdContent from "./(svix)/app/[app_id]/msg/[msg_id]/content/route";
+import * as appAppIdMsgBulkExpunge from "./(svix)/app/[app_id]/msg/bulk-expunge/route";
+import * as appAppIdMsgExpungeAllContents from "./(svix)/app/[app_id]/msg/expunge-all-contents/route";
 import * as appAppIdMsgMsgIdEndpoint from "./(svix)/app/[app_id]/msg/[msg_id]/endpoint/route";
 import * as appAppIdMsgMsgIdEndpointEndpointIdResend from "./(svix)/app/[app_id]/msg/[msg_id]/endpoint/[endpoint_id]/resend/route";
 import * as appAppIdAttemptEndpointEndpointId from "./(svix)/app/[app_id]/attempt/endpoint/[endpoint_id]/route";
@@ -78,6 +83,15 @@ import * as eventType from "./(svix)/event-type/route";
 import * as eventTypeEventTypeName from "./(svix)/event-type/[event_type_name]/route";
 import * as eventTypeRest from "./(svix)/event-type/[...rest]/route";
 import * as health from "./(svix)/health/route";
+import * as environmentExport from "./(svix)/environment/export/route";
+import * as environmentImport from "./(svix)/environment/import/route";
+import * as statsUsageApp from "./(svix)/stats/usage/app/route";
+import * as operationalWebhookRest from "./(svix)/operational-webhook/[...rest]/route";
+import * as operationalWebhookEndpoint from "./(svix)/operational-webhook/endpoint/route";
+import * as operationalWebhookEndpointEndpointId from "./(svix)/operational-webhook/endpoint/[endpoint_id]/route";
+import * as operationalWebhookEndpointEndpointIdHeaders from "./(svix)/operational-webhook/endpoint/[endpoint_id]/headers/route";
+import * as operationalWebhookEndpointEndpointIdSecret from "./(svix)/operational-webhook/endpoint/[endpoint_id]/secret/route";
+import * as operationalWebhookEndpointEndpointIdSecretRotate from "./(svix)/operational-webhook/endpoint/[endpoint_id]/secret/rotate/route";
 
 /**
  * Every route under /api/v1 but the OpenAPI document's own, by its OpenAPI path: what the document
@@ -151,9 +165,14 @@ export const ROUTE_LIST = {
   "/app/{app_id}/endpoint/{endpoint_id}/secret": appAppIdEndpointEndpointIdSecret,
   "/app/{app_id}/endpoint/{endpoint_id}/secret/rotate": appAppIdEndpointEndpointIdSecretRotate,
   "/app/{app_id}/endpoint/{endpoint_id}/stats": appAppIdEndpointEndpointIdStats,
+  "/app/{app_id}/endpoint/{endpoint_id}/send-example": appAppIdEndpointEndpointIdSendExample,
   "/app/{app_id}/msg": appAppIdMsg,
   "/app/{app_id}/msg/{msg_id}": appAppIdMsgMsgId,
   "/app/{app_id}/msg/{msg_id}/attempt/{attempt_id}": appAppIdMsgMsgIdAttemptAttemptId,
+  "/app/{app_id}/msg/{msg_id}/attempt/{attempt_id}/content": appAppIdMsgMsgIdAttemptAttemptIdContent,
+  "/app/{app_id}/msg/{msg_id}/content": appAppIdMsgMsgIdContent,
+  "/app/{app_id}/msg/bulk-expunge": appAppIdMsgBulkExpunge,
+  "/app/{app_id}/msg/expunge-all-contents": appAppIdMsgExpungeAllContents,
   "/app/{app_id}/msg/{msg_id}/endpoint": appAppIdMsgMsgIdEndpoint,
   "/app/{app_id}/msg/{msg_id}/endpoint/{endpoint_id}/resend": appAppIdMsgMsgIdEndpointEndpointIdResend,
   "/app/{app_id}/attempt/endpoint/{endpoint_id}": appAppIdAttemptEndpointEndpointId,
@@ -169,4 +188,13 @@ export const ROUTE_LIST = {
   "/event-type/{event_type_name}": eventTypeEventTypeName,
   "/event-type/{rest*}": eventTypeRest,
   "/health": health,
+  "/environment/export": environmentExport,
+  "/environment/import": environmentImport,
+  "/stats/usage/app": statsUsageApp,
+  "/operational-webhook/{rest*}": operationalWebhookRest,
+  "/operational-webhook/endpoint": operationalWebhookEndpoint,
+  "/operational-webhook/endpoint/{endpoint_id}": operationalWebhookEndpointEndpointId,
+  "/operational-webhook/endpoint/{endpoint_id}/headers": operationalWebhookEndpointEndpointIdHeaders,
+  "/operational-webhook/endpoint/{endpoint_id}/secret": operationalWebhookEndpointEndpointIdSecret,
+  "/operational-webhook/endpoint/{endpoint_id}/secret/rotate": operationalWebhookEndpointEndpointIdSecretRotate,
 } satisfies Record<string, Record<string, unknown>>;

@@ -1,5 +1,8 @@
 import { NotFoundError } from "@/lib/errors";
-import { withApi } from "@/lib/http/api-route";
+import { withApi, type RouteHandler } from "@/lib/http/api-route";
+import { declareRoute, routeContract } from "@/lib/http/route-contract";
+import { svixCatchAll } from "@/lib/svix/unserved";
+import { svixPath, unservedOperation } from "@/lib/svix/unserved-operations";
 
 // Unknown API paths answer problem+json like every other error, not an HTML page, whatever the
 // method; authenticated first, so the answer tells an unauthenticated caller nothing about paths.
@@ -10,4 +13,11 @@ const notFound = withApi(
   { portal: false, role: "read", doc: null },
 );
 
-export { notFound as GET, notFound as POST, notFound as PUT, notFound as PATCH, notFound as DELETE, notFound as OPTIONS };
+// An operation of Svix's API outside the Svix folders (streams, connectors, /management…) is the
+// Svix surface's: its 501 in Svix's shape, not our 404.
+const unmatched = declareRoute<RouteHandler>(
+  (req, context) => (unservedOperation(req.method, svixPath(req)) ? svixCatchAll : notFound)(req, context),
+  routeContract(notFound)!,
+);
+
+export { unmatched as GET, unmatched as POST, unmatched as PUT, unmatched as PATCH, unmatched as DELETE, unmatched as OPTIONS };
