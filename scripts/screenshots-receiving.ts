@@ -34,6 +34,7 @@ export async function shootReceiving(
   const paid = page.locator('[data-event-type="invoice.paid"]');
   await paid.locator("summary").first().click();
   await paid.getByTestId("schema-fields").waitFor();
+  await paid.getByTestId("schema-versions").locator("[data-version]").first().waitFor();
   await shoot(page, `${locale}-portal-event-types`);
 
   await page.locator('header nav a[href="/portal/receiving"]').click();

@@ -24,6 +24,7 @@ import { launchBrowser } from "../tests/helpers/browser";
 import { seedData, shootData, type DataSample } from "./screenshots-data";
 import { seedFilter, shootFilter } from "./screenshots-filters";
 import { seedOrdering, shootOrdering } from "./screenshots-ordering";
+import { seedSchemas, shootSchemas } from "./screenshots-schemas";
 import { seedTraffic, shootLogs } from "./screenshots-logs";
 import { shootPortal } from "./screenshots-portal";
 import { shootPortalLogs } from "./screenshots-portal-logs";
@@ -141,6 +142,7 @@ async function main(): Promise<void> {
     traffic = await seedTraffic();
     dataSample = await seedData(systemCtx());
     await seedFilter(endpointId);
+    await seedSchemas();
     console.log("Building if needed and starting the app…");
     app = await startBuiltApp();
     mkdirSync(OUT, { recursive: true });
@@ -188,6 +190,7 @@ async function main(): Promise<void> {
         await page.goto("/event-types");
         await page.locator("details summary").first().click();
         await shoot(page, `${locale}-event-types`);
+        await shootSchemas(page, locale, shoot);
         await page.goto("/operators");
         await page.getByRole("row").nth(3).waitFor();
         await shoot(page, `${locale}-operators`);

@@ -4,7 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { NextIntlClientProvider, type AbstractIntlMessages } from "next-intl";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { LOCALES, pickLocale, type Locale } from "@/lib/i18n/locale";
-import { api, ApiError, fetchApi, type ApiCall, type ApiInit, type ApiRoute } from "../shared/api";
+import { api, ApiError, fetchApi, type ApiCall, type ApiInit, type FileRoute } from "../shared/api";
 import { ApiProvider } from "../shared/api-context";
 import { ErrorMessage } from "../shared/error-message";
 import { Skeleton } from "../ui/skeleton";
@@ -116,7 +116,7 @@ export function PortalShell({
   const token = session?.session_token ?? null;
   const call = useMemo<ApiCall>(
     () =>
-      (async (route: ApiRoute, path: string, init: ApiInit & { as?: "blob" } = {}) => {
+      (async (route: FileRoute, path: string, init: ApiInit & { as?: "blob" } = {}) => {
         try {
           return await fetchApi(route, path, { ...init, token: token ?? undefined });
         } catch (error) {

@@ -31,6 +31,8 @@ type Routes = typeof API_ROUTES;
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 type Documented<P extends keyof Routes> = { [M in Method & keyof Routes[P]]: [AnswerOf<Routes[P][M]>] extends [never] ? never : `${M} ${P & string}` }[Method & keyof Routes[P]];
 export type ApiRoute = { [P in keyof Routes]: Documented<P> }[keyof Routes];
+/** Every route, documented answer or not: a file download (a `.d.ts`, text/plain) has no JSON shape to type. */
+export type FileRoute = { [P in keyof Routes]: `${Method & keyof Routes[P] & string} ${P & string}` }[keyof Routes];
 type Handler<R> = R extends `${infer M} ${infer P extends keyof Routes}` ? Routes[P][M & keyof Routes[P]] : never;
 export type Answer<R extends ApiRoute> = AnswerOf<Handler<R>>;
 
@@ -42,12 +44,12 @@ export type ApiInit = { body?: unknown; token?: string };
  * fetched with the same credential.
  */
 export type ApiCall = {
-  (route: ApiRoute, path: string, init: ApiInit & { as: "blob" }): Promise<Blob>;
+  (route: FileRoute, path: string, init: ApiInit & { as: "blob" }): Promise<Blob>;
   <R extends ApiRoute>(route: R, path: string, init?: ApiInit): Promise<Answer<R>>;
 };
 
 /** The fetch itself, untyped: `api` below is the same function, typed by the route it calls. */
-export async function fetchApi(route: ApiRoute, path: string, init: ApiInit & { as?: "blob" } = {}): Promise<unknown> {
+export async function fetchApi(route: FileRoute, path: string, init: ApiInit & { as?: "blob" } = {}): Promise<unknown> {
   const method = route.slice(0, route.indexOf(" "));
   const headers: Record<string, string> = {};
   if (init.body !== undefined) headers["content-type"] = "application/json";

@@ -19,11 +19,13 @@ export function EventTypeCatalogCard({
   hrefs,
   empty,
   extra,
+  detail,
 }: {
   endpointId: string | null;
   hrefs: { endpoint: (id: string) => string; catalog: string };
   empty: ReactNode;
   extra?: (eventType: EventType) => ReactNode;
+  detail?: (eventType: EventType) => ReactNode;
 }) {
   const eventTypes = useEventTypes();
   return (
@@ -32,7 +34,11 @@ export function EventTypeCatalogCard({
       <Card>
         <QueryRows query={eventTypes} isEmpty={(page) => page.data.length === 0} empty={empty}>
           {(page) =>
-            endpointId ? <MarkedCatalog endpointId={endpointId} eventTypes={page.data} extra={extra} /> : <EventTypeCatalog eventTypes={page.data} extra={extra} />
+            endpointId ? (
+              <MarkedCatalog endpointId={endpointId} eventTypes={page.data} extra={extra} detail={detail} />
+            ) : (
+              <EventTypeCatalog eventTypes={page.data} extra={extra} detail={detail} />
+            )
           }
         </QueryRows>
       </Card>
@@ -52,7 +58,17 @@ function Marking({ endpointId, hrefs }: { endpointId: string; hrefs: { endpoint:
   return <SubscriptionNote endpoint={endpoint.data} endpointHref={hrefs.endpoint(endpointId)} catalogHref={hrefs.catalog} />;
 }
 
-function MarkedCatalog({ endpointId, eventTypes, extra }: { endpointId: string; eventTypes: EventType[]; extra?: (eventType: EventType) => ReactNode }) {
+function MarkedCatalog({
+  endpointId,
+  eventTypes,
+  extra,
+  detail,
+}: {
+  endpointId: string;
+  eventTypes: EventType[];
+  extra?: (eventType: EventType) => ReactNode;
+  detail?: (eventType: EventType) => ReactNode;
+}) {
   const endpoint = useEndpoint(endpointId);
-  return <EventTypeCatalog eventTypes={eventTypes} subscribed={endpoint.data ? endpoint.data.event_types : undefined} extra={extra} />;
+  return <EventTypeCatalog eventTypes={eventTypes} subscribed={endpoint.data ? endpoint.data.event_types : undefined} extra={extra} detail={detail} />;
 }

@@ -21,6 +21,7 @@ import { useExpungePayload, useMessage, useMessageAttempts, useResend } from "..
 import { RelativeTime } from "../relative-time";
 import { DeliveryStatus } from "./delivery-status";
 import { FilteredOut } from "./filtered-out";
+import { SchemaViolations } from "./schema-violations";
 
 /**
  * One message: its payload as text, each delivery with its attempts, and resend. Who may resend
@@ -156,6 +157,7 @@ export function MessageDetail({
           </div>
         </dl>
       </Card>
+      <SchemaViolations message={m} />
       <h2 className="mb-2 text-sm font-semibold">{t("payload")}</h2>
       <div className="mb-6" data-testid="payload">
         {m.payload_expunged_at ? (

@@ -3,6 +3,7 @@
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { Button } from "../../ui/button";
+import { cn } from "../../ui/cn";
 import { Input, Select } from "../../ui/input";
 import { Field } from "../../ui/label";
 import { isoToLocalInput as toLocalInput, localInputToIso as fromLocalInput } from "../local-datetime";
@@ -114,7 +115,16 @@ export function MessageFilters({
           </Field>
         </div>
       ) : null}
-      <div className="flex items-end gap-2 sm:col-span-2 lg:col-span-4">
+      {shown("schema_invalid") ? (
+        <Field id="filter-schema_invalid" label={t("schema")}>
+          <Select {...bind("schema_invalid")}>
+            <option value="">{t("schemaAny")}</option>
+            <option value="true">{t("schemaBroken")}</option>
+          </Select>
+        </Field>
+      ) : null}
+      {/* Beside the schema choice where it is offered, so the grid has no hole; else a row of its own. */}
+      <div className={cn("flex items-end gap-2", shown("schema_invalid") ? "lg:col-span-3" : "sm:col-span-2 lg:col-span-4")}>
         <Button type="submit">{t("apply")}</Button>
         <Button
           variant="secondary"

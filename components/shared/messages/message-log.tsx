@@ -5,6 +5,7 @@ import { Mail } from "lucide-react";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { useMemo } from "react";
+import { Badge } from "../../ui/badge";
 import { Button } from "../../ui/button";
 import { Card } from "../../ui/card";
 import { useApi } from "../api-context";
@@ -50,7 +51,20 @@ export function MessageLog({
           </Link>
         ),
       },
-      { header: t("columns.eventType"), accessorKey: "event_type", cell: ({ row }) => <code className="text-xs">{row.original.event_type}</code> },
+      {
+        header: t("columns.eventType"),
+        accessorKey: "event_type",
+        cell: ({ row }) => (
+          <span className="flex flex-wrap items-center gap-1.5">
+            <code className="text-xs">{row.original.event_type}</code>
+            {row.original.schema_violations?.length ? (
+              <Badge tone="warning" title={t("schemaBrokenTitle", { version: row.original.schema_version ?? 0 })} data-testid="schema-broken">
+                {t("schemaBroken")}
+              </Badge>
+            ) : null}
+          </span>
+        ),
+      },
       ...(showConsumer
         ? [
             {

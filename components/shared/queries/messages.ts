@@ -7,7 +7,7 @@ import { useApi } from "../api-context";
 
 export type { DeliverySummary, MessageDetail, MessageSummary } from "@/lib/messages/schemas";
 
-export const MESSAGE_FILTERS = ["consumer", "endpoint_id", "event_type", "status", "since", "until", "payload_contains"] as const;
+export const MESSAGE_FILTERS = ["consumer", "endpoint_id", "event_type", "status", "schema_invalid", "since", "until", "payload_contains"] as const;
 export type MessageFilter = (typeof MESSAGE_FILTERS)[number];
 
 export const messageKeys = {
