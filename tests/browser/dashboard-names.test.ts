@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { sql } from "drizzle-orm";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../../lib/api-keys";
 import { getDb } from "../../lib/db/client";
 import { alerts } from "../../lib/db/schema";
@@ -59,18 +59,8 @@ beforeAll(async () => {
   await suite.open();
 }, 600_000);
 
-// Each test's pages close with it (a failed test's are printed first: browserSuite).
-let pages: Page[] = [];
-afterEach(async () => {
-  for (const page of pages) await page.context().close();
-  pages = [];
-});
-
-async function signedIn(locale = "en-US") {
-  const opened = await suite.signedIn("admin@example.com", PASSWORD, { locale });
-  pages.push(opened.page);
-  return opened;
-}
+/** Signed in as the admin, the page closing with its test. */
+const signedIn = (locale = "en-US") => suite.signedIn("admin@example.com", PASSWORD, { locale, scoped: true });
 
 /** The ids the screen shows as text (not on hover): none but those said to be deleted. */
 async function bareIds(page: Page): Promise<string[]> {

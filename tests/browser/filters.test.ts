@@ -1,5 +1,5 @@
 import type { Locator, Page } from "playwright-core";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createOperator } from "../../lib/operators";
 import { apiClient, type Api } from "../helpers/api";
 import { clickUntilShown } from "../helpers/browser";
@@ -47,22 +47,14 @@ beforeAll(async () => {
   await suite.open();
 }, 600_000);
 
-let pages: Page[] = [];
-afterEach(async () => {
-  for (const page of pages) await page.context().close();
-  pages = [];
-});
-
 async function dashboard(locale = "en-US"): Promise<Page> {
-  const { page } = await suite.signedIn("admin@example.com", PASSWORD, { locale });
-  pages.push(page);
+  const { page } = await suite.signedIn("admin@example.com", PASSWORD, { locale, scoped: true });
   return page;
 }
 
 async function portal(link: Record<string, unknown> = {}): Promise<Page> {
   const address = await suite.portalLink(api, "acme", link);
-  const { page } = await suite.newPage();
-  pages.push(page);
+  const { page } = await suite.newPage({ scoped: true });
   await page.goto(address);
   await page.getByRole("heading", { name: "Endpoints", level: 1 }).waitFor();
   return page;

@@ -1,5 +1,5 @@
 import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOperator } from "../../lib/operators";
 import { apiClient, type Api } from "../helpers/api";
 import { clickUntilShown } from "../helpers/browser";
@@ -62,15 +62,8 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-let pages: Page[] = [];
-afterEach(async () => {
-  for (const page of pages) await page.context().close();
-  pages = [];
-});
-
 async function dashboard(locale = "en-US"): Promise<Page> {
-  const { page } = await suite.signedIn("admin@example.com", PASSWORD, { locale });
-  pages.push(page);
+  const { page } = await suite.signedIn("admin@example.com", PASSWORD, { locale, scoped: true });
   return page;
 }
 
@@ -164,8 +157,7 @@ describe("ordered delivery in Chromium", () => {
   });
 
   it("shows the portal the same lines, each head linked to its delivery's page", async () => {
-    const { page } = await suite.newPage();
-    pages.push(page);
+    const { page } = await suite.newPage({ scoped: true });
     await page.goto(await suite.portalLink(api, "acme"));
     await page.getByRole("link", { name: `${receiver.url}/orders` }).click();
     const card = page.getByTestId("ordering-card");

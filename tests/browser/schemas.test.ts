@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createOperator } from "../../lib/operators";
 import { systemCtx } from "../../lib/open-ctx";
 import { apiClient, type Api } from "../helpers/api";
@@ -31,15 +31,8 @@ beforeAll(async () => {
   await suite.open();
 }, 600_000);
 
-let pages: Page[] = [];
-afterEach(async () => {
-  for (const page of pages) await page.context().close();
-  pages = [];
-});
-
 async function dashboard(locale = "en-US"): Promise<Page> {
-  const { page } = await suite.signedIn("admin@example.com", PASSWORD, { locale });
-  pages.push(page);
+  const { page } = await suite.signedIn("admin@example.com", PASSWORD, { locale, scoped: true });
   return page;
 }
 
@@ -135,8 +128,7 @@ describe("event schemas in Chromium", () => {
 
   it("shows the portal's catalogue with the schema's version, its fields and JSON, and downloads that answer", async () => {
     const address = await suite.portalLink(api, "acme", {});
-    const { page } = await suite.newPage();
-    pages.push(page);
+    const { page } = await suite.newPage({ scoped: true });
     await page.goto(address);
     await page.getByRole("heading", { name: "Endpoints", level: 1 }).waitFor();
     await page.goto("/portal/event-types");

@@ -1,14 +1,15 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
-import { afterAll, beforeEach } from "vitest";
+import { afterAll, afterEach, beforeEach } from "vitest";
 import type { Api } from "./api";
 import { launchBrowser, recordPage } from "./browser";
 import { startBuiltApp } from "./built-app";
 import { mintPortalLink } from "./portal";
 
 type BuiltApp = Awaited<ReturnType<typeof startBuiltApp>>;
-type PageOptions = { locale?: string; clipboard?: boolean; context?: BrowserContextOptions };
+/** `scoped`: the page's context closes when the test ends (a failed test's page is printed first). */
+type PageOptions = { locale?: string; clipboard?: boolean; context?: BrowserContextOptions; scoped?: boolean };
 
 /**
  * What every browser suite shares: the production build served by `next start`, one headless
@@ -22,7 +23,11 @@ export function browserSuite() {
   let browser: Browser | undefined;
   let reports: (() => Promise<string>)[] = [];
   const hosts: Server[] = [];
+  const scoped: BrowserContext[] = [];
 
+  afterEach(async () => {
+    for (const context of scoped.splice(0)) await context.close();
+  });
   beforeEach(({ onTestFailed }) => {
     reports = [];
     onTestFailed(async () => {
@@ -53,6 +58,7 @@ export function browserSuite() {
     async newPage(options: PageOptions = {}): Promise<{ context: BrowserContext; page: Page }> {
       const context = await suite.browser.newContext({ baseURL: suite.app.url, locale: options.locale ?? "en-US", timezoneId: "Asia/Tokyo", ...options.context });
       if (options.clipboard) await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: suite.app.url });
+      if (options.scoped) scoped.push(context);
       const page = await context.newPage();
       reports.push(recordPage(page));
       return { context, page };
