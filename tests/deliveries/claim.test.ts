@@ -7,7 +7,7 @@ import { claimDueDeliveries, type ClaimedDelivery } from "../../lib/deliveries/c
 import { recordOutcomes, type AttemptOutcome } from "../../lib/deliveries/record-outcomes";
 import { newId } from "../../lib/ids";
 import { apiClient, type Api } from "../helpers/api";
-import { consumerWithEndpoint, sendMessage, sendMessages } from "../helpers/fixtures";
+import { consumerWithEndpoint, createEndpoint, sendMessage, sendMessages } from "../helpers/fixtures";
 import { holdTransaction } from "../helpers/held-transaction";
 
 /**
@@ -270,9 +270,11 @@ describe("claiming due deliveries", () => {
   });
 
   it("goes on at once when everything it scanned had to wait, so work behind it is not stranded", async () => {
-    // 30 due behind an open circuit fill a scan window of 2 × 5; a healthy endpoint's delivery is behind them.
+    // 30 due behind an open circuit fill a scan window of 2 × 5; a healthy endpoint's delivery is
+    // behind them, the same consumer's (another consumer's would be served at once: fairness.test.ts).
     await endpointWith(30, { circuit_open_until: new Date(Date.now() + 60_000) });
-    const healthy = await endpointWith(1);
+    const healthy = (await createEndpoint(api, latestConsumer, "http://127.0.0.1:9/hook")).id;
+    await sendMessage(api, latestConsumer, { event_type: "claim.test" });
     const sql = getSql();
     await sql`delete from graphile_worker._private_jobs`;
     expect((await claim(5)).deliveries).toHaveLength(0);

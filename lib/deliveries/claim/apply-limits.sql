@@ -2,10 +2,12 @@
 -- concurrency cap, rate limit, circuit breaker — and its recovery run's budget, and writes the
 -- endpoints' rate windows and half-open circuits. p_locked: the endpoints this claim holds (locked in
 -- id order, as outcome writes lock them, so two claims never both take an endpoint's last slot);
--- the rows of any other endpoint are left due. Endpoints go in the order of their first scanned
--- row, so the batch limit is shared fairly; within one, rows go in scanned order — live traffic
--- first, a recovery last. Everything else decided is parked or dropped: a row that must wait is
--- moved out of the way, so it never blocks other endpoints' work.
+-- the rows of any other endpoint are left due. Within an endpoint, rows go in scanned order — live
+-- traffic first, a recovery last. The batch limit goes by scanned order across endpoints, which
+-- the scan interleaves by consumer: the claims past it are given back (left due, with whatever
+-- their endpoints parked), so one consumer's endpoint never takes the batch from another's row
+-- scanned after it. Everything else decided is parked or dropped: a row that must wait is moved
+-- out of the way, so it never blocks other endpoints' work.
 -- The leased counts are read after the endpoint locks are held (each statement of a plpgsql
 -- function takes a fresh snapshot), so they include what another claim committed just before.
 -- Applied after the migrations by lib/db/functions.ts.
@@ -36,6 +38,18 @@ DECLARE
   v_rate_spent boolean;
   v_slots_full boolean;
   v_circuit timestamptz;
+  -- Each endpoint's writes, held until the batch limit has been applied: its id, what it had, what it gets.
+  v_e_ids text[] := '{}';
+  v_e_circuit_was timestamptz[] := '{}';
+  v_e_circuit timestamptz[] := '{}';
+  v_e_start_was timestamptz[] := '{}';
+  v_e_start timestamptz[] := '{}';
+  v_e_count_was integer[] := '{}';
+  v_e_count integer[] := '{}';
+  v_e_rated boolean[] := '{}';
+  v_e_given_back integer[] := '{}';
+  v_back integer[];
+  v_e integer;
 BEGIN
   FOR e IN
     WITH w AS (
@@ -89,7 +103,6 @@ BEGIN
       END IF;
       v_allowed := least(v_allowed, greatest(0, e.rate_limit_per_second - v_window_count));
     END IF;
-    v_allowed := least(v_allowed, p_limit - v_claimed);
     -- In scanned order, within the slots and rate above; a recovery item also within its run's
     -- budget: past it, it waits for its run, and a run another claim holds keeps its items due.
     v_taken := 0;
@@ -136,7 +149,7 @@ BEGIN
     END IF;
     v_rate_spent := e.rate_limit_per_second IS NOT NULL AND v_window_count >= e.rate_limit_per_second;
     v_slots_full := e.leased + v_taken >= e.max_concurrency OR v_half_open;
-    -- What is left beyond the slots or the rate waits parked; beyond the batch limit, it stays due.
+    -- What is left beyond the slots or the rate waits parked.
     IF v_rate_spent OR v_slots_full THEN
       FOREACH v_n IN ARRAY v_rest LOOP
         v_item := v_items[v_n];
@@ -157,10 +170,58 @@ BEGIN
     END IF;
     -- A half-open circuit is held open for the probe's lease, so no other worker probes too.
     v_circuit := CASE WHEN v_half_open AND v_taken > 0 THEN p_lease_end ELSE e.circuit_open_until END;
-    IF v_circuit IS DISTINCT FROM e.circuit_open_until OR v_window_start IS DISTINCT FROM e.rate_window_start
-       OR v_window_count <> e.rate_window_count THEN
-      UPDATE endpoints SET circuit_open_until = v_circuit, rate_window_start = v_window_start, rate_window_count = v_window_count
-      WHERE endpoints.id = e.id;
+    v_e_ids := v_e_ids || e.id;
+    v_e_circuit_was := v_e_circuit_was || e.circuit_open_until;
+    v_e_circuit := v_e_circuit || v_circuit;
+    v_e_start_was := v_e_start_was || e.rate_window_start;
+    v_e_start := v_e_start || v_window_start;
+    v_e_count_was := v_e_count_was || e.rate_window_count;
+    v_e_count := v_e_count || v_window_count;
+    v_e_rated := v_e_rated || (e.rate_limit_per_second IS NOT NULL);
+    v_e_given_back := v_e_given_back || 0;
+  END LOOP;
+
+  -- The batch limit: the claims past it in scanned order are given back, left due, and so is
+  -- what their endpoints parked here (it was parked for slots or a rate these claims no longer use).
+  IF v_claimed > p_limit THEN
+    SELECT array_agg(b.n ORDER BY b.n) INTO v_back FROM (
+      SELECT i.n FROM unnest(v_items) WITH ORDINALITY AS i(delivery_id, kind, endpoint_id, recovery_id, action, until, for_slot, probe, wait_leased, n)
+      WHERE i.action = 'claim' ORDER BY i.n OFFSET p_limit) b;
+    FOREACH v_n IN ARRAY v_back LOOP
+      v_item := v_items[v_n];
+      v_item.action := NULL;
+      v_item.probe := false;
+      v_items[v_n] := v_item;
+      v_e := array_position(v_e_ids, v_item.endpoint_id);
+      v_e_given_back[v_e] := v_e_given_back[v_e] + 1;
+    END LOOP;
+    FOR v_n IN 1 .. cardinality(v_items) LOOP
+      v_item := v_items[v_n];
+      CONTINUE WHEN v_item.action IS DISTINCT FROM 'park';
+      v_e := array_position(v_e_ids, v_item.endpoint_id);
+      CONTINUE WHEN v_e IS NULL OR v_e_given_back[v_e] = 0;
+      v_item.action := NULL;
+      v_item.until := NULL;
+      v_item.for_slot := NULL;
+      v_item.wait_leased := NULL;
+      v_items[v_n] := v_item;
+    END LOOP;
+  END IF;
+
+  FOR v_e IN 1 .. cardinality(v_e_ids) LOOP
+    IF v_e_given_back[v_e] > 0 THEN
+      IF v_e_rated[v_e] THEN
+        v_e_count[v_e] := v_e_count[v_e] - v_e_given_back[v_e];
+      END IF;
+      -- A half-open circuit's probe given back: nobody probes yet.
+      IF v_e_circuit[v_e] IS DISTINCT FROM v_e_circuit_was[v_e] THEN
+        v_e_circuit[v_e] := v_e_circuit_was[v_e];
+      END IF;
+    END IF;
+    IF v_e_circuit[v_e] IS DISTINCT FROM v_e_circuit_was[v_e] OR v_e_start[v_e] IS DISTINCT FROM v_e_start_was[v_e]
+       OR v_e_count[v_e] <> v_e_count_was[v_e] THEN
+      UPDATE endpoints SET circuit_open_until = v_e_circuit[v_e], rate_window_start = v_e_start[v_e], rate_window_count = v_e_count[v_e]
+      WHERE endpoints.id = v_e_ids[v_e];
     END IF;
   END LOOP;
   RETURN v_items;
