@@ -33,7 +33,7 @@ export type FairnessRun = {
 type Context = { db: BenchDatabase; receiver: Receiver; api: Api; env: NodeJS.ProcessEnv; logDir: string };
 
 /** The claim's stages that fairness changed, as commit `ref` had them. */
-function claimAt(ref: string): string[] {
+export function claimAt(ref: string): string[] {
   return ["lib/deliveries/claim/scan-due.sql", "lib/deliveries/claim/apply-limits.sql"].map((file) =>
     execFileSync("git", ["show", `${ref}:${file}`], { encoding: "utf8" }),
   );
