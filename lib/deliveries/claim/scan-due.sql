@@ -25,113 +25,137 @@ CREATE OR REPLACE FUNCTION webhook_admin_claim_scan_kind(p_kind smallint, p_want
 LANGUAGE plpgsql AS $$
 DECLARE
   v_now timestamptz := now();
-  -- Steps of the walk at most: consumers whose rows are all waiting cost a step each and serve nothing.
+  -- Steps of the walk at most, each way round: consumers whose rows all wait cost a step and serve nothing.
   v_max_steps integer := greatest(32, p_want);
-  v_steps integer := 0;
   v_start text;
-  v_at text;
-  v_wrapped boolean := false;
-  v_next text;
-  v_first timestamptz;
   -- The due consumers found, in the walk's order; '' stands for rows no consumer is recorded on
   -- (rows written before migration 0021 filled consumer_id: see lib/db/schema/columns.ts).
-  v_consumers text[] := '{}';
+  v_consumers text[];
   v_weights integer[];
   v_got integer[];
   v_open boolean[];
+  v_shares integer[];
   v_left integer := p_want;
-  -- What was left when the pass began: the shares of a pass are of it.
-  v_pass_left integer;
-  v_share integer;
   v_weight_sum integer;
-  v_taken integer;
-  v_c integer;
   v_pass integer := 0;
+  v_c integer;
+  v_n integer;
+  v_taken integer[];
   -- What was taken, with each row's consumer's place in the walk and the row's rank there.
   v_items webhook_admin_claim_item[] := '{}';
   v_visit integer[] := '{}';
   v_rank integer[] := '{}';
   v_part webhook_admin_claim_item[];
+  v_part_visit integer[];
+  v_part_rank integer[];
+  v_at text;
 BEGIN
   IF p_want <= 0 THEN
     RETURN '{}';
   END IF;
-  IF EXISTS (SELECT 1 FROM delivery_queue q WHERE q.kind = p_kind AND q.consumer_id IS NULL AND q.next_attempt_at <= v_now) THEN
-    v_consumers := v_consumers || ''::text;
-  END IF;
   SELECT r.after_consumer INTO v_start FROM claim_rotation r WHERE r.kind = p_kind;
-  v_at := coalesce(v_start, '');
-  LOOP
-    EXIT WHEN cardinality(v_consumers) >= p_want OR v_steps >= v_max_steps;
-    v_next := NULL;
-    SELECT q.consumer_id, q.next_attempt_at INTO v_next, v_first FROM delivery_queue q
-    WHERE q.kind = p_kind AND q.consumer_id > v_at
-    ORDER BY q.consumer_id, q.next_attempt_at LIMIT 1;
-    v_steps := v_steps + 1;
-    IF v_next IS NULL THEN
-      EXIT WHEN v_wrapped OR v_start IS NULL;
-      v_wrapped := true;
-      v_at := '';
-      CONTINUE;
-    END IF;
-    EXIT WHEN v_wrapped AND v_next > v_start;
-    v_at := v_next;
-    IF v_first <= v_now THEN
-      v_consumers := v_consumers || v_next;
-    END IF;
-  END LOOP;
-  IF cardinality(v_consumers) = 0 THEN
+  -- The walk: from after the rotation's place to the last consumer, then from the first to it. A
+  -- recursive query is evaluated as far as its reader reads, so the LIMIT ends the walk (UNION ALL
+  -- reads its branches in order); each step is one descent of the index.
+  WITH RECURSIVE after_start(consumer_id, first_at, step) AS (
+    (SELECT q.consumer_id, q.next_attempt_at, 1 FROM delivery_queue q
+     WHERE q.kind = p_kind AND q.consumer_id > coalesce(v_start, '') ORDER BY q.consumer_id, q.next_attempt_at LIMIT 1)
+    UNION ALL
+    SELECT nx.consumer_id, nx.next_attempt_at, w.step + 1 FROM after_start w
+    CROSS JOIN LATERAL (SELECT q.consumer_id, q.next_attempt_at FROM delivery_queue q
+                        WHERE q.kind = p_kind AND q.consumer_id > w.consumer_id ORDER BY q.consumer_id, q.next_attempt_at LIMIT 1) nx
+    WHERE w.step < v_max_steps
+  ), up_to_start(consumer_id, first_at, step) AS (
+    (SELECT q.consumer_id, q.next_attempt_at, 1 FROM delivery_queue q
+     WHERE q.kind = p_kind AND q.consumer_id > '' AND q.consumer_id <= v_start ORDER BY q.consumer_id, q.next_attempt_at LIMIT 1)
+    UNION ALL
+    SELECT nx.consumer_id, nx.next_attempt_at, w.step + 1 FROM up_to_start w
+    CROSS JOIN LATERAL (SELECT q.consumer_id, q.next_attempt_at FROM delivery_queue q
+                        WHERE q.kind = p_kind AND q.consumer_id > w.consumer_id AND q.consumer_id <= v_start
+                        ORDER BY q.consumer_id, q.next_attempt_at LIMIT 1) nx
+    WHERE w.step < v_max_steps
+  ), found AS (
+    SELECT d.consumer_id, row_number() OVER () AS n FROM (
+      SELECT ''::text AS consumer_id
+      WHERE EXISTS (SELECT 1 FROM delivery_queue q WHERE q.kind = p_kind AND q.consumer_id IS NULL AND q.next_attempt_at <= v_now)
+      UNION ALL
+      (SELECT a.consumer_id FROM after_start a WHERE a.first_at <= v_now
+       UNION ALL
+       SELECT b.consumer_id FROM up_to_start b WHERE b.first_at <= v_now)
+      LIMIT p_want) d
+  )
+  SELECT array_agg(f.consumer_id ORDER BY f.n), array_agg(coalesce(c.weight, 1) ORDER BY f.n)
+  INTO v_consumers, v_weights
+  FROM found f LEFT JOIN consumers c ON c.id = f.consumer_id;
+  IF v_consumers IS NULL THEN
     RETURN '{}';
   END IF;
 
-  SELECT array_agg(coalesce(c.weight, 1) ORDER BY u.n) INTO v_weights
-  FROM unnest(v_consumers) WITH ORDINALITY AS u(id, n) LEFT JOIN consumers c ON c.id = u.id;
   v_got := array_fill(0, ARRAY[cardinality(v_consumers)]);
   v_open := array_fill(true, ARRAY[cardinality(v_consumers)]);
   -- Passes: each open consumer takes its weight's part of what is left (at least one row, in the
   -- walk's order while any is left); one that takes less than that has no more and is closed.
   WHILE v_left > 0 AND v_pass < 8 AND true = ANY (v_open) LOOP
     v_pass := v_pass + 1;
-    SELECT sum(v_weights[n]) INTO v_weight_sum FROM generate_subscripts(v_consumers, 1) AS n WHERE v_open[n];
-    v_pass_left := v_left;
+    v_weight_sum := 0;
     FOR v_c IN 1 .. cardinality(v_consumers) LOOP
-      CONTINUE WHEN NOT v_open[v_c];
-      EXIT WHEN v_left = 0;
-      v_share := least(v_left, greatest(1, (v_pass_left * v_weights[v_c]) / v_weight_sum));
-      -- OFFSET: the rows this claim locked in an earlier pass come first again (a lock of one's own
-      -- is not skipped); rows others locked meanwhile are skipped before it counts.
-      IF v_consumers[v_c] = '' THEN
-        SELECT coalesce(array_agg(ROW(d.delivery_id, p_kind, d.endpoint_id, d.recovery_id, NULL, NULL, NULL, false, NULL)::webhook_admin_claim_item), '{}')
-        INTO v_part FROM (
-          SELECT q.delivery_id, q.endpoint_id, q.recovery_id FROM delivery_queue q
-          WHERE q.kind = p_kind AND q.consumer_id IS NULL AND q.next_attempt_at <= v_now
-          ORDER BY q.next_attempt_at OFFSET v_got[v_c] LIMIT v_share FOR UPDATE SKIP LOCKED) d;
-      ELSE
-        SELECT coalesce(array_agg(ROW(d.delivery_id, p_kind, d.endpoint_id, d.recovery_id, NULL, NULL, NULL, false, NULL)::webhook_admin_claim_item), '{}')
-        INTO v_part FROM (
-          SELECT q.delivery_id, q.endpoint_id, q.recovery_id FROM delivery_queue q
-          WHERE q.kind = p_kind AND q.consumer_id = v_consumers[v_c] AND q.next_attempt_at <= v_now
-          ORDER BY q.next_attempt_at OFFSET v_got[v_c] LIMIT v_share FOR UPDATE SKIP LOCKED) d;
-      END IF;
-      v_taken := cardinality(v_part);
-      IF v_taken < v_share THEN
-        v_open[v_c] := false;
-      END IF;
-      IF v_taken > 0 THEN
-        v_items := v_items || v_part;
-        v_visit := v_visit || array_fill(v_c, ARRAY[v_taken]);
-        v_rank := v_rank || ARRAY(SELECT v_got[v_c] + g FROM generate_series(1, v_taken) AS g);
-        v_got[v_c] := v_got[v_c] + v_taken;
-        v_left := v_left - v_taken;
+      IF v_open[v_c] THEN
+        v_weight_sum := v_weight_sum + v_weights[v_c];
       END IF;
     END LOOP;
+    v_shares := array_fill(0, ARRAY[cardinality(v_consumers)]);
+    v_n := v_left;
+    FOR v_c IN 1 .. cardinality(v_consumers) LOOP
+      CONTINUE WHEN NOT v_open[v_c];
+      EXIT WHEN v_n = 0;
+      v_shares[v_c] := least(v_n, greatest(1, (v_left * v_weights[v_c]) / v_weight_sum));
+      v_n := v_n - v_shares[v_c];
+    END LOOP;
+    -- Every consumer's share in one statement. OFFSET: the rows this claim locked in an earlier
+    -- pass come first again (a lock of one's own is not skipped); rows others locked are skipped first.
+    SELECT coalesce(array_agg(ROW(d.delivery_id, p_kind, d.endpoint_id, d.recovery_id, NULL, NULL, NULL, false, NULL)::webhook_admin_claim_item ORDER BY c.n, d.r), '{}'),
+           coalesce(array_agg(c.n::integer ORDER BY c.n, d.r), '{}'), coalesce(array_agg((c.got + d.r)::integer ORDER BY c.n, d.r), '{}')
+    INTO v_part, v_part_visit, v_part_rank
+    FROM unnest(v_consumers, v_shares, v_got) WITH ORDINALITY AS c(consumer_id, share, got, n)
+    CROSS JOIN LATERAL (
+      SELECT x.delivery_id, x.endpoint_id, x.recovery_id, row_number() OVER () AS r FROM (
+        SELECT q.delivery_id, q.endpoint_id, q.recovery_id FROM delivery_queue q
+        WHERE q.kind = p_kind AND q.consumer_id = c.consumer_id AND q.next_attempt_at <= v_now
+        ORDER BY q.next_attempt_at OFFSET c.got LIMIT c.share FOR UPDATE SKIP LOCKED) x
+    ) d
+    WHERE c.share > 0 AND c.consumer_id <> '';
+    IF v_consumers[1] = '' AND v_shares[1] > 0 THEN
+      SELECT v_part || coalesce(array_agg(ROW(x.delivery_id, p_kind, x.endpoint_id, x.recovery_id, NULL, NULL, NULL, false, NULL)::webhook_admin_claim_item), '{}'),
+             v_part_visit || coalesce(array_agg(1), '{}'), v_part_rank || coalesce(array_agg((v_got[1] + x.r)::integer), '{}')
+      INTO v_part, v_part_visit, v_part_rank
+      FROM (SELECT y.*, row_number() OVER () AS r FROM (
+              SELECT q.delivery_id, q.endpoint_id, q.recovery_id FROM delivery_queue q
+              WHERE q.kind = p_kind AND q.consumer_id IS NULL AND q.next_attempt_at <= v_now
+              ORDER BY q.next_attempt_at OFFSET v_got[1] LIMIT v_shares[1] FOR UPDATE SKIP LOCKED) y) x;
+    END IF;
+    v_taken := array_fill(0, ARRAY[cardinality(v_consumers)]);
+    FOREACH v_c IN ARRAY v_part_visit LOOP
+      v_taken[v_c] := v_taken[v_c] + 1;
+    END LOOP;
+    FOR v_c IN 1 .. cardinality(v_consumers) LOOP
+      CONTINUE WHEN v_shares[v_c] = 0;
+      IF v_taken[v_c] < v_shares[v_c] THEN
+        v_open[v_c] := false;
+      END IF;
+      v_got[v_c] := v_got[v_c] + v_taken[v_c];
+      v_left := v_left - v_taken[v_c];
+    END LOOP;
+    v_items := v_items || v_part;
+    v_visit := v_visit || v_part_visit;
+    v_rank := v_rank || v_part_rank;
   END LOOP;
 
+  -- Interleaved: each consumer's first, then its second, a weight of w taking w at a time.
+  -- (Walked, not subscripted: a subscript of a composite array walks it from its start.)
   SELECT array_agg(ROW(i.delivery_id, i.kind, i.endpoint_id, i.recovery_id, NULL, NULL, NULL, false, NULL)::webhook_admin_claim_item
                    ORDER BY ceil(t.rank::numeric / v_weights[t.visit]), t.visit, t.rank),
          array_agg(t.visit ORDER BY ceil(t.rank::numeric / v_weights[t.visit]), t.visit, t.rank)
   INTO v_items, v_visit
-  -- (Walked, not subscripted: a subscript of a composite array walks it from its start.)
   FROM unnest(v_items) WITH ORDINALITY AS i(delivery_id, kind, endpoint_id, recovery_id, action, until, for_slot, probe, wait_leased, n)
   JOIN unnest(v_visit, v_rank) WITH ORDINALITY AS t(visit, rank, n) ON t.n = i.n;
   IF v_items IS NULL THEN
@@ -140,17 +164,12 @@ BEGIN
   END IF;
 
   -- The next claim starts after the last consumer this one will serve: the last among the first
-  -- p_mark rows, which the later stages take (the rest of the window is for rows that must wait) —
-  -- or, when it serves every consumer found, after the last one the walk saw. Not waited for: a
-  -- claim running beside this one leaves the rotation where it is, and this one's rows are locked.
+  -- p_mark rows, which the later stages take (the rest of the window is for rows that must wait).
+  -- Not waited for: a claim running beside this one leaves the rotation where it is.
   IF p_mark > 0 THEN
-    IF cardinality(v_items) > p_mark THEN
-      SELECT max(v) INTO v_c FROM unnest(v_visit[1:p_mark]) AS v;
-      IF v_c < cardinality(v_consumers) THEN
-        v_at := v_consumers[v_c];
-      END IF;
-    END IF;
-    IF v_at IS DISTINCT FROM v_start AND v_at <> '' THEN
+    SELECT max(v) INTO v_c FROM unnest(v_visit[1:p_mark]) AS v;
+    v_at := nullif(v_consumers[v_c], '');
+    IF v_at IS DISTINCT FROM v_start AND v_at IS NOT NULL THEN
       UPDATE claim_rotation r SET after_consumer = v_at
       WHERE r.kind = p_kind AND r.kind = (SELECT l.kind FROM claim_rotation l WHERE l.kind = p_kind FOR UPDATE SKIP LOCKED);
     END IF;
