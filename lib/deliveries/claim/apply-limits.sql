@@ -48,7 +48,7 @@ DECLARE
   v_e_count integer[] := '{}';
   v_e_rated boolean[] := '{}';
   v_e_given_back integer[] := '{}';
-  v_back integer[];
+  v_back_endpoints text[];
   v_e integer;
 BEGIN
   FOR e IN
@@ -178,38 +178,35 @@ BEGIN
     v_e_count_was := v_e_count_was || e.rate_window_count;
     v_e_count := v_e_count || v_window_count;
     v_e_rated := v_e_rated || (e.rate_limit_per_second IS NOT NULL);
-    v_e_given_back := v_e_given_back || 0;
   END LOOP;
 
   -- The batch limit: the claims past it in scanned order are given back, left due, and so is
   -- what their endpoints parked here (it was parked for slots or a rate these claims no longer use).
   IF v_claimed > p_limit THEN
-    SELECT array_agg(b.n ORDER BY b.n) INTO v_back FROM (
-      SELECT i.n FROM unnest(v_items) WITH ORDINALITY AS i(delivery_id, kind, endpoint_id, recovery_id, action, until, for_slot, probe, wait_leased, n)
-      WHERE i.action = 'claim' ORDER BY i.n OFFSET p_limit) b;
-    FOREACH v_n IN ARRAY v_back LOOP
-      v_item := v_items[v_n];
-      v_item.action := NULL;
-      v_item.probe := false;
-      v_items[v_n] := v_item;
-      v_e := array_position(v_e_ids, v_item.endpoint_id);
-      v_e_given_back[v_e] := v_e_given_back[v_e] + 1;
-    END LOOP;
-    FOR v_n IN 1 .. cardinality(v_items) LOOP
-      v_item := v_items[v_n];
-      CONTINUE WHEN v_item.action IS DISTINCT FROM 'park';
-      v_e := array_position(v_e_ids, v_item.endpoint_id);
-      CONTINUE WHEN v_e IS NULL OR v_e_given_back[v_e] = 0;
-      v_item.action := NULL;
-      v_item.until := NULL;
-      v_item.for_slot := NULL;
-      v_item.wait_leased := NULL;
-      v_items[v_n] := v_item;
-    END LOOP;
+    -- In one statement (a subscript of a composite array walks it from its start): the claims
+    -- numbered in scanned order, those past the limit and their endpoints' parked rows left due.
+    WITH numbered AS (
+      SELECT i.*, count(*) FILTER (WHERE i.action = 'claim') OVER (ORDER BY i.n) AS claim_no
+      FROM unnest(v_items) WITH ORDINALITY AS i(delivery_id, kind, endpoint_id, recovery_id, action, until, for_slot, probe, wait_leased, n)
+    ), marked AS (
+      SELECT m.*, m.action = 'claim' AND m.claim_no > p_limit AS back,
+             bool_or(m.action = 'claim' AND m.claim_no > p_limit) OVER (PARTITION BY m.endpoint_id) AS endpoint_back
+      FROM numbered m
+    )
+    SELECT array_agg(CASE WHEN k.back OR (k.endpoint_back AND k.action = 'park')
+                          THEN ROW(k.delivery_id, k.kind, k.endpoint_id, k.recovery_id, NULL, NULL, NULL, false, NULL)::webhook_admin_claim_item
+                          ELSE ROW(k.delivery_id, k.kind, k.endpoint_id, k.recovery_id, k.action, k.until, k.for_slot, k.probe, k.wait_leased)::webhook_admin_claim_item
+                     END ORDER BY k.n),
+           coalesce(array_agg(k.endpoint_id) FILTER (WHERE k.back), '{}')
+    INTO v_items, v_back_endpoints
+    FROM marked k;
+    SELECT array_agg(coalesce(b.given, 0) ORDER BY e.ord) INTO v_e_given_back
+    FROM unnest(v_e_ids) WITH ORDINALITY AS e(id, ord)
+    LEFT JOIN (SELECT x.id, count(*)::integer AS given FROM unnest(v_back_endpoints) AS x(id) GROUP BY x.id) b ON b.id = e.id;
   END IF;
 
   FOR v_e IN 1 .. cardinality(v_e_ids) LOOP
-    IF v_e_given_back[v_e] > 0 THEN
+    IF v_e_given_back[v_e] IS NOT NULL AND v_e_given_back[v_e] > 0 THEN
       IF v_e_rated[v_e] THEN
         v_e_count[v_e] := v_e_count[v_e] - v_e_given_back[v_e];
       END IF;
