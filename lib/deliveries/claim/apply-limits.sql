@@ -200,9 +200,9 @@ BEGIN
            coalesce(array_agg(k.endpoint_id) FILTER (WHERE k.back), '{}')
     INTO v_items, v_back_endpoints
     FROM marked k;
-    SELECT array_agg(coalesce(b.given, 0) ORDER BY e.ord) INTO v_e_given_back
-    FROM unnest(v_e_ids) WITH ORDINALITY AS e(id, ord)
-    LEFT JOIN (SELECT x.id, count(*)::integer AS given FROM unnest(v_back_endpoints) AS x(id) GROUP BY x.id) b ON b.id = e.id;
+    SELECT array_agg(coalesce(b.given, 0) ORDER BY ep.ord) INTO v_e_given_back
+    FROM unnest(v_e_ids) WITH ORDINALITY AS ep(id, ord)
+    LEFT JOIN (SELECT x.id, count(*)::integer AS given FROM unnest(v_back_endpoints) AS x(id) GROUP BY x.id) b ON b.id = ep.id;
   END IF;
 
   FOR v_e IN 1 .. cardinality(v_e_ids) LOOP
