@@ -13,7 +13,7 @@ import { createSql } from "../lib/db/client";
 import { applySqlFunctions } from "../lib/db/functions";
 import { newId } from "../lib/ids";
 import { prepareDatabase } from "./database";
-import { claimAt } from "./fairness";
+import { claimBodyAt } from "./claim-ab";
 
 const { values } = parseArgs({
   options: {
@@ -33,7 +33,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 async function main() {
   const db = await prepareDatabase({ fsync: false, log: () => {} });
   const sql = createSql(db.url, { max: 1, name: "claim-consumers" });
-  const before = claimAt(values.vs!);
+  const before = claimBodyAt(values.vs!);
   const lines: string[] = [];
   try {
     const pid = (await sql<{ pid: number }[]>`select pg_backend_pid() as pid`)[0]!.pid;
@@ -64,7 +64,7 @@ async function main() {
       for (let round = 0; round < rounds * 2; round++) {
         const variant = round % 4 === 0 || round % 4 === 3 ? "fair" : "time";
         if (variant === "fair") await applySqlFunctions(sql);
-        else for (const body of before) await sql.unsafe(body);
+        else await sql.unsafe(before);
         await sql`update delivery_queue set lease_token = null, parked = false, next_attempt_at = now() - interval '1 second'`;
         await sql`vacuum analyze delivery_queue`;
         const cpuBefore = cpuSeconds(pid);

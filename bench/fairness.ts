@@ -7,10 +7,10 @@
  * they belong to), then with this tree's (fair claiming across consumers), on the same database,
  * worker and receiver — each claim put in place (CREATE OR REPLACE) before its phases' workers start.
  */
-import { execFileSync } from "node:child_process";
 import { applySqlFunctions } from "../lib/db/functions";
 import { compactStats } from "../lib/stats/compact-stats";
 import type { Api } from "./api";
+import { claimBodyAt } from "./claim-ab";
 import type { BenchDatabase } from "./database";
 import { queueDeliveries } from "./delivery-pairs";
 import { startWorker } from "./product";
@@ -31,13 +31,6 @@ export type FairnessRun = {
 };
 
 type Context = { db: BenchDatabase; receiver: Receiver; api: Api; env: NodeJS.ProcessEnv; logDir: string };
-
-/** The claim's stages that fairness changed, as commit `ref` had them. */
-export function claimAt(ref: string): string[] {
-  return ["lib/deliveries/claim/scan-due.sql", "lib/deliveries/claim/apply-limits.sql"].map((file) =>
-    execFileSync("git", ["show", `${ref}:${file}`], { encoding: "utf8" }),
-  );
-}
 
 /**
  * B's sends, one every 1000/rate ms on a fixed schedule (a slow answer does not delay the next),
@@ -116,10 +109,10 @@ export async function measureFairness(
     endpointIds.push((await api.expect(201, "POST", `/api/v1/consumers/${busyUid}/endpoints`, { url: `${ctx.receiver.url}/fair-setup/${i}` })).id);
   }
   await api.expect(201, "POST", `/api/v1/consumers/${quietUid}/endpoints`, { url: `${ctx.receiver.url}/fair-quiet` });
-  const before = claimAt(options.ref);
+  const before = claimBodyAt(options.ref);
   const runs: FairnessRun[] = [];
   for (const claim of [options.ref, "this tree"]) {
-    if (claim === options.ref) for (const body of before) await db.sql.unsafe(body);
+    if (claim === options.ref) await db.sql.unsafe(before);
     else await applySqlFunctions(db.sql);
     log(` claim: ${claim === options.ref ? `${options.ref}'s (time order)` : "this tree's (fair across consumers)"}`);
     const idleWorker = await startWorker(ctx.env, ctx.logDir);
