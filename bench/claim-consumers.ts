@@ -7,12 +7,13 @@
  * every row due again and claims batches of 100 until all are leased; the two alternate round by
  * round. Prints the median PostgreSQL backend CPU and wall time per leased row.
  */
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { createSql } from "../lib/db/client";
 import { applySqlFunctions } from "../lib/db/functions";
 import { newId } from "../lib/ids";
+import { processCpuSeconds } from "./cpu";
 import { prepareDatabase } from "./database";
+import { median } from "./stats";
 import { claimBodyAt } from "./claim-ab";
 
 const { values } = parseArgs({
@@ -24,11 +25,6 @@ const { values } = parseArgs({
 });
 const counts = values.consumers!.split(",").map(Number);
 const rounds = Number(values.rounds);
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main() {
   const db = await prepareDatabase({ fsync: false, log: () => {} });
@@ -67,7 +63,7 @@ async function main() {
         else await sql.unsafe(before);
         await sql`update delivery_queue set lease_token = null, parked = false, next_attempt_at = now() - interval '1 second'`;
         await sql`vacuum analyze delivery_queue`;
-        const cpuBefore = cpuSeconds(pid);
+        const cpuBefore = processCpuSeconds(pid);
         const started = process.hrtime.bigint();
         let leased = 0;
         for (let i = 0; leased < rows && i < rows; i++) {
@@ -75,7 +71,7 @@ async function main() {
           leased += row!.n;
         }
         const wall = Number(process.hrtime.bigint() - started) / 1e3 / leased;
-        const cpu = ((cpuSeconds(pid) - cpuBefore) * 1e6) / leased;
+        const cpu = ((processCpuSeconds(pid) - cpuBefore) * 1e6) / leased;
         times[variant].cpu.push(cpu);
         times[variant].wall.push(wall);
         console.log(`${count} consumers, round ${round + 1} ${variant}: ${cpu.toFixed(1)} µs CPU, ${wall.toFixed(1)} µs wall per leased row (${leased} leased)`);

@@ -6,13 +6,14 @@
  * claims of 100 in turn, the two bodies alternating round by round. Prints the median time per
  * claim, client-side and in PostgreSQL (track_functions), and their ratio.
  */
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { createSql } from "../lib/db/client";
 import { applySqlFunctions } from "../lib/db/functions";
 import { newId } from "../lib/ids";
 import { claimBodyAt } from "./claim-ab";
+import { processCpuSeconds } from "./cpu";
 import { prepareDatabase } from "./database";
+import { median } from "./stats";
 
 const { values } = parseArgs({
   options: {
@@ -25,12 +26,6 @@ const { values } = parseArgs({
 const rounds = Number(values.rounds);
 const claims = Number(values.claims);
 const endpointCount = Number(values.endpoints);
-/** CPU seconds (user + system) a process has used, from /proc: less bent by the machine's other load than wall time. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main() {
   const db = await prepareDatabase({ fsync: false, log: () => {} });
@@ -70,7 +65,7 @@ async function main() {
       await sql`update delivery_queue set lease_token = null, parked = false, next_attempt_at = now() - interval '1 second'`;
       await sql`vacuum analyze delivery_queue`;
       await sql`select pg_stat_reset()`;
-      const cpuBefore = cpuSeconds(pid);
+      const cpuBefore = processCpuSeconds(pid);
       const started = process.hrtime.bigint();
       let leased = 0;
       for (let i = 0; i < claims; i++) {
@@ -78,7 +73,7 @@ async function main() {
         leased += row!.n;
       }
       const client = Number(process.hrtime.bigint() - started) / 1e6 / claims;
-      const cpu = ((cpuSeconds(pid) - cpuBefore) * 1000) / claims;
+      const cpu = ((processCpuSeconds(pid) - cpuBefore) * 1000) / claims;
       await sql`select pg_stat_force_next_flush()`;
       await sql`select pg_stat_clear_snapshot()`;
       const [stat] = await sql<{ total: number }[]>`select coalesce(sum(total_time), 0)::float8 as total from pg_stat_user_functions where funcname = 'webhook_admin_claim_deliveries_v2'`;

@@ -95,3 +95,9 @@ export function formatShares(shares: Record<string, number> | null): string {
     .map(([group, pct]) => `${group} ${Math.round(pct)}%`)
     .join(", ");
 }
+
+/** CPU seconds (user + system) one process has used, from /proc: less bent by the machine's other load than wall time. */
+export function processCpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}

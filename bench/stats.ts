@@ -48,3 +48,6 @@ export function every(intervalMs: number, line: () => string | Promise<string>):
   }, intervalMs);
   return () => clearInterval(timer);
 }
+
+/** The middle value (the upper of the two middle ones for an even count). */
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
