@@ -1,6 +1,6 @@
 /**
  * Part n of `npm run bench` (issue 38): a noisy neighbour. Consumer A has `messages` due over
- * `endpoints` fast endpoints (queued by SQL, as part b's); consumer B sends `rate` messages a second
+ * `endpoints` fast endpoints (max_concurrency 100; queued by SQL, as part b's); consumer B sends `rate` messages a second
  * to its one endpoint through POST /api/v1/messages. B's created → arrival is measured idle, then
  * while A's backlog drains; A's drain rate alone, then with B beside it. The same three phases run
  * first with the claim of commit `ref` (time-order claiming: the oldest due rows first, whoever
@@ -106,7 +106,11 @@ export async function measureFairness(
   await api.expect(201, "POST", "/api/v1/consumers", { uid: quietUid, name: quietUid });
   const endpointIds: string[] = [];
   for (let i = 0; i < options.endpoints; i++) {
-    endpointIds.push((await api.expect(201, "POST", `/api/v1/consumers/${busyUid}/endpoints`, { url: `${ctx.receiver.url}/fair-setup/${i}` })).id);
+    // Room for all of its work at once (as part b's endpoints): its backlog waits due in the queue,
+    // in time order, not parked behind its endpoints' caps.
+    endpointIds.push(
+      (await api.expect(201, "POST", `/api/v1/consumers/${busyUid}/endpoints`, { url: `${ctx.receiver.url}/fair-setup/${i}`, max_concurrency: 100 })).id,
+    );
   }
   await api.expect(201, "POST", `/api/v1/consumers/${quietUid}/endpoints`, { url: `${ctx.receiver.url}/fair-quiet` });
   const before = claimBodyAt(options.ref);
