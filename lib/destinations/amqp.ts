@@ -128,7 +128,7 @@ function withDetail(classified: { error: BrokerError; detail: string }, started:
 export const amqp = defineDestination<AmqpTarget, AmqpRequest>({
   kind: "amqp",
   target: amqpTarget,
-  input: amqpTargetInput,
+  broker: { input: amqpTargetInput, schemes: { plain: "amqp", tls: "amqps" } },
   describe: (target) => `${target.url} (exchange "${target.exchange}", routing key "${target.routing_key}")`,
   prepare(delivery, target, secrets) {
     const { fields, loggedHeaders } = messageFields(delivery, secrets);

@@ -46,11 +46,12 @@ export type Destination<Target, Request> = {
   /** What an endpoint of this kind stores (the claim's `target`). */
   target: z.ZodType<Target>;
   /**
-   * What the endpoints API takes as an endpoint's `target` of this kind: a broker `url` with its
-   * credentials and the kind's own fields, stored sealed (./broker.ts, ADR 0044). None for http,
-   * whose target is the endpoint's url, headers and svix_headers.
+   * A kind that delivers into a broker: what the endpoints API takes as its `target` (a broker
+   * `url` with its credentials, and the kind's own fields; stored sealed, ./broker.ts, ADR 0044)
+   * and the URL's schemes, in the clear and over TLS. None for http, whose target is the endpoint's
+   * url, headers and svix_headers.
    */
-  input?: z.ZodType<{ url: string }>;
+  broker?: { input: z.ZodType<{ url: string }>; schemes: { plain: string; tls: string } };
   /** Where it goes, as the attempt log's `url` shows it: the URL, or the kind's own address for its target. */
   describe(target: Target): string;
   /** Builds the request, signed with the endpoint's active secrets. Pure: no I/O. */

@@ -90,7 +90,7 @@ function classifyRedisError(error: unknown): { error: BrokerError; detail: strin
 export const redisStream = defineDestination<RedisStreamTarget, RedisStreamRequest>({
   kind: "redis_stream",
   target: redisStreamTarget,
-  input: redisStreamTargetInput,
+  broker: { input: redisStreamTargetInput, schemes: { plain: "redis", tls: "rediss" } },
   describe: (target) => `${target.url} (stream "${target.stream}")`,
   prepare(delivery, target, secrets) {
     const { fields, loggedHeaders } = messageFields(delivery, secrets);
