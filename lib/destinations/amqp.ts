@@ -33,6 +33,7 @@ type Publisher = { model: ChannelModel; channel: ConfirmChannel; returned: Set<s
 const pool = connectionPool<Publisher>({
   idleMs: BROKER_IDLE_MS,
   close: (publisher) => void publisher.model.close().catch(() => {}),
+  alive: (publisher) => publisher.broken === null,
 });
 
 /** Closes every pooled connection (the worker's shutdown, tests). */

@@ -41,8 +41,10 @@ describe("the connection pool", () => {
     const opened: string[] = [];
     const closed: string[] = [];
     let onClose: (() => void) | null = null;
+    const dead = new Set<string>();
     const p = connectionPool<string>({
       idleMs: 20,
+      alive: (connection) => !dead.has(connection),
       close: (connection) => {
         closed.push(connection);
         onClose?.();
@@ -52,7 +54,7 @@ describe("the connection pool", () => {
       opened.push(name);
       return Promise.resolve(name);
     };
-    return { p, opened, closed, open, nextClose: () => new Promise<void>((resolve) => (onClose = resolve)) };
+    return { p, opened, closed, open, dead, nextClose: () => new Promise<void>((resolve) => (onClose = resolve)) };
   };
 
   it("opens one connection per endpoint and URL, reuses it, and replaces it when the URL changes", async () => {
@@ -64,6 +66,16 @@ describe("the connection pool", () => {
     expect(opened).toEqual(["a1", "b1", "a3"]);
     await Promise.resolve();
     expect(closed).toEqual(["a1"]);
+    p.closeAll();
+  });
+
+  it("does not hand out a connection the broker closed while it sat idle", async () => {
+    const { p, opened, open, dead } = pool();
+    await p.use("ep_1", "s", open("d1"), async () => {});
+    dead.add("d1");
+    let used = "";
+    await p.use("ep_1", "s", open("d2"), async (connection) => void (used = connection));
+    expect([opened, used]).toEqual([["d1", "d2"], "d2"]);
     p.closeAll();
   });
 

@@ -124,10 +124,11 @@ export function withDeadline<T>(work: Promise<T>, ms: number, onTimeout: () => T
 /**
  * One open connection per endpoint (its isolationKey), as egress.ts keeps one HTTP pool per
  * endpoint: a hung broker holds up only its own endpoint. A connection is opened on first use,
- * reused while the endpoint's stored URL is the same ciphertext, and closed once it has been idle
- * for `idleMs` (an unref'd timer: an idle pool never keeps a process alive) or when it breaks.
+ * reused while the endpoint's stored URL is the same ciphertext and it is `alive`, and closed once
+ * it has been idle for `idleMs` (an unref'd timer: an idle pool never keeps a process alive) or
+ * when it breaks.
  */
-export function connectionPool<C>(options: { idleMs: number; close: (connection: C) => void }) {
+export function connectionPool<C>(options: { idleMs: number; close: (connection: C) => void; alive: (connection: C) => boolean }) {
   type Entry = { sealed: string; connection: Promise<C>; busy: number; timer: NodeJS.Timeout | null };
   const entries = new Map<string, Entry>();
   const forget = (key: string, entry: Entry) => {
@@ -140,9 +141,12 @@ export function connectionPool<C>(options: { idleMs: number; close: (connection:
     /** Runs `fn` on the endpoint's connection (opened with `open` when there is none for this URL). */
     async use<T>(key: string, sealed: string, open: () => Promise<C>, fn: (connection: C, drop: () => void) => Promise<T>): Promise<T> {
       let entry = entries.get(key);
-      if (entry && entry.sealed !== sealed) {
+      // A connection the broker closed while it sat idle (a restart, say) is not handed out: the
+      // attempt connects afresh and fails, if it does, for what is true now.
+      const stale = entry && entry.busy === 0 && !(await entry.connection.then(options.alive, () => false));
+      if (entry && (entry.sealed !== sealed || stale || entries.get(key) !== entry)) {
         forget(key, entry);
-        entry = undefined;
+        entry = entries.get(key);
       }
       if (!entry) {
         const created: Entry = { sealed, connection: open(), busy: 0, timer: null };

@@ -33,7 +33,7 @@ export type RedisStreamRequest = { sealed: string; stream: string; maxLen: numbe
 /** The stream entry's field holding the message's body; the Standard Webhooks headers are fields beside it. */
 export const PAYLOAD_FIELD = "payload";
 
-const pool = connectionPool<Redis>({ idleMs: BROKER_IDLE_MS, close: (redis) => redis.disconnect() });
+const pool = connectionPool<Redis>({ idleMs: BROKER_IDLE_MS, close: (redis) => redis.disconnect(), alive: (redis) => redis.status === "ready" });
 
 /** Closes every pooled connection (the worker's shutdown, tests). */
 export const closeRedisConnections = () => pool.closeAll();

@@ -128,7 +128,7 @@ describe("amqp through the engine", () => {
     model = await amqplib.connect(rabbit.url());
     // At least once: a message the broker kept but could not confirm before it stopped comes again.
     expect(firstOccurrences((await drain("outage")).map((m) => m.headers["webhook-id"]!))).toEqual(ids);
-    expect((await attemptErrors(id)).every((e) => ["connection_refused", "connection_reset", "broker_error", "network_error", "timeout"].includes(e))).toBe(true);
+    expect((await attemptErrors(id)).filter((e) => !["connection_refused", "connection_reset", "broker_error", "network_error", "timeout"].includes(e))).toEqual([]);
   }, 120_000);
 
   it("bad credentials: every attempt fails auth_failed, logged, and the delivery stays retried", async () => {
@@ -196,7 +196,9 @@ describe("redis_stream through the engine", () => {
     await redis.start();
     await waitFor(() => allSucceeded(id, 30), { timeout: 60_000, what: "every message added after the restart" });
     expect(firstOccurrences((await entries("outage")).map((e) => e["webhook-id"]!))).toEqual(ids);
-    expect(await attemptErrors(id)).toContain("connection_refused");
+    // Refused while it is down; a command in flight as it stopped sees its connection close.
+    const errors = await attemptErrors(id);
+    expect(errors.filter((e) => !["connection_refused", "connection_reset", "network_error", "timeout"].includes(e))).toEqual([]);
   }, 120_000);
 
   it("bad credentials fail auth_failed; a server out of memory fails broker_full and the entry goes in once it has room", async () => {
