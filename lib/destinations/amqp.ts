@@ -1,20 +1,8 @@
 import amqplib, { type ChannelModel, type ConfirmChannel } from "amqplib";
 import { z } from "zod";
 import { classifyNetworkError } from "../webhooks/egress";
-import {
-  BROKER_IDLE_MS,
-  brokerAddress,
-  brokerFailure,
-  brokerSuccess,
-  connectionPool,
-  messageFields,
-  sealedUrl,
-  withDeadline,
-  type BrokerAddress,
-  type BrokerError,
-} from "./broker";
-import { defineDestination } from "./destination";
-import type { SendResult } from "./destination";
+import { BROKER_IDLE_MS, brokerFailure, brokerSend, brokerSuccess, brokerVerdict, connectionPool, messageFields, sealedUrl, type BrokerAddress, type BrokerError } from "./broker";
+import { defineDestination, type SendResult } from "./destination";
 
 const names = { exchange: z.string().max(255), routing_key: z.string().max(255) };
 
@@ -93,7 +81,7 @@ function publish(publisher: Publisher, request: AmqpRequest): Promise<SendResult
         resolve(
           nacked
             ? brokerFailure("broker_rejected", "the broker refused the message (nack): a queue it routes to is full (x-overflow reject-publish) or cannot take it", started)
-            : withDetail(classifyAmqpError(publisher.broken ?? error), started),
+            : refusedWith(classifyAmqpError(publisher.broken ?? error), started),
         );
       } else if (returned) {
         resolve(brokerFailure("unroutable", `no queue is bound to exchange "${request.exchange}" for routing key "${request.routingKey}": the broker returned the message`, started));
@@ -115,9 +103,7 @@ function publish(publisher: Publisher, request: AmqpRequest): Promise<SendResult
   });
 }
 
-function withDetail(classified: { error: BrokerError; detail: string }, started: number): SendResult {
-  return brokerFailure(classified.error, classified.detail, started);
-}
+const refusedWith = (refused: { error: BrokerError; detail: string }, started: number) => brokerFailure(refused.error, refused.detail, started);
 
 /**
  * Publishes to an exchange with a routing key, over a confirm channel: success is the broker's
@@ -138,27 +124,17 @@ export const amqp = defineDestination<AmqpTarget, AmqpRequest>({
       loggedHeaders,
     };
   },
-  async send(request, options) {
-    const started = performance.now();
-    const timeoutMs = options.config.DELIVERY_TIMEOUT;
-    const work = (async (): Promise<SendResult> => {
-      const where = await brokerAddress(request.sealed, options, "amqp");
-      if ("error" in where) return brokerFailure(where.error, where.detail, started);
-      try {
-        return await pool.use(options.isolationKey, request.sealed, () => openPublisher(where, timeoutMs), async (publisher, drop) => {
-          const result = await publish(publisher, request);
-          if (publisher.broken) drop();
-          return result;
-        });
-      } catch (error) {
-        return withDetail(classifyAmqpError(error), started);
-      }
-    })();
-    return withDeadline(work, timeoutMs, () => {
-      // A connection that did not confirm in time is not trusted with the next message.
-      pool.drop(options.isolationKey);
-      return brokerFailure("timeout", `no publisher confirm within ${timeoutMs} ms`, started);
-    });
-  },
-  classify: (result) => ({ success: result.error === null, error: result.error, retryAfterMs: null }),
+  send: brokerSend<Publisher, AmqpRequest>({
+    plain: "amqp",
+    pool,
+    open: openPublisher,
+    async deliver(publisher, request, _started, drop) {
+      const result = await publish(publisher, request);
+      if (publisher.broken) drop();
+      return result;
+    },
+    refusal: classifyAmqpError,
+    awaited: "publisher confirm",
+  }),
+  classify: brokerVerdict,
 });

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { decrypt, decryptionKeys, encrypt } from "../crypto/encryption";
 import { vetBrokerHost, type ErrorKind } from "../webhooks/egress";
 import { loggedRequestHeaders, webhookHeaders } from "../webhooks/request-headers";
-import type { Outgoing, SendOptions, SendResult } from "./destination";
+import type { Outgoing, SendOptions, SendResult, Verdict } from "./destination";
 
 /**
  * What the queue kinds (amqp, redis_stream) share: a broker URL whose credentials are stored
@@ -108,7 +108,7 @@ export async function brokerAddress(ciphertext: string, options: SendOptions, pl
 }
 
 /** Settles with `work`'s result, or with `onTimeout()`'s once `ms` have passed. */
-export function withDeadline<T>(work: Promise<T>, ms: number, onTimeout: () => T): Promise<T> {
+function withDeadline<T>(work: Promise<T>, ms: number, onTimeout: () => T): Promise<T> {
   return new Promise<T>((resolve) => {
     const timer = setTimeout(() => resolve(onTimeout()), ms);
     void work.then(
@@ -185,3 +185,43 @@ export function connectionPool<C>(options: { idleMs: number; close: (connection:
 
 /** How long a queue endpoint's connection stays open with nothing to send. */
 export const BROKER_IDLE_MS = 30_000;
+
+export type ConnectionPool<C> = ReturnType<typeof connectionPool<C>>;
+
+/**
+ * A queue kind's `send`: the broker's address vetted, the endpoint's pooled connection (opened by
+ * `open`), `deliver` on it — and every way that fails as a result, never a throw: a refusal or a
+ * broken connection in the kind's own terms (`refusal`), and no answer within DELIVERY_TIMEOUT
+ * (connecting included) a `timeout` whose connection is dropped, not trusted with the next message.
+ */
+export function brokerSend<C, R extends { sealed: string }>(spec: {
+  plain: string;
+  pool: ConnectionPool<C>;
+  open: (at: BrokerAddress, timeoutMs: number) => Promise<C>;
+  deliver: (connection: C, request: R, started: number, drop: () => void) => Promise<SendResult>;
+  refusal: (error: unknown) => { error: BrokerError; detail: string };
+  /** What success is, for the timeout's detail: "publisher confirm", "entry id". */
+  awaited: string;
+}): (request: R, options: SendOptions) => Promise<SendResult> {
+  return (request, options) => {
+    const started = performance.now();
+    const timeoutMs = options.config.DELIVERY_TIMEOUT;
+    const work = (async (): Promise<SendResult> => {
+      const at = await brokerAddress(request.sealed, options, spec.plain);
+      if ("error" in at) return brokerFailure(at.error, at.detail, started);
+      try {
+        return await spec.pool.use(options.isolationKey, request.sealed, () => spec.open(at, timeoutMs), (connection, drop) => spec.deliver(connection, request, started, drop));
+      } catch (error) {
+        const refused = spec.refusal(error);
+        return brokerFailure(refused.error, refused.detail, started);
+      }
+    })();
+    return withDeadline(work, timeoutMs, () => {
+      spec.pool.drop(options.isolationKey);
+      return brokerFailure("timeout", `no ${spec.awaited} within ${timeoutMs} ms`, started);
+    });
+  };
+}
+
+/** A queue kind's verdict: the broker took it, or the send's error says why not (brokers ask for no waits). */
+export const brokerVerdict = (result: SendResult): Verdict => ({ success: result.error === null, error: result.error, retryAfterMs: null });

@@ -1,19 +1,8 @@
 import { Redis, ReplyError } from "ioredis";
 import { z } from "zod";
 import { classifyNetworkError } from "../webhooks/egress";
-import {
-  BROKER_IDLE_MS,
-  brokerAddress,
-  brokerFailure,
-  brokerSuccess,
-  connectionPool,
-  messageFields,
-  sealedUrl,
-  withDeadline,
-  type BrokerAddress,
-  type BrokerError,
-} from "./broker";
-import { defineDestination, type SendResult } from "./destination";
+import { BROKER_IDLE_MS, brokerSend, brokerSuccess, brokerVerdict, connectionPool, messageFields, sealedUrl, type BrokerAddress, type BrokerError } from "./broker";
+import { defineDestination } from "./destination";
 
 const where = {
   stream: z.string().min(1).max(1024),
@@ -96,39 +85,22 @@ export const redisStream = defineDestination<RedisStreamTarget, RedisStreamReque
     const { fields, loggedHeaders } = messageFields(delivery, secrets);
     return { request: { sealed: target.url_ciphertext, stream: target.stream, maxLen: target.max_len ?? null, fields, body: delivery.payload }, loggedHeaders };
   },
-  async send(request, options) {
-    const started = performance.now();
-    const timeoutMs = options.config.DELIVERY_TIMEOUT;
-    const work = (async (): Promise<SendResult> => {
-      const at = await brokerAddress(request.sealed, options, "redis");
-      if ("error" in at) return brokerFailure(at.error, at.detail, started);
-      const args = [
-        ...(request.maxLen !== null ? ["MAXLEN", "~", String(request.maxLen)] : []),
-        "*",
-        ...Object.entries(request.fields).flat(),
-        PAYLOAD_FIELD,
-        request.body,
-      ];
+  send: brokerSend<Redis, RedisStreamRequest>({
+    plain: "redis",
+    pool,
+    open: openClient,
+    async deliver(redis, request, started, drop) {
+      const args = [...(request.maxLen !== null ? ["MAXLEN", "~", String(request.maxLen)] : []), "*", ...Object.entries(request.fields).flat(), PAYLOAD_FIELD, request.body];
       try {
-        return await pool.use(options.isolationKey, request.sealed, () => openClient(at, timeoutMs), async (redis, drop) => {
-          try {
-            const id = await redis.xadd(request.stream, ...(args as [string]));
-            return brokerSuccess(String(id), started);
-          } catch (error) {
-            // A reply is the server's answer on a working connection; anything else, the connection is suspect.
-            if (!(error instanceof ReplyError)) drop();
-            throw error;
-          }
-        });
+        return brokerSuccess(String(await redis.xadd(request.stream, ...(args as [string]))), started);
       } catch (error) {
-        const { error: code, detail } = classifyRedisError(error);
-        return brokerFailure(code, detail, started);
+        // A reply is the server's answer on a working connection; anything else, the connection is suspect.
+        if (!(error instanceof ReplyError)) drop();
+        throw error;
       }
-    })();
-    return withDeadline(work, timeoutMs, () => {
-      pool.drop(options.isolationKey);
-      return brokerFailure("timeout", `no entry id within ${timeoutMs} ms`, started);
-    });
-  },
-  classify: (result) => ({ success: result.error === null, error: result.error, retryAfterMs: null }),
+    },
+    refusal: classifyRedisError,
+    awaited: "entry id",
+  }),
+  classify: brokerVerdict,
 });

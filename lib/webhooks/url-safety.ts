@@ -143,18 +143,24 @@ function internalNameAllowed(host: string, policy: UrlPolicy): boolean {
 
 export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string; invalid?: boolean };
 
+/** A URL within the length bound that parses, or why it is not one. */
+function parseUrl(raw: string): UrlCheck {
+  if (raw.length > MAX_URL_LENGTH) return { ok: false, reason: `The URL is longer than ${MAX_URL_LENGTH} characters.`, invalid: true };
+  try {
+    return { ok: true, url: new URL(raw) };
+  } catch {
+    return { ok: false, reason: "The URL is not a valid absolute URL.", invalid: true };
+  }
+}
+
 /**
  * The create-time check: scheme, credentials, and hosts that are obviously internal. A courtesy
  * to the person typing the URL — the egress guard re-checks the address actually connected to.
  */
 export function checkEndpointUrl(raw: string, policy: UrlPolicy): UrlCheck {
-  if (raw.length > MAX_URL_LENGTH) return { ok: false, reason: `The URL is longer than ${MAX_URL_LENGTH} characters.`, invalid: true };
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return { ok: false, reason: "The URL is not a valid absolute URL.", invalid: true };
-  }
+  const parsed = parseUrl(raw);
+  if (!parsed.ok) return parsed;
+  const { url } = parsed;
   if (url.protocol !== "https:" && url.protocol !== "http:") {
     return { ok: false, reason: `The URL scheme must be https${policy.allowHttp ? " or http" : ""}, not ${url.protocol.replace(":", "")}.` };
   }
@@ -184,13 +190,9 @@ function hostProblem(url: URL, policy: UrlPolicy): string | null {
  * ALLOW_HTTP_ENDPOINTS as http:// does.
  */
 export function checkBrokerUrl(raw: string, policy: UrlPolicy, schemes: { plain: string; tls: string }): UrlCheck {
-  if (raw.length > MAX_URL_LENGTH) return { ok: false, reason: `The URL is longer than ${MAX_URL_LENGTH} characters.`, invalid: true };
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return { ok: false, reason: "The URL is not a valid absolute URL.", invalid: true };
-  }
+  const parsed = parseUrl(raw);
+  if (!parsed.ok) return parsed;
+  const { url } = parsed;
   const scheme = url.protocol.replace(":", "");
   if (scheme !== schemes.plain && scheme !== schemes.tls) {
     return { ok: false, reason: `The URL scheme must be ${schemes.tls} or ${schemes.plain}, not ${scheme}.`, invalid: true };

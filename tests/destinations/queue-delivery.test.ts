@@ -75,6 +75,22 @@ async function endpoint(consumer: string, fields: Record<string, unknown>): Prom
   return res.body.id as string;
 }
 
+/**
+ * Ten messages delivered, the broker stopped, twenty more sent, an attempt seen failing, the broker
+ * started again, all thirty delivered: their ids in creation order.
+ */
+async function sendAcrossOutage(uid: string, endpointId: string, broker: { stop(): Promise<void>; start(): Promise<void> }): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < 10; i++) ids.push((await sendMessage(api, uid, { payload: { i } })).id);
+  await waitFor(() => allSucceeded(endpointId, 10), { what: "the first ten delivered" });
+  await broker.stop();
+  for (let i = 10; i < 30; i++) ids.push((await sendMessage(api, uid, { payload: { i } })).id);
+  await waitFor(async () => (await attemptErrors(endpointId)).length > 0, { what: "an attempt failing on the stopped broker" });
+  await broker.start();
+  await waitFor(() => allSucceeded(endpointId, 30), { timeout: 60_000, what: "every message delivered after the restart" });
+  return ids;
+}
+
 /** Each id once, where it first came. */
 const firstOccurrences = (ids: string[]) => [...new Set(ids)];
 
@@ -116,14 +132,7 @@ describe("amqp through the engine", () => {
     await queue("outage");
     const { uid } = await createConsumer(api, {}, "amqp-outage");
     const id = await endpoint(uid, { kind: "amqp", target: { url: rabbit.url(), exchange: "webhooks", routing_key: "outage" }, ordering: "ordered" });
-    const ids: string[] = [];
-    for (let i = 0; i < 10; i++) ids.push((await sendMessage(api, uid, { payload: { i } })).id);
-    await waitFor(() => allSucceeded(id, 10), { what: "the first ten confirmed" });
-    await rabbit.stop();
-    for (let i = 10; i < 30; i++) ids.push((await sendMessage(api, uid, { payload: { i } })).id);
-    await waitFor(async () => (await attemptErrors(id)).length > 0, { what: "an attempt failing on the stopped broker" });
-    await rabbit.start();
-    await waitFor(() => allSucceeded(id, 30), { timeout: 60_000, what: "every message confirmed after the restart" });
+    const ids = await sendAcrossOutage(uid, id, rabbit);
 
     model = await amqplib.connect(rabbit.url());
     // At least once: a message the broker kept but could not confirm before it stopped comes again.
@@ -187,14 +196,7 @@ describe("redis_stream through the engine", () => {
   it("a server stopped mid-load: attempts fail and are retried; after it is back every message is in the stream, none lost, in order", async () => {
     const { uid } = await createConsumer(api, {}, "redis-outage");
     const id = await endpoint(uid, { kind: "redis_stream", target: { url: redis.url(), stream: "outage" }, ordering: "ordered" });
-    const ids: string[] = [];
-    for (let i = 0; i < 10; i++) ids.push((await sendMessage(api, uid, { payload: { i } })).id);
-    await waitFor(() => allSucceeded(id, 10), { what: "the first ten added" });
-    await redis.stop();
-    for (let i = 10; i < 30; i++) ids.push((await sendMessage(api, uid, { payload: { i } })).id);
-    await waitFor(async () => (await attemptErrors(id)).length > 0, { what: "an attempt failing on the stopped server" });
-    await redis.start();
-    await waitFor(() => allSucceeded(id, 30), { timeout: 60_000, what: "every message added after the restart" });
+    const ids = await sendAcrossOutage(uid, id, redis);
     expect(firstOccurrences((await entries("outage")).map((e) => e["webhook-id"]!))).toEqual(ids);
     // Refused while it is down; a command in flight as it stopped sees its connection close.
     const errors = await attemptErrors(id);
