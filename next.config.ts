@@ -23,6 +23,8 @@ const nextConfig: NextConfig = {
     "@opentelemetry/resources",
   ],
   poweredByHeader: false,
+  // Only the app is checked here (tsconfig.build.json): tests and scripts are checked by `npm run check`.
+  typescript: { tsconfigPath: "tsconfig.build.json" },
   // The portal's receiving guide reads its code samples from these files at run time (lib/receiving/samples.ts).
   outputFileTracingIncludes: { "/portal/**": ["./lib/receiving/samples/**/*"] },
   typedRoutes: false,

@@ -34,6 +34,7 @@ export default async function proxy(req: NextRequest) {
 }
 
 export const config = {
-  // Not the REST API (its own credentials), Auth.js's routes, the sign-in page, or static files.
-  matcher: ["/((?!api/|login|_next/static|_next/image|favicon\\.ico|icon\\.svg|robots\\.txt).*)"],
+  // Not the REST API (its own credentials) nor Svix Ingest's base path (an API too: lib/svix/unserved.ts),
+  // Auth.js's routes, the sign-in page, or static files.
+  matcher: ["/((?!api/|ingest/api/|login|_next/static|_next/image|favicon\\.ico|icon\\.svg|robots\\.txt).*)"],
 };

@@ -10,16 +10,23 @@ export type ClaimPairs = { pairs: DeliveryPair[]; time: { on: ClaimTime[]; off: 
 
 const CLAIM = "webhook_admin_claim_deliveries_v2";
 
-/** The claim's SQL as commit `ref` had it, in one file: the claim before it was split into stages. */
+const show = (ref: string, file: string) => execFileSync("git", ["show", `${ref}:${file}`], { encoding: "utf8" });
+
+/**
+ * The claim's SQL as commit `ref` had it: the one file of the claim before it was split into
+ * stages, or, for a later commit, its stages and the function that runs them (in the order
+ * lib/db/functions.ts applies them), so a change to one stage (issue 38's scan) can be measured too.
+ */
 export function claimBodyAt(ref: string): string {
-  const body = execFileSync("git", ["show", `${ref}:lib/deliveries/claim-due-deliveries.sql`], { encoding: "utf8" });
-  if (body.includes("webhook_admin_claim_scan_due")) throw new Error(`${ref}'s claim is already the split one: compare with an earlier commit`);
-  return body;
+  const body = show(ref, "lib/deliveries/claim-due-deliveries.sql");
+  if (!body.includes("webhook_admin_claim_scan_due")) return body;
+  const stages = ["types", "scan-due", "run-budgets", "apply-limits", "log-run-sends", "drop-stopped", "lease", "park"];
+  return [...stages.map((stage) => show(ref, `lib/deliveries/claim/${stage}.sql`)), body].join("\n");
 }
 
 /**
  * Part f4: this tree's claim against the claim of an earlier commit (`ref`: by default the one
- * before the claim was split into stages), in part b's delivery pairs. Both are the same function,
+ * before the claim was split into stages; 8ebb7f7 for the one before fair claiming), in part b's delivery pairs. Both are the same function,
  * webhook_admin_claim_deliveries_v2, with the same arguments and result, so each phase puts its own
  * body in place (CREATE OR REPLACE) before its worker starts — the worker, the queue and the
  * receiver are the same. Besides the delivery rate and CPU per attempt, PostgreSQL's function

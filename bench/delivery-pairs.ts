@@ -71,7 +71,7 @@ export async function measureDeliveryPairs(
       update endpoints e set url = ${receiver.url} || '/' || ${group} || '/' || x.i
       from unnest(${options.endpointIds}::text[]) with ordinality as x(id, i) where e.id = x.id`;
     await options.prepare?.(variant);
-    await queue(db, options.endpointIds, options.deliveries, options.traceparents ?? false);
+    await queueDeliveries(db, options.endpointIds, options.deliveries, options.traceparents ?? false);
     await options.queued?.(variant);
     // What an earlier phase left appended is folded now, not on this phase's time.
     while ((await compactStats({ ctx: { sql: db.sql } })) === null);
@@ -110,7 +110,7 @@ export async function measureDeliveryPairs(
 }
 
 /** Due deliveries queued the way ingest writes them (message, delivery, queue row), round-robin over the endpoints. */
-async function queue(db: BenchDatabase, endpointIds: string[], count: number, traceparents: boolean): Promise<void> {
+export async function queueDeliveries(db: BenchDatabase, endpointIds: string[], count: number, traceparents = false): Promise<void> {
   const [{ consumers } = { consumers: [] }] = await db.sql<{ consumers: string[] }[]>`
     select array_agg(consumer_id order by x.i) as consumers
     from unnest(${endpointIds}::text[]) with ordinality as x(id, i) join endpoints e on e.id = x.id`;

@@ -13,6 +13,8 @@
  *          --soak-minutes 10 (0 skips the soak)
  *          --filter-pairs 3 (0 skips part a4) --filter-messages 2000 --filter-batch-messages 5000
  *          --ordering-pairs 3 (0 skips part o) --ordering-deliveries 20000 --ordering-keys 1000
+ *          --fair-messages 100000 (0 skips part n) --fair-endpoints 1000 --fair-rate 5 --fair-idle-seconds 10
+ *          --fair-vs 8ebb7f7 (the commit whose claim, time-ordered, comes first)
  *          --schema-pairs 3 (0 skips part a5) --schema-messages 2000 --schema-batch-messages 5000
  *          --server-pairs 3 (0 skips part a1) --notify-rounds 3 (0 skips part a3) --notify-connections 64
  *          --lean-probe-dir bench/vendor/lean-probe (part b2)
@@ -41,6 +43,7 @@ import { BENCH_DIR, countAttempts, countPending, prepareDatabase, type BenchData
 import { sendMessages, type IngestResult } from "./ingest";
 import { sendBatches, type BatchIngestResult } from "./batch-ingest";
 import { filterRows, measureFilterCost, type FilterPair } from "./filters";
+import { measureFairness, type FairnessRun } from "./fairness";
 import { measureLineLatency, measureOrderingCost, type LineLatency } from "./ordering";
 import { measureSchemaCost, schemaRows, type SchemaPair } from "./schemas";
 import { measureLatency } from "./latency";
@@ -69,6 +72,12 @@ const { values } = parseArgs({
     "ordering-pairs": { type: "string", default: "3" },
     "ordering-deliveries": { type: "string", default: "20000" },
     "ordering-keys": { type: "string", default: "1000" },
+    "fair-messages": { type: "string", default: "100000" },
+    "fair-endpoints": { type: "string", default: "1000" },
+    "fair-rate": { type: "string", default: "5" },
+    "fair-idle-seconds": { type: "string", default: "10" },
+    // The last commit before fair claiming (issue 38): the claim in time order.
+    "fair-vs": { type: "string", default: "8ebb7f7" },
     "schema-pairs": { type: "string", default: "3" },
     "schema-messages": { type: "string", default: "2000" },
     "schema-batch-messages": { type: "string", default: "5000" },
@@ -118,6 +127,11 @@ const opt = {
   orderingPairs: Number(values["ordering-pairs"]),
   orderingDeliveries: Number(values["ordering-deliveries"]),
   orderingKeys: Number(values["ordering-keys"]),
+  fairMessages: Number(values["fair-messages"]),
+  fairEndpoints: Number(values["fair-endpoints"]),
+  fairRate: Number(values["fair-rate"]),
+  fairIdleSeconds: Number(values["fair-idle-seconds"]),
+  fairVs: String(values["fair-vs"]),
   schemaPairs: Number(values["schema-pairs"]),
   schemaMessages: Number(values["schema-messages"]),
   schemaBatchMessages: Number(values["schema-batch-messages"]),
@@ -550,6 +564,19 @@ async function main(): Promise<void> {
     ordering = { pairs, line };
   }
 
+  // n. A noisy neighbour (bench/fairness.ts): one consumer's backlog over many endpoints, another's
+  // steady trickle; the claim of --fair-vs (time order) first, then this tree's (fair).
+  let fairness: FairnessRun[] = [];
+  const fairSetup = `A: ${int(opt.fairMessages)} queued by SQL over ${int(opt.fairEndpoints)} endpoints; B: ${opt.fairRate} POSTs/s to 1 endpoint`;
+  if (opt.fairMessages > 0) {
+    heading(`n. Noisy neighbour: ${fairSetup}; B idle for ${opt.fairIdleSeconds} s, then while A drains; ${opt.fairVs}'s claim first, then this tree's`);
+    await Promise.all([worker, ...extra].map((w) => w.stop()));
+    fairness = await measureFairness(
+      { db, receiver, api, env, logDir },
+      { messages: opt.fairMessages, endpoints: opt.fairEndpoints, rate: opt.fairRate, idleSeconds: opt.fairIdleSeconds, ref: opt.fairVs, log: say },
+    );
+  }
+
   // f. The stats rollup's cost: the outcome write's attempt log with the rollup and without, in
   // this process (bench/outcome-writes.ts), in pairs in turn; no worker runs meanwhile.
   let rollupPairs: WritePair[] = [];
@@ -733,6 +760,14 @@ async function main(): Promise<void> {
             ],
           ]
         : []),
+      ...fairness.flatMap((run) => [
+        [
+          `n. B's p99 beside A, ${run.claim === opt.fairVs ? `${opt.fairVs} (time order)` : "this tree (fair)"}`,
+          `${ms(run.busy.p99)} = ${(run.busy.p99 / run.idle.p99).toFixed(1)}× idle (${ms(run.idle.p99)}); p50 ${ms(run.busy.p50)}`,
+          `created → arrival; ${fairSetup}`,
+        ],
+        ["   A beside B / alone", `${(run.besideRate / run.aloneRate).toFixed(3)} (${int(run.besideRate)}/s, ${int(run.aloneRate)}/s)`, "A's arrival rate"],
+      ]),
       ...rollupRows(rollupPairs, opt.rollupDeliveries),
       ...pairRows("f2. tracing on / off", otelPairs, ["on", "off"], "; OTLP/HTTP JSON to a local sink"),
       ...pairRows(`f4. claim this tree / ${opt.claimVs}`, claimAb?.pairs ?? [], ["this tree", opt.claimVs]),

@@ -1,10 +1,11 @@
 import { createServer, type Server } from "node:http";
-import { getSql } from "../lib/db/client";
+import { getSql, ormOver } from "../lib/db/client";
+import { readConsumerLoad } from "../lib/deliveries/read-consumer-load";
 import { readQueueDepth } from "../lib/deliveries/read-queue-depth";
 import { countEndpointStates } from "../lib/endpoints/count-endpoint-states";
 import { logger } from "../lib/logger";
 import { metricsRequestAllowed } from "../lib/metrics/metrics-token";
-import { refreshDatabaseGauges, workerRegistry } from "../lib/metrics/worker";
+import { CONSUMER_GAUGE_TOP, refreshDatabaseGauges, workerRegistry } from "../lib/metrics/worker";
 import { workerState } from "./state";
 
 const DATABASE_TIMEOUT_MS = 3000;
@@ -19,8 +20,12 @@ function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
 async function renderMetrics(): Promise<string> {
   const sql = getSql();
   await withTimeout(
-    refreshDatabaseGauges({ queue: () => readQueueDepth(sql), states: () => countEndpointStates(sql) }),
-    "reading the queue and endpoint gauges",
+    refreshDatabaseGauges({
+      queue: () => readQueueDepth(sql),
+      states: () => countEndpointStates(sql),
+      consumers: () => readConsumerLoad(ormOver(sql), { top: CONSUMER_GAUGE_TOP }),
+    }),
+    "reading the queue, endpoint and consumer gauges",
   ).catch((error: unknown) => logger.warn("metrics: the database gauges could not be read", { error: String(error) }));
   return workerRegistry.metrics();
 }

@@ -98,7 +98,13 @@ export async function startWorker(url: string, config: Config): Promise<WorkerHa
   });
   let alarm: JobAlarm | undefined;
   events.on("job:error", ({ job, error }) => {
-    logger.error("job failed; graphile will retry it", { task: job.task_identifier, job_id: job.id, attempts: job.attempts, error: String(error) });
+    const last = job.attempts >= job.max_attempts;
+    logger.error(last ? "job failed its last attempt; graphile gives up on it" : "job failed; graphile will retry it", {
+      task: job.task_identifier,
+      job_id: job.id,
+      attempts: job.attempts,
+      error: String(error),
+    });
     // graphile writes the retry's time just after this event (the retry is seconds away): the
     // alarm looks once that is written.
     alarm?.soon(250);

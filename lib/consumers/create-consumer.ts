@@ -21,6 +21,7 @@ export async function createConsumer({ ctx, input }: { ctx: Ctx; input: NewConsu
           alertEmails: input.alert_emails ?? [],
           svixId: input.svix_id ?? null,
           throttleRate: input.throttle_rate ?? null,
+          weight: input.weight ?? 1,
         })
         .returning();
       // The uid only: the audit log outlives the consumer, so its name, metadata and alert

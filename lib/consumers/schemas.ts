@@ -15,6 +15,7 @@ export const CreateConsumerInput = z.strictObject({
   name: Text.trim().min(1).max(256),
   metadata: Metadata.optional(),
   alert_emails: z.array(z.email()).max(20).optional(),
+  weight: z.int().min(1).max(100).optional(),
 });
 export type CreateConsumerInput = z.infer<typeof CreateConsumerInput>;
 
@@ -28,6 +29,7 @@ export const UpdateConsumerInput = z.strictObject({
   name: Text.trim().min(1).max(256).optional(),
   metadata: Metadata.optional(),
   alert_emails: z.array(z.email()).max(20).optional(),
+  weight: z.int().min(1).max(100).optional(),
 });
 export type UpdateConsumerInput = z.infer<typeof UpdateConsumerInput>;
 /** What updateConsumer takes: our API's input, or the Svix API's, which may change the uid (null: none, known by its id) and `throttleRate`. */
@@ -42,6 +44,8 @@ export const Consumer = z.object({
   /** The SaaS's own data about its customer: absent for a portal session. */
   metadata: z.record(z.string(), z.unknown()).optional(),
   alert_emails: z.array(z.string()),
+  /** Its share of the engine when several consumers have due work (1–100): absent for a portal session. */
+  weight: z.number().int().optional(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -58,6 +62,7 @@ export function toConsumer(row: typeof consumers.$inferSelect): Consumer {
     name: row.name,
     metadata: row.metadata,
     alert_emails: row.alertEmails,
+    weight: row.weight,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
@@ -66,6 +71,9 @@ export function toConsumer(row: typeof consumers.$inferSelect): Consumer {
 /** A consumer as `ctx` may read it: a customer in the portal never sees the SaaS's `metadata`. */
 export function consumerView(ctx: Ctx, row: typeof consumers.$inferSelect): Consumer {
   const consumer = toConsumer(row);
-  if (ctx.actor.type === "portal") delete consumer.metadata;
+  if (ctx.actor.type === "portal") {
+    delete consumer.metadata;
+    delete consumer.weight;
+  }
   return consumer;
 }

@@ -12,7 +12,7 @@ export async function updateConsumer({ ctx, ref, input }: { ctx: Ctx; ref: strin
   // A portal session reaches this only through PATCH /consumers/{consumer}, whose contract already
   // asks for `manage_endpoints` (where alerts about the endpoints go is part of managing them); the
   // Svix application routes refuse portal sessions. What no route contract can say: which fields.
-  if (ctx.actor.type === "portal" && (input.name !== undefined || input.metadata !== undefined || input.uid !== undefined || input.throttle_rate !== undefined)) {
+  if (ctx.actor.type === "portal" && Object.entries(input).some(([field, value]) => field !== "alert_emails" && value !== undefined)) {
     throw new ForbiddenError("A portal session may change only the consumer's alert_emails.");
   }
   const row = await inTransaction(ctx, async (tx) => {
@@ -24,6 +24,7 @@ export async function updateConsumer({ ctx, ref, input }: { ctx: Ctx; ref: strin
       ...(input.alert_emails !== undefined ? { alertEmails: input.alert_emails } : {}),
       ...(input.uid !== undefined ? { uid: input.uid ?? current.id } : {}),
       ...(input.throttle_rate !== undefined ? { throttleRate: input.throttle_rate } : {}),
+      ...(input.weight !== undefined ? { weight: input.weight } : {}),
       updatedAt: new Date(),
     })
       .where(eq(consumers.id, current.id))

@@ -8,7 +8,7 @@ import type { Outgoing, SendOptions, SendResult, Verdict } from "./destination";
  * What the queue kinds (amqp, redis_stream) share: a broker URL whose credentials are stored
  * encrypted, the Standard Webhooks headers as message fields, the SSRF rules on the broker's host,
  * a deadline over the whole send, and one pooled connection per endpoint, closed when idle
- * (ADR 0044).
+ * (ADR 0045).
  */
 
 /** What stands for a password wherever a broker URL is shown: the attempt log, the API's answers. */

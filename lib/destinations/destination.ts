@@ -47,7 +47,7 @@ export type Destination<Target, Request> = {
   target: z.ZodType<Target>;
   /**
    * A kind that delivers into a broker: what the endpoints API takes as its `target` (a broker
-   * `url` with its credentials, and the kind's own fields; stored sealed, ./broker.ts, ADR 0044)
+   * `url` with its credentials, and the kind's own fields; stored sealed, ./broker.ts, ADR 0045)
    * and the URL's schemes, in the clear and over TLS. None for http, whose target is the endpoint's
    * url, headers and svix_headers.
    */

@@ -3,15 +3,15 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROUTE_TEMPLATES, routeTemplate, UNMATCHED_ROUTE } from "./route-templates";
 
-/** The folders under app/api that hold a route.ts, as Next.js names their routes. */
-function routeFolders(dir = "app/api"): string[] {
+/** The folders of app/ that hold a route.ts, as Next.js names their routes. */
+function routeFolders(dir = "app"): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
     entry.isDirectory() ? routeFolders(path.join(dir, entry.name)) : entry.name === "route.ts" ? [`/${dir.split(path.sep).slice(1).filter((segment) => !/^\(.+\)$/.test(segment)).join("/")}`] : [],
   );
 }
 
 describe("routeTemplate", () => {
-  it("knows every route under app/api, and nothing else", () => {
+  it("knows every route of app/, and nothing else", () => {
     expect([...ROUTE_TEMPLATES].sort()).toEqual(routeFolders().sort());
   });
 
@@ -23,6 +23,7 @@ describe("routeTemplate", () => {
     expect(routeTemplate("/api/v1/app/app_1/msg/msg_1/endpoint/ep_1/resend")).toBe("/api/v1/app/[app_id]/msg/[msg_id]/endpoint/[endpoint_id]/resend");
     expect(routeTemplate("/api/health/ready")).toBe("/api/health/ready");
     expect(routeTemplate("/api/auth/callback/credentials")).toBe("/api/auth/[...nextauth]");
+    expect(routeTemplate("/ingest/api/v1/source/src_1/endpoint")).toBe("/ingest/api/v1/[...path]");
   });
 
   it("prefers a static segment to a dynamic one, and a dynamic one to a catch-all, as Next.js routes", () => {

@@ -1,12 +1,12 @@
 /**
- * Every route under app/api, as its folder spells it: the only route text a request's metric
- * labels, access line and span name carry (./served.ts). A request is labelled with the template of
+ * Every route of app/ (app/api's, and Svix Ingest's catch-all in app/ingest/api), as its folder
+ * spells it: the only route text a request's metric labels, access line and span name carry (./served.ts). A request is labelled with the template of
  * the route its path reaches, matched here as Next.js routes (a static segment before a dynamic
  * one, a dynamic one before a catch-all), or with UNMATCHED_ROUTE — never with text of its own: a
  * label built from the path made a series per path a client sent, ids whose %2F split them into
  * more segments than their route has included. So these are the series, however many paths, ids or
  * Host headers clients send. A new route adds its folder here (./route-templates.test.ts compares
- * the list with app/api).
+ * the list with app/).
  */
 export const ROUTE_TEMPLATES: readonly string[] = [
   "/api/auth/[...nextauth]",
@@ -109,6 +109,7 @@ export const ROUTE_TEMPLATES: readonly string[] = [
   "/api/v1/recoveries/[id]/retry-failed",
   "/api/v1/stats",
   "/api/v1/stats/usage/app",
+  "/ingest/api/v1/[...path]",
 ];
 
 /** The label of a request whose path is none of the templates'. */

@@ -37,10 +37,10 @@ function withHeader(response: Response, name: string, value: string): Response {
 }
 
 /**
- * Every route under app/api goes through this, outermost: the request's id (X-Request-Id, see
- * acceptedRequestId) is its scope — every log line written while it is served carries `req_id`,
- * its problem+json answers carry `request_id` — and its answer's X-Request-Id header; then one
- * access line, `{"msg":"request", method, route, status, duration_ms, actor_type}`, by the route's
+ * Every route of app/ (app/api, app/ingest/api) goes through this, outermost: the request's id
+ * (X-Request-Id, see acceptedRequestId) is its scope — every log line written while it is served
+ * carries `req_id`, its problem+json answers carry `request_id` — and its answer's X-Request-Id
+ * header; then one access line, `{"msg":"request", method, route, status, duration_ms, actor_type}`, by the route's
  * declared template (./route-templates.ts: never text from the request, which would make a series
  * and a span name per path; never a credential). With `api` (the REST API, the default)
  * the request is also counted and timed for /api/metrics, traced when tracing is on, and its

@@ -6,6 +6,7 @@
  */
 import type { AttemptTrigger } from "../db/schema";
 import { QUEUE_KINDS } from "../db/schema/messages";
+import type { ConsumerLoad } from "../deliveries/schemas";
 import { createRegistry, seriesIn } from "./registry";
 
 export const workerRegistry = createRegistry();
@@ -118,6 +119,19 @@ const queueOldestDue = gauge(
   "How long the earliest due, unparked queue row of each kind has waited (0: nothing due).",
   ["kind"],
 );
+// Who is using the engine: the top CONSUMER_GAUGE_TOP consumers of each, by uid (a bounded set of
+// series, whose members change as the load does: each scrape replaces them).
+const consumerOldestDue = gauge(
+  "consumer_oldest_due_age_seconds",
+  "How long each consumer's earliest due scheduled attempt has waited: the consumers waiting longest (top 10).",
+  ["consumer"],
+);
+const consumerDue = gauge("consumer_due_deliveries", "Due scheduled attempts of the consumers waiting longest (top 10; each counted to 10000).", ["consumer"]);
+const consumerShare = gauge(
+  "consumer_attempts_share",
+  "Each consumer's share of all attempts over the last 15 minutes, from the rollup: the consumers with most (top 10).",
+  ["consumer"],
+);
 const endpoints = gauge("endpoints", "Endpoints by state (active, disabled, auto_disabled).", ["state"]);
 const endpointsFailing = gauge("endpoints_failing", "Active endpoints with a failure streak.");
 const circuitsOpen = gauge("circuits_open", "Active endpoints whose circuit is open now.");
@@ -126,11 +140,13 @@ const databaseUp = gauge(
   "database_up",
   "1 when this scrape's reads of the database answered, 0 when they failed (the database gauges are then absent).",
 );
-const databaseGauges = [queueDeliveries, queueOldestDue, endpoints, endpointsFailing, circuitsOpen, recoveriesActive];
+const databaseGauges = [queueDeliveries, queueOldestDue, consumerOldestDue, consumerDue, consumerShare, endpoints, endpointsFailing, circuitsOpen, recoveriesActive];
+export const CONSUMER_GAUGE_TOP = 10;
 
 export type DatabaseGaugeReads = {
   queue: () => Promise<{ kind: number; due: number; parked: number; later: number; leased: number; oldest_due_seconds: number }[]>;
   states: () => Promise<{ endpoints: Record<string, number>; failing: number; circuits_open: number; recoveries: Record<string, number> }>;
+  consumers: () => Promise<ConsumerLoad>;
 };
 
 const KIND_NAMES = ["scheduled", "manual", "recovery"];
@@ -140,12 +156,19 @@ const RECOVERY_STATE_NAMES = ["planned", "canary", "running", "paused"];
 /** Reads the database's gauges (two statements) before a scrape renders; a failed read leaves them out, with database_up 0. */
 export async function refreshDatabaseGauges(reads: DatabaseGaugeReads): Promise<void> {
   try {
-    const [queue, states] = await Promise.all([reads.queue(), reads.states()]);
+    const [queue, states, load] = await Promise.all([reads.queue(), reads.states(), reads.consumers()]);
     for (const row of queue) {
       const kind = KIND_NAMES[row.kind] ?? String(row.kind);
       for (const state of ["due", "parked", "later", "leased"] as const) queueDeliveries.labels(kind, state).set(row[state]);
       queueOldestDue.labels(kind).set(row.oldest_due_seconds);
     }
+    for (const gauge of [consumerOldestDue, consumerDue, consumerShare]) gauge.reset();
+    const now = Date.now();
+    for (const row of load.waiting) {
+      consumerOldestDue.labels(row.consumer.uid).set(Math.max(0, (now - Date.parse(row.oldest_due_at)) / 1000));
+      consumerDue.labels(row.consumer.uid).set(row.due);
+    }
+    for (const row of load.shares.consumers) consumerShare.labels(row.consumer.uid).set(row.share);
     for (const state of ENDPOINT_STATE_NAMES) endpoints.labels(state).set(states.endpoints[state] ?? 0);
     endpointsFailing.set(states.failing);
     circuitsOpen.set(states.circuits_open);

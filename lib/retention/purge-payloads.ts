@@ -11,14 +11,19 @@ const INLINE_MS = 2_000;
 
 const STARTED = "consumer.payloads_purge_started";
 const FINISHED = "consumer.payloads_purged";
+const FAILED = "consumer.payloads_purge_failed";
+
+/** What two runners of one purge (its batches, and its giving up) take turns on. */
+const purgeLock = (purgeId: string) => `${FINISHED}:${purgeId}`;
 
 /**
  * Every payload of one consumer's messages expunged (the Svix API's message.expungeAllContents), as
  * DELETE /messages/{id}/payload expunges one: the messages made before it began, in batches of
- * PURGE_BATCH, each its own transaction. A purge is its two audit events, `consumer.payloads_purge_started`
- * (whose id is the purge's) and `consumer.payloads_purged` with the count (ADR 0042): no table.
+ * PURGE_BATCH, each its own transaction. A purge is its audit events (ADR 0042), no table:
+ * `consumer.payloads_purge_started` (whose id is the purge's), then `consumer.payloads_purged` with
+ * the count — or `consumer.payloads_purge_failed` once its job has failed its last attempt.
  */
-export type PayloadPurge = { id: string; consumerId: string; status: "running" | "finished"; messages: number | null; updatedAt: Date };
+export type PayloadPurge = { id: string; consumerId: string; status: "running" | "finished" | "failed"; messages: number | null; updatedAt: Date };
 
 /**
  * Starts a purge and runs its first batch in the request: a consumer with few messages is purged
@@ -47,7 +52,7 @@ export async function purgePayloads(
   for (;;) {
     const done = await inTransaction(ctx, async (tx) => {
       const { sql } = tx;
-      await sql`select pg_advisory_xact_lock(hashtext(${`${FINISHED}:${purgeId}`}))`;
+      await sql`select pg_advisory_xact_lock(hashtext(${purgeLock(purgeId)}))`;
       const [purge] = await sql<{ consumer_id: string; started_at: Date; finished: boolean }[]>`
         select s.target_id as consumer_id, s.created_at as started_at,
                exists (select 1 from audit_events f where f.target_id = s.target_id and f.action = ${FINISHED} and f.data->>'purge_id' = s.id) as finished
@@ -76,21 +81,43 @@ export async function purgePayloads(
   }
 }
 
+/**
+ * A purge its job gave up on (the job's last attempt failed; worker/tasks/purge-payloads.ts): it
+ * reads `failed` from now on instead of `running` for ever — unless it finished meanwhile, or
+ * never began. Expunging again (a new purge) finishes the work.
+ */
+export async function failPayloadPurge({ ctx, purgeId }: { ctx: Ctx; purgeId: string }): Promise<void> {
+  await inTransaction(ctx, async (tx) => {
+    await tx.sql`select pg_advisory_xact_lock(hashtext(${purgeLock(purgeId)}))`;
+    const [purge] = await tx.sql<{ consumer_id: string; ended: boolean }[]>`
+      select s.target_id as consumer_id,
+             exists (select 1 from audit_events e where e.target_id = s.target_id and e.action in (${FINISHED}, ${FAILED}) and e.data->>'purge_id' = s.id) as ended
+      from audit_events s where s.id = ${purgeId} and s.action = ${STARTED}`;
+    if (!purge || purge.ended) return;
+    await recordAuditEvent(tx, { action: FAILED, targetType: "consumer", targetId: purge.consumer_id, data: { purge_id: purgeId } });
+  });
+}
+
 /** A purge by its id (the caller's own consumer's, for a portal session). */
 export async function findPayloadPurge(ctx: Ctx, id: string): Promise<PayloadPurge> {
   const scope = consumerScope(ctx);
   const { sql } = ctx;
-  const [row] = await sql<{ consumer_id: string; started_at: Date; finished_at: Date | null; messages: number | null }[]>`
-    select s.target_id as consumer_id, s.created_at as started_at, f.created_at as finished_at, (f.data->>'messages')::int as messages
+  // Its end: finished, or failed (a purge that finished after all reads finished).
+  const [row] = await sql<{ consumer_id: string; started_at: Date; ended: string | null; ended_at: Date | null; messages: number | null }[]>`
+    select s.target_id as consumer_id, s.created_at as started_at, e.action as ended, e.created_at as ended_at, (e.data->>'messages')::int as messages
     from audit_events s
-    left join audit_events f on f.target_id = s.target_id and f.action = ${FINISHED} and f.data->>'purge_id' = s.id
+    left join lateral (
+      select action, created_at, data from audit_events e
+      where e.target_id = s.target_id and e.action in (${FINISHED}, ${FAILED}) and e.data->>'purge_id' = s.id
+      order by e.action = ${FINISHED} desc limit 1
+    ) e on true
     where s.id = ${id} and s.action = ${STARTED} ${scope ? sql`and s.target_id = ${scope}` : sql``}`;
   if (!row) throw new NotFoundError("background task", id);
   return {
     id,
     consumerId: row.consumer_id,
-    status: row.finished_at ? "finished" : "running",
+    status: row.ended === FINISHED ? "finished" : row.ended === FAILED ? "failed" : "running",
     messages: row.messages,
-    updatedAt: row.finished_at ?? row.started_at,
+    updatedAt: row.ended_at ?? row.started_at,
   };
 }

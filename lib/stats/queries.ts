@@ -108,7 +108,7 @@ export async function readEndpointTotals(ctx: Ctx, endpointId: string, since: Da
  * hour boundary, whole hours to the last, whole minutes after it (`folded`); the appended rows of the
  * window (`pending`). `from` is `since` taken back to its minute.
  */
-function totalsWindow(since: Date, until?: Date) {
+export function totalsWindow(since: Date, until?: Date) {
   const from = new Date(Math.floor(since.getTime() / 60_000) * 60_000);
   const to = until ? new Date(Math.ceil(until.getTime() / 60_000) * 60_000) : null;
   const firstHour = new Date(Math.ceil(from.getTime() / 3_600_000) * 3_600_000);

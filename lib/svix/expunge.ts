@@ -41,7 +41,8 @@ export async function bulkExpungeSvixContents(ctx: Ctx, appRef: string, input: z
 
 export const ExpungeAllContentsOut = z.object({
   id: z.string(),
-  status: z.enum(["running", "finished"]),
+  // Svix's BackgroundTaskStatus; a purge only just begun is never `failed` yet.
+  status: z.enum(["running", "finished", "failed"]),
   task: z.literal("application.purge_content"),
   updatedAt: z.string(),
 });

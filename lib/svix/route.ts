@@ -6,7 +6,7 @@ import { ignoreBody } from "../http/request";
 import { NotImplementedError, svixErrorResponse } from "./errors";
 import { idempotent } from "./idempotency";
 import { parseSvixBody } from "./request";
-import { svixPath, unservedOperation } from "./unserved-operations";
+import { unservedRequest } from "./unserved-operations";
 
 /** The OpenAPI tag of every operation of the Svix-compatible surface. */
 export const SVIX_TAG = "Svix";
@@ -87,7 +87,7 @@ const SVIX_PREFLIGHT = {
  */
 export function svixMethods<T extends Partial<Record<HttpMethod, RouteHandler>>>(implemented: T) {
   const instead = (req: Request) => {
-    const unserved = unservedOperation(req.method, svixPath(req));
+    const unserved = unservedRequest(req);
     return unserved && new NotImplementedError(unserved);
   };
   return otherMethods(implemented, { errors: svixErrorResponse, preflight: SVIX_PREFLIGHT, instead });

@@ -1,13 +1,20 @@
 /**
  * The operations of Svix's API document (tests/fixtures/svix-openapi.json) this server does not
  * serve: 501 `not_implemented` with the sentence `why`, never a 404 or 405. Paths are relative to
- * /api/v1; `*` is one path segment, `**` any number (none too). A family whose every operation is Svix's alone
- * (streams, connectors…) takes every method; elsewhere the methods are the document's.
+ * their base path (SVIX_BASES: /api/v1, or Svix Ingest's /ingest/api/v1 for `base: "ingest"`); `*`
+ * is one path segment, `**` any number (none too). A family whose every operation is Svix's alone
+ * (streams, connectors, Ingest…) takes every method; elsewhere the methods are the document's.
  * tests/svix/spec-coverage.test.ts fails for an operation of the document that is neither served by
  * a route nor named here, and for an entry here that names none of them (but `sdkOnly`); docs/svix.md's matrix is
  * printed from the same (scripts/svix-matrix.ts).
  */
+/** Where Svix's document puts its operations: its API, and Svix Ingest (another product) on a base path of its own. */
+export const SVIX_BASES = { api: "/api/v1", ingest: "/ingest/api/v1" } as const;
+export type SvixBase = keyof typeof SVIX_BASES;
+
 export type Unserved = {
+  /** The base path `path` is below; /api/v1 when absent. */
+  base?: "ingest";
   methods: readonly string[];
   path: string;
   what: string;
@@ -92,6 +99,14 @@ export const UNSERVED: readonly Unserved[] = [
   { methods: ANY, path: "/app/*/stream/**", what: "Stream sinks", why: NO_STREAMS },
   { methods: ANY, path: "/stream/**", what: "Streams", why: NO_STREAMS },
   { methods: ANY, path: "/connector/**", what: "Connectors (connector.*)", why: "this server has no connectors." },
+  // Svix Ingest, under /ingest/api/v1 (app/ingest/api/v1/[...path])
+  {
+    base: "ingest",
+    methods: ANY,
+    path: "/source/**",
+    what: "Svix Ingest (ingest.source, ingest.endpoint, ingest.log)",
+    why: "Svix Ingest receives webhooks into Svix from other senders and forwards them on; this server is a webhook sender, and receives none.",
+  },
 ];
 
 function matches(pattern: string, path: string): boolean {
@@ -104,11 +119,21 @@ function matches(pattern: string, path: string): boolean {
   return p.length === s.length;
 }
 
-/** The unserved operation `method path` (relative to /api/v1) names, if it is one of those above. */
-export function unservedOperation(method: string, path: string): Unserved | undefined {
-  return UNSERVED.find((op) => (op.methods.includes("*") || op.methods.includes(method)) && matches(op.path, path));
+/** The unserved operation `method path` (relative to `base`'s path) names, if it is one of those above. */
+export function unservedOperation(method: string, path: string, base: SvixBase = "api"): Unserved | undefined {
+  return UNSERVED.find((op) => (op.base ?? "api") === base && (op.methods.includes("*") || op.methods.includes(method)) && matches(op.path, path));
 }
 
-/** The path below /api/v1 of a request. */
-export const svixPath = (req: Request) => new URL(req.url).pathname.replace(/^.*?\/api\/v1(?=\/)/, "");
+/** A request's base path (Svix Ingest's when /ingest comes before its /api/v1) and its path below it. */
+export function svixPath(req: Request): { base: SvixBase; path: string } {
+  const pathname = new URL(req.url).pathname;
+  const [, before = "", below = pathname] = /^(.*?)\/api\/v1(\/.*)$/.exec(pathname) ?? [];
+  return { base: before.endsWith("/ingest") ? "ingest" : "api", path: below };
+}
+
+/** The unserved operation a request names, if any. */
+export function unservedRequest(req: Request): Unserved | undefined {
+  const { base, path } = svixPath(req);
+  return unservedOperation(req.method, path, base);
+}
 

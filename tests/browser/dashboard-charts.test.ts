@@ -111,6 +111,10 @@ describe("the charts in Chromium", () => {
     // The queue is empty after the run: nothing pending, nothing waiting.
     expect(await text(page.getByTestId("tile-pending"))).toBe("0");
     expect(await text(page.getByTestId("tile-oldestDue"))).toBe("None");
+    // Who used the engine: every attempt of the last minutes, by consumer; nobody waiting.
+    expect(await page.getByTestId("load-shares").getByRole("listitem").allInnerTexts()).toEqual(["Acme: 80% of attempts (12)", "Globex: 20% of attempts (3)"]);
+    expect(await text(page.getByTestId("load-waiting-empty"))).toContain("Nothing is waiting");
+    if (process.env.CHART_SHOTS) await page.getByTestId("consumer-load").screenshot({ path: `${process.env.CHART_SHOTS}/consumer-load.png` });
     await context.close();
   });
 
@@ -137,6 +141,15 @@ describe("the charts in Chromium", () => {
     const quiet = page.getByRole("row", { name: `${receivers[1]!.url}/quiet` });
     await expect.poll(() => flaky.getByRole("img").getAttribute("aria-label")).toBe("66.7% of 12 attempts succeeded in the last 24 h");
     await expect.poll(() => quiet.getByRole("img").getAttribute("aria-label")).toBe("No attempts in the last 24 h");
+    // The weight: refused out of range in words, saved in range.
+    const weight = page.getByLabel("Weight");
+    expect(await weight.inputValue()).toBe("1");
+    await weight.fill("101");
+    await page.getByText("A whole number from 1 to 100.").waitFor();
+    await weight.fill("5");
+    await weight.locator("xpath=ancestor::form").getByRole("button", { name: "Save" }).click();
+    await page.getByText("Weight saved").first().waitFor();
+    await expect.poll(async () => (await api.get("/api/v1/consumers/acme")).body.weight).toBe(5);
     await context.close();
   });
 
@@ -184,6 +197,10 @@ describe("the charts in Chromium", () => {
     const { context, page } = await signedIn();
     expect(await text(page.getByTestId("tile-pending"))).toBe("2");
     expect(await text(page.getByTestId("tile-oldestDue"))).toMatch(/ago$|^now$/);
+    // The consumer whose work waits, with how much and for how long.
+    const waiting = page.getByTestId("consumer-load").getByRole("row", { name: /Globex/ });
+    expect(await waiting.getByRole("cell").allInnerTexts()).toEqual([expect.stringMatching(/^Globex\s+globex$/), "2", expect.stringMatching(/ago$|^now$/)]);
+    if (process.env.CHART_SHOTS) await page.getByTestId("consumer-load").screenshot({ path: `${process.env.CHART_SHOTS}/consumer-load-waiting.png` });
     await context.close();
   });
 });

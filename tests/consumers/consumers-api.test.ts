@@ -43,6 +43,7 @@ describe("consumers", () => {
       name: "Acme",
       metadata: { plan: "pro" },
       alert_emails: ["ops@acme.test"],
+      weight: 1,
       created_at: expect.stringMatching(/Z$/),
       updated_at: expect.any(String),
     });
@@ -54,6 +55,12 @@ describe("consumers", () => {
     const patched = await api.patch("/api/v1/consumers/customer_123", { name: "Acme Inc", alert_emails: [] });
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ name: "Acme Inc", alert_emails: [], metadata: { plan: "pro" } });
+    // A weight: its share of the engine beside other consumers with due work, 1 to 100.
+    expect((await api.patch("/api/v1/consumers/customer_123", { weight: 40 })).body).toMatchObject({ weight: 40 });
+    for (const weight of [0, 101, 2.5, "3", null]) {
+      problem(await api.patch("/api/v1/consumers/customer_123", { weight }), 422, "validation_failed");
+    }
+    expect((await api.get("/api/v1/consumers/customer_123")).body.weight).toBe(40);
 
     expect((await api.del("/api/v1/consumers/customer_123")).status).toBe(204);
     problem(await api.get(`/api/v1/consumers/${created.body.id}`), 404, "not_found");

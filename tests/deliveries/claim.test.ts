@@ -7,7 +7,7 @@ import { claimDueDeliveries, type ClaimedDelivery } from "../../lib/deliveries/c
 import { recordOutcomes, type AttemptOutcome } from "../../lib/deliveries/record-outcomes";
 import { newId } from "../../lib/ids";
 import { apiClient, type Api } from "../helpers/api";
-import { consumerWithEndpoint, sendMessage, sendMessages } from "../helpers/fixtures";
+import { consumerWithEndpoint, createEndpoint, sendMessage, sendMessages } from "../helpers/fixtures";
 import { holdTransaction } from "../helpers/held-transaction";
 
 /**
@@ -270,9 +270,11 @@ describe("claiming due deliveries", () => {
   });
 
   it("goes on at once when everything it scanned had to wait, so work behind it is not stranded", async () => {
-    // 30 due behind an open circuit fill a scan window of 2 × 5; a healthy endpoint's delivery is behind them.
+    // 30 due behind an open circuit fill a scan window of 2 × 5; a healthy endpoint's delivery is
+    // behind them, the same consumer's (another consumer's would be served at once: fairness.test.ts).
     await endpointWith(30, { circuit_open_until: new Date(Date.now() + 60_000) });
-    const healthy = await endpointWith(1);
+    const healthy = (await createEndpoint(api, latestConsumer, "http://127.0.0.1:9/hook")).id;
+    await sendMessage(api, latestConsumer, { event_type: "claim.test" });
     const sql = getSql();
     await sql`delete from graphile_worker._private_jobs`;
     expect((await claim(5)).deliveries).toHaveLength(0);
@@ -375,6 +377,23 @@ describe("claiming due deliveries", () => {
     expect(unparked).toEqual([{ kind: QUEUE_KINDS.scheduled, parked: false }, { kind: QUEUE_KINDS.recovery, parked: true }]);
   });
 
+  it("keeps a quarter of an endpoint's slots from a recovery, so live work arriving meanwhile goes at once", async () => {
+    const id = await endpointWith(7, { max_concurrency: 4 });
+    const sql = getSql();
+    const rows = await sql<{ id: string }[]>`select id from deliveries where endpoint_id = ${id} order by created_at, id`;
+    // Six of them are recovery items; the seventh comes later as live work.
+    await sql`delete from delivery_queue where endpoint_id = ${id}`;
+    await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at)
+              select d, webhook_admin_queue_kind('recovery'), ${id}, now() - interval '1 second' from unnest(${rows.slice(0, 6).map((r) => r.id)}::text[]) as d`;
+    const first = await claim();
+    // A cap of 4 keeps one slot from the run: three go, the rest wait for a slot.
+    expect(first.deliveries.map((d) => d.kind)).toEqual([QUEUE_KINDS.recovery, QUEUE_KINDS.recovery, QUEUE_KINDS.recovery]);
+    expect((await sql`select 1 from delivery_queue where endpoint_id = ${id} and kind = webhook_admin_queue_kind('recovery') and parked`).length).toBe(3);
+    await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at) values (${rows[6]!.id}, webhook_admin_queue_kind('scheduled'), ${id}, now() - interval '1 millisecond')`;
+    const live = await claim();
+    expect(live.deliveries.map((d) => [d.id, d.kind])).toEqual([[rows[6]!.id, QUEUE_KINDS.scheduled]]);
+  });
+
   it("drops a resend or a recovery item for a stopped endpoint without canceling the delivery, and a recovery item whose delivery succeeded", async () => {
     const stopped = await endpointWith(2, { state: "disabled" });
     const sql = getSql();
@@ -421,7 +440,7 @@ describe("claiming due deliveries", () => {
   });
 
   it("keeps the slot of an attempt still out when another attempt of the same delivery succeeds", async () => {
-    const id = await endpointWith(1, { max_concurrency: 2 });
+    const id = await endpointWith(1, { max_concurrency: 3 });
     const sql = getSql();
     const [d] = (await sql<{ id: string }[]>`select id from deliveries where endpoint_id = ${id}`).map((r) => r.id);
     await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at, recovery_id) values

@@ -6,10 +6,10 @@ import { APP_ORIGIN } from "./origin";
 import { routeHandler } from "./route-server";
 
 /**
- * Calls the real route handlers of app/api in-process, routed the way Next.js routes them
+ * Calls the real route handlers of app/ in-process, routed the way Next.js routes them
  * (static segments before [param] before [...catchAll]), with real Request/Response objects.
  */
-export const handle = routeHandler(path.resolve("app/api"));
+export const handle = routeHandler(path.resolve("app"));
 
 export type ApiResponse<T = any> = { status: number; headers: Headers; body: T; text: string };
 

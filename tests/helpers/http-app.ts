@@ -2,7 +2,7 @@ import { handle } from "./api";
 import { serveHandler } from "./route-server";
 
 /**
- * The app's route handlers (app/api) served over real HTTP on 127.0.0.1, in this process and
+ * The app's route handlers (app/) served over real HTTP on 127.0.0.1, in this process and
  * routed as Next.js routes them (tests/helpers/api.ts), for clients that must talk HTTP themselves
  * (the svix SDKs): no build, the test file's own database and config.
  */

@@ -5,15 +5,16 @@ import path from "node:path";
 import { Readable } from "node:stream";
 
 /**
- * A tree's app/api route handlers, routed the way Next.js routes them (static segments before
- * [param] before [...catchAll]) and served over real HTTP — with no imports of the project's own,
- * so it serves any checkout's handlers: this one's (tests/helpers/api.ts, http-app.ts) or a
- * previous release's (tests/helpers/serve-routes.ts, run in that tree).
+ * A tree's route handlers (every route.ts of its app/: app/api's, and app/ingest/api's), routed the
+ * way Next.js routes them (static segments before [param] before [...catchAll]) and served over
+ * real HTTP — with no imports of the project's own, so it serves any checkout's handlers: this
+ * one's (tests/helpers/api.ts, http-app.ts) or a previous release's (tests/helpers/serve-routes.ts,
+ * run in that tree).
  */
 export type Route = { segments: string[]; file: string };
 export type Handle = (request: Request) => Promise<Response>;
 
-/** Every route.ts under `dir`, with its folder segments below `dir` — the one walker of app/api (tests/api/routes.test.ts checks the manifest against it). */
+/** Every route.ts under `dir`, with its folder segments below `dir` — the one walker of app/ (tests/api/routes.test.ts checks the manifest against it). */
 export function findRoutes(dir: string, prefix: string[] = []): Route[] {
   const routes: Route[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -27,7 +28,7 @@ export function findRoutes(dir: string, prefix: string[] = []): Route[] {
 const rank = (segment: string) => (segment.startsWith("[...") ? 2 : segment.startsWith("[") ? 1 : 0);
 
 function match(routes: Route[], pathname: string): { route: Route; params: Record<string, string | string[]> } | null {
-  const parts = pathname.replace(/^\/api\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
+  const parts = pathname.split("/").filter(Boolean).map(decodeURIComponent);
   for (const route of routes) {
     const params: Record<string, string | string[]> = {};
     let ok = true;
@@ -47,9 +48,9 @@ function match(routes: Route[], pathname: string): { route: Route; params: Recor
   return null;
 }
 
-/** The route of `appApi` (a tree's app/api) Next.js would pick for a path (`/api/v1/…`), and its params; null for none. */
-export function router(appApi: string) {
-  const routes = findRoutes(appApi).sort((a, b) => {
+/** The route of `appDir` (a tree's app/) Next.js would pick for a path (`/api/v1/…`), and its params; null for none. */
+export function router(appDir: string) {
+  const routes = findRoutes(appDir).sort((a, b) => {
     for (let i = 0; i < Math.max(a.segments.length, b.segments.length); i++) {
       const diff = rank(a.segments[i] ?? "") - rank(b.segments[i] ?? "");
       if (diff !== 0) return diff;
@@ -59,9 +60,9 @@ export function router(appApi: string) {
   return (pathname: string) => match(routes, pathname);
 }
 
-/** Answers a request with the handler of `appApi` (a tree's app/api) Next.js would pick (a bare 405 for a method the file does not export). */
-export function routeHandler(appApi: string): Handle {
-  const route = router(appApi);
+/** Answers a request with the handler of `appDir` (a tree's app/) Next.js would pick (a bare 405 for a method the file does not export). */
+export function routeHandler(appDir: string): Handle {
+  const route = router(appDir);
   return async (request) => {
     const found = route(new URL(request.url).pathname);
     if (!found) throw new Error(`no route for ${new URL(request.url).pathname}`);
@@ -92,7 +93,7 @@ export async function serveHandler(handle: Handle) {
       res.writeHead(response.status, Object.fromEntries(response.headers));
       res.end(Buffer.from(await response.arrayBuffer()));
     } catch (error) {
-      // A route missing from app/api (Next.js would answer its HTML 404): plain text, so a test sees it.
+      // A route missing from app/ (Next.js would answer its HTML 404): plain text, so a test sees it.
       res.writeHead(599, { "content-type": "text/plain" }).end(String(error));
     }
   });

@@ -105,6 +105,10 @@ async function schemaUpTo(last: number) {
   await sql.unsafe(
     `create table if not exists event_type_schemas (event_type_id text not null references event_types(id) on delete cascade, version integer not null, schema jsonb, created_at timestamp(3) with time zone not null default now(), primary key (event_type_id, version))`,
   );
+  // And a consumer's weight and the claim's rotation (migration 0030), which the claim reads.
+  await sql.unsafe(`alter table consumers add column if not exists weight integer not null default 1`);
+  await sql.unsafe(`create table if not exists claim_rotation (kind smallint primary key, after_consumer text)`);
+  await sql.unsafe(`insert into claim_rotation (kind) values (0), (1), (2) on conflict do nothing`);
   // Last: the functions' trigger names the queue's line columns.
   await applySqlFunctions(sql);
 }

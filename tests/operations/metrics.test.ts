@@ -147,6 +147,12 @@ describe("the worker's /metrics", () => {
     const { samples } = readExposition(await scrapeWorker());
     expect(valueOf(samples, "webhook_admin_queue_deliveries", { kind: "scheduled", state: "due" })).toBe(1);
     expect(valueOf(samples, "webhook_admin_queue_oldest_due_age_seconds", { kind: "scheduled" })).toBeGreaterThanOrEqual(59);
+    // Per consumer: who waits (the consumer whose row is due a minute back), and who took the attempts so far.
+    expect(valueOf(samples, "webhook_admin_consumer_oldest_due_age_seconds", { consumer: "m2" })).toBeGreaterThanOrEqual(59);
+    expect(valueOf(samples, "webhook_admin_consumer_due_deliveries", { consumer: "m2" })).toBe(1);
+    const shares = samples.filter((s) => s.name === "webhook_admin_consumer_attempts_share").map((s) => s.value);
+    expect(shares.length).toBeGreaterThan(0);
+    expect(shares.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 5);
     expect(valueOf(samples, "webhook_admin_circuits_open")).toBe(1);
     await getSql()`update endpoints set circuit_open_until = null where id = ${ep.id}`;
   });

@@ -334,10 +334,16 @@ describe("a portal session over every /api/v1 route", () => {
 
   it("may change only alert_emails of its own consumer", async () => {
     const { token } = await portalSession(api, A.uid);
-    for (const body of [{ name: "Renamed" }, { metadata: { plan: "free" } }, { name: "Renamed", alert_emails: [] }]) {
+    for (const body of [{ name: "Renamed" }, { metadata: { plan: "free" } }, { name: "Renamed", alert_emails: [] }, { weight: 100 }]) {
       const res = await send("PATCH", { path: `/consumers/${A.uid}`, body }, token);
       expect(res.status, res.text).toBe(403);
     }
-    expect((await api.get(`/api/v1/consumers/${A.uid}`)).body.name).toBe("Alpha Corp");
+    const own = await api.get(`/api/v1/consumers/${A.uid}`);
+    expect(own.body).toMatchObject({ name: "Alpha Corp", weight: 1 });
+    // Its weight is the SaaS's business, like its metadata: not in the portal's answer.
+    const seen = await send("GET", { path: `/consumers/${A.uid}` }, token);
+    expect(seen.status, seen.text).toBe(200);
+    expect(seen.body).not.toHaveProperty("weight");
+    expect(seen.body).not.toHaveProperty("metadata");
   });
 });

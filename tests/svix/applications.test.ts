@@ -158,5 +158,12 @@ describe.each(SDKS.map((sdk) => [sdk.name, sdk] as const))("%s", (name, sdk: Sdk
     const unserved = await apiError(sdk, svix().integration.list(known.id));
     expect(unserved.code).toBe(501);
     expect(unserved.body.code).toBe("not_implemented");
+    // Svix Ingest, on a base path of its own (/ingest/api/v1): its 501 and why, after the same authentication.
+    const ingest = await apiError(sdk, svix().ingest.source.list());
+    expect(ingest.code).toBe(501);
+    expect(ingest.body).toEqual({ code: "not_implemented", detail: expect.stringMatching(/^Svix Ingest .*: Svix Ingest receives webhooks into Svix .* receives none\. See docs\/svix.md\.$/) });
+    const ingestUnauthorized = await apiError(sdk, stranger.ingest.source.list());
+    expect(ingestUnauthorized.code).toBe(401);
+    expect(ingestUnauthorized.body.code).toBe("authentication_failed");
   });
 });

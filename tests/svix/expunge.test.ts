@@ -123,4 +123,30 @@ describe("a purge the request does not finish", () => {
     expect(await purgePayloads(ctx, { purgeId, deadline: 0, after: null })).toEqual({ done: true, after: null });
     expect(await findPayloadPurge(ctx, purgeId)).toMatchObject({ status: "finished", messages: 2 });
   });
+
+  it("reads failed once its job has failed its last attempt, running until then; a new purge does the work", async () => {
+    const svix = () => server.client(SDKS[1]);
+    const app = await svix().application.create({ name: "Failing purge", uid: "failing-purge" });
+    const message = await svix().message.create(app.id, { eventType: "invoice.paid", payload: { kept: true } });
+    const purgeId = await recordAuditEvent(systemCtx(), { action: "consumer.payloads_purge_started", targetType: "consumer", targetId: app.id });
+    // A cursor PostgreSQL cannot read fails every slice of this purge; its job has two attempts.
+    const sql = getSql();
+    const [{ id } = { id: "" }] = await sql<{ id: string }[]>`
+      select (graphile_worker.add_job('purge_payloads', json_build_object('purge_id', ${purgeId}::text, 'after', json_build_object('at', 'not a time', 'id', 'x')), max_attempts := 2)).id`;
+    const job = () => sql<{ attempts: number; last_error: string | null }[]>`select attempts, last_error from graphile_worker.jobs where id = ${id}`;
+    await waitFor(async () => (await job())[0]?.last_error, { what: "the first attempt to fail" });
+    expect(await svix().backgroundTask.get(purgeId)).toMatchObject({ id: purgeId, status: "running" });
+    // The retry, at once rather than after graphile's back-off: the last attempt.
+    await sql`update graphile_worker._private_jobs set run_at = now() where id = ${id}`;
+    const failed = await waitFor(async () => {
+      const task = await svix().backgroundTask.get(purgeId);
+      return task.status !== "running" && task;
+    });
+    expect(failed).toMatchObject({ id: purgeId, status: "failed", task: "application.purge_content", data: { messagesPurged: null } });
+    expect((await job())[0]).toMatchObject({ attempts: 2 });
+    expect((await svix().message.get(app.id, message.id, { withContent: true })).payload).toEqual({ kept: true });
+    expect(await svix().message.expungeAllContents(app.id)).toMatchObject({ status: "finished" });
+    expect((await svix().message.get(app.id, message.id, { withContent: true })).payload).toEqual({ expired: true });
+    expect(await svix().backgroundTask.get(purgeId)).toMatchObject({ status: "failed" });
+  });
 });

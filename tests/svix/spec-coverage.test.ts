@@ -3,11 +3,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { call } from "../helpers/api";
 import { loggedAttempt } from "../helpers/attempt-row";
 import { sdkServer, SDKS } from "./sdks";
-import { matrix, matrixIn, relative, specOperations, strayUnserved, verdict, type SpecOperation } from "./spec-operations";
+import { callPath, matrix, matrixIn, specOperations, strayUnserved, verdict, type SpecOperation } from "./spec-operations";
 
 /**
- * Svix's own API document (tests/fixtures/svix-openapi.json, pinned), every operation under /api/v1
- * called once: path parameters are objects that exist where a 2xx is possible, a dummy for the rest;
+ * Svix's own API document (tests/fixtures/svix-openapi.json, pinned), every operation — under
+ * /api/v1, and Svix Ingest's under /ingest/api/v1 — called once: path parameters are objects that exist where a 2xx is possible, a dummy for the rest;
  * bodies `{}`. No answer is a 404 of an unrouted path, a 405 or a 5xx but 501; a 404 is a served
  * route's not-found (of a dummy id), a 501 names why, each in Svix's error shape. docs/svix.md's
  * matrix is what this table prints.
@@ -47,13 +47,22 @@ describe("Svix's API document", () => {
     expect(strayUnserved(operations).map((u) => u.path)).toEqual([]);
   });
 
+  it("answers a path of Svix Ingest's base path the document does not have a JSON 404, and no credential 401, in Svix's shape", async () => {
+    const unknown = await call("GET", "/ingest/api/v1/nothing", { key: server.token });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ code: "not_found", detail: expect.any(String) });
+    const anonymous = await call("POST", "/ingest/api/v1/source", { body: {} });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body).toEqual({ code: "authentication_failed", detail: expect.any(String) });
+  });
+
   it("is what docs/svix.md's matrix says", async () => {
     expect(matrixIn(readFileSync("docs/svix.md", "utf8")), "run: npx tsx scripts/svix-matrix.ts --write").toBe(await matrix());
   });
 
   it.each(operations.map((op) => [`${op.method} ${op.path}`, op] as const))("%s: never 404 unrouted, 405 or 5xx but 501", async (_name, op) => {
     const v = await verdict(op);
-    const res = await call(op.method, `/api/v1${relative(op, (name) => ids[name] ?? DUMMY)}`, {
+    const res = await call(op.method, callPath(op, (name) => ids[name] ?? DUMMY), {
       key: server.token,
       ...(op.method === "GET" || op.method === "DELETE" ? {} : { body: {} }),
     });

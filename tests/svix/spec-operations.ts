@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { isOtherMethod } from "../../lib/http/methods";
 import { routeContract } from "../../lib/http/route-contract";
-import { UNSERVED, unservedOperation, type Unserved } from "../../lib/svix/unserved-operations";
+import { SVIX_BASES, UNSERVED, unservedOperation, type SvixBase, type Unserved } from "../../lib/svix/unserved-operations";
 import { router } from "../helpers/route-server";
 
 /**
@@ -11,14 +11,16 @@ import { router } from "../helpers/route-server";
  * docs/svix.md's matrix is printed from (scripts/svix-matrix.ts).
  */
 const DOCUMENT = path.resolve("tests/fixtures/svix-openapi.json");
-const APP_API = path.resolve("app/api");
+const APP = path.resolve("app");
 
 type Document = { paths: Record<string, Record<string, { operationId: string; tags?: string[] }>> };
 
 export type SpecOperation = {
   method: string;
-  /** As the document writes it: /api/v1/app/{app_id}. */
+  /** As the document writes it: /api/v1/app/{app_id}, /ingest/api/v1/source. */
   path: string;
+  /** Its base path: Svix's API, or Svix Ingest's. */
+  base: SvixBase;
   operationId: string;
   tag: string;
 };
@@ -31,52 +33,52 @@ export type Verdict =
 
 const METHODS = ["get", "post", "put", "patch", "delete"];
 
-/** Every operation of the document under /api/v1, in its order. (Svix Ingest's, under /ingest/api/v1, is another base path: see `outside`.) */
+/** Every operation of the document, in its order: Svix's API under /api/v1, then Svix Ingest's under /ingest/api/v1. */
 export function specOperations(): SpecOperation[] {
-  return allOperations().filter((op) => op.path.startsWith("/api/v1/"));
-}
-
-/** The document's operations outside /api/v1 (Svix Ingest's `/ingest/api/v1/…`), which this server does not route. */
-export function outside(): SpecOperation[] {
-  return allOperations().filter((op) => !op.path.startsWith("/api/v1/"));
-}
-
-function allOperations(): SpecOperation[] {
   const document = JSON.parse(readFileSync(DOCUMENT, "utf8")) as Document;
-  return Object.entries(document.paths).flatMap(([p, operations]) =>
+  const operations = Object.entries(document.paths).flatMap(([p, operations]) =>
     Object.entries(operations)
       .filter(([method]) => METHODS.includes(method))
-      .map(([method, op]) => ({ method: method.toUpperCase(), path: p, operationId: op.operationId, tag: op.tags?.[0] ?? "" })),
+      .map(([method, op]) => ({ method: method.toUpperCase(), path: p, base: baseOf(p), operationId: op.operationId, tag: op.tags?.[0] ?? "" })),
   );
+  return [...operations.filter((op) => op.base === "api"), ...operations.filter((op) => op.base === "ingest")];
 }
 
-/** The operation's path below /api/v1 with each parameter a placeholder segment. */
-export const relative = (op: SpecOperation, fill: (param: string) => string = () => "x") =>
-  op.path.replace(/^\/api\/v1/, "").replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(fill(name)));
+function baseOf(p: string): SvixBase {
+  const base = (Object.keys(SVIX_BASES) as SvixBase[]).find((b) => p.startsWith(`${SVIX_BASES[b]}/`));
+  if (!base) throw new Error(`${p} is under no base path of Svix's`);
+  return base;
+}
 
-const route = router(APP_API);
+/** The operation's path below its base path with each parameter a placeholder segment. */
+export const relative = (op: SpecOperation, fill: (param: string) => string = () => "x") =>
+  op.path.slice(SVIX_BASES[op.base].length).replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(fill(name)));
+
+/** The path to call for the operation, its parameters filled. */
+export const callPath = (op: SpecOperation, fill?: (param: string) => string) => `${SVIX_BASES[op.base]}${relative(op, fill)}`;
+
+const route = router(APP);
 
 /**
  * Served: the route Next.js picks for the path (as tests/helpers/route-server.ts routes it) is not a
  * catch-all and implements the method. Refused: lib/svix/unserved-operations.ts names it.
  */
 export async function verdict(op: SpecOperation): Promise<Verdict> {
-  const below = relative(op);
-  const found = route(`/api/v1${below}`);
-  const file = found && path.relative(APP_API, found.route.file);
+  const found = route(callPath(op));
+  const file = found && path.relative(APP, found.route.file);
   if (found && !found.route.segments.some((s) => s.startsWith("[..."))) {
     const handler = ((await import(found.route.file)) as Record<string, unknown>)[op.method];
     if (typeof handler === "function" && !isOtherMethod(handler)) {
       return { kind: "served", summary: routeContract(handler)?.doc?.summary ?? "", route: file! };
     }
   }
-  const unserved = unservedOperation(op.method, below);
+  const unserved = unservedOperation(op.method, relative(op), op.base);
   return unserved ? { kind: "refused", unserved } : { kind: "unrouted", route: file };
 }
 
 /** Entries of UNSERVED that name no operation of the document (stale, or mistyped), but those the SDKs alone still have. */
 export function strayUnserved(operations: SpecOperation[]): Unserved[] {
-  return UNSERVED.filter((entry) => !entry.sdkOnly && !operations.some((op) => unservedOperation(op.method, relative(op)) === entry));
+  return UNSERVED.filter((entry) => !entry.sdkOnly && !operations.some((op) => unservedOperation(op.method, relative(op), op.base) === entry));
 }
 
 const MATRIX_START = "<!-- svix-matrix:start (scripts/svix-matrix.ts prints it from tests/fixtures/svix-openapi.json) -->";
@@ -86,21 +88,25 @@ const MATRIX_END = "<!-- svix-matrix:end -->";
 export async function matrix(): Promise<string> {
   const operations = specOperations();
   const rows: string[] = [];
-  let served = 0;
+  const counts = { api: { all: 0, served: 0 }, ingest: { all: 0, served: 0 } };
   for (const op of operations) {
     const v = await verdict(op);
     if (v.kind === "unrouted") throw new Error(`${op.method} ${op.path} is neither served nor refused`);
-    if (v.kind === "served") served++;
+    counts[op.base].all++;
+    if (v.kind === "served") counts[op.base].served++;
     const how = v.kind === "served" ? `served: ${v.summary.replace(/\s*\(Svix: [^)]*\)$/, "")}` : `501: ${v.unserved.why}`;
-    rows.push(`| ${op.tag} | \`${op.operationId.replace(/^v1\./, "")}\` | \`${op.method} ${op.path.replace(/^\/api\/v1/, "")}\` | ${how.replaceAll("|", "\\|")} |`);
+    // Paths below /api/v1, as the SDKs' methods are read; Svix Ingest's whole, its base being another.
+    const where = op.base === "api" ? op.path.slice(SVIX_BASES.api.length) : op.path;
+    rows.push(`| ${op.tag} | \`${op.operationId.replace(/^v1\./, "")}\` | \`${op.method} ${where}\` | ${how.replaceAll("|", "\\|")} |`);
   }
+  const { api, ingest } = counts;
   return [
     MATRIX_START,
     "",
-    `${operations.length} operations under \`/api/v1\`: ${served} served, ${operations.length - served} answered 501 \`not_implemented\` with the reason.`,
-    `The ${outside().length} operations of Svix Ingest (\`/ingest/api/v1/…\`, another base path) are not routed.`,
+    `${api.all} operations under \`/api/v1\`: ${api.served} served, ${api.all - api.served} answered 501 \`not_implemented\` with the reason.`,
+    `${ingest.all} operations of Svix Ingest, under its own base path \`/ingest/api/v1\`: ${ingest.served} served, ${ingest.all - ingest.served} answered 501 \`not_implemented\` with the reason.`,
     "",
-    "| tag | operation | method and path (below `/api/v1`) | here |",
+    "| tag | operation | method and path (below `/api/v1`, or Ingest's whole) | here |",
     "|---|---|---|---|",
     ...rows,
     "",

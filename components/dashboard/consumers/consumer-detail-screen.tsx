@@ -12,6 +12,7 @@ import { EndpointTable } from "../../shared/endpoints/endpoint-table";
 import { AlertEmailsCard } from "../../shared/alert-emails-card";
 import { useOperator } from "../operator-context";
 import { PortalActions } from "./portal-actions";
+import { WeightCard } from "./weight-card";
 import { useConsumer, useConsumerEndpoints } from "../../shared/queries/consumers";
 
 export function ConsumerDetailScreen({ consumerRef }: { consumerRef: string }) {
@@ -66,7 +67,10 @@ export function ConsumerDetailScreen({ consumerRef }: { consumerRef: string }) {
             </Link>
           </div>
         </Card>
-        <AlertEmailsCard consumer={c} reason={role === "admin" ? null : t("viewerNote")} />
+        <div className="space-y-4">
+          <AlertEmailsCard consumer={c} reason={role === "admin" ? null : t("viewerNote")} />
+          <WeightCard consumer={c} reason={role === "admin" ? null : t("viewerNote")} />
+        </div>
       </div>
       <h2 className="mt-8 mb-3 text-lg font-semibold">{t("endpoints")}</h2>
       <EndpointTable

@@ -9,12 +9,13 @@ import { StatsChart } from "../../shared/stats-chart";
 import { Card } from "../../ui/card";
 import { AlertTable } from "../alerts/alerts-screen";
 import { useAlertLog } from "../alerts/queries";
-import type { Backlog } from "@/lib/deliveries/schemas";
+import type { Backlog, ConsumerLoad } from "@/lib/deliveries/schemas";
+import { ConsumerLoadCard } from "./consumer-load-card";
 import type { EndpointHealthCounts } from "@/lib/endpoints/schemas";
 import { PageHeader } from "../../shared/page-header";
 
 /** What needs attention now, and how delivery has gone over the last hour, day or week. */
-export function OverviewScreen({ counts, backlog }: { counts: EndpointHealthCounts; backlog: Backlog }) {
+export function OverviewScreen({ counts, backlog, load }: { counts: EndpointHealthCounts; backlog: Backlog; load: ConsumerLoad }) {
   const t = useTranslations("overview");
   const format = useFormatter();
   const now = useNow({ updateInterval: 30_000 });
@@ -60,6 +61,7 @@ export function OverviewScreen({ counts, backlog }: { counts: EndpointHealthCoun
         <h2 className="mb-3 text-sm font-semibold">{charts("title")}</h2>
         <StatsChart />
       </Card>
+      <ConsumerLoadCard load={load} />
       <h2 className="mt-8 mb-3 text-lg font-semibold">{t("recentAlerts")}</h2>
       <Card>
         <QueryRows query={alerts} isEmpty={(data) => data.pages[0]!.data.length === 0} empty={<p className="p-4 text-sm text-muted-foreground">{t("noAlerts")}</p>}>

@@ -51,6 +51,16 @@ export function useUpdateAlertEmails(ref: string) {
   });
 }
 
+/** An operator's change of the consumer's weight: its share of the engine beside other consumers with due work. */
+export function useUpdateWeight(ref: string) {
+  const call = useApi();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (weight: number) => call("PATCH /consumers/{consumer}", `/consumers/${enc(ref)}`, { body: { weight } }),
+    onSuccess: () => client.invalidateQueries({ queryKey: consumerKeys.all }),
+  });
+}
+
 /** A one-time portal link into this consumer's portal (all capabilities), minted by an operator. */
 export function useMintPortalLink(ref: string) {
   const call = useApi();

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { check, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, ts, updatedAt } from "./columns";
 
 export const consumers = pgTable(
@@ -20,6 +20,8 @@ export const consumers = pgTable(
      * itself goes last.
      */
     deletedAt: ts("deleted_at"),
+    /** Its share of the engine when several consumers have due work (claim/scan-due.sql): 1–100. */
+    weight: integer("weight").notNull().default(1),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -29,5 +31,6 @@ export const consumers = pgTable(
     index("consumers_created_idx").on(t.createdAt.desc(), t.id.desc()),
     // The few consumers being erased, which lists across consumers leave out.
     index("consumers_deleted_idx").on(t.deletedAt).where(sql`${t.deletedAt} is not null`),
+    check("consumers_weight_check", sql`${t.weight} between 1 and 100`),
   ],
 );

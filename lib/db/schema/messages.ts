@@ -166,6 +166,9 @@ export const deliveryQueue = pgTable(
   (t) => [
     primaryKey({ columns: [t.deliveryId, t.kind] }),
     index("delivery_queue_due_idx").on(t.kind, t.nextAttemptAt),
+    // The claim's round robin over consumers (claim/scan-due.sql): the next consumer with work of
+    // a kind, its earliest row, and its due rows in time order — each one descent.
+    index("delivery_queue_consumer_due_idx").on(t.kind, t.consumerId, t.nextAttemptAt),
     // In-flight attempts per endpoint (the concurrency cap: leases not yet run out) and the slot
     // queue.
     index("delivery_queue_leased_idx").on(t.endpointId, t.nextAttemptAt).where(sql`${t.leaseToken} is not null`),
@@ -180,6 +183,15 @@ export const deliveryQueue = pgTable(
     index("delivery_queue_line_idx").on(t.endpointId, t.lineKey, t.kind, t.lineSeq).where(sql`${t.lineKey} is not null`),
   ],
 );
+
+/**
+ * Where the claim's round robin over consumers stands, per queue kind: the last consumer a claim
+ * visited. The next claim starts after it (claim/scan-due.sql).
+ */
+export const claimRotation = pgTable("claim_rotation", {
+  kind: smallint("kind").$type<QueueKind>().primaryKey(),
+  afterConsumer: text("after_consumer"),
+});
 
 export const ATTEMPT_TRIGGERS = ["scheduled", "manual", "recovery", "probe"] as const;
 export type AttemptTrigger = (typeof ATTEMPT_TRIGGERS)[number];

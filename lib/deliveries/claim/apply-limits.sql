@@ -2,10 +2,12 @@
 -- concurrency cap, rate limit, circuit breaker — and its recovery run's budget, and writes the
 -- endpoints' rate windows and half-open circuits. p_locked: the endpoints this claim holds (locked in
 -- id order, as outcome writes lock them, so two claims never both take an endpoint's last slot);
--- the rows of any other endpoint are left due. Endpoints go in the order of their first scanned
--- row, so the batch limit is shared fairly; within one, rows go in scanned order — live traffic
--- first, a recovery last. Everything else decided is parked or dropped: a row that must wait is
--- moved out of the way, so it never blocks other endpoints' work.
+-- the rows of any other endpoint are left due. Within an endpoint, rows go in scanned order — live
+-- traffic first, a recovery last. The batch limit goes by scanned order across endpoints, which
+-- the scan interleaves by consumer: the claims past it are given back (left due, with whatever
+-- their endpoints parked), so one consumer's endpoint never takes the batch from another's row
+-- scanned after it. Everything else decided is parked or dropped: a row that must wait is moved
+-- out of the way, so it never blocks other endpoints' work.
 -- The leased counts are read after the endpoint locks are held (each statement of a plpgsql
 -- function takes a fresh snapshot), so they include what another claim committed just before.
 -- Applied after the migrations by lib/db/functions.ts.
@@ -35,7 +37,21 @@ DECLARE
   v_window_count integer;
   v_rate_spent boolean;
   v_slots_full boolean;
+  -- The endpoint's slots kept from recovery items for live traffic.
+  v_reserve integer;
   v_circuit timestamptz;
+  -- Each endpoint's writes, held until the batch limit has been applied: its id, what it had, what it gets.
+  v_e_ids text[] := '{}';
+  v_e_circuit_was timestamptz[] := '{}';
+  v_e_circuit timestamptz[] := '{}';
+  v_e_start_was timestamptz[] := '{}';
+  v_e_start timestamptz[] := '{}';
+  v_e_count_was integer[] := '{}';
+  v_e_count integer[] := '{}';
+  v_e_rated boolean[] := '{}';
+  v_e_given_back integer[] := '{}';
+  v_back_endpoints text[];
+  v_e integer;
 BEGIN
   FOR e IN
     WITH w AS (
@@ -89,11 +105,11 @@ BEGIN
       END IF;
       v_allowed := least(v_allowed, greatest(0, e.rate_limit_per_second - v_window_count));
     END IF;
-    v_allowed := least(v_allowed, p_limit - v_claimed);
     -- In scanned order, within the slots and rate above; a recovery item also within its run's
     -- budget: past it, it waits for its run, and a run another claim holds keeps its items due.
     v_taken := 0;
     v_rest := '{}';
+    v_reserve := CASE WHEN e.max_concurrency > 1 THEN greatest(1, e.max_concurrency / 4) ELSE 0 END;
     FOREACH v_n IN ARRAY e.waiting LOOP
       v_item := v_items[v_n];
       v_run := NULL;
@@ -113,6 +129,18 @@ BEGIN
           v_items[v_n] := v_item;
           CONTINUE;
         END IF;
+      END IF;
+      -- Live traffic's reserve: a recovery item takes a slot only while a quarter of the endpoint's
+      -- cap (at least one, none with a cap of 1) stays free, so a live message arriving at an
+      -- endpoint being recovered finds a slot instead of waiting behind the run's burst. It waits
+      -- parked, woken by the endpoint's next outcome like any wait for a slot.
+      IF v_item.kind = webhook_admin_queue_kind('recovery') AND v_taken < v_allowed AND e.leased + v_taken >= e.max_concurrency - v_reserve THEN
+        v_item.action := 'park';
+        v_item.until := p_lease_end;
+        v_item.for_slot := true;
+        v_item.wait_leased := nullif(e.leased, 0);
+        v_items[v_n] := v_item;
+        CONTINUE;
       END IF;
       IF v_taken < v_allowed THEN
         v_item.action := 'claim';
@@ -136,7 +164,7 @@ BEGIN
     END IF;
     v_rate_spent := e.rate_limit_per_second IS NOT NULL AND v_window_count >= e.rate_limit_per_second;
     v_slots_full := e.leased + v_taken >= e.max_concurrency OR v_half_open;
-    -- What is left beyond the slots or the rate waits parked; beyond the batch limit, it stays due.
+    -- What is left beyond the slots or the rate waits parked.
     IF v_rate_spent OR v_slots_full THEN
       FOREACH v_n IN ARRAY v_rest LOOP
         v_item := v_items[v_n];
@@ -157,10 +185,55 @@ BEGIN
     END IF;
     -- A half-open circuit is held open for the probe's lease, so no other worker probes too.
     v_circuit := CASE WHEN v_half_open AND v_taken > 0 THEN p_lease_end ELSE e.circuit_open_until END;
-    IF v_circuit IS DISTINCT FROM e.circuit_open_until OR v_window_start IS DISTINCT FROM e.rate_window_start
-       OR v_window_count <> e.rate_window_count THEN
-      UPDATE endpoints SET circuit_open_until = v_circuit, rate_window_start = v_window_start, rate_window_count = v_window_count
-      WHERE endpoints.id = e.id;
+    v_e_ids := v_e_ids || e.id;
+    v_e_circuit_was := v_e_circuit_was || e.circuit_open_until;
+    v_e_circuit := v_e_circuit || v_circuit;
+    v_e_start_was := v_e_start_was || e.rate_window_start;
+    v_e_start := v_e_start || v_window_start;
+    v_e_count_was := v_e_count_was || e.rate_window_count;
+    v_e_count := v_e_count || v_window_count;
+    v_e_rated := v_e_rated || (e.rate_limit_per_second IS NOT NULL);
+  END LOOP;
+
+  -- The batch limit: the claims past it in scanned order are given back, left due, and so is
+  -- what their endpoints parked here (it was parked for slots or a rate these claims no longer use).
+  IF v_claimed > p_limit THEN
+    -- In one statement (a subscript of a composite array walks it from its start): the claims
+    -- numbered in scanned order, those past the limit and their endpoints' parked rows left due.
+    WITH numbered AS (
+      SELECT i.*, count(*) FILTER (WHERE i.action = 'claim') OVER (ORDER BY i.n) AS claim_no
+      FROM unnest(v_items) WITH ORDINALITY AS i(delivery_id, kind, endpoint_id, recovery_id, action, until, for_slot, probe, wait_leased, n)
+    ), marked AS (
+      SELECT m.*, m.action = 'claim' AND m.claim_no > p_limit AS back,
+             bool_or(m.action = 'claim' AND m.claim_no > p_limit) OVER (PARTITION BY m.endpoint_id) AS endpoint_back
+      FROM numbered m
+    )
+    SELECT array_agg(CASE WHEN k.back OR (k.endpoint_back AND k.action = 'park')
+                          THEN ROW(k.delivery_id, k.kind, k.endpoint_id, k.recovery_id, NULL, NULL, NULL, false, NULL)::webhook_admin_claim_item
+                          ELSE ROW(k.delivery_id, k.kind, k.endpoint_id, k.recovery_id, k.action, k.until, k.for_slot, k.probe, k.wait_leased)::webhook_admin_claim_item
+                     END ORDER BY k.n),
+           coalesce(array_agg(k.endpoint_id) FILTER (WHERE k.back), '{}')
+    INTO v_items, v_back_endpoints
+    FROM marked k;
+    SELECT array_agg(coalesce(b.given, 0) ORDER BY ep.ord) INTO v_e_given_back
+    FROM unnest(v_e_ids) WITH ORDINALITY AS ep(id, ord)
+    LEFT JOIN (SELECT x.id, count(*)::integer AS given FROM unnest(v_back_endpoints) AS x(id) GROUP BY x.id) b ON b.id = ep.id;
+  END IF;
+
+  FOR v_e IN 1 .. cardinality(v_e_ids) LOOP
+    IF v_e_given_back[v_e] IS NOT NULL AND v_e_given_back[v_e] > 0 THEN
+      IF v_e_rated[v_e] THEN
+        v_e_count[v_e] := v_e_count[v_e] - v_e_given_back[v_e];
+      END IF;
+      -- A half-open circuit's probe given back: nobody probes yet.
+      IF v_e_circuit[v_e] IS DISTINCT FROM v_e_circuit_was[v_e] THEN
+        v_e_circuit[v_e] := v_e_circuit_was[v_e];
+      END IF;
+    END IF;
+    IF v_e_circuit[v_e] IS DISTINCT FROM v_e_circuit_was[v_e] OR v_e_start[v_e] IS DISTINCT FROM v_e_start_was[v_e]
+       OR v_e_count[v_e] <> v_e_count_was[v_e] THEN
+      UPDATE endpoints SET circuit_open_until = v_e_circuit[v_e], rate_window_start = v_e_start[v_e], rate_window_count = v_e_count[v_e]
+      WHERE endpoints.id = v_e_ids[v_e];
     END IF;
   END LOOP;
   RETURN v_items;

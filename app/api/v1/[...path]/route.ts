@@ -2,7 +2,7 @@ import { NotFoundError } from "@/lib/errors";
 import { withApi, type RouteHandler } from "@/lib/http/api-route";
 import { declareRoute, routeContract } from "@/lib/http/route-contract";
 import { svixCatchAll } from "@/lib/svix/unserved";
-import { svixPath, unservedOperation } from "@/lib/svix/unserved-operations";
+import { unservedRequest } from "@/lib/svix/unserved-operations";
 
 // Unknown API paths answer problem+json like every other error, not an HTML page, whatever the
 // method; authenticated first, so the answer tells an unauthenticated caller nothing about paths.
@@ -16,7 +16,7 @@ const notFound = withApi(
 // An operation of Svix's API outside the Svix folders (streams, connectors, /management…) is the
 // Svix surface's: its 501 in Svix's shape, not our 404.
 const unmatched = declareRoute<RouteHandler>(
-  (req, context) => (unservedOperation(req.method, svixPath(req)) ? svixCatchAll : notFound)(req, context),
+  (req, context) => (unservedRequest(req) ? svixCatchAll : notFound)(req, context),
   routeContract(notFound)!,
 );
 

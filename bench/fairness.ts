@@ -1,0 +1,133 @@
+/**
+ * Part n of `npm run bench` (issue 38): a noisy neighbour. Consumer A has `messages` due over
+ * `endpoints` fast endpoints (queued by SQL, as part b's); consumer B sends `rate` messages a second
+ * to its one endpoint through POST /api/v1/messages. B's created → arrival is measured idle, then
+ * while A's backlog drains; A's drain rate alone, then with B beside it. The same three phases run
+ * first with the claim of commit `ref` (time-order claiming: the oldest due rows first, whoever
+ * they belong to), then with this tree's (fair claiming across consumers), on the same database,
+ * worker and receiver — each claim put in place (CREATE OR REPLACE) before its phases' workers start.
+ */
+import { applySqlFunctions } from "../lib/db/functions";
+import { compactStats } from "../lib/stats/compact-stats";
+import type { Api } from "./api";
+import { claimBodyAt } from "./claim-ab";
+import type { BenchDatabase } from "./database";
+import { queueDeliveries } from "./delivery-pairs";
+import { startWorker } from "./product";
+import type { Receiver } from "./receiver";
+import { sleep, summarize, type Summary } from "./stats";
+
+export type FairnessRun = {
+  claim: string;
+  /** B's created → arrival with the worker idle, and while A's backlog drains. */
+  idle: Summary;
+  busy: Summary;
+  /** A's arrivals per second, alone and with B beside it. */
+  aloneRate: number;
+  besideRate: number;
+  /** B's messages sent and arrived while A drained. */
+  busySent: number;
+  busyArrived: number;
+};
+
+type Context = { db: BenchDatabase; receiver: Receiver; api: Api; env: NodeJS.ProcessEnv; logDir: string };
+
+/**
+ * B's sends, one every 1000/rate ms on a fixed schedule (a slow answer does not delay the next),
+ * until `until` settles; then each is matched to its arrival (up to 60 s more) by its webhook-id.
+ */
+async function paced(ctx: Context, consumer: string, rate: number, until: Promise<unknown>): Promise<{ summary: Summary; sent: number; arrived: number }> {
+  const sends: { id: string; createdAt: number }[] = [];
+  let done = false;
+  void until.finally(() => (done = true));
+  const start = performance.now();
+  const inFlight: Promise<void>[] = [];
+  for (let i = 0; !done; i++) {
+    const wait = start + (i * 1000) / rate - performance.now();
+    if (wait > 0) await Promise.race([sleep(wait), until]);
+    if (done) break;
+    inFlight.push(
+      ctx.api.call("POST", "/api/v1/messages", { consumer, event_type: "invoice.paid", payload: { fair: i } }).then((res) => {
+        if (res.status !== 202) throw new Error(`POST /api/v1/messages answered ${res.status}: ${JSON.stringify(res.body)}`);
+        sends.push({ id: res.body.id, createdAt: Date.parse(res.body.created_at) - performance.timeOrigin });
+      }),
+    );
+  }
+  await Promise.all(inFlight);
+  const deadline = performance.now() + 60_000;
+  while (sends.some((s) => ctx.receiver.arrivalOf(s.id) === undefined) && performance.now() < deadline) await sleep(20);
+  const latencies = sends.flatMap((s) => {
+    const at = ctx.receiver.arrivalOf(s.id);
+    return at === undefined ? [] : [at - s.createdAt];
+  });
+  return { summary: summarize(latencies), sent: sends.length, arrived: latencies.length };
+}
+
+let phase = 0;
+
+/** A's backlog queued by SQL to a fresh receiver group, drained by a fresh worker: its arrival rate, with `beside` running meanwhile. */
+async function drain(ctx: Context, endpointIds: string[], messages: number, label: string, log: (line: string) => void, beside?: (done: Promise<unknown>) => Promise<unknown>) {
+  phase += 1;
+  const group = `fair${phase}`;
+  await ctx.db.sql`
+    update endpoints e set url = ${ctx.receiver.url} || '/' || ${group} || '/' || x.i
+    from unnest(${endpointIds}::text[]) with ordinality as x(id, i) where e.id = x.id`;
+  await queueDeliveries(ctx.db, endpointIds, messages);
+  while ((await compactStats({ ctx: { sql: ctx.db.sql } })) === null);
+  const worker = await startWorker(ctx.env, ctx.logDir);
+  let resolveDone!: () => void;
+  const done = new Promise<void>((resolve) => (resolveDone = resolve));
+  const besideRun = beside?.(done);
+  let lastLog = performance.now();
+  const deadline = performance.now() + 600_000;
+  while (ctx.receiver.count(group) < messages && performance.now() < deadline) {
+    await sleep(50);
+    if (performance.now() - lastLog > 5_000) {
+      lastLog = performance.now();
+      log(`  ${label}: ${ctx.receiver.count(group).toLocaleString("en-US")} / ${messages.toLocaleString("en-US")} arrived`);
+    }
+  }
+  resolveDone();
+  const result = await besideRun;
+  await worker.stop();
+  const first = ctx.receiver.firstAt(group) ?? 0;
+  const last = ctx.receiver.lastAt(group) ?? first;
+  return { rate: (ctx.receiver.count(group) * 1000) / Math.max(1, last - first), beside: result };
+}
+
+export async function measureFairness(
+  ctx: Context,
+  options: { messages: number; endpoints: number; rate: number; idleSeconds: number; ref: string; log: (line: string) => void },
+): Promise<FairnessRun[]> {
+  const { api, db } = ctx;
+  const { log } = options;
+  const [busyUid, quietUid] = ["bench-fair-a", "bench-fair-b"];
+  await api.expect(201, "POST", "/api/v1/consumers", { uid: busyUid, name: busyUid });
+  await api.expect(201, "POST", "/api/v1/consumers", { uid: quietUid, name: quietUid });
+  const endpointIds: string[] = [];
+  for (let i = 0; i < options.endpoints; i++) {
+    endpointIds.push((await api.expect(201, "POST", `/api/v1/consumers/${busyUid}/endpoints`, { url: `${ctx.receiver.url}/fair-setup/${i}` })).id);
+  }
+  await api.expect(201, "POST", `/api/v1/consumers/${quietUid}/endpoints`, { url: `${ctx.receiver.url}/fair-quiet` });
+  const before = claimBodyAt(options.ref);
+  const runs: FairnessRun[] = [];
+  for (const claim of [options.ref, "this tree"]) {
+    if (claim === options.ref) await db.sql.unsafe(before);
+    else await applySqlFunctions(db.sql);
+    log(` claim: ${claim === options.ref ? `${options.ref}'s (time order)` : "this tree's (fair across consumers)"}`);
+    const idleWorker = await startWorker(ctx.env, ctx.logDir);
+    const idle = await paced(ctx, quietUid, options.rate, sleep(options.idleSeconds * 1000));
+    await idleWorker.stop();
+    log(`  B idle: created → arrival p50 ${idle.summary.p50.toFixed(1)} ms, p99 ${idle.summary.p99.toFixed(1)} ms (${idle.arrived} / ${idle.sent})`);
+    const alone = await drain(ctx, endpointIds, options.messages, "A alone", log);
+    log(`  A alone: ${Math.round(alone.rate).toLocaleString("en-US")}/s`);
+    const beside = await drain(ctx, endpointIds, options.messages, "A with B", log, (done) => paced(ctx, quietUid, options.rate, done));
+    const busy = beside.beside as Awaited<ReturnType<typeof paced>>;
+    log(
+      `  A with B: ${Math.round(beside.rate).toLocaleString("en-US")}/s (${(beside.rate / alone.rate).toFixed(3)} of alone); ` +
+        `B meanwhile: created → arrival p50 ${busy.summary.p50.toFixed(1)} ms, p99 ${busy.summary.p99.toFixed(1)} ms, max ${busy.summary.max.toFixed(1)} ms (${busy.arrived} / ${busy.sent})`,
+    );
+    runs.push({ claim, idle: idle.summary, busy: busy.summary, aloneRate: alone.rate, besideRate: beside.rate, busySent: busy.sent, busyArrived: busy.arrived });
+  }
+  return runs;
+}
