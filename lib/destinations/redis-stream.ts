@@ -43,7 +43,9 @@ async function openClient(at: BrokerAddress, timeoutMs: number): Promise<Redis> 
     retryStrategy: () => null,
     maxRetriesPerRequest: 0,
     enableOfflineQueue: false,
-    connectionName: "webhook-admin",
+    // A customer's user may be allowed XADD on its stream and nothing else: no INFO ready check
+    // (a server still loading answers LOADING, a refusal like any other), no CLIENT SETNAME.
+    enableReadyCheck: false,
   });
   // Without a listener an 'error' event is printed; the attempt's own result carries it instead.
   // The server's refusal (a wrong password) comes as an event; connect() then only says "closed".

@@ -54,6 +54,17 @@ describe("redis_stream", () => {
     expect(JSON.stringify(stored)).not.toContain(redis.password);
   });
 
+  it("needs no more than XADD on its stream: a user allowed that alone delivers", async () => {
+    const admin = new Redis({ port: redis.port, password: redis.password });
+    await admin.acl("SETUSER", "publisher", "on", ">pub-pw", "~only-this", "+xadd");
+    await admin.quit();
+    const stored = target({ url: `redis://publisher:pub-pw@127.0.0.1:${redis.port}`, stream: "only-this" });
+    const result = await redisStream.send(redisStream.prepare(outgoing("msg_acl"), stored, [SECRET]).request, options("ep_acl"));
+    expect(result).toMatchObject({ error: null, responseBody: expect.stringMatching(/^\d+-\d+$/) });
+    const refused = await redisStream.send(redisStream.prepare(outgoing("msg_acl2"), target({ url: stored.url.replace("****", "pub-pw"), stream: "another" }), [SECRET]).request, options("ep_acl2"));
+    expect(refused).toMatchObject({ error: "auth_failed", errorDetail: expect.stringMatching(/^NOPERM/) });
+  });
+
   it("trims to about max_len entries (MAXLEN ~): the oldest go, the send never fails for length", async () => {
     const stored = target({ stream: "trimmed", max_len: 5 });
     for (let i = 0; i < 300; i++) {
@@ -135,6 +146,14 @@ describe("amqp", () => {
     expect(await attempt(target({ exchange: "missing" }), "ep_a2", "msg_m")).toMatchObject({ error: "broker_error", errorDetail: expect.stringMatching(/NOT_FOUND/) });
     // The channel the broker closed is not reused: the next message goes through.
     expect((await attempt(target(), "ep_a2", "msg_after")).error).toBeNull();
+  });
+
+  it("needs no more than write permission on its exchange: a user allowed that alone delivers, elsewhere it is refused", async () => {
+    rabbit.ctl("add_user", "publisher", "pub-pw");
+    rabbit.ctl("set_permissions", "-p", "/", "publisher", "^$", "^webhooks$", "^$");
+    const url = `amqp://publisher:pub-pw@127.0.0.1:${rabbit.port}`;
+    expect(await attempt(target({ url }), "ep_a6", "msg_p1")).toMatchObject({ error: null, responseBody: "basic.ack" });
+    expect(await attempt(target({ url, exchange: "amq.topic" }), "ep_a6", "msg_p2")).toMatchObject({ error: "auth_failed", errorDetail: expect.stringMatching(/ACCESS_REFUSED/) });
   });
 
   it("fails, never throws: wrong password, a forbidden address, nobody listening", async () => {
