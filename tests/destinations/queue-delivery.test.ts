@@ -224,6 +224,25 @@ describe("redis_stream through the engine", () => {
     await waitFor(() => allSucceeded(full, 1), { what: "delivered once the server had room" });
   });
 
+  it("failures count toward the circuit breaker; a recovery run delivers what wrong credentials left undelivered, once the target is fixed", async () => {
+    const { uid } = await createConsumer(api, {}, "redis-recover");
+    const id = await endpoint(uid, { kind: "redis_stream", target: { url: redis.url("wrong"), stream: "recovered" } });
+    const since = new Date(Date.now() - 1000).toISOString();
+    const sent = [await sendMessage(api, uid, { payload: { n: 1 } }), await sendMessage(api, uid, { payload: { n: 2 } })];
+    await waitFor(async () => (await api.get(`/api/v1/endpoints/${id}`)).body.consecutive_failures >= 5, { what: "five failures in a row" });
+    // Disabling cancels what was pending; the fixed endpoint gets it back through a recovery run.
+    await api.post(`/api/v1/endpoints/${id}/disable`, {});
+    await waitFor(async () => (await statuses(id)).every((r) => r.status === "canceled"), { what: "the deliveries canceled" });
+    const shown = (await api.get(`/api/v1/endpoints/${id}`)).body.target;
+    expect((await api.patch(`/api/v1/endpoints/${id}`, { target: { ...shown, url: redis.url() } })).status).toBe(200);
+    await api.post(`/api/v1/endpoints/${id}/enable`, {});
+    const run = await api.post(`/api/v1/endpoints/${id}/recover`, { since, statuses: ["canceled"], canary: 0 });
+    expect(run.status).toBe(202);
+    await waitFor(async () => (await api.get(`/api/v1/recoveries/${run.body.id}`)).body.state === "completed", { timeout: 30_000, what: "the recovery completed" });
+    expect((await api.get(`/api/v1/recoveries/${run.body.id}`)).body.counts).toMatchObject({ succeeded: 2, failed: 0 });
+    expect((await entries("recovered")).map((e) => e["webhook-id"]).sort()).toEqual(sent.map((m) => m.id).sort());
+  });
+
   it("an ordered endpoint keeps creation order in the stream", async () => {
     const { uid } = await createConsumer(api, {}, "redis-ordered");
     const id = await endpoint(uid, { kind: "redis_stream", target: { url: redis.url(), stream: "ordered" }, ordering: "ordered", max_concurrency: 10 });
