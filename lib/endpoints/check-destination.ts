@@ -6,8 +6,11 @@ import { urlPolicy } from "../webhooks/policy";
 import { checkBrokerUrl } from "../webhooks/url-safety";
 import { assertEndpointUrl } from "./check-url";
 
-/** What an endpoint's row holds for where it delivers: its kind, its `url` column, its stored target (null for http). */
-export type DestinationColumns = { destination: string; url: string; target: Record<string, unknown> | null };
+/**
+ * What an endpoint's row holds for where it delivers: its kind, its `url` column, its stored target
+ * (null for http); a broker kind also clears HTTP's own headers and svix_headers, which it never sends.
+ */
+export type DestinationColumns = { destination: string; url: string; target: Record<string, unknown> | null; headers?: Record<string, string>; svixHeaders?: boolean };
 
 /** The endpoint as stored, for an update: what is kept when the caller does not change it. */
 type Stored = { destination: string; url: string; target: unknown };
@@ -71,5 +74,5 @@ export function checkDestination(config: Config, given: Given, stored?: Stored):
   }
   // What the claim parses at every attempt: a target its own schema would refuse never gets stored.
   const target = destination.target.parse(sealed) as Record<string, unknown>;
-  return { destination: kind, url: destination.describe(target), target };
+  return { destination: kind, url: destination.describe(target), target, headers: {}, svixHeaders: false };
 }

@@ -113,8 +113,10 @@ describe("updating a broker endpoint", () => {
     const http = await api.patch(`/api/v1/endpoints/${endpoint.id}`, { kind: "http", url: "https://h.example/now-http" });
     expect(http.body).toMatchObject({ kind: "http", target: null, url: "https://h.example/now-http" });
     expect((await row(endpoint.id)).target).toBeNull();
+    await api.patch(`/api/v1/endpoints/${endpoint.id}`, { headers: { "x-team": "billing" }, svix_headers: true });
     const back = await api.patch(`/api/v1/endpoints/${endpoint.id}`, { kind: "redis_stream", target: REDIS });
-    expect(back.body).toMatchObject({ kind: "redis_stream", target: { stream: "events" } });
+    // HTTP's own headers go with HTTP: a broker kind never sends them.
+    expect(back.body).toMatchObject({ kind: "redis_stream", target: { stream: "events" }, headers: {}, svix_headers: false });
   });
 
   it("re-encrypts the sealed URLs under a new ENCRYPTION_KEY with the signing secrets", async () => {
