@@ -9,6 +9,10 @@ const nextConfig: NextConfig = {
     "postgres",
     "undici",
     "prom-client",
+    // The queue destinations' broker clients (lib/destinations): the API routes validate and
+    // describe their targets; only the worker connects.
+    "amqplib",
+    "ioredis",
     // Loaded on first use by lib/event-schemas/typescript.ts, with prettier, which it requires.
     "json-schema-to-typescript",
     // The tracing API (one copy, which Next.js's own spans use too) and SDK (lib/telemetry), the

@@ -101,7 +101,7 @@ async function main(argv: string[]): Promise<string[]> {
       }
       case "secrets reencrypt": {
         const counts = await reencryptSecrets({ ctx });
-        return [`Re-encrypted ${counts.endpointSecrets} endpoint secrets and ${counts.alertChannels} alert channels.`];
+        return [`Re-encrypted ${counts.endpointSecrets} endpoint secrets, ${counts.alertChannels} alert channels and ${counts.endpointTargets} broker destinations.`];
       }
       default:
         return ["Database is up to date."];

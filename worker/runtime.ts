@@ -4,6 +4,7 @@ import pg from "pg";
 import type { Config } from "../lib/config";
 import type { Ctx } from "../lib/context";
 import { getSql } from "../lib/db/client";
+import { closeDestinations } from "../lib/destinations";
 import { DeliveryPump } from "./delivery-pump";
 import { isConnectionError } from "../lib/db/errors";
 import { scheduleSweep, wakeDeliveries } from "../lib/jobs";
@@ -154,6 +155,7 @@ export async function startWorker(url: string, config: Config): Promise<WorkerHa
       // Tasks only start attempts; the attempts themselves (each bounded by DELIVERY_TIMEOUT) and
       // their outcome writes are waited for here.
       await pump.drain();
+      closeDestinations();
       if (id) await unregisterWorker(sql, id).catch(() => {});
       await pgPool.end().catch(() => {});
     })());

@@ -1,13 +1,20 @@
-import { eq, ne } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import { inTransaction, type Ctx } from "../context";
-import { alertChannels, endpointSecrets } from "../db/schema";
+import { alertChannels, endpoints, endpointSecrets } from "../db/schema";
 import { decrypt, encrypt, keyIdOf } from "./encryption";
 
 /**
- * Re-encrypts every secret not yet under the current ENCRYPTION_KEY, after which the previous keys
+ * Where a broker destination's target keeps its sealed URL (lib/destinations/broker.ts): named here,
+ * below the destinations, as the ciphertext's `v1.<key id>.…` format is.
+ */
+const TARGET_CIPHERTEXT = "url_ciphertext";
+
+/**
+ * Re-encrypts every secret not yet under the current ENCRYPTION_KEY — signing secrets, alert
+ * channel credentials, broker destinations' URLs — after which the previous keys
  * (ENCRYPTION_KEYS_PREVIOUS) can be dropped from the configuration.
  */
-export async function reencryptSecrets({ ctx }: { ctx: Ctx }): Promise<{ endpointSecrets: number; alertChannels: number }> {
+export async function reencryptSecrets({ ctx }: { ctx: Ctx }): Promise<{ endpointSecrets: number; alertChannels: number; endpointTargets: number }> {
   const { config } = ctx;
   const keys = [config.ENCRYPTION_KEY, ...config.ENCRYPTION_KEYS_PREVIOUS];
   const current = keyIdOf(config.ENCRYPTION_KEY);
@@ -22,6 +29,17 @@ export async function reencryptSecrets({ ctx }: { ctx: Ctx }): Promise<{ endpoin
       const next = encrypt(decrypt(row.configCiphertext, keys), config.ENCRYPTION_KEY);
       await tx.update(alertChannels).set({ configCiphertext: next.ciphertext, keyId: next.keyId }).where(eq(alertChannels.id, row.id));
     }
-    return { endpointSecrets: secrets.length, alertChannels: channels.length };
+    // The key id is the ciphertext's second part.
+    const targets = await tx
+      .select({ id: endpoints.id, target: endpoints.target })
+      .from(endpoints)
+      .where(and(sql`${endpoints.target} ? ${TARGET_CIPHERTEXT}`, sql`split_part(${endpoints.target} ->> ${TARGET_CIPHERTEXT}, '.', 2) <> ${current}`))
+      .for("update");
+    for (const row of targets) {
+      const target = row.target as Record<string, string>;
+      const next = encrypt(decrypt(target[TARGET_CIPHERTEXT]!, keys), config.ENCRYPTION_KEY);
+      await tx.update(endpoints).set({ target: { ...target, [TARGET_CIPHERTEXT]: next.ciphertext } }).where(eq(endpoints.id, row.id));
+    }
+    return { endpointSecrets: secrets.length, alertChannels: channels.length, endpointTargets: targets.length };
   });
 }

@@ -45,6 +45,13 @@ export type Destination<Target, Request> = {
   kind: string;
   /** What an endpoint of this kind stores (the claim's `target`). */
   target: z.ZodType<Target>;
+  /**
+   * A kind that delivers into a broker: what the endpoints API takes as its `target` (a broker
+   * `url` with its credentials, and the kind's own fields; stored sealed, ./broker.ts, ADR 0045)
+   * and the URL's schemes, in the clear and over TLS. None for http, whose target is the endpoint's
+   * url, headers and svix_headers.
+   */
+  broker?: { input: z.ZodType<{ url: string }>; schemes: { plain: string; tls: string } };
   /** Where it goes, as the attempt log's `url` shows it: the URL, or the kind's own address for its target. */
   describe(target: Target): string;
   /** Builds the request, signed with the endpoint's active secrets. Pure: no I/O. */

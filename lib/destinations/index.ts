@@ -1,12 +1,26 @@
 import type { Destination } from "./destination";
+import { amqp, closeAmqpConnections } from "./amqp";
 import { http } from "./http";
+import { closeRedisConnections, redisStream } from "./redis-stream";
 
 export type { Destination, Outgoing, Prepared, SendOptions, SendResult, Verdict } from "./destination";
 
 /** Every kind of destination, by the name endpoints.destination stores: a new kind is its module and one line here. */
-export const DESTINATIONS: readonly Destination<unknown, unknown>[] = [http];
+export const DESTINATIONS: readonly Destination<unknown, unknown>[] = [http, amqp, redisStream];
 
 const byKind = new Map(DESTINATIONS.map((destination) => [destination.kind, destination]));
+
+/** Every kind's name, http first: the endpoints API's `kind`. */
+export const DESTINATION_KINDS = DESTINATIONS.map((destination) => destination.kind) as [string, ...string[]];
+
+/** Closes the queue kinds' pooled broker connections (a worker's stop: its attempts have drained). */
+export function closeDestinations(): void {
+  closeAmqpConnections();
+  closeRedisConnections();
+}
+
+/** A kind by its name (undefined for one this release does not know). */
+export const destinationOf = (kind: string): Destination<unknown, unknown> | undefined => byKind.get(kind);
 
 /**
  * An endpoint's destination as an attempt needs it: its kind's module with the target parsed by

@@ -5,7 +5,7 @@ import { consumers, endpoints } from "../db/schema";
 import { checkFilter } from "../filters";
 import { newId } from "../ids";
 import { findConsumer } from "../consumers/queries";
-import { assertEndpointUrl } from "./check-url";
+import { checkDestination } from "./check-destination";
 import { checkPortalEndpointCount, checkPortalEndpointFields } from "./portal-limits";
 import { checkSecret, storeSecret } from "./secrets";
 import { uidTaken } from "./uid";
@@ -16,7 +16,7 @@ import { toEndpoint, type CreateEndpointInput } from "./schemas";
  * takes wherever it takes the id.
  */
 export async function createEndpoint({ ctx, consumerRef, input, svixId }: { ctx: Ctx; consumerRef: string; input: CreateEndpointInput; svixId?: string }) {
-  const url = assertEndpointUrl(input.url, ctx.config);
+  const where = checkDestination(ctx.config, input)!;
   const secret = checkSecret(input.secret);
   const filter = input.filter === undefined ? null : checkFilter(input.filter);
   checkPortalEndpointFields(ctx, input);
@@ -32,7 +32,7 @@ export async function createEndpoint({ ctx, consumerRef, input, svixId }: { ctx:
       .values({
         id: newId("endpoint"),
         consumerId: consumer.id,
-        url,
+        ...where,
         uid: input.uid ?? null,
         description: input.description ?? "",
         metadata: input.metadata ?? {},

@@ -5,6 +5,8 @@ import { EventTypeName } from "../event-types/schemas";
 import { customHeaderProblems, maskHeaderValues } from "../webhooks/headers";
 import { ConsumerRef } from "../consumers/schemas";
 import { Text } from "../schemas";
+import { DESTINATION_KINDS } from "../destinations";
+import { showTarget } from "../destinations/broker";
 
 const Headers = z.record(z.string(), z.string()).superRefine((headers, ctx) => {
   for (const problem of customHeaderProblems(headers)) {
@@ -21,7 +23,16 @@ export const Labels = z
   .refine((labels) => Object.keys(labels).length <= 50, "at most 50 keys");
 
 const fields = {
+  /** Where an http endpoint delivers; a broker kind's URL is its target's. */
   url: Text.min(1).max(2048),
+  /** Where its deliveries go: "http" (the default) or a broker kind (docs/destinations.md). */
+  kind: z.enum(DESTINATION_KINDS),
+  /**
+   * A broker kind's target, checked by the kind's own schema (lib/endpoints/check-destination.ts):
+   * amqp `{url, exchange, routing_key}`, redis_stream `{url, stream, max_len?}`; credentials in the
+   * url are stored encrypted and shown masked.
+   */
+  target: z.record(z.string(), z.unknown()),
   // Not `ep_…`: ids and uids share the path, and an id must always mean the endpoint it names.
   uid: Name.refine((uid) => !uid.startsWith("ep_"), "must not start with ep_").nullable(),
   metadata: Labels,
@@ -49,7 +60,10 @@ const fields = {
 };
 
 export const CreateEndpointInput = z.strictObject({
-  url: fields.url,
+  // Required for http (the default kind), refused for the others: checked with the kind, by the verb.
+  url: fields.url.optional(),
+  kind: fields.kind.optional(),
+  target: fields.target.optional(),
   uid: fields.uid.optional(),
   metadata: fields.metadata.optional(),
   channels: fields.channels.optional(),
@@ -80,7 +94,12 @@ export const Endpoint = z.object({
   id: z.string(),
   consumer_id: z.string(),
   uid: z.string().nullable(),
+  /** An http endpoint's URL; for a broker kind, where it delivers as the attempt log shows it (the password masked). */
   url: z.string(),
+  /** "http", "amqp" or "redis_stream". */
+  kind: z.string(),
+  /** A broker kind's target, its URL's password masked (never the credentials); null for http. */
+  target: z.record(z.string(), z.unknown()).nullable(),
   description: z.string(),
   metadata: z.record(z.string(), z.string()),
   event_types: z.array(z.string()).nullable(),
@@ -137,6 +156,8 @@ export function toEndpoint(row: typeof endpoints.$inferSelect, defaultConcurrenc
     consumer_id: row.consumerId,
     uid: row.uid,
     url: row.url,
+    kind: row.destination,
+    target: row.target ? showTarget(row.target as Record<string, unknown>) : null,
     description: row.description,
     metadata: row.metadata,
     event_types: row.eventTypes,

@@ -4,7 +4,7 @@ import { inTransaction, maySeeSecrets, type Ctx } from "../context";
 import { endpoints } from "../db/schema";
 import { NotFoundError } from "../errors";
 import { checkFilter } from "../filters";
-import { assertEndpointUrl } from "./check-url";
+import { checkDestination } from "./check-destination";
 import { findEndpointRow } from "./queries";
 import { toEndpoint, type UpdateEndpointInput } from "./schemas";
 import { setEndpointState } from "./set-endpoint-state";
@@ -14,11 +14,12 @@ import { uidTaken } from "./uid";
 import { releaseLines } from "./release-lines";
 
 export async function updateEndpoint({ ctx, id: ref, input }: { ctx: Ctx; id: string; input: UpdateEndpointInput }) {
-  const url = input.url !== undefined ? assertEndpointUrl(input.url, ctx.config) : undefined;
   checkPortalEndpointFields(ctx, input);
   const filter = input.filter === undefined ? undefined : checkFilter(input.filter);
   const stored = await findEndpointRow(ctx, ref);
   const { id } = stored;
+  const where = [input.url, input.kind, input.target, input.headers, input.svix_headers].some((field) => field !== undefined) ? checkDestination(ctx.config, input, stored) : undefined;
+  const url = where?.url;
   // A reader who saw the values masked sends them back masked: those keep what is stored. Except
   // when the endpoint is re-pointed by a caller who may not read them: the stored values would go
   // to a URL of its choosing (a test send would show them there), so only values it sends itself
@@ -33,7 +34,7 @@ export async function updateEndpoint({ ctx, id: ref, input }: { ctx: Ctx; id: st
     const [updated] = await tx.db
       .update(endpoints)
       .set({
-        ...(url !== undefined ? { url } : {}),
+        ...(where !== undefined ? where : {}),
         ...(input.uid !== undefined ? { uid: input.uid } : {}),
         ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
         ...(input.channels !== undefined ? { channels: input.channels?.length ? [...new Set(input.channels)] : null } : {}),

@@ -28,7 +28,8 @@ export function claimInSpan<T extends { deliveries: readonly { message_id: strin
 }
 
 type Attempted = { success: boolean; statusCode: number | null; error: string | null; attemptNumber: number };
-type Delivery = { id: string; message_id: string; endpoint_id: string };
+/** `route.destination.kind`: where it goes (lib/destinations); HTTP's method is said only for http. */
+type Delivery = { id: string; message_id: string; endpoint_id: string; route?: { destination?: { kind: string } } };
 
 // The attempt's span context rides on its outcome under this key: a symbol, so it is copied with
 // the outcome (`{ ...outcome, leaseToken }`) and never written, serialized or logged.
@@ -37,11 +38,13 @@ const ATTEMPT_SPAN = Symbol("webhook_admin.attempt_span");
 /**
  * One attempt in a `delivery.attempt` span (kind client) under its claim's span, linked to the
  * ingest span of its message: the endpoint, the delivery, the message, the trigger, the attempt's
- * number, its HTTP status and error code — never the payload, the URL or any header.
+ * number, its HTTP status and error code (for a broker kind, the kind instead of HTTP's method) —
+ * never the payload, the URL or any header.
  */
 export function attemptInSpan<O extends Attempted>(batch: BatchTrace | undefined, delivery: Delivery, trigger: string, attempt: () => Promise<O>): Promise<O> {
   if (!batch || !tracingOn()) return attempt();
   const link = linkTo(batch.ingest.get(delivery.message_id));
+  const kind = delivery.route?.destination?.kind ?? "http";
   const span = startSpan(
     "delivery.attempt",
     {
@@ -52,7 +55,7 @@ export function attemptInSpan<O extends Attempted>(batch: BatchTrace | undefined
         "webhook_admin.delivery_id": delivery.id,
         "webhook_admin.message_id": delivery.message_id,
         "webhook_admin.attempt.trigger": trigger,
-        "http.request.method": "POST",
+        ...(kind === "http" ? { "http.request.method": "POST" } : { "webhook_admin.destination.kind": kind }),
       },
     },
     batch.parent,

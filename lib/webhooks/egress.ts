@@ -114,7 +114,8 @@ function agentFor(policy: EgressPolicy, timeoutMs: number, isolationKey: string)
   return agent;
 }
 
-function classify(error: unknown): { kind: ErrorKind; detail: string } {
+/** What a network error chain means, in the attempt log's codes (shared with the queue destinations' clients). */
+export function classifyNetworkError(error: unknown): { kind: ErrorKind; detail: string } {
   const chain: { code?: string; name?: string; message?: string }[] = [];
   let current = error as { code?: string; name?: string; message?: string; cause?: unknown } | undefined;
   for (let i = 0; i < 4 && current; i++) {
@@ -132,6 +133,27 @@ function classify(error: unknown): { kind: ErrorKind; detail: string } {
   if (has("ECONNRESET", "UND_ERR_SOCKET", "EPIPE", "UND_ERR_CLOSED")) return { kind: "connection_reset", detail: message };
   if (codes.some((code) => code.startsWith("ERR_TLS") || code.startsWith("ERR_SSL") || code.includes("CERT"))) return { kind: "tls_error", detail: message };
   return { kind: "network_error", detail: message };
+}
+
+/**
+ * The address to connect to for a queue destination's broker: a literal IP vetted as it stands, a
+ * name resolved with every address vetted, as postWebhook's lookup does. The broker's client is
+ * handed the address, never the name, so what was vetted is what is connected to (no rebinding
+ * between the two). Total: a refusal or a DNS failure is an error kind and its cause.
+ */
+export async function vetBrokerHost(hostname: string, policy: EgressPolicy): Promise<{ address: string } | { error: ErrorKind; detail: string }> {
+  const literal = hostname.replace(/^\[|\]$/g, "");
+  if (isIP(literal)) {
+    const reason = vetAddress(literal, policy);
+    return reason ? { error: "forbidden_address", detail: reason } : { address: literal };
+  }
+  try {
+    const [first] = await vettedAddresses(literal, policy);
+    return { address: first!.address };
+  } catch (error) {
+    const { kind, detail } = classifyNetworkError(error);
+    return { error: kind, detail };
+  }
 }
 
 /**
@@ -232,14 +254,14 @@ export async function postWebhook(input: {
         settle(response(), false);
       },
       onResponseError(_c, error) {
-        const { kind, detail } = classify(error);
+        const { kind, detail } = classifyNetworkError(error);
         settle(failure(kind, detail), false);
       },
     };
     try {
       agent.dispatch({ origin: url.origin, path: url.pathname + url.search, method: "POST", headers: input.headers, body: input.body }, handler);
     } catch (error) {
-      const { kind, detail } = classify(error);
+      const { kind, detail } = classifyNetworkError(error);
       settle(failure(kind, detail), false);
     }
   });

@@ -143,18 +143,24 @@ function internalNameAllowed(host: string, policy: UrlPolicy): boolean {
 
 export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string; invalid?: boolean };
 
+/** A URL within the length bound that parses, or why it is not one. */
+function parseUrl(raw: string): UrlCheck {
+  if (raw.length > MAX_URL_LENGTH) return { ok: false, reason: `The URL is longer than ${MAX_URL_LENGTH} characters.`, invalid: true };
+  try {
+    return { ok: true, url: new URL(raw) };
+  } catch {
+    return { ok: false, reason: "The URL is not a valid absolute URL.", invalid: true };
+  }
+}
+
 /**
  * The create-time check: scheme, credentials, and hosts that are obviously internal. A courtesy
  * to the person typing the URL — the egress guard re-checks the address actually connected to.
  */
 export function checkEndpointUrl(raw: string, policy: UrlPolicy): UrlCheck {
-  if (raw.length > MAX_URL_LENGTH) return { ok: false, reason: `The URL is longer than ${MAX_URL_LENGTH} characters.`, invalid: true };
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return { ok: false, reason: "The URL is not a valid absolute URL.", invalid: true };
-  }
+  const parsed = parseUrl(raw);
+  if (!parsed.ok) return parsed;
+  const { url } = parsed;
   if (url.protocol !== "https:" && url.protocol !== "http:") {
     return { ok: false, reason: `The URL scheme must be https${policy.allowHttp ? " or http" : ""}, not ${url.protocol.replace(":", "")}.` };
   }
@@ -162,13 +168,39 @@ export function checkEndpointUrl(raw: string, policy: UrlPolicy): UrlCheck {
     return { ok: false, reason: "Only https:// URLs are accepted (the operator has not set ALLOW_HTTP_ENDPOINTS)." };
   }
   if (url.username || url.password) return { ok: false, reason: "The URL must not carry credentials; use custom headers instead." };
+  const refused = hostProblem(url, policy);
+  return refused ? { ok: false, reason: refused } : { ok: true, url };
+}
+
+/** Why a URL's host may not be sent to (an obviously internal name, a forbidden literal address), or null. */
+function hostProblem(url: URL, policy: UrlPolicy): string | null {
   const host = url.hostname.replace(/^\[|\]$/g, "");
-  if (isInternalName(host) && !policy.allowPrivate && !internalNameAllowed(host, policy)) {
-    return { ok: false, reason: `The host ${host} is internal.` };
-  }
+  if (isInternalName(host) && !policy.allowPrivate && !internalNameAllowed(host, policy)) return `The host ${host} is internal.`;
   if (ipaddr.isValid(host)) {
     const reason = vetAddress(host, policy);
-    if (reason) return { ok: false, reason: `The URL points at a forbidden address: ${reason}.` };
+    if (reason) return `The URL points at a forbidden address: ${reason}.`;
   }
-  return { ok: true, url };
+  return null;
+}
+
+/**
+ * A queue destination's broker URL (amqp:// or amqps://, redis:// or rediss://), at create time:
+ * its scheme, and its host under the same rules as an endpoint URL's. Credentials belong in it
+ * (they are stored encrypted). The unencrypted scheme carries them in the clear, so it takes
+ * ALLOW_HTTP_ENDPOINTS as http:// does.
+ */
+export function checkBrokerUrl(raw: string, policy: UrlPolicy, schemes: { plain: string; tls: string }): UrlCheck {
+  const parsed = parseUrl(raw);
+  if (!parsed.ok) return parsed;
+  const { url } = parsed;
+  const scheme = url.protocol.replace(":", "");
+  if (scheme !== schemes.plain && scheme !== schemes.tls) {
+    return { ok: false, reason: `The URL scheme must be ${schemes.tls} or ${schemes.plain}, not ${scheme}.`, invalid: true };
+  }
+  if (!url.hostname) return { ok: false, reason: "The URL has no host.", invalid: true };
+  if (scheme === schemes.plain && !policy.allowHttp) {
+    return { ok: false, reason: `Only ${schemes.tls}:// is accepted: ${schemes.plain}:// sends the credentials in the clear (the operator has not set ALLOW_HTTP_ENDPOINTS).` };
+  }
+  const refused = hostProblem(url, policy);
+  return refused ? { ok: false, reason: refused } : { ok: true, url };
 }

@@ -26,6 +26,8 @@ describe("endpoints", () => {
       consumer_id: expect.stringMatching(/^con_/),
       uid: null,
       url: "https://hooks.acme.test/webhooks",
+      kind: "http",
+      target: null,
       description: "billing",
       metadata: {},
       event_types: ["invoice.paid"],
