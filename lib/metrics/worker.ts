@@ -6,7 +6,6 @@
  */
 import type { AttemptTrigger } from "../db/schema";
 import { QUEUE_KINDS } from "../db/schema/messages";
-import type { ConsumerLoad } from "../deliveries/schemas";
 import { createRegistry, seriesIn } from "./registry";
 
 export const workerRegistry = createRegistry();
@@ -146,7 +145,11 @@ export const CONSUMER_GAUGE_TOP = 10;
 export type DatabaseGaugeReads = {
   queue: () => Promise<{ kind: number; due: number; parked: number; later: number; leased: number; oldest_due_seconds: number }[]>;
   states: () => Promise<{ endpoints: Record<string, number>; failing: number; circuits_open: number; recoveries: Record<string, number> }>;
-  consumers: () => Promise<ConsumerLoad>;
+  /** Who is using the engine (lib/deliveries/read-consumer-load.ts's answer, as far as the gauges read it). */
+  consumers: () => Promise<{
+    waiting: { consumer: { uid: string }; oldest_due_at: string; due: number }[];
+    shares: { consumers: { consumer: { uid: string }; share: number }[] };
+  }>;
 };
 
 const KIND_NAMES = ["scheduled", "manual", "recovery"];
