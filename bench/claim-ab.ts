@@ -73,8 +73,11 @@ export async function measureClaimSplit(
     deliveries: options.deliveries,
     endpointIds: options.endpointIds,
     log: options.log,
-    on: {},
-    off: {},
+    // On start a worker migrates and applies this tree's SQL functions (MIGRATE_ON_START): that
+    // would put this tree's claim back over the one being measured (it did, before 2026-12-06:
+    // f4's earlier figures compared this tree's claim with itself).
+    on: { MIGRATE_ON_START: "false" },
+    off: { MIGRATE_ON_START: "false" },
     prepare: async (variant) => {
       await closePhase();
       if (variant === "on") await applySqlFunctions(db.sql);

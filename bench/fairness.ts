@@ -33,6 +33,12 @@ export type FairnessRun = {
 type Context = { db: BenchDatabase; receiver: Receiver; api: Api; env: NodeJS.ProcessEnv; logDir: string };
 
 /**
+ * A worker that keeps the claim in place: on start a worker migrates and applies this tree's SQL
+ * functions (MIGRATE_ON_START), which would put this tree's claim back over the one being measured.
+ */
+const startClaimWorker = (ctx: Context) => startWorker({ ...ctx.env, MIGRATE_ON_START: "false" }, ctx.logDir);
+
+/**
  * B's sends, one every 1000/rate ms on a fixed schedule (a slow answer does not delay the next),
  * until `until` settles; then each is matched to its arrival (up to 60 s more) by its webhook-id.
  */
@@ -74,7 +80,7 @@ async function drain(ctx: Context, endpointIds: string[], messages: number, labe
     from unnest(${endpointIds}::text[]) with ordinality as x(id, i) where e.id = x.id`;
   await queueDeliveries(ctx.db, endpointIds, messages);
   while ((await compactStats({ ctx: { sql: ctx.db.sql } })) === null);
-  const worker = await startWorker(ctx.env, ctx.logDir);
+  const worker = await startClaimWorker(ctx);
   let resolveDone!: () => void;
   const done = new Promise<void>((resolve) => (resolveDone = resolve));
   const besideRun = beside?.(done);
@@ -119,7 +125,7 @@ export async function measureFairness(
     if (claim === options.ref) await db.sql.unsafe(before);
     else await applySqlFunctions(db.sql);
     log(` claim: ${claim === options.ref ? `${options.ref}'s (time order)` : "this tree's (fair across consumers)"}`);
-    const idleWorker = await startWorker(ctx.env, ctx.logDir);
+    const idleWorker = await startClaimWorker(ctx);
     const idle = await paced(ctx, quietUid, options.rate, sleep(options.idleSeconds * 1000));
     await idleWorker.stop();
     log(`  B idle: created → arrival p50 ${idle.summary.p50.toFixed(1)} ms, p99 ${idle.summary.p99.toFixed(1)} ms (${idle.arrived} / ${idle.sent})`);
