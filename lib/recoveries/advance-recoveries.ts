@@ -250,7 +250,12 @@ async function feedItems(tx: SqlOrTx, run: RecoveryRow, wanted: number): Promise
                                         ${going.map((i) => i.endpoint_id)}::text[], ${going.map((i) => lineOf(i)?.key ?? null)}::text[],
                                         ${going.map((i) => (lineOf(i) ? String(lineOf(i)!.seq) : null))}::text[]::bigint[],
                                         ${going.map((i) => String(lineOf(i)?.held ?? false))}::text[]::boolean[]) as v(seq, message_id, endpoint_id, line_key, line_seq, held)),
-        t as (select v.seq, d.id as delivery_id, d.endpoint_id, v.line_key, v.line_seq, v.held from v join deliveries d on ${deliveriesOfMessageColumnSql(tx, "d", "v.message_id")} and d.endpoint_id = v.endpoint_id),
+        -- One delivery per item, read by its own message's bound: a lateral (its LIMIT keeps it
+        -- one) is a nested loop whatever the statistics say, so every day before each message's
+        -- is pruned at run time; a hash join, which small partitions invite, reads them all.
+        t as (select v.seq, d.id as delivery_id, d.endpoint_id, v.line_key, v.line_seq, v.held from v
+              cross join lateral (select d.id, d.endpoint_id from deliveries d
+                                  where ${deliveriesOfMessageColumnSql(tx, "d", "v.message_id")} and d.endpoint_id = v.endpoint_id limit 1) d),
         q as (
           insert into delivery_queue (delivery_id, kind, endpoint_id, consumer_id, next_attempt_at, recovery_id, line_key, line_seq)
           select t.delivery_id, webhook_admin_queue_kind('recovery'), t.endpoint_id, ${run.consumerId},
