@@ -377,7 +377,7 @@ describe("claiming due deliveries", () => {
     expect(unparked).toEqual([{ kind: QUEUE_KINDS.scheduled, parked: false }, { kind: QUEUE_KINDS.recovery, parked: true }]);
   });
 
-  it("keeps a quarter of an endpoint's slots from a recovery, so live work arriving meanwhile goes at once", async () => {
+  it("keeps a slot of an endpoint from a recovery, so live work arriving meanwhile goes at once", async () => {
     const id = await endpointWith(7, { max_concurrency: 4 });
     const sql = getSql();
     const rows = await sql<{ id: string }[]>`select id from deliveries where endpoint_id = ${id} order by created_at, id`;

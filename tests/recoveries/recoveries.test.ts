@@ -481,7 +481,8 @@ describe("pace and survival", () => {
 
   it("ramps up from an eighth of its rate, doubling every RECOVERY_RAMP_EVERY", async () => {
     const receiver = await startOutageReceiver();
-    const { uid, endpoints } = await consumerWith([receiver.url]);
+    // Slots to spare: the ramp, not the endpoint's cap, is what paces the run here.
+    const { uid, endpoints } = await consumerWith([receiver.url], { max_concurrency: 100 });
     const ep = endpoints[0]!;
     await failures(uid, [ep], 200);
     receiver.up = true;

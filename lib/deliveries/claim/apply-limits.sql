@@ -109,7 +109,7 @@ BEGIN
     -- budget: past it, it waits for its run, and a run another claim holds keeps its items due.
     v_taken := 0;
     v_rest := '{}';
-    v_reserve := CASE WHEN e.max_concurrency > 1 THEN greatest(1, e.max_concurrency / 4) ELSE 0 END;
+    v_reserve := CASE WHEN e.max_concurrency > 1 THEN 1 ELSE 0 END;
     FOREACH v_n IN ARRAY e.waiting LOOP
       v_item := v_items[v_n];
       v_run := NULL;
@@ -130,10 +130,10 @@ BEGIN
           CONTINUE;
         END IF;
       END IF;
-      -- Live traffic's reserve: a recovery item takes a slot only while a quarter of the endpoint's
-      -- cap (at least one, none with a cap of 1) stays free, so a live message arriving at an
-      -- endpoint being recovered finds a slot instead of waiting behind the run's burst. It waits
-      -- parked, woken by the endpoint's next outcome like any wait for a slot.
+      -- Live traffic's reserve: a recovery item takes a slot only while one of the endpoint's slots
+      -- stays free (none with a cap of 1), so a live message arriving at an endpoint being
+      -- recovered finds a slot instead of waiting behind the run's burst. It waits parked, woken by
+      -- the endpoint's next outcome like any wait for a slot.
       IF v_item.kind = webhook_admin_queue_kind('recovery') AND v_taken < v_allowed AND e.leased + v_taken >= e.max_concurrency - v_reserve THEN
         v_item.action := 'park';
         v_item.until := p_lease_end;
