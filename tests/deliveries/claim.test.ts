@@ -377,23 +377,6 @@ describe("claiming due deliveries", () => {
     expect(unparked).toEqual([{ kind: QUEUE_KINDS.scheduled, parked: false }, { kind: QUEUE_KINDS.recovery, parked: true }]);
   });
 
-  it("keeps a slot of an endpoint from a recovery, so live work arriving meanwhile goes at once", async () => {
-    const id = await endpointWith(7, { max_concurrency: 4 });
-    const sql = getSql();
-    const rows = await sql<{ id: string }[]>`select id from deliveries where endpoint_id = ${id} order by created_at, id`;
-    // Six of them are recovery items; the seventh comes later as live work.
-    await sql`delete from delivery_queue where endpoint_id = ${id}`;
-    await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at)
-              select d, webhook_admin_queue_kind('recovery'), ${id}, now() - interval '1 second' from unnest(${rows.slice(0, 6).map((r) => r.id)}::text[]) as d`;
-    const first = await claim();
-    // A cap of 4 keeps one slot from the run: three go, the rest wait for a slot.
-    expect(first.deliveries.map((d) => d.kind)).toEqual([QUEUE_KINDS.recovery, QUEUE_KINDS.recovery, QUEUE_KINDS.recovery]);
-    expect((await sql`select 1 from delivery_queue where endpoint_id = ${id} and kind = webhook_admin_queue_kind('recovery') and parked`).length).toBe(3);
-    await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at) values (${rows[6]!.id}, webhook_admin_queue_kind('scheduled'), ${id}, now() - interval '1 millisecond')`;
-    const live = await claim();
-    expect(live.deliveries.map((d) => [d.id, d.kind])).toEqual([[rows[6]!.id, QUEUE_KINDS.scheduled]]);
-  });
-
   it("drops a resend or a recovery item for a stopped endpoint without canceling the delivery, and a recovery item whose delivery succeeded", async () => {
     const stopped = await endpointWith(2, { state: "disabled" });
     const sql = getSql();

@@ -37,8 +37,6 @@ DECLARE
   v_window_count integer;
   v_rate_spent boolean;
   v_slots_full boolean;
-  -- The endpoint's slots kept from recovery items for live traffic.
-  v_reserve integer;
   v_circuit timestamptz;
   -- Each endpoint's writes, held until the batch limit has been applied: its id, what it had, what it gets.
   v_e_ids text[] := '{}';
@@ -109,7 +107,6 @@ BEGIN
     -- budget: past it, it waits for its run, and a run another claim holds keeps its items due.
     v_taken := 0;
     v_rest := '{}';
-    v_reserve := CASE WHEN e.max_concurrency > 1 THEN 1 ELSE 0 END;
     FOREACH v_n IN ARRAY e.waiting LOOP
       v_item := v_items[v_n];
       v_run := NULL;
@@ -129,18 +126,6 @@ BEGIN
           v_items[v_n] := v_item;
           CONTINUE;
         END IF;
-      END IF;
-      -- Live traffic's reserve: a recovery item takes a slot only while one of the endpoint's slots
-      -- stays free (none with a cap of 1), so a live message arriving at an endpoint being
-      -- recovered finds a slot instead of waiting behind the run's burst. It waits parked, woken by
-      -- the endpoint's next outcome like any wait for a slot.
-      IF v_item.kind = webhook_admin_queue_kind('recovery') AND v_taken < v_allowed AND e.leased + v_taken >= e.max_concurrency - v_reserve THEN
-        v_item.action := 'park';
-        v_item.until := p_lease_end;
-        v_item.for_slot := true;
-        v_item.wait_leased := nullif(e.leased, 0);
-        v_items[v_n] := v_item;
-        CONTINUE;
       END IF;
       IF v_taken < v_allowed THEN
         v_item.action := 'claim';
