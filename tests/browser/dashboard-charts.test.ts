@@ -149,6 +149,7 @@ describe("the charts in Chromium", () => {
     await weight.fill("5");
     await weight.locator("xpath=ancestor::form").getByRole("button", { name: "Save" }).click();
     await page.getByText("Weight saved").first().waitFor();
+    if (process.env.CHART_SHOTS) await page.screenshot({ path: `${process.env.CHART_SHOTS}/consumer-weight.png`, fullPage: true });
     await expect.poll(async () => (await api.get("/api/v1/consumers/acme")).body.weight).toBe(5);
     await context.close();
   });
@@ -160,12 +161,18 @@ describe("the charts in Chromium", () => {
     await page.getByRole("group", { name: "期間" }).getByRole("button", { name: "直近 1 時間" }).click();
     await expect.poll(() => text(page.getByTestId("stats-volume-summary"))).toBe("直近 1 時間の試行は 15 件、うち失敗 4 件。");
     expect(await text(page.getByTestId("stats-rate-summary"))).toMatch(/^直近 1 時間の成功率は 73\.3%。/);
+    // Who is using the engine, in Japanese.
+    expect(await page.getByTestId("consumer-load").getByRole("heading", { level: 2 }).innerText()).toBe("エンジンの利用状況");
+    expect(await page.getByTestId("load-shares").getByRole("listitem").first().innerText()).toBe("Acme: 試行の 80%（12 回）");
+    if (process.env.CHART_SHOTS) await page.getByTestId("consumer-load").screenshot({ path: `${process.env.CHART_SHOTS}/consumer-load-ja.png` });
     await page.goto(`/endpoints/${ids.quiet}`);
     await expect.poll(() => text(page.getByTestId("stats-empty"))).toBe("直近 24 時間の試行はありません。");
     await page.goto("/consumers/acme");
     await expect
       .poll(() => page.getByRole("row", { name: `${receivers[0]!.url}/flaky` }).getByRole("img").getAttribute("aria-label"))
       .toBe("直近 24 時間の試行 12 件のうち 66.7% が成功");
+    await page.getByLabel("重み").waitFor();
+    if (process.env.CHART_SHOTS) await page.screenshot({ path: `${process.env.CHART_SHOTS}/consumer-weight-ja.png`, fullPage: true });
     await context.close();
   });
 
