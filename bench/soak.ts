@@ -99,8 +99,8 @@ async function startSoakReceiver(onArrival: (ms: number) => void) {
         return;
       }
       try {
-        const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { data?: { sent?: number } };
-        if (typeof body.data?.sent === "number") onArrival(Date.now() - body.data.sent);
+        const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { sent?: unknown };
+        if (typeof body.sent === "number") onArrival(Date.now() - body.sent);
       } catch {
         // Not a soak message: not counted.
       }
@@ -148,12 +148,14 @@ export function toCsv(samples: SoakSample[]): string {
   return [columns.join(","), ...samples.map((s) => columns.map((c) => cell(s[c])).join(","))].join("\n") + "\n";
 }
 
-/** Four panels over time: memory, CPU, the database (size, queue, connections), latency. */
+/** Panels over time, each with its own scale and legend: memory, CPU, the database's size, the queue, connections, latency. */
 export async function toSvg(samples: SoakSample[], title: string): Promise<string> {
   const panels: [string, [keyof SoakSample, string][]][] = [
     ["memory (MB)", [["webRssMb", "web RSS"], ["webHeapMb", "web heap"], ["workerRssMb", "worker RSS"], ["workerHeapMb", "worker heap"]]],
     ["CPU (% of one core)", [["webCpu", "web"], ["workerCpu", "worker"], ["postgresCpu", "PostgreSQL"]]],
-    ["database", [["databaseMb", "size (MB)"], ["queueDepth", "queue rows"], ["connections", "connections"]]],
+    ["database size (MB)", [["databaseMb", "size"]]],
+    ["queue (rows)", [["queueDepth", "delivery_queue"]]],
+    ["connections", [["connections", "to the database"]]],
     ["created → arrival p99 (ms)", [["p99Ms", "p99"]]],
   ];
   const values = samples.flatMap((s) =>
@@ -165,7 +167,7 @@ export async function toSvg(samples: SoakSample[], title: string): Promise<strin
     facet: { row: { field: "panel", type: "nominal", sort: panels.map(([p]) => p), title: null } },
     spec: {
       width: 720,
-      height: 150,
+      height: 110,
       mark: { type: "line", strokeWidth: 1.5 },
       encoding: {
         x: { field: "minute", type: "quantitative", title: "minutes" },
@@ -173,7 +175,7 @@ export async function toSvg(samples: SoakSample[], title: string): Promise<strin
         color: { field: "series", type: "nominal", title: null },
       },
     },
-    resolve: { scale: { y: "independent" } },
+    resolve: { scale: { y: "independent", color: "independent" }, legend: { color: "independent" } },
     config: { background: "white" },
   };
   const view = new vega.View(vega.parse(compile(spec).spec), { renderer: "none" });
@@ -196,7 +198,7 @@ export async function runSoak(ctx: Context, opt: SoakOptions): Promise<SoakFigur
     METRICS_TOKEN: token,
   };
   const web = await startWeb(env, ctx.logDir);
-  const worker = await startWorker({ ...env, WORKER_METRICS_PORT: String(workerMetricsPort), WORKER_METRICS_HOST: "127.0.0.1" }, ctx.logDir);
+  const worker = await startWorker({ ...env, WORKER_METRICS_HOST: "127.0.0.1" }, ctx.logDir, undefined, workerMetricsPort);
   const api = apiClient(web.url, ctx.db.apiKey, 16);
   let windowLatencies: number[] = [];
   const receiver = await startSoakReceiver((latency) => windowLatencies.push(latency));
