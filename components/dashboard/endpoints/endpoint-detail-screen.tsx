@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useNow, useTranslations } from "next-intl";
 import { EndpointHealthBanner } from "../../shared/endpoint-health-banner";
 import { EndpointOverview } from "../../shared/endpoints/endpoint-overview";
-import { EndpointHeading, EventTypesFact, Fact, HeadersFact, OrderingFact, RateLimitFact, UpdatedFact } from "../../shared/endpoints/endpoint-facts";
+import { EndpointHeading, DestinationFacts, EventTypesFact, Fact, HeadersFact, OrderingFact, RateLimitFact, UpdatedFact } from "../../shared/endpoints/endpoint-facts";
 import { ErrorMessage } from "../../shared/error-message";
 import { RelativeTime } from "../../shared/relative-time";
 import { CopyButton } from "../../ui/copy-button";
@@ -18,6 +18,7 @@ import { ConsumerName } from "../../shared/names";
 import { ApiError } from "../../shared/api";
 import { SecretCard } from "../../shared/endpoints/secret-card";
 import { TestSendCard } from "../../shared/endpoints/test-send-card";
+import { PollingCard } from "../../shared/endpoints/polling-card";
 import { FilterCard } from "../../shared/endpoints/filter-card";
 import { OrderingCard } from "../../shared/endpoints/ordering-card";
 
@@ -67,6 +68,7 @@ export function EndpointDetailScreen({ id }: { id: string }) {
             <Fact label={t("consumer")}>
               <EndpointConsumer id={e.consumer_id} />
             </Fact>
+            <DestinationFacts endpoint={e} />
             <Fact label={t("streak")} testId="failure-streak">
               {e.failing_since ? (
                 <>
@@ -91,7 +93,7 @@ export function EndpointDetailScreen({ id }: { id: string }) {
           { href: `/event-types?endpoint_id=${encodeURIComponent(e.id)}`, label: catalog("openForEndpoint") },
         ]}
         secretCard={<SecretCard endpointId={e.id} revealReason={canWrite ? null : t("secret.viewerCannotReveal")} rotateReason={canWrite ? null : t("secret.viewerCannotReveal")} />}
-        testCard={<TestSendCard endpoint={e} reason={reason} messageHref={messageHref} />}
+        testCard={e.kind === "polling" ? <PollingCard endpoint={e} reason={reason} /> : <TestSendCard endpoint={e} reason={reason} messageHref={messageHref} />}
         orderingCard={e.ordering === "ordered" ? <OrderingCard endpoint={e} messageHref={messageHref} /> : null}
         filterCard={<FilterCard endpoint={e} reason={canWrite ? null : t("filter.viewerNote")} />}
       />

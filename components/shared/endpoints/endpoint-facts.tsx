@@ -2,6 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
+import { knownKind, shownTarget } from "../destinations";
 import { EndpointStateBadge } from "../endpoint-state-badge";
 import { RelativeTime } from "../relative-time";
 import type { Endpoint } from "../resources";
@@ -60,7 +61,9 @@ export function EventTypesFact({ endpoint, label, all }: { endpoint: Endpoint; l
   );
 }
 
+/** Custom headers go over HTTP only: other kinds have none to show. */
 export function HeadersFact({ endpoint, label }: { endpoint: Endpoint; label: string }) {
+  if (endpoint.kind !== "http") return null;
   return (
     <Fact label={label} className="font-mono text-xs break-all">
       {Object.keys(endpoint.headers).join(", ") || "—"}
@@ -92,5 +95,50 @@ export function OrderingFact({ endpoint }: { endpoint: Endpoint }) {
           ? t("inOrderOneLine")
           : t.rich("inOrderBy", { key, code: (chunks) => <code className="font-mono text-xs">{chunks}</code> })}
     </Fact>
+  );
+}
+
+/**
+ * Where the endpoint delivers: its kind, and a broker kind's target as the API answers it — the
+ * URL with its password masked (the credentials are never sent to a screen), and where in the
+ * broker the message goes.
+ */
+export function DestinationFacts({ endpoint }: { endpoint: Endpoint }) {
+  const t = useTranslations("endpoints.destination");
+  const kinds = useTranslations("endpoints.edit.kinds");
+  const target = shownTarget(endpoint);
+  const kind = knownKind(endpoint.kind);
+  return (
+    <>
+      <Fact label={t("kind")} testId="destination-kind">
+        {kind ? kinds(kind) : endpoint.kind}
+      </Fact>
+      {target ? (
+        <>
+          <Fact label={t(endpoint.kind === "amqp" ? "broker" : "server")} className="font-mono text-xs break-all" testId="destination-url">
+            {target.url}
+          </Fact>
+          {endpoint.kind === "amqp" ? (
+            <>
+              <Fact label={t("exchange")} className="font-mono text-xs break-all" testId="destination-exchange">
+                {target.exchange || <span className="font-sans text-muted-foreground">{t("defaultExchange")}</span>}
+              </Fact>
+              <Fact label={t("routingKey")} className="font-mono text-xs break-all" testId="destination-routing-key">
+                {target.routing_key || <span className="font-sans text-muted-foreground">{t("emptyRoutingKey")}</span>}
+              </Fact>
+            </>
+          ) : (
+            <>
+              <Fact label={t("stream")} className="font-mono text-xs break-all" testId="destination-stream">
+                {target.stream}
+              </Fact>
+              <Fact label={t("maxLen")} testId="destination-max-len">
+                {target.max_len == null ? t("untrimmed") : t("trimmedTo", { count: target.max_len })}
+              </Fact>
+            </>
+          )}
+        </>
+      ) : null}
+    </>
   );
 }
