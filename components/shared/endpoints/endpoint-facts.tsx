@@ -4,6 +4,7 @@ import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
 import { knownKind, shownTarget } from "../destinations";
 import { EndpointStateBadge } from "../endpoint-state-badge";
+import { Badge } from "../../ui/badge";
 import { RelativeTime } from "../relative-time";
 import type { Endpoint } from "../resources";
 
@@ -29,13 +30,32 @@ export function EndpointHeading({
       <div className="min-w-0">
         {above}
         <h1 className="flex flex-wrap items-center gap-2 text-xl font-semibold break-all">
-          <span className="font-mono">{endpoint.url}</span>
+          <EndpointAddress endpoint={endpoint} />
           <EndpointStateBadge endpoint={endpoint} />
         </h1>
         {below}
       </div>
       <div className={wrapActions ? "flex shrink-0 flex-wrap gap-2" : "flex shrink-0 gap-2"}>{actions}</div>
     </div>
+  );
+}
+
+/**
+ * Where an endpoint delivers, in one line: its URL (a broker's masked, with where in the broker),
+ * after its kind's name for every kind but http; a kind without an address (polling) by its name.
+ */
+export function EndpointAddress({ endpoint, className = "font-mono" }: { endpoint: Endpoint; className?: string }) {
+  const kinds = useTranslations("endpoints.edit.kinds");
+  const kind = knownKind(endpoint.kind);
+  const name = kind ? kinds(kind) : endpoint.kind;
+  if (endpoint.kind === "http") return <span className={className}>{endpoint.url}</span>;
+  return (
+    <>
+      <Badge tone="primary" className="mr-1.5 font-sans" data-testid="endpoint-kind">
+        {name}
+      </Badge>
+      {endpoint.url ? <span className={className}>{endpoint.url}</span> : null}
+    </>
   );
 }
 
