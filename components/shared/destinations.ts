@@ -14,13 +14,7 @@ export const knownKind = (kind: string): EndpointKind | null => ((ENDPOINT_KINDS
 export const isBrokerKind = (kind: string): kind is BrokerKind => kind === "amqp" || kind === "redis_stream";
 
 /** A broker endpoint's target as the API answers it: its URL's password masked, never the credentials. */
-export type ShownTarget = {
-  url: string;
-  exchange?: string;
-  routing_key?: string;
-  stream?: string;
-  max_len?: number | null;
-};
+export type ShownTarget = { url: string; exchange?: string; routing_key?: string; stream?: string; max_len?: number | null };
 
 export function shownTarget(endpoint: Endpoint): ShownTarget | null {
   if (!isBrokerKind(endpoint.kind) || !endpoint.target) return null;

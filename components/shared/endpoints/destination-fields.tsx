@@ -9,21 +9,9 @@ import { Field } from "../../ui/label";
 import type { CreateEndpointInput } from "@/lib/endpoints/schemas";
 
 /** A broker kind's fields as typed: `url` starts as the stored URL, its password masked, on an edit. */
-export type BrokerDraft = {
-  url: string;
-  exchange: string;
-  routingKey: string;
-  stream: string;
-  maxLen: string;
-};
+export type BrokerDraft = { url: string; exchange: string; routingKey: string; stream: string; maxLen: string };
 
-export const EMPTY_BROKER: BrokerDraft = {
-  url: "",
-  exchange: "",
-  routingKey: "",
-  stream: "",
-  maxLen: "",
-};
+export const EMPTY_BROKER: BrokerDraft = { url: "", exchange: "", routingKey: "", stream: "", maxLen: "" };
 
 export function brokerDraftOf(endpoint: Endpoint): BrokerDraft {
   const target = shownTarget(endpoint);
@@ -45,23 +33,8 @@ export function brokerDraftOf(endpoint: Endpoint): BrokerDraft {
 export function destinationInput(kind: Exclude<EndpointKind, "http">, broker: BrokerDraft): Pick<CreateEndpointInput, "kind" | "target"> {
   if (kind === "polling") return { kind };
   const url = broker.url.trim();
-  if (kind === "amqp")
-    return {
-      kind,
-      target: {
-        url,
-        exchange: broker.exchange.trim(),
-        routing_key: broker.routingKey.trim(),
-      },
-    };
-  return {
-    kind,
-    target: {
-      url,
-      stream: broker.stream.trim(),
-      max_len: broker.maxLen.trim() ? Number(broker.maxLen) : null,
-    },
-  };
+  if (kind === "amqp") return { kind, target: { url, exchange: broker.exchange.trim(), routing_key: broker.routingKey.trim() } };
+  return { kind, target: { url, stream: broker.stream.trim(), max_len: broker.maxLen.trim() ? Number(broker.maxLen) : null } };
 }
 
 /** The kind picker: one card per kind, each saying what it does. */

@@ -18,7 +18,12 @@ import { useCreatePollToken, usePollStatus, type PollStatus } from "../queries/p
 // The app's own address, which the customer polls: where this page was served from (the portal
 // framed in another site still has the app's origin). Empty while rendered on the server.
 const noChange = () => () => {};
-const useAppUrl = () => useSyncExternalStore(noChange, () => window.location.origin, () => "");
+const useAppUrl = () =>
+  useSyncExternalStore(
+    noChange,
+    () => window.location.origin,
+    () => "",
+  );
 
 /** The command a customer runs to read the endpoint's next page (`cursor` empty: from the start, or from its committed position). */
 export function pollCommand(appUrl: string, endpointId: string, token: string): string {
@@ -104,7 +109,10 @@ function PollState({ status }: { status: PollStatus }) {
       <dd className="break-all" data-testid="poll-position">
         {status.position ? (
           <>
-            <code className="font-mono text-xs">{status.position.message_id}</code> <span className="text-muted-foreground">({t("createdAt")} <RelativeTime value={status.position.created_at} />)</span>
+            <code className="font-mono text-xs">{status.position.message_id}</code>{" "}
+            <span className="text-muted-foreground">
+              ({t("createdAt")} <RelativeTime value={status.position.created_at} />)
+            </span>
           </>
         ) : (
           t("noPosition")
@@ -114,7 +122,8 @@ function PollState({ status }: { status: PollStatus }) {
       <dd data-testid="poll-lag">
         {status.lag_messages === 0
           ? t("caughtUp")
-          : t(status.lag_capped ? "lagAtLeast" : "lagMessages", { count: status.lag_messages }) + (status.lag_seconds !== null ? ` · ${t("lagSeconds", { seconds: Math.round(status.lag_seconds) })}` : "")}
+          : t(status.lag_capped ? "lagAtLeast" : "lagMessages", { count: status.lag_messages }) +
+            (status.lag_seconds !== null ? ` · ${t("lagSeconds", { seconds: Math.round(status.lag_seconds) })}` : "")}
       </dd>
     </dl>
   );
@@ -131,7 +140,15 @@ function TokenList({ tokens }: { tokens: PollStatus["tokens"] }) {
           <span className="text-muted-foreground">
             {t("tokenCreatedAt")} <RelativeTime value={token.created_at} />
           </span>
-          <span className="text-muted-foreground">{token.last_used_at ? <>{t("tokenUsedAt")} <RelativeTime value={token.last_used_at} /></> : t("tokenUnused")}</span>
+          <span className="text-muted-foreground">
+            {token.last_used_at ? (
+              <>
+                {t("tokenUsedAt")} <RelativeTime value={token.last_used_at} />
+              </>
+            ) : (
+              t("tokenUnused")
+            )}
+          </span>
         </li>
       ))}
     </ul>

@@ -84,7 +84,7 @@ export function TestSendCard({ endpoint, reason: refused, messageHref }: { endpo
             <p className="text-muted-foreground">{broker ? t("waitingBroker") : t("waiting")}</p>
           ) : (
             <>
-              <p className="flex flex-wrap items-center gap-2">
+              <p className="flex flex-wrap items-center gap-2" data-testid="test-outcome">
                 <AttemptOutcome attempt={attempt} />
                 {attempt.duration_ms !== null ? <span className="text-muted-foreground">{attemptText("duration", { ms: attempt.duration_ms })}</span> : null}
               </p>
@@ -93,11 +93,16 @@ export function TestSendCard({ endpoint, reason: refused, messageHref }: { endpo
                   {attempt.error_detail}
                 </p>
               ) : null}
-              <p className="mt-2 text-xs text-muted-foreground">{broker ? t("brokerAnswer") : t("responseBody")}</p>
-              {/* The receiver's answer is shown as text, never as markup. */}
-              <pre data-testid="test-response-body" className="mt-1 max-h-48 overflow-auto rounded bg-muted p-2 font-mono text-xs whitespace-pre-wrap break-all">
-                {attempt.response_body || t("emptyBody")}
-              </pre>
+              {/* A broker that refused said so in the error above: there is no body to show beside it. */}
+              {broker && !attempt.response_body ? null : (
+                <>
+                  <p className="mt-2 text-xs text-muted-foreground">{broker ? t("brokerAnswer") : t("responseBody")}</p>
+                  {/* The receiver's answer is shown as text, never as markup. */}
+                  <pre data-testid="test-response-body" className="mt-1 max-h-48 overflow-auto rounded bg-muted p-2 font-mono text-xs whitespace-pre-wrap break-all">
+                    {attempt.response_body || t("emptyBody")}
+                  </pre>
+                </>
+              )}
             </>
           )}
           <Link href={messageHref(messageId)} className="mt-2 inline-block text-xs font-medium text-primary underline-offset-2 hover:underline">

@@ -34,7 +34,11 @@ const pollKeys = { status: (id: string) => [...endpointKeys.all, "poll-status", 
 /** Read every few seconds: a poll moves the position while the page is open. */
 export function usePollStatus(id: string) {
   const call = useApi() as unknown as UntypedCall;
-  return useQuery({ queryKey: pollKeys.status(id), queryFn: () => call("GET /endpoints/{id}/poll-status", path(id, "/poll-status")) as Promise<PollStatus>, refetchInterval: 10_000 });
+  return useQuery({
+    queryKey: pollKeys.status(id),
+    queryFn: () => call("GET /endpoints/{id}/poll-status", path(id, "/poll-status")) as Promise<PollStatus>,
+    refetchInterval: 10_000,
+  });
 }
 
 export function useCreatePollToken(id: string) {
