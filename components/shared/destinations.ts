@@ -11,6 +11,9 @@ export type BrokerKind = "amqp" | "redis_stream";
 /** The kind as the screens know it; null for one this release of the screens does not (a newer server's). */
 export const knownKind = (kind: string): EndpointKind | null => ((ENDPOINT_KINDS as readonly string[]).includes(kind) ? (kind as EndpointKind) : null);
 
+/** Whether an endpoint of this kind sends anything itself: a polling endpoint is read, so a rate, cap, order or circuit says nothing of it. */
+export const sends = (kind: string) => kind !== "polling";
+
 export const isBrokerKind = (kind: string): kind is BrokerKind => kind === "amqp" || kind === "redis_stream";
 
 /** A broker endpoint's target as the API answers it: its URL's password masked, never the credentials. */

@@ -11,6 +11,7 @@ import { CopyButton } from "../../ui/copy-button";
 import { Skeleton } from "../../ui/skeleton";
 import { useOperator } from "../operator-context";
 import { EndpointFormDialog } from "../../shared/endpoints/endpoint-form-dialog";
+import { sends } from "../../shared/destinations";
 import { EnableToggle } from "../../shared/endpoints/enable-toggle";
 import { useEndpoint } from "../../shared/queries/endpoints";
 import { useConsumer } from "../../shared/queries/consumers";
@@ -78,8 +79,12 @@ export function EndpointDetailScreen({ id }: { id: string }) {
                 t("noStreak")
               )}
             </Fact>
-            <Fact label={t("circuit")}>{circuitOpen ? <>{t("circuitOpen")} <RelativeTime value={e.circuit_open_until} /></> : t("circuitClosed")}</Fact>
-            <Fact label={t("cap")}>{t("capValue", { count: e.max_concurrency })}</Fact>
+            {sends(e.kind) ? (
+              <>
+                <Fact label={t("circuit")}>{circuitOpen ? <>{t("circuitOpen")} <RelativeTime value={e.circuit_open_until} /></> : t("circuitClosed")}</Fact>
+                <Fact label={t("cap")}>{t("capValue", { count: e.max_concurrency })}</Fact>
+              </>
+            ) : null}
             <RateLimitFact endpoint={e} label={t("rateLimit")} none={t("noRateLimit")} perSecond={(count) => t("rateValue", { count })} />
             <EventTypesFact endpoint={e} label={t("eventTypes")} all={t("allEventTypes")} />
             <HeadersFact endpoint={e} label={t("headers")} />

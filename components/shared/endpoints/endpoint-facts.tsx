@@ -2,7 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
-import { knownKind, shownTarget } from "../destinations";
+import { knownKind, sends, shownTarget } from "../destinations";
 import { EndpointStateBadge } from "../endpoint-state-badge";
 import { Badge } from "../../ui/badge";
 import { RelativeTime } from "../relative-time";
@@ -92,6 +92,7 @@ export function HeadersFact({ endpoint, label }: { endpoint: Endpoint; label: st
 }
 
 export function RateLimitFact({ endpoint, label, none, perSecond }: { endpoint: Endpoint; label: string; none: string; perSecond: (count: number) => string }) {
+  if (!sends(endpoint.kind)) return null;
   return <Fact label={label}>{endpoint.rate_limit_per_second === null ? none : perSecond(endpoint.rate_limit_per_second)}</Fact>;
 }
 
@@ -107,6 +108,7 @@ export function UpdatedFact({ endpoint, label }: { endpoint: Endpoint; label: st
 export function OrderingFact({ endpoint }: { endpoint: Endpoint }) {
   const t = useTranslations("endpoints.ordering");
   const key = endpoint.ordering_key;
+  if (!sends(endpoint.kind)) return null;
   return (
     <Fact label={t("fact")} className="break-all" testId="ordering-fact">
       {endpoint.ordering === "none"

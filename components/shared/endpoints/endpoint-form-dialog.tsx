@@ -10,7 +10,7 @@ import { Input, Textarea } from "../../ui/input";
 import { Field } from "../../ui/label";
 import { useCreateEndpoint, useUpdateEndpoint } from "../queries/endpoints";
 import type { CreateEndpointInput } from "@/lib/endpoints/schemas";
-import { isBrokerKind, knownKind, type EndpointKind } from "../destinations";
+import { isBrokerKind, knownKind, sends, type EndpointKind } from "../destinations";
 import { EventTypePicker } from "./event-type-picker";
 import { BrokerFields, brokerDraftOf, destinationInput, EMPTY_BROKER, KindPicker, type BrokerDraft } from "./destination-fields";
 
@@ -178,7 +178,7 @@ export function EndpointFormDialog({
           />
         </Field>
       ) : null}
-      {draft.kind !== "polling" ? (
+      {sends(draft.kind) ? (
         <>
           <div className="grid grid-cols-2 gap-3">
             {withConcurrency ? (

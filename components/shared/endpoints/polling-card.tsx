@@ -1,7 +1,7 @@
 "use client";
 
 import { KeyRound, Radio } from "lucide-react";
-import { useTranslations } from "next-intl";
+import { useFormatter, useNow, useTranslations } from "next-intl";
 import { useState, useSyncExternalStore } from "react";
 import { toast } from "sonner";
 import { CodeBlock } from "../code-block";
@@ -98,6 +98,10 @@ export function PollingCard({ endpoint, reason }: { endpoint: Endpoint; reason: 
 
 function PollState({ status }: { status: PollStatus }) {
   const t = useTranslations("endpoints.polling");
+  const format = useFormatter();
+  const now = useNow({ updateInterval: 30_000 });
+  // The lag in time, said as when the oldest waiting message was created ("1 hour ago"), not as a count of seconds.
+  const oldest = status.lag_seconds !== null ? t("lagOldest", { ago: format.relativeTime(new Date(now.getTime() - status.lag_seconds * 1000), now) }) : null;
   if (status.last_polled_at === null) return <EmptyNote icon={Radio} title={t("neverTitle")} body={t("neverBody", { count: status.lag_messages })} testId="poll-never" />;
   return (
     <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-2 text-sm" data-testid="poll-status">
@@ -122,8 +126,7 @@ function PollState({ status }: { status: PollStatus }) {
       <dd data-testid="poll-lag">
         {status.lag_messages === 0
           ? t("caughtUp")
-          : t(status.lag_capped ? "lagAtLeast" : "lagMessages", { count: status.lag_messages }) +
-            (status.lag_seconds !== null ? ` · ${t("lagSeconds", { seconds: Math.round(status.lag_seconds) })}` : "")}
+          : [t(status.lag_capped ? "lagAtLeast" : "lagMessages", { count: status.lag_messages }), oldest].filter(Boolean).join(" · ")}
       </dd>
     </dl>
   );
