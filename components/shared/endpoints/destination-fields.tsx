@@ -1,11 +1,13 @@
 "use client";
 
 import { useTranslations } from "next-intl";
+import type { ComponentProps } from "react";
 import { ENDPOINT_KINDS, shownTarget, type EndpointKind } from "../destinations";
 import { fieldError } from "../error-message";
 import type { Endpoint } from "../resources";
 import { Input } from "../../ui/input";
 import { Field } from "../../ui/label";
+import { RadioCards } from "../../ui/radio-cards";
 import type { CreateEndpointInput } from "@/lib/endpoints/schemas";
 
 /** A broker kind's fields as typed: `url` starts as the stored URL, its password masked, on an edit. */
@@ -41,25 +43,15 @@ export function destinationInput(kind: Exclude<EndpointKind, "http">, broker: Br
 export function KindPicker({ value, onChange, error }: { value: EndpointKind; onChange: (kind: EndpointKind) => void; error?: string }) {
   const t = useTranslations("endpoints.edit");
   return (
-    <fieldset className="space-y-2" data-testid="kind-picker">
-      <legend className="mb-1.5 text-sm font-medium">{t("kind")}</legend>
-      <div className="grid gap-2 sm:grid-cols-2">
-        {ENDPOINT_KINDS.map((kind) => (
-          <label key={kind} className="flex cursor-pointer items-start gap-2 rounded-md border border-border p-3 text-sm has-[:checked]:border-primary">
-            <input type="radio" name="endpoint-kind" value={kind} checked={value === kind} onChange={() => onChange(kind)} className="mt-0.5 accent-[var(--primary)]" />
-            <span>
-              <span className="font-medium">{t(`kinds.${kind}`)}</span>
-              <span className="block text-xs text-muted-foreground">{t(`kindDescriptions.${kind}`)}</span>
-            </span>
-          </label>
-        ))}
-      </div>
-      {error ? (
-        <p role="alert" className="text-xs text-danger">
-          {error}
-        </p>
-      ) : null}
-    </fieldset>
+    <RadioCards
+      legend={t("kind")}
+      name="endpoint-kind"
+      options={ENDPOINT_KINDS.map((kind) => ({ value: kind, label: t(`kinds.${kind}`), description: t(`kindDescriptions.${kind}`) }))}
+      value={value}
+      onChange={onChange}
+      error={error}
+      testId="kind-picker"
+    />
   );
 }
 
@@ -81,78 +73,42 @@ export function BrokerFields({
   stored: boolean;
 }) {
   const t = useTranslations("endpoints.edit");
-  const set = (key: keyof BrokerDraft) => (event: { target: { value: string } }) => onChange({ ...draft, [key]: event.target.value });
-  const problem = (field: string) => fieldError(error, `target.${field}`);
-  const described = (id: string, field: string, hint: boolean) => (problem(field) ? `${id}-error` : hint ? `${id}-hint` : undefined);
-  const urlHint = stored ? t("brokerUrlMaskedHint") : t(`brokerUrlHints.${kind}`);
-  return (
-    <>
-      <Field id="endpoint-broker-url" label={t(`brokerUrl.${kind}`)} hint={urlHint} error={problem("url")}>
+  /** One field of the target: `field` is its name in the API's target, whose refusal shows beside it. */
+  const input = (key: keyof BrokerDraft, field: string, label: string, hint: string | undefined, props: ComponentProps<"input">) => {
+    // "endpoint-url" is an http endpoint's URL field: a broker's is "endpoint-broker-url".
+    const id = field === "url" ? "endpoint-broker-url" : `endpoint-${field.replace("_", "-")}`;
+    const problem = fieldError(error, `target.${field}`);
+    return (
+      <Field id={id} label={label} hint={hint} error={problem}>
         <Input
-          id="endpoint-broker-url"
-          value={draft.url}
-          onChange={set("url")}
-          required
-          maxLength={2048}
-          autoComplete="off"
-          spellCheck={false}
-          placeholder={kind === "amqp" ? "amqps://user:password@rabbit.example.com:5671/vhost" : "rediss://user:password@redis.example.com:6380/0"}
-          className="font-mono"
-          aria-describedby={described("endpoint-broker-url", "url", true)}
-          aria-invalid={problem("url") ? true : undefined}
+          id={id}
+          value={draft[key]}
+          onChange={(event) => onChange({ ...draft, [key]: event.target.value })}
+          aria-describedby={problem ? `${id}-error` : hint ? `${id}-hint` : undefined}
+          aria-invalid={problem ? true : undefined}
+          {...props}
         />
       </Field>
+    );
+  };
+  const text = { className: "font-mono", spellCheck: false, autoComplete: "off" };
+  return (
+    <>
+      {input("url", "url", t(`brokerUrl.${kind}`), stored ? t("brokerUrlMaskedHint") : t(`brokerUrlHints.${kind}`), {
+        ...text,
+        required: true,
+        maxLength: 2048,
+        placeholder: kind === "amqp" ? "amqps://user:password@rabbit.example.com:5671/vhost" : "rediss://user:password@redis.example.com:6380/0",
+      })}
       {kind === "amqp" ? (
         <div className="grid gap-3 sm:grid-cols-2">
-          <Field id="endpoint-exchange" label={t("exchange")} hint={t("exchangeHint")} error={problem("exchange")}>
-            <Input
-              id="endpoint-exchange"
-              value={draft.exchange}
-              onChange={set("exchange")}
-              maxLength={255}
-              className="font-mono"
-              aria-describedby={described("endpoint-exchange", "exchange", true)}
-              aria-invalid={problem("exchange") ? true : undefined}
-            />
-          </Field>
-          <Field id="endpoint-routing-key" label={t("routingKey")} hint={t("routingKeyHint")} error={problem("routing_key")}>
-            <Input
-              id="endpoint-routing-key"
-              value={draft.routingKey}
-              onChange={set("routingKey")}
-              maxLength={255}
-              className="font-mono"
-              aria-describedby={described("endpoint-routing-key", "routing_key", true)}
-              aria-invalid={problem("routing_key") ? true : undefined}
-            />
-          </Field>
+          {input("exchange", "exchange", t("exchange"), t("exchangeHint"), { ...text, maxLength: 255 })}
+          {input("routingKey", "routing_key", t("routingKey"), t("routingKeyHint"), { ...text, maxLength: 255 })}
         </div>
       ) : (
         <div className="grid gap-3 sm:grid-cols-2">
-          <Field id="endpoint-stream" label={t("stream")} error={problem("stream")}>
-            <Input
-              id="endpoint-stream"
-              value={draft.stream}
-              onChange={set("stream")}
-              required
-              maxLength={1024}
-              className="font-mono"
-              aria-describedby={described("endpoint-stream", "stream", false)}
-              aria-invalid={problem("stream") ? true : undefined}
-            />
-          </Field>
-          <Field id="endpoint-max-len" label={t("maxLen")} hint={t("maxLenHint")} error={problem("max_len")}>
-            <Input
-              id="endpoint-max-len"
-              type="number"
-              min={1}
-              max={1_000_000_000}
-              value={draft.maxLen}
-              onChange={set("maxLen")}
-              aria-describedby={described("endpoint-max-len", "max_len", true)}
-              aria-invalid={problem("max_len") ? true : undefined}
-            />
-          </Field>
+          {input("stream", "stream", t("stream"), undefined, { ...text, required: true, maxLength: 1024 })}
+          {input("maxLen", "max_len", t("maxLen"), t("maxLenHint"), { type: "number", min: 1, max: 1_000_000_000 })}
         </div>
       )}
     </>

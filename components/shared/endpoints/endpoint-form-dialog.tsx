@@ -8,6 +8,7 @@ import { FormDialog } from "../form-dialog";
 import type { Endpoint } from "../resources";
 import { Input, Textarea } from "../../ui/input";
 import { Field } from "../../ui/label";
+import { RadioCards } from "../../ui/radio-cards";
 import { useCreateEndpoint, useUpdateEndpoint } from "../queries/endpoints";
 import type { CreateEndpointInput } from "@/lib/endpoints/schemas";
 import { isBrokerKind, knownKind, sends, type EndpointKind } from "../destinations";
@@ -190,27 +191,13 @@ export function EndpointFormDialog({
               <Input id="endpoint-rate" type="number" min={1} max={100000} value={draft.rate} onChange={set("rate")} aria-describedby="endpoint-rate-hint" />
             </Field>
           </div>
-          <fieldset className="space-y-2">
-            <legend className="mb-1.5 text-sm font-medium">{t("ordering")}</legend>
-            <div className="grid gap-2 sm:grid-cols-2">
-              {ORDERINGS.map((ordering) => (
-                <label key={ordering} className="flex cursor-pointer items-start gap-2 rounded-md border border-border p-3 text-sm has-[:checked]:border-primary">
-                  <input
-                    type="radio"
-                    name="endpoint-ordering"
-                    value={ordering}
-                    checked={draft.ordering === ordering}
-                    onChange={() => setDraft((d) => ({ ...d, ordering }))}
-                    className="mt-0.5 accent-[var(--primary)]"
-                  />
-                  <span>
-                    <span className="font-medium">{t(`orderings.${ordering}`)}</span>
-                    <span className="block text-xs text-muted-foreground">{t(`orderingDescriptions.${ordering}`)}</span>
-                  </span>
-                </label>
-              ))}
-            </div>
-          </fieldset>
+          <RadioCards
+            legend={t("ordering")}
+            name="endpoint-ordering"
+            options={ORDERINGS.map((ordering) => ({ value: ordering, label: t(`orderings.${ordering}`), description: t(`orderingDescriptions.${ordering}`) }))}
+            value={draft.ordering}
+            onChange={(ordering) => setDraft((d) => ({ ...d, ordering }))}
+          />
           {draft.ordering === "ordered" ? (
             <Field id="endpoint-ordering-key" label={t("orderingKey")} hint={t("orderingKeyHint")} error={orderingKeyError}>
               <Input
