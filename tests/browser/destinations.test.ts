@@ -321,5 +321,14 @@ describe.runIf(POLLING)("the polling card in Chromium", () => {
     await ja.goto(`/endpoints/${id}`);
     await ja.getByTestId("polling-card").getByText("curl でポーリング").waitFor();
     await shot(ja, "polling-status-ja");
+
+    // The portal's page of the same endpoint: its card, its command.
+    const portal = (await suite.newPage({ scoped: true })).page;
+    await portal.goto(await suite.portalLink(api, "acme"));
+    await portal.getByRole("link", { name: /^Polling/ }).click();
+    const portalCard = portal.getByTestId("polling-card");
+    await portalCard.getByTestId("poll-status").waitFor();
+    expect(await portalCard.getByTestId("poll-command").textContent()).toContain(`${suite.app.url}/api/v1/endpoints/${id}/poll?cursor=&limit=100`);
+    await shot(portal, "portal-polling");
   });
 });
