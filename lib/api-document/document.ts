@@ -7,6 +7,8 @@ import { endpointSchemas, endpointTag } from "../endpoints/openapi";
 import { eventTypeSchemas, eventTypeTag } from "../event-types/openapi";
 import { messageSchemas, messageTag } from "../messages/openapi";
 import { operatorSchemas, operatorTag } from "../operators/openapi";
+import { operatorSessionSchemas, operatorSessionTag } from "../operator-sessions/openapi";
+import { twoFactorSchemas, twoFactorTag } from "../two-factor/openapi";
 import { portalSchemas, portalTag } from "../portal/openapi";
 import { recoverySchemas, recoveryTag } from "../recoveries/openapi";
 import { retentionSchemas, retentionTag } from "../retention/openapi";
@@ -41,6 +43,8 @@ const DOMAINS: Domain[] = [
   { tag: statsTag, schemas: statsSchemas },
   { tag: apiKeyTag, schemas: apiKeySchemas },
   { tag: operatorTag, schemas: operatorSchemas },
+  { tag: operatorSessionTag, schemas: operatorSessionSchemas },
+  { tag: twoFactorTag, schemas: twoFactorSchemas },
   { tag: auditTag, schemas: auditSchemas },
   { tag: portalTag, schemas: portalSchemas },
   { tag: svixTag, schemas: svixSchemas },
