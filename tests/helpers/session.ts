@@ -34,5 +34,5 @@ export async function operatorClient(role: "admin" | "viewer", options: { origin
     (method: string) =>
     <T = any>(pathname: string, body?: unknown, extra?: Record<string, string>) =>
       call<T>(method, pathname, { body, headers: headers(extra) });
-  return { operator, cookie, sessionId, get: as("GET"), post: as("POST"), patch: as("PATCH"), del: as("DELETE") };
+  return { operator, cookie, sessionId, get: as("GET"), post: as("POST"), put: as("PUT"), patch: as("PATCH"), del: as("DELETE") };
 }
