@@ -21,18 +21,10 @@ declare module "@auth/core/jwt" {
  * Who signed in from where: Auth.js's own route hands its request to the config (`request`); a
  * server action's signIn() does not, and its request's headers are Next's.
  */
-async function signInClient(
-  request: Request | undefined,
-): Promise<{ userAgent: string | null; address: string | null }> {
+async function signInClient(request: Request | undefined): Promise<{ userAgent: string | null; address: string | null }> {
   const incoming = request?.headers ?? (await headers());
-  const address = clientAddress(
-    new Request("http://sign-in.invalid/", { headers: incoming }),
-    getConfig().TRUST_PROXY,
-  );
-  return {
-    userAgent: incoming.get("user-agent"),
-    address: address === SHARED_CLIENT ? null : address,
-  };
+  const address = clientAddress(new Request("http://sign-in.invalid/", { headers: incoming }), getConfig().TRUST_PROXY);
+  return { userAgent: incoming.get("user-agent"), address: address === SHARED_CLIENT ? null : address };
 }
 
 /**
@@ -46,10 +38,7 @@ export const sessionRowCallbacks = (request: Request | undefined) =>
       async jwt({ token, user }) {
         if (user?.id) {
           token.sub = user.id;
-          token.sid = await startSession({
-            ctx: systemCtx(),
-            input: { operatorId: user.id, ...(await signInClient(request)) },
-          });
+          token.sid = await startSession({ ctx: systemCtx(), input: { operatorId: user.id, ...(await signInClient(request)) } });
         }
         return token;
       },
