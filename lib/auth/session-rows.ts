@@ -28,7 +28,7 @@ async function signInClient(request: Request | undefined): Promise<{ userAgent: 
 }
 
 /**
- * Every session Auth.js issues gets a row (ADR 0047): made when the JWT is, on sign-in (`user` is
+ * Every session Auth.js issues gets a row (ADR 0046): made when the JWT is, on sign-in (`user` is
  * set only then), its id kept in the token as `sid` and shown to the pages as `sessionId`; signing
  * out ends it. request-session.ts refuses a JWT whose row is missing or ended.
  */

@@ -5,7 +5,7 @@ import { dashboardSettings } from "../db/schema";
 import { ValidationError } from "../errors";
 import { UpdateTwoFactorPolicyInput, type TwoFactorPolicy } from "./schemas";
 
-/** Whether every operator must have a second factor (dashboard_settings; its one row made by migration 0032). */
+/** Whether every operator must have a second factor (dashboard_settings; its one row made by migration 0031). */
 export async function twoFactorRequired(ctx: Ctx): Promise<boolean> {
   const [row] = await ctx.db.select({ required: dashboardSettings.requireTwoFactor }).from(dashboardSettings).limit(1);
   return row?.required ?? false;

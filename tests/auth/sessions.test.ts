@@ -12,7 +12,7 @@ import { portalSession } from "../helpers/portal";
 import { operatorClient, signedInSession } from "../helpers/session";
 
 /**
- * Operators' sessions as rows beside their JWTs (ADR 0047), through the real route handlers with
+ * Operators' sessions as rows beside their JWTs (ADR 0046), through the real route handlers with
  * real session cookies: each sign-in is listed with its device, one can be ended, all but this one,
  * or all of another operator's by an admin — and an ended session's very next request is refused.
  */
