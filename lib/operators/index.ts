@@ -6,3 +6,6 @@ export { findOperator, listOperators } from "./queries";
 export { countLinkRequest, countPasswordAttempt, passwordDelayMs } from "./count-sign-in-attempt";
 export { ConcurrencyGate, GateFullError } from "./concurrency-gate";
 export { findOperatorByEmail, storeSignInToken, consumeSignInToken } from "./sign-in-tokens";
+export { signInWithOidc, OIDC_REFUSALS, type OidcIdentity, type OidcRefusal, type OidcSignInResult } from "./sign-in-with-oidc";
+export { setOperatorDisabled } from "./set-operator-disabled";
+export { mapRole, parseRoleMap, type RoleMap } from "./oidc-role-map";

@@ -57,7 +57,8 @@ async function checkPassword(ctx: Ctx, input: { email: string; password: string;
     if (error instanceof GateFullError) return { ok: false, reason: "rate_limited", retryAfterSeconds: 1 };
     throw error;
   }
-  if (!row || !valid) return { ok: false, reason: "invalid" };
+  // A disabled operator's right password is refused as a wrong one, after the same work.
+  if (!row || !valid || row.disabledAt) return { ok: false, reason: "invalid" };
   await clearSignInAttempts({ ctx, email });
   return { ok: true, operator: toOperator(row) };
 }
