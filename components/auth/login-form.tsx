@@ -2,7 +2,7 @@
 
 import { Webhook } from "lucide-react";
 import { useTranslations } from "next-intl";
-import { useActionState, useState } from "react";
+import { useActionState, useState, type ReactNode } from "react";
 import { LanguageMenu } from "../shared/preference-menus";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";
@@ -21,12 +21,18 @@ export function LoginForm({
   signIn,
   emailLink,
   linkExpired,
+  sso = null,
+  passwordSignIn = true,
 }: {
   callbackUrl: string;
   signIn: (previous: SignInState, form: FormData) => Promise<SignInState>;
   emailLink: EmailLinkOption | null;
   /** Back from a sign-in link that had expired or was used already. */
   linkExpired: boolean;
+  /** Single sign-on's button (components/auth/sso-sign-in.tsx), above the password form; null without it. */
+  sso?: ReactNode;
+  /** PASSWORD_SIGN_IN: false leaves single sign-on alone on the page. */
+  passwordSignIn?: boolean;
 }) {
   const t = useTranslations("auth");
   // Controlled, so React's reset of the form after each action keeps the address typed: a refusal
@@ -39,6 +45,8 @@ export function LoginForm({
       ? t("invalid")
       : state.error === "rate_limited"
         ? t("rateLimited", { minutes: state.minutes })
+        : state.error === "password_off"
+          ? t("passwordOff")
         : linkExpired && link.status === "idle"
           ? t("linkExpired")
           : null;
@@ -56,7 +64,17 @@ export function LoginForm({
       <Card className="w-full max-w-sm p-6">
         <h1 className="text-xl font-semibold">{t("title")}</h1>
         <p className="mt-1 text-sm text-muted-foreground">{t("subtitle")}</p>
-        <form action={action} className="mt-6 space-y-4" noValidate>
+        {sso ? <div className="mt-6">{sso}</div> : null}
+        {sso && passwordSignIn ? (
+          <div className="mt-4 flex items-center gap-3 text-xs text-muted-foreground" aria-hidden>
+            <span className="h-px flex-1 bg-border" />
+            {t("or")}
+            <span className="h-px flex-1 bg-border" />
+          </div>
+        ) : null}
+        {/* Not indented under the condition, so the form's own lines stay as they were. */}
+        {passwordSignIn ? (
+        <form action={action} className={sso ? "mt-4 space-y-4" : "mt-6 space-y-4"} noValidate>
           <input type="hidden" name="callbackUrl" value={callbackUrl} />
           <Field id="email" label={t("email")}>
             <Input
@@ -106,8 +124,9 @@ export function LoginForm({
             </>
           ) : null}
         </form>
+        ) : null}
       </Card>
-      <p className="mt-6 max-w-sm text-center text-xs text-muted-foreground">{t("hint")}</p>
+      <p className="mt-6 max-w-sm text-center text-xs text-muted-foreground">{passwordSignIn ? t("hint") : t("ssoOnly")}</p>
     </main>
   );
 }

@@ -1,7 +1,7 @@
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from "jose";
 import { z } from "zod";
-import { ConfigError } from "../config";
-import type { OidcSettings } from "./oidc-settings";
+import { ConfigError, type Config } from "../config";
+import { oidcSettings, type OidcSettings } from "./oidc-settings";
 
 /** How long the start waits for the issuer's discovery document. */
 export const DISCOVERY_TIMEOUT_MS = 5_000;
@@ -42,6 +42,18 @@ export async function fetchDiscovery(issuer: string, timeoutMs = DISCOVERY_TIMEO
   return parsed.data;
 }
 
+/**
+ * At start: single sign-on's settings hold together and its issuer answers with its discovery
+ * document — or a ConfigError naming the setting, which stops the start. Answers the issuer, or
+ * null without single sign-on.
+ */
+export async function checkSingleSignOn(config: Config): Promise<string | null> {
+  const settings = oidcSettings(config);
+  if (!settings) return null;
+  await fetchDiscovery(settings.issuer);
+  return settings.issuer;
+}
+
 type Verifier = { issuer: string; discovery: Promise<Discovery>; keys?: ReturnType<typeof createRemoteJWKSet> };
 let verifier: Verifier | undefined;
 
@@ -55,6 +67,11 @@ function discoveryOf(settings: OidcSettings): Verifier {
     verifier = current;
   }
   return verifier;
+}
+
+/** The issuer's own name for itself (its discovery document's `issuer`): what verified ID tokens carry as `iss`. */
+export async function issuerName(settings: OidcSettings): Promise<string> {
+  return (await discoveryOf(settings).discovery).issuer;
 }
 
 /**

@@ -2,7 +2,7 @@ export * from "./schemas";
 export { createOperator } from "./create-operator";
 export { deleteOperator } from "./delete-operator";
 export { signInOperator, type SignInResult } from "./sign-in-operator";
-export { findOperator, listOperators } from "./queries";
+export { findOperator, findOperatorByOidcSubject, listOperators } from "./queries";
 export { countLinkRequest, countPasswordAttempt, passwordDelayMs } from "./count-sign-in-attempt";
 export { ConcurrencyGate, GateFullError } from "./concurrency-gate";
 export { findOperatorByEmail, storeSignInToken, consumeSignInToken } from "./sign-in-tokens";

@@ -18,6 +18,14 @@ export async function findOperator(ctx: Ctx, id: string) {
   return row ? toOperator(row) : null;
 }
 
+/** The operator who may sign in (not disabled) linked to an identity provider's account. */
+export async function findOperatorByOidcSubject(ctx: Ctx, issuer: string, subject: string) {
+  const { db } = ctx;
+  const link = and(eq(operators.oidcIssuer, issuer), eq(operators.oidcSubject, subject), isNull(operators.disabledAt));
+  const [row] = await db.select().from(operators).where(link).limit(1);
+  return row ? toOperator(row) : null;
+}
+
 /** The operators among `ids` that still exist, by id, with their emails (for the names other lists show). */
 export function operatorEmails(ctx: Ctx, ids: Iterable<string | null | undefined>): Promise<Map<string, { id: string; email: string }>> {
   return rowsById(ids, (wanted) => ctx.db.select({ id: operators.id, email: operators.email }).from(operators).where(inArray(operators.id, wanted)));

@@ -2,20 +2,26 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { LoginForm } from "@/components/auth/login-form";
+import { SsoSignIn } from "@/components/auth/sso-sign-in";
 import { currentOperator } from "@/lib/auth/current-operator";
 import { emailLinkEnabled, signInLinkMinutes } from "@/lib/auth/email-link";
-import { emailLinkAction, signInAction } from "./actions";
+import { passwordSignInEnabled, ssoRefusal, ssoSettings } from "@/lib/auth/oidc";
+import { emailLinkAction, signInAction, ssoSignInAction } from "./actions";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("auth"))("title") };
 }
 
-export default async function LoginPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string; error?: string }> }) {
+export default async function LoginPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string; error?: string; reason?: string }> }) {
   if (await currentOperator()) redirect("/");
-  const { callbackUrl, error } = await searchParams;
+  const { callbackUrl, error, reason } = await searchParams;
+  const back = typeof callbackUrl === "string" ? callbackUrl : "/";
+  const sso = ssoSettings();
   return (
     <LoginForm
-      callbackUrl={typeof callbackUrl === "string" ? callbackUrl : "/"}
+      callbackUrl={back}
+      sso={sso ? <SsoSignIn action={ssoSignInAction} callbackUrl={back} label={sso.label ?? null} refusal={ssoRefusal(error, reason)} /> : null}
+      passwordSignIn={passwordSignInEnabled()}
       signIn={signInAction}
       emailLink={emailLinkEnabled() ? { request: emailLinkAction, minutes: signInLinkMinutes() } : null}
       // Auth.js sends a link that had expired or was used already back here with this error.
