@@ -1,0 +1,9 @@
+/** oidc-provider 8 ships no types; the test identity provider (tests/helpers/oidc-idp.ts) uses this much of it. */
+declare module "oidc-provider" {
+  import type { IncomingMessage, ServerResponse } from "node:http";
+  export default class Provider {
+    constructor(issuer: string, configuration: Record<string, unknown>);
+    use(middleware: (ctx: any, next: () => Promise<void>) => Promise<void>): void;
+    callback(): (req: IncomingMessage, res: ServerResponse) => void;
+  }
+}
