@@ -77,7 +77,9 @@ const checkSso =
       logger.warn("single sign-on refused", { reason: "invalid_token", error: error instanceof Error ? error.message : String(error) });
       return ssoRefusedPath("invalid_token");
     }
-    const verified = claims.email_verified === true || claims.email_verified === "true";
+    // Entra ID never sends email_verified for its organizations' accounts; its optional claim
+    // xms_edov (the address's domain is verified as the tenant's) stands in where the token has none.
+    const verified = claims.email_verified === undefined ? claims.xms_edov === true : claims.email_verified === true || claims.email_verified === "true";
     const result = await signInWithOidc({
       ctx: systemCtx(),
       input: {

@@ -21,6 +21,9 @@ const USERS: Record<string, IdpUser> = {
   pat: { email: "pat@example.com", email_verified: true, groups: ["support"] },
   tok: { email: "tok@example.com", email_verified: true, groups: ["support"] },
   rep: { email: "rep@example.com", email_verified: true, groups: ["support"] },
+  // As Entra ID signs in an organization's accounts: no email_verified, with and without xms_edov.
+  ent: { email: "ent@example.com", xms_edov: true, groups: ["support"] },
+  unv: { email: "unv@example.com", groups: ["support"] },
 };
 
 beforeAll(async () => {
@@ -130,6 +133,12 @@ describe("single sign-on through a real OpenID provider", () => {
   it("refuses an email the IdP does not say it verified", async () => {
     expectRefused(await signInAs("eve"), "unverified_email");
     expect(await operatorRow("eve@example.com")).toBeUndefined();
+  });
+
+  it("takes Entra ID's xms_edov for a verified address where the token has no email_verified, and refuses one with neither", async () => {
+    expect((await signInAs("ent")).landed.href).toBe(`${app.url}/`);
+    expect(await operatorRow("ent@example.com")).toMatchObject({ role: "viewer", oidcSubject: "ent" });
+    expectRefused(await signInAs("unv"), "unverified_email");
   });
 
   it("refuses someone none of whose groups map to a role, creating nothing", async () => {

@@ -4,7 +4,14 @@ import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, importJWK
 import Provider from "oidc-provider";
 
 /** A person the test identity provider knows; `login` is what its sign-in form takes (any password). */
-export type IdpUser = { email: string; email_verified: boolean; groups: string[] };
+export type IdpUser = {
+  email: string;
+  /** Absent, as Entra ID leaves it out for an organization's accounts. */
+  email_verified?: boolean;
+  /** Entra ID's optional claim: the address's domain is verified as the tenant's. */
+  xms_edov?: boolean;
+  groups: string[];
+};
 
 /** What the token endpoint does to the ID token it answers: nothing, or one of the attacks on it. */
 export type Tamper = null | "wrong_audience" | "expired" | "unsigned" | "wrong_key";
@@ -45,7 +52,7 @@ export async function startIdp(options: { redirectUri: string; users: Record<str
     jwks: { keys: [key] },
     cookies: { keys: ["test-idp-cookie-key"] },
     pkce: { required: () => true },
-    claims: { openid: ["sub", "groups"], email: ["email", "email_verified"] },
+    claims: { openid: ["sub", "groups"], email: ["email", "email_verified", "xms_edov"] },
     // Scope claims in the ID token itself, as Okta, Entra, Keycloak and Google put them there.
     conformIdTokenClaims: false,
     findAccount: (_ctx: unknown, sub: string) => {
