@@ -3,7 +3,8 @@ declare module "oidc-provider" {
   import type { IncomingMessage, ServerResponse } from "node:http";
   export default class Provider {
     constructor(issuer: string, configuration: Record<string, unknown>);
-    use(middleware: (ctx: any, next: () => Promise<void>) => Promise<void>): void;
+    /** A koa middleware; of its context, what the test IdP reads and changes: the answer's JSON body. */
+    use(middleware: (ctx: { path: string; method: string; body?: Record<string, unknown> }, next: () => Promise<void>) => Promise<void>): void;
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
   }
 }

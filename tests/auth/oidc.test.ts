@@ -28,7 +28,7 @@ const USERS: Record<string, IdpUser> = {
 
 beforeAll(async () => {
   app = await startHttpApp();
-  idp = await startIdp({ redirectUri: `${app.url}/api/auth/callback/oidc`, users: USERS });
+  idp = await startIdp({ redirectUris: [`${app.url}/api/auth/callback/oidc`], users: USERS });
   Object.assign(process.env, {
     APP_URL: app.url,
     OIDC_ISSUER: idp.issuer,

@@ -27,12 +27,12 @@ const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString("base
 
 /**
  * A real OpenID Provider (panva's certified oidc-provider) on 127.0.0.1, for the app registered as
- * IDP_CLIENT with `redirectUri`: discovery, its development sign-in form (the login is the user's
+ * IDP_CLIENT with `redirectUris`: discovery, its development sign-in form (the login is the user's
  * key in `users`, any password), consent taken as given, PKCE required, ID tokens signed RS256
  * with the email, email_verified and groups claims. `tamper` makes its token endpoint answer an ID
  * token changed after signing — as a proxy in front of it would — to show what the app refuses.
  */
-export async function startIdp(options: { redirectUri: string; users: Record<string, IdpUser> }) {
+export async function startIdp(options: { redirectUris: string[]; users: Record<string, IdpUser> }) {
   const key = await signingKey("idp-key-1");
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -43,7 +43,7 @@ export async function startIdp(options: { redirectUri: string; users: Record<str
       {
         client_id: IDP_CLIENT.id,
         client_secret: IDP_CLIENT.secret,
-        redirect_uris: [options.redirectUri],
+        redirect_uris: options.redirectUris,
         grant_types: ["authorization_code"],
         response_types: ["code"],
         token_endpoint_auth_method: "client_secret_basic",
@@ -71,11 +71,12 @@ export async function startIdp(options: { redirectUri: string; users: Record<str
   });
   let tamper: Tamper = null;
   const otherKey = await signingKey("idp-key-1");
-  provider.use(async (ctx: any, next: () => Promise<void>) => {
+  provider.use(async (ctx, next) => {
     await next();
-    if (ctx.path !== "/token" || ctx.method !== "POST" || !tamper || typeof ctx.body?.id_token !== "string") return;
-    const claims = decodeJwt(ctx.body.id_token);
-    const header = decodeProtectedHeader(ctx.body.id_token);
+    const original = ctx.body?.id_token;
+    if (ctx.path !== "/token" || ctx.method !== "POST" || !tamper || typeof original !== "string") return;
+    const claims = decodeJwt(original);
+    const header = decodeProtectedHeader(original);
     const now = Math.floor(Date.now() / 1000);
     const changed = { ...claims, ...(tamper === "wrong_audience" ? { aud: "someone-else" } : tamper === "expired" ? { iat: now - 7200, exp: now - 3600 } : {}) };
     let token: string;

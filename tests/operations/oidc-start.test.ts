@@ -30,7 +30,7 @@ beforeAll(async () => {
     res.end(JSON.stringify({ issuer: "https://idp.example.com", authorization_endpoint: "https://idp.example.com/auth", token_endpoint: "https://idp.example.com/token", jwks_uri: "https://idp.example.com/jwks" }));
   });
   impostorUrl = await listen(impostor);
-  idp = await startIdp({ redirectUri: "http://127.0.0.1:9/api/auth/callback/oidc", users: {} });
+  idp = await startIdp({ redirectUris: ["http://127.0.0.1:9/api/auth/callback/oidc"], users: {} });
 });
 
 afterAll(async () => {
