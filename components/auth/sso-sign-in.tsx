@@ -7,11 +7,11 @@ import type { SsoRefusal } from "@/lib/auth/oidc";
 import { Button } from "../ui/button";
 
 
-function SsoButton({ label }: { label: string | null }) {
+function SsoButton({ label, primary }: { label: string | null; primary: boolean }) {
   const t = useTranslations("auth");
   const { pending } = useFormStatus();
   return (
-    <Button type="submit" variant="secondary" className="w-full" disabled={pending} data-testid="sso-button">
+    <Button type="submit" variant={primary ? "primary" : "secondary"} className="w-full" disabled={pending} data-testid="sso-button">
       <KeyRound aria-hidden className="h-4 w-4" />
       {pending ? t("ssoRedirecting") : (label ?? t("sso"))}
     </Button>
@@ -27,12 +27,15 @@ export function SsoSignIn({
   callbackUrl,
   label,
   refusal,
+  primary,
 }: {
   action: (form: FormData) => Promise<void>;
   callbackUrl: string;
   /** OIDC_LABEL, else the page's own words. */
   label: string | null;
   refusal: SsoRefusal | null;
+  /** The page's one way in (PASSWORD_SIGN_IN=false): drawn as its main button. */
+  primary: boolean;
 }) {
   const t = useTranslations("auth");
   return (
@@ -43,7 +46,7 @@ export function SsoSignIn({
           {t(`ssoRefused.${refusal}`)}
         </p>
       ) : null}
-      <SsoButton label={label} />
+      <SsoButton label={label} primary={primary} />
     </form>
   );
 }

@@ -17,11 +17,12 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
   const { callbackUrl, error, reason } = await searchParams;
   const back = typeof callbackUrl === "string" ? callbackUrl : "/";
   const sso = ssoSettings();
+  const password = passwordSignInEnabled();
   return (
     <LoginForm
       callbackUrl={back}
-      sso={sso ? <SsoSignIn action={ssoSignInAction} callbackUrl={back} label={sso.label ?? null} refusal={ssoRefusal(error, reason)} /> : null}
-      passwordSignIn={passwordSignInEnabled()}
+      sso={sso ? <SsoSignIn action={ssoSignInAction} callbackUrl={back} label={sso.label ?? null} refusal={ssoRefusal(error, reason)} primary={!password} /> : null}
+      passwordSignIn={password}
       signIn={signInAction}
       emailLink={emailLinkEnabled() ? { request: emailLinkAction, minutes: signInLinkMinutes() } : null}
       // Auth.js sends a link that had expired or was used already back here with this error.
