@@ -1,5 +1,6 @@
 import type { NextAuthConfig } from "next-auth";
 import type { OIDCConfig } from "next-auth/providers";
+import { NextRequest } from "next/server";
 import { getConfig } from "../config";
 import { logger } from "../logger";
 import { systemCtx } from "../open-ctx";
@@ -96,6 +97,21 @@ const checkSso =
     user.email = result.operator.email;
     return true;
   };
+
+/**
+ * A request to Auth.js's routes as they must see it with single sign-on on: at APP_URL's origin.
+ * Single sign-on has one redirect URI, the one registered at the provider
+ * ($APP_URL/api/auth/callback/oidc), and Auth.js builds it from the request — the sign-in action
+ * from the Host header, its routes from the URL Next.js gives them, which names the server's own
+ * address (localhost): the token request's would not be the authorization request's. (Auth.js's
+ * AUTH_URL would do the same, but Next.js puts process.env back as it found it after start-up.)
+ */
+export function atAppUrl(req: NextRequest): NextRequest {
+  if (!ssoSettings()) return req;
+  const app = new URL(getConfig().APP_URL);
+  const url = new URL(req.url);
+  return url.origin === app.origin ? req : new NextRequest(`${app.origin}${url.pathname}${url.search}`, req);
+}
 
 /** The OIDC provider and its sign-in check; nothing without OIDC_ISSUER. */
 export function oidcConfig(): { providers: NextAuthConfig["providers"]; signIn: SignInCallback | null } {

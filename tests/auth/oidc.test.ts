@@ -21,6 +21,7 @@ const USERS: Record<string, IdpUser> = {
   pat: { email: "pat@example.com", email_verified: true, groups: ["support"] },
   tok: { email: "tok@example.com", email_verified: true, groups: ["support"] },
   rep: { email: "rep@example.com", email_verified: true, groups: ["support"] },
+  lnk: { email: "lnk@example.com", email_verified: true, groups: ["support"] },
   // As Entra ID signs in an organization's accounts: no email_verified, with and without xms_edov.
   ent: { email: "ent@example.com", xms_edov: true, groups: ["support"] },
   unv: { email: "unv@example.com", groups: ["support"] },
@@ -28,7 +29,8 @@ const USERS: Record<string, IdpUser> = {
 
 beforeAll(async () => {
   app = await startHttpApp();
-  idp = await startIdp({ redirectUris: [`${app.url}/api/auth/callback/oidc`], users: USERS });
+  // The app's address, and the same server by another name (localhost) for APP_URL's test below.
+  idp = await startIdp({ redirectUris: [`${app.url}/api/auth/callback/oidc`, `${byName()}/api/auth/callback/oidc`], users: USERS });
   Object.assign(process.env, {
     APP_URL: app.url,
     OIDC_ISSUER: idp.issuer,
@@ -47,6 +49,9 @@ afterAll(async () => {
   await app?.close();
 });
 
+/** The app's server, named localhost rather than 127.0.0.1. */
+const byName = () => app.url.replace("127.0.0.1", "localhost");
+
 type Flow = { landed: URL; jar: CookieJar; callback: { url: string; jar: CookieJar } | null };
 
 /**
@@ -63,7 +68,7 @@ async function signInAs(login: string, jar = new CookieJar()): Promise<Flow> {
   for (let hops = 0; hops < 20; hops++) {
     if (response.status >= 300 && response.status < 400) {
       const next = new URL(response.headers.get("location")!, response.url || app.url);
-      if (next.origin === app.url && !next.pathname.startsWith("/api/")) return { landed: next, jar, callback };
+      if (next.origin !== idp.issuer && !next.pathname.startsWith("/api/")) return { landed: next, jar, callback };
       if (next.pathname === "/api/auth/callback/oidc") callback = { url: next.href, jar: jar.copy() };
       response = await send(jar, next.href);
       continue;
@@ -128,6 +133,22 @@ describe("single sign-on through a real OpenID provider", () => {
     // And a new IdP account with the address of an operator linked to another account is refused.
     USERS.tok!.email = "pat@example.com";
     expectRefused(await signInAs("tok"), "linked_elsewhere");
+  });
+
+  it("builds the redirect URI from APP_URL, not from the address the request came to", async () => {
+    // As behind a proxy, or as Next.js names its own routes' requests: another name than APP_URL's.
+    process.env.APP_URL = byName();
+    resetConfigForTests();
+    try {
+      USERS.url = { email: "url@example.com", email_verified: true, groups: ["support"] };
+      const flow = await signInAs("url");
+      expect(flow.callback!.url.startsWith(`${byName()}/api/auth/callback/oidc?`)).toBe(true);
+      expect(flow.landed.href).toBe(`${byName()}/`);
+      expect(await sessionOf(flow.jar)).toMatchObject({ email: "url@example.com" });
+    } finally {
+      process.env.APP_URL = app.url;
+      resetConfigForTests();
+    }
   });
 
   it("refuses an email the IdP does not say it verified", async () => {
@@ -217,6 +238,25 @@ describe("single sign-on through a real OpenID provider", () => {
       expect(refused.location.pathname).toBe("/login");
     } finally {
       delete process.env.PASSWORD_SIGN_IN;
+      resetConfigForTests();
+    }
+  });
+
+  // Last in the file: once Auth.js has seen an email provider it asks for an adapter ever after in
+  // this process (a module-level flag of @auth/core's config check), as a server never would.
+  it("signs in the same way beside the emailed link, whose database adapter Auth.js then asks for the account first", async () => {
+    // SMTP_URL turns the link on, and with it the adapter (lib/auth/email-link.ts); nothing is mailed here.
+    process.env.SMTP_URL = "smtp://127.0.0.1:9";
+    resetConfigForTests();
+    try {
+      const created = await signInAs("lnk");
+      const row = await operatorRow("lnk@example.com");
+      expect(await sessionOf(created.jar)).toMatchObject({ id: row!.id });
+      const again = await signInAs("lnk");
+      expect(await sessionOf(again.jar)).toMatchObject({ id: row!.id });
+      expectRefused(await signInAs("nog"), "no_role");
+    } finally {
+      delete process.env.SMTP_URL;
       resetConfigForTests();
     }
   });
