@@ -1,6 +1,6 @@
 import type { NextAuthConfig } from "next-auth";
 import type { OIDCConfig } from "next-auth/providers";
-import { NextRequest } from "next/server";
+import type { NextRequest } from "next/server";
 import { getConfig } from "../config";
 import { logger } from "../logger";
 import { systemCtx } from "../open-ctx";
@@ -101,16 +101,20 @@ const checkSso =
 /**
  * A request to Auth.js's routes as they must see it with single sign-on on: at APP_URL's origin.
  * Single sign-on has one redirect URI, the one registered at the provider
- * ($APP_URL/api/auth/callback/oidc), and Auth.js builds it from the request — the sign-in action
- * from the Host header, its routes from the URL Next.js gives them, which names the server's own
- * address (localhost): the token request's would not be the authorization request's. (Auth.js's
- * AUTH_URL would do the same, but Next.js puts process.env back as it found it after start-up.)
+ * ($APP_URL/api/auth/callback/oidc), and Auth.js builds it from the request's URL — which, behind a
+ * TLS proxy, says http, and which Next.js writes with `localhost` for 127.0.0.1 (its URL class
+ * normalizes loopback names): the token request's redirect URI would not be the registered one.
+ * A plain Request, so nothing renames it again; Auth.js reads no more than a Request has.
+ * (Auth.js's own AUTH_URL does this through Next.js's request class, and, set at start, does not
+ * last: Next.js puts process.env back as it found it.)
  */
 export function atAppUrl(req: NextRequest): NextRequest {
   if (!ssoSettings()) return req;
   const app = new URL(getConfig().APP_URL);
   const url = new URL(req.url);
-  return url.origin === app.origin ? req : new NextRequest(`${app.origin}${url.pathname}${url.search}`, req);
+  if (url.origin === app.origin) return req;
+  const init = { method: req.method, headers: req.headers, body: req.body, duplex: "half", signal: req.signal };
+  return new Request(`${app.origin}${url.pathname}${url.search}`, init as RequestInit) as NextRequest;
 }
 
 /** The OIDC provider and its sign-in check; nothing without OIDC_ISSUER. */
