@@ -2,6 +2,15 @@ export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs") {
     const { installDatabaseCrashGuard } = await import("./lib/db/crash-guard");
     installDatabaseCrashGuard("web");
+    // Single sign-on's settings and its issuer, checked as npm start checks them (scripts/start.ts),
+    // for a web process started without it (`next start`): a bad one stops the start, in words.
+    const { ConfigError, getConfig } = await import("./lib/config");
+    const { checkSingleSignOn } = await import("./lib/auth/oidc-issuer");
+    await checkSingleSignOn(getConfig()).catch((error: unknown) => {
+      if (!(error instanceof ConfigError)) throw error;
+      console.error(error.message);
+      process.exit(1);
+    });
     // SIGTERM: readiness 503 for SHUTDOWN_DELAY while still serving, then next start's own close.
     const { installShutdownDelay } = await import("./lib/runtime/lifecycle");
     const { parseDuration } = await import("./lib/duration");

@@ -43,6 +43,9 @@ const durations = (fallback: string) =>
       return parts as number[];
     });
 
+const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
+const isSecureOrLoopback = (url: URL) => url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK.includes(url.hostname));
+
 const EnvSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
   PORT: integer(3000, 1, 65535),
@@ -172,6 +175,26 @@ const EnvSchema = z.object({
   LOGIN_FAILURE_WINDOW: duration("15m"),
   /** How long an emailed sign-in link works (once), where SMTP_URL is set. */
   SIGN_IN_LINK_TTL: duration("10m"),
+  /**
+   * Single sign-on (OIDC) through this issuer; its other settings are checked together at start
+   * (lib/auth/oidc-settings.ts), where the issuer's discovery document is fetched.
+   */
+  OIDC_ISSUER: z
+    .string()
+    .refine((text) => URL.canParse(text) && isSecureOrLoopback(new URL(text)), "must be an https:// URL (http:// only on localhost or 127.0.0.1)")
+    .optional(),
+  OIDC_CLIENT_ID: z.string().optional(),
+  OIDC_CLIENT_SECRET: z.string().optional(),
+  /** The sign-in button's text; unset, "Sign in with single sign-on" in the page's language. */
+  OIDC_LABEL: z.string().max(60, "must be at most 60 characters").optional(),
+  /** An unknown but verified email becomes an operator, with the role OIDC_ROLE_MAP gives. */
+  OIDC_AUTO_CREATE: flag(false),
+  /** The ID token's claim holding the person's groups. */
+  OIDC_ROLE_CLAIM: z.string().min(1).default("groups"),
+  /** `group=role,…,*=role` (lib/operators/oidc-role-map.ts); set, every sign-in sets the role from it. */
+  OIDC_ROLE_MAP: z.string().optional(),
+  /** false: only single sign-on signs in (no password, no emailed link); allowed only with OIDC_ISSUER. */
+  PASSWORD_SIGN_IN: flag(true),
   /** A portal link's and a portal session's lifetimes when the link's request names none. */
   PORTAL_LINK_TTL: duration("15m"),
   PORTAL_SESSION_TTL: duration("12h"),

@@ -4,6 +4,7 @@ import { AppError } from "../lib/errors";
 import { closeDb } from "../lib/db/client";
 import { migrateDatabase } from "../lib/db/migrate";
 import { createOperator } from "../lib/operators/create-operator";
+import { setOperatorDisabled } from "../lib/operators/set-operator-disabled";
 import { resolveDatabase } from "../lib/runtime/database";
 import { reencryptSecrets } from "../lib/crypto/reencrypt";
 import { parseConfig } from "../lib/config";
@@ -18,6 +19,10 @@ const USAGE = `Usage: npm run cli -- <command>
   api-key revoke ID_OR_PREFIX         revoke a key by its id (key_…) or its first characters
   operator create --email E --password P [--role admin|viewer]
                                       create a dashboard login (admin by default)
+  operator disable --email E          stop a login signing in any way (its sessions end at their
+                                      next request); unlike removing it, single sign-on with
+                                      OIDC_AUTO_CREATE does not bring it back
+  operator enable --email E           let a disabled login sign in again
   secrets reencrypt                   re-encrypt every stored secret under ENCRYPTION_KEY
   messages send-batch FILE.jsonl      send one message per line (as POST /messages/batch takes each,
                                       idempotency_key included), 100 at a time; a line that fails is
@@ -56,7 +61,7 @@ async function main(argv: string[]): Promise<string[]> {
         "Set SVIX_TOKEN instead (or leave it unset at a terminal to be asked for it), and revoke the token just given if this machine is shared.",
     );
   }
-  const known = ["api-key create", "api-key revoke", "operator create", "secrets reencrypt", "messages send-batch", "svix import"];
+  const known = ["api-key create", "api-key revoke", "operator create", "operator disable", "operator enable", "secrets reencrypt", "messages send-batch", "svix import"];
   if (values.help || !(known.includes(command) || positionals[0] === "migrate")) {
     return [USAGE];
   }
@@ -86,6 +91,13 @@ async function main(argv: string[]): Promise<string[]> {
         const input = { email: values.email, password: values.password, role: role as "admin" | "viewer" };
         const operator = await createOperator({ ctx, input });
         return [`Created operator ${operator.email} (${operator.id}, ${operator.role}).`];
+      }
+      case "operator disable":
+      case "operator enable": {
+        if (!values.email) throw new UsageError(`${command} needs --email`);
+        const disabled = command === "operator disable";
+        const operator = await setOperatorDisabled({ ctx, input: { email: values.email, disabled } });
+        return [`${disabled ? "Disabled" : "Enabled"} operator ${operator.email} (${operator.id}).`];
       }
       case "messages send-batch": {
         const file = positionals[2];

@@ -9,6 +9,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { checkSingleSignOn } from "../lib/auth/oidc-issuer";
 import { ConfigError, parseConfig } from "../lib/config";
 import { closeDb } from "../lib/db/client";
 import { migrateOnStart } from "../lib/db/migrate";
@@ -85,6 +86,8 @@ async function main(): Promise<void> {
       "Invalid configuration:\n  AUTH_SECRET: required with DATABASE_URL to sign dashboard sessions (e.g. `openssl rand -base64 32`)",
     );
   }
+  const ssoIssuer = await checkSingleSignOn(config);
+  if (ssoIssuer) say(`Single sign-on through ${ssoIssuer}${config.PASSWORD_SIGN_IN ? "" : " (password sign-in off)"}.`);
   await migrateOnStart(database.url, config.MIGRATE_ON_START, mode === "web" ? "web app" : "web app and worker");
   const demo = database.embedded ? await seedDemo({ ctx: systemCtx(), appUrl: config.APP_URL }) : null;
   const noCredentials = !database.embedded && !(await hasCredentials(systemCtx()));

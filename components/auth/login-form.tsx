@@ -2,7 +2,7 @@
 
 import { Webhook } from "lucide-react";
 import { useTranslations } from "next-intl";
-import { useActionState, useState } from "react";
+import { useActionState, useState, type ReactNode } from "react";
 import { LanguageMenu } from "../shared/preference-menus";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";
@@ -65,6 +65,8 @@ export function LoginForm({
   emailLink,
   linkExpired,
   linkTicket,
+  sso = null,
+  passwordSignIn = true,
 }: {
   callbackUrl: string;
   signIn: (previous: SignInState, form: FormData) => Promise<SignInState>;
@@ -72,6 +74,10 @@ export function LoginForm({
   /** Back from a sign-in link that had expired or was used already. */
   linkExpired: boolean;
   linkTicket: LinkTicketOption | null;
+  /** Single sign-on's button (components/auth/sso-sign-in.tsx), above the password form; null without it. */
+  sso?: ReactNode;
+  /** PASSWORD_SIGN_IN: false leaves single sign-on alone on the page. */
+  passwordSignIn?: boolean;
 }) {
   const t = useTranslations("auth");
   // Controlled, so React's reset of the form after each action keeps the address typed: a refusal
@@ -89,9 +95,11 @@ export function LoginForm({
         ? t("invalidCode")
         : state.error === "rate_limited"
           ? t("rateLimited", { minutes: state.minutes })
-          : linkExpired && link.status === "idle"
-            ? t("linkExpired")
-            : null;
+          : state.error === "password_off"
+            ? t("passwordOff")
+            : linkExpired && link.status === "idle"
+              ? t("linkExpired")
+              : null;
   const linkError =
     link.status === "invalid_email" ? t("linkInvalidEmail") : link.status === "rate_limited" ? t("linkRateLimited", { minutes: link.minutes }) : null;
   return (
@@ -109,78 +117,90 @@ export function LoginForm({
         {linkTicket ? (
           <LinkCodeForm option={linkTicket} />
         ) : (
-          <form action={action} className="mt-6 space-y-4" noValidate>
-            <input type="hidden" name="callbackUrl" value={callbackUrl} />
-            <div hidden={codeStep} className="space-y-4">
-              <Field id="email" label={t("email")}>
-                <Input
-                  id="email"
-                  name="email"
-                  type="email"
-                  autoComplete="username"
-                  required
-                  autoFocus
-                  value={email}
-                  onChange={(e) => setEmail(e.target.value)}
-                  aria-invalid={state.error ? true : undefined}
-                />
-              </Field>
-              <Field id="password" label={t("password")}>
-                <Input
-                  id="password"
-                  name="password"
-                  type="password"
-                  autoComplete="current-password"
-                  required
-                  value={password}
-                  onChange={(e) => setPassword(e.target.value)}
-                  aria-invalid={state.error === "invalid" ? true : undefined}
-                />
-              </Field>
-            </div>
-            {codeStep ? (
-              <>
-                <p className="text-sm text-muted-foreground" data-testid="code-step">
-                  {t("codeNeeded")}
-                </p>
-                <CodeField invalid={state.error === "invalid_code"} />
-              </>
+          <>
+            {sso ? <div className="mt-6">{sso}</div> : null}
+            {sso && passwordSignIn ? (
+              <div className="mt-4 flex items-center gap-3 text-xs text-muted-foreground" aria-hidden>
+                <span className="h-px flex-1 bg-border" />
+                {t("or")}
+                <span className="h-px flex-1 bg-border" />
+              </div>
             ) : null}
-            {error ? (
-              <p role="alert" className="rounded-md bg-danger/10 px-3 py-2 text-sm text-danger" data-testid="login-error">
-                {error}
-              </p>
-            ) : null}
-            {linkError ? (
-              <p role="alert" className="rounded-md bg-danger/10 px-3 py-2 text-sm text-danger" data-testid="link-error">
-                {linkError}
-              </p>
-            ) : null}
-            {link.status === "sent" ? (
-              <p role="status" className="rounded-md bg-success/10 px-3 py-2 text-sm text-success" data-testid="link-sent">
-                {t("linkSent", { email: link.email })}
-              </p>
-            ) : null}
-            <Button type="submit" className="w-full" disabled={pending || linkPending}>
-              {pending ? t("submitting") : codeStep ? t("verify") : t("submit")}
-            </Button>
-            {emailLink && !codeStep ? (
-              <>
-                <div className="flex items-center gap-3 text-xs text-muted-foreground" aria-hidden>
-                  <span className="h-px flex-1 bg-border" />
-                  {t("or")}
-                  <span className="h-px flex-1 bg-border" />
+            {passwordSignIn ? (
+              <form action={action} className={sso ? "mt-4 space-y-4" : "mt-6 space-y-4"} noValidate>
+                <input type="hidden" name="callbackUrl" value={callbackUrl} />
+                <div hidden={codeStep} className="space-y-4">
+                  <Field id="email" label={t("email")}>
+                    <Input
+                      id="email"
+                      name="email"
+                      type="email"
+                      autoComplete="username"
+                      required
+                      autoFocus
+                      value={email}
+                      onChange={(e) => setEmail(e.target.value)}
+                      aria-invalid={state.error ? true : undefined}
+                    />
+                  </Field>
+                  <Field id="password" label={t("password")}>
+                    <Input
+                      id="password"
+                      name="password"
+                      type="password"
+                      autoComplete="current-password"
+                      required
+                      value={password}
+                      onChange={(e) => setPassword(e.target.value)}
+                      aria-invalid={state.error === "invalid" ? true : undefined}
+                    />
+                  </Field>
                 </div>
-                <Button type="submit" variant="secondary" className="w-full" formAction={linkAction} formNoValidate disabled={pending || linkPending}>
-                  {linkPending ? t("emailLinkSending") : t("emailLink")}
+                {codeStep ? (
+                  <>
+                    <p className="text-sm text-muted-foreground" data-testid="code-step">
+                      {t("codeNeeded")}
+                    </p>
+                    <CodeField invalid={state.error === "invalid_code"} />
+                  </>
+                ) : null}
+                {error ? (
+                  <p role="alert" className="rounded-md bg-danger/10 px-3 py-2 text-sm text-danger" data-testid="login-error">
+                    {error}
+                  </p>
+                ) : null}
+                {linkError ? (
+                  <p role="alert" className="rounded-md bg-danger/10 px-3 py-2 text-sm text-danger" data-testid="link-error">
+                    {linkError}
+                  </p>
+                ) : null}
+                {link.status === "sent" ? (
+                  <p role="status" className="rounded-md bg-success/10 px-3 py-2 text-sm text-success" data-testid="link-sent">
+                    {t("linkSent", { email: link.email })}
+                  </p>
+                ) : null}
+                <Button type="submit" className="w-full" disabled={pending || linkPending}>
+                  {pending ? t("submitting") : codeStep ? t("verify") : t("submit")}
                 </Button>
-                <p className="text-xs text-muted-foreground">{t("emailLinkHint", { minutes: emailLink.minutes })}</p>
-              </>
+                {emailLink && !codeStep ? (
+                  <>
+                    <div className="flex items-center gap-3 text-xs text-muted-foreground" aria-hidden>
+                      <span className="h-px flex-1 bg-border" />
+                      {t("or")}
+                      <span className="h-px flex-1 bg-border" />
+                    </div>
+                    <Button type="submit" variant="secondary" className="w-full" formAction={linkAction} formNoValidate disabled={pending || linkPending}>
+                      {linkPending ? t("emailLinkSending") : t("emailLink")}
+                    </Button>
+                    <p className="text-xs text-muted-foreground">{t("emailLinkHint", { minutes: emailLink.minutes })}</p>
+                  </>
+                ) : null}
+              </form>
             ) : null}
-          </form>
+          </>
         )}
       </Card>
-      <p className="mt-6 max-w-sm text-center text-xs text-muted-foreground">{t("hint")}</p>
+      <p className="mt-6 max-w-sm text-center text-xs text-muted-foreground">{passwordSignIn ? t("hint") : t("ssoOnly")}</p>
     </main>
   );
 }

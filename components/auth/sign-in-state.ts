@@ -5,7 +5,7 @@
  */
 export type SignInState =
   | { error: null }
-  | { error: "invalid" | "code_needed" | "invalid_code" | "ticket_invalid" }
+  | { error: "invalid" | "code_needed" | "invalid_code" | "ticket_invalid" | "password_off" }
   | { error: "rate_limited"; minutes: number };
 
 /** What asking for a sign-in link answers: the same "sent" for every well-formed address. */

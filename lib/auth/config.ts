@@ -23,7 +23,9 @@ export function baseAuthConfig(request?: Request): NextAuthConfig {
     logger: {
       error(error) {
         if (error instanceof CredentialsSignin) return;
-        logger.error("auth error", { error: error.name, message: error.message });
+        // Auth.js wraps what failed (an OAuth callback's check, say) in a generic error: its cause says which.
+        const cause = (error.cause as { err?: unknown } | undefined)?.err;
+        logger.error("auth error", { error: error.name, message: error.message, ...(cause instanceof Error ? { cause: cause.message } : {}) });
       },
       warn(code) {
         logger.warn("auth warning", { code });

@@ -6,7 +6,9 @@ import { getConfig } from "../config";
 import { SHARED_CLIENT, clientAddress } from "../request-limits/client-address";
 import { LOCALE_COOKIE, pickLocale, type Locale } from "../i18n/locale";
 import { logger } from "../logger";
-import { countLinkRequest, findOperator, findOperatorByEmail, storeSignInToken, consumeSignInToken } from "../operators";
+import { countLinkRequest, findOperator, findOperatorByEmail, findOperatorByOidcSubject, storeSignInToken, consumeSignInToken } from "../operators";
+import { OIDC_PROVIDER, ssoSettings } from "./oidc";
+import { issuerName } from "./oidc-issuer";
 import { createTranslator } from "next-intl";
 import { TooManySignIns } from "./too-many-sign-ins";
 import { linkTicket } from "./link-second-step";
@@ -18,8 +20,8 @@ import { systemCtx } from "../open-ctx";
 /** The provider's id: links go to /api/auth/callback/email. */
 export const EMAIL_PROVIDER = "email";
 
-/** Sign-in links exist only where mail can be sent. */
-export const emailLinkEnabled = () => Boolean(getConfig().SMTP_URL);
+/** Sign-in links exist only where mail can be sent, and not where only single sign-on signs in (PASSWORD_SIGN_IN=false). */
+export const emailLinkEnabled = () => Boolean(getConfig().SMTP_URL) && getConfig().PASSWORD_SIGN_IN;
 
 export const signInLinkMinutes = () => Math.max(1, Math.round(getConfig().SIGN_IN_LINK_TTL / 60_000));
 
@@ -34,6 +36,13 @@ function operatorAdapter(): Adapter {
   return {
     async getUserByEmail(email) {
       const operator = await findOperatorByEmail(systemCtx(), email);
+      return operator ? asUser(operator) : null;
+    },
+    // Single sign-on's account: the operator its sign-in check has just linked (lib/auth/oidc.ts).
+    async getUserByAccount({ provider, providerAccountId }) {
+      const settings = ssoSettings();
+      if (provider !== OIDC_PROVIDER || !settings) return null;
+      const operator = await findOperatorByOidcSubject(systemCtx(), await issuerName(settings), providerAccountId);
       return operator ? asUser(operator) : null;
     },
     async getUser(id) {

@@ -6,6 +6,7 @@ import { SHARED_CLIENT, clientAddress } from "../request-limits/client-address";
 import { signInOperator } from "../operators";
 import { baseAuthConfig } from "./config";
 import { emailLinkConfig } from "./email-link";
+import { oidcConfig, passwordSignInEnabled } from "./oidc";
 import { TooManySignIns } from "./too-many-sign-ins";
 import { CodeNeeded, InvalidCode } from "./second-factor-errors";
 import { linkCodeProvider } from "./link-second-step";
@@ -20,11 +21,26 @@ export const { handlers, auth, signIn, signOut } = NextAuth((request) => {
   const base = baseAuthConfig(request);
   // Where SMTP_URL is set: the email sign-in link beside the password (lib/auth/email-link.ts).
   const emailLink = emailLinkConfig();
+  // Where OIDC_ISSUER is set: single sign-on (lib/auth/oidc.ts).
+  const sso = oidcConfig();
+  const checks = [sso.signIn, emailLink.callbacks?.signIn].filter((check) => !!check);
   return {
     ...base,
     adapter: emailLink.adapter,
-    callbacks: { ...base.callbacks, ...emailLink.callbacks },
+    callbacks: {
+      ...base.callbacks,
+      ...emailLink.callbacks,
+      // Each check passes what is not its provider's: a sign-in passes when all of them do.
+      async signIn(params) {
+        for (const check of checks) {
+          const verdict = await check(params);
+          if (verdict !== true) return verdict;
+        }
+        return true;
+      },
+    },
     providers: [
+      ...sso.providers,
       ...emailLink.providers,
       ...(emailLink.providers.length > 0 ? [linkCodeProvider()] : []),
       Credentials({
@@ -42,6 +58,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth((request) => {
           return null;
         },
       }),
-    ],
+      // PASSWORD_SIGN_IN=false: no password provider at all, so a direct POST to its callback is refused too.
+    ].filter((provider) => passwordSignInEnabled() || (typeof provider === "object" && provider.id !== "credentials")),
   };
 });

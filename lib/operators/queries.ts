@@ -1,4 +1,4 @@
-import { eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { Ctx } from "../context";
 import { operators } from "../db/schema";
 import { rowsById } from "../db/by-id";
@@ -11,10 +11,18 @@ export async function listOperators(ctx: Ctx, query: PageQuery) {
   return toPage(rows, query.limit, toOperator);
 }
 
-/** The operator a session names, read fresh on every request: a removed operator or a changed role takes effect at once. */
+/** The operator a session names, read fresh on every request: a removed or disabled operator or a changed role takes effect at once. */
 export async function findOperator(ctx: Ctx, id: string) {
   const { db } = ctx;
-  const [row] = await db.select().from(operators).where(eq(operators.id, id)).limit(1);
+  const [row] = await db.select().from(operators).where(and(eq(operators.id, id), isNull(operators.disabledAt))).limit(1);
+  return row ? toOperator(row) : null;
+}
+
+/** The operator who may sign in (not disabled) linked to an identity provider's account. */
+export async function findOperatorByOidcSubject(ctx: Ctx, issuer: string, subject: string) {
+  const { db } = ctx;
+  const link = and(eq(operators.oidcIssuer, issuer), eq(operators.oidcSubject, subject), isNull(operators.disabledAt));
+  const [row] = await db.select().from(operators).where(link).limit(1);
   return row ? toOperator(row) : null;
 }
 

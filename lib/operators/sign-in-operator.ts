@@ -65,7 +65,8 @@ async function checkPassword(ctx: Ctx, input: SignInInput): Promise<SignInResult
     if (error instanceof GateFullError) return { ok: false, reason: "rate_limited", retryAfterSeconds: 1 };
     throw error;
   }
-  if (!row || !valid) return { ok: false, reason: "invalid" };
+  // A disabled operator's right password is refused as a wrong one, after the same work.
+  if (!row || !valid || row.disabledAt) return { ok: false, reason: "invalid" };
   const second = await checkSecondFactor(ctx, { operatorId: row.id, code: input.code });
   if (second !== "passed") return { ok: false, reason: second };
   await clearSignInAttempts({ ctx, email });

@@ -1,12 +1,13 @@
 import type { Ctx } from "../context";
-import { and, eq, lt } from "drizzle-orm";
+import { and, eq, isNull, lt } from "drizzle-orm";
 import { operators, signInTokens } from "../db/schema";
 import { clearSignInAttempts, normalizeSignInEmail } from "./count-sign-in-attempt";
 import { toOperator, type Operator } from "./schemas";
 
+/** An operator who may sign in (not disabled) by email, case-insensitive. */
 export async function findOperatorByEmail(ctx: Ctx, email: string): Promise<Operator | null> {
   const { db } = ctx;
-  const [row] = await db.select().from(operators).where(eq(operators.email, normalizeSignInEmail(email))).limit(1);
+  const [row] = await db.select().from(operators).where(and(eq(operators.email, normalizeSignInEmail(email)), isNull(operators.disabledAt))).limit(1);
   return row ? toOperator(row) : null;
 }
 

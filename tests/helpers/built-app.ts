@@ -20,7 +20,8 @@ export const freePort = () =>
  */
 export async function startBuiltApp(env: Record<string, string> = {}) {
   await buildIfNeeded({ quiet: true });
-  const port = await freePort();
+  // A PORT of the test's own: its address is known before the app starts (an identity provider's redirect URI).
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(path.resolve("node_modules/.bin/next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", APP_URL: url, PORT: String(port), ...env },

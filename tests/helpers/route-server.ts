@@ -90,7 +90,9 @@ export async function serveHandler(handle: Handle) {
         duplex: "half",
       } as RequestInit);
       const response = await handle(request);
-      res.writeHead(response.status, Object.fromEntries(response.headers));
+      // Every Set-Cookie a response sets (a sign-in sets several), not the last one alone.
+      const cookies = response.headers.getSetCookie();
+      res.writeHead(response.status, { ...Object.fromEntries(response.headers), ...(cookies.length > 0 ? { "set-cookie": cookies } : {}) });
       res.end(Buffer.from(await response.arrayBuffer()));
     } catch (error) {
       // A route missing from app/ (Next.js would answer its HTML 404): plain text, so a test sees it.

@@ -42,6 +42,18 @@ describe("npm run cli", () => {
     await expect(cli(["api-key", "create"])).rejects.toMatchObject({ code: 1 });
   });
 
+  it("disables an operator login and enables it again, by email", async () => {
+    await cli(["operator", "create", "--email", "temp@example.com", "--password", "correct horse battery", "--role", "viewer"]);
+    const disabled = await cli(["operator", "disable", "--email", "Temp@Example.com"]);
+    expect(disabled.stdout).toMatch(/^Disabled operator temp@example\.com \(op_/m);
+    const row = async () => (await getDb().select().from(operators).where(eq(operators.email, "temp@example.com")))[0]!;
+    expect((await row()).disabledAt).toBeInstanceOf(Date);
+    expect((await cli(["operator", "enable", "--email", "temp@example.com"])).stdout).toMatch(/^Enabled operator temp@example\.com/m);
+    expect((await row()).disabledAt).toBeNull();
+    await expect(cli(["operator", "disable"])).rejects.toMatchObject({ code: 1 });
+    await expect(cli(["operator", "disable", "--email", "nobody@example.com"])).rejects.toMatchObject({ code: 1 });
+  });
+
   it("re-encrypts every secret under a new ENCRYPTION_KEY", async () => {
     const { stdout } = await cli(["api-key", "create", "--name", "rotation"]);
     const key = stdout.trim().split("\n").at(-1)!;

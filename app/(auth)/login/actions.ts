@@ -6,6 +6,7 @@ import type { LinkState, SignInState } from "@/components/auth/sign-in-state";
 import { CodeNeeded, InvalidCode, signIn, TooManySignIns } from "@/lib/auth";
 import { EMAIL_PROVIDER, emailLinkEnabled } from "@/lib/auth/email-link";
 import { LINK_CODE_PROVIDER } from "@/lib/auth/link-second-step";
+import { OIDC_PROVIDER, passwordSignInEnabled } from "@/lib/auth/oidc";
 
 /** Only a path on this site: a sign-in link must not be able to send anyone elsewhere. */
 function safeCallback(value: FormDataEntryValue | null): string {
@@ -25,6 +26,7 @@ function refusal(error: unknown, otherwise: SignInState): SignInState {
 
 /** Email and password, and the second factor's code once the form has asked for it (code_needed). */
 export async function signInAction(_previous: SignInState, form: FormData): Promise<SignInState> {
+  if (!passwordSignInEnabled()) return { error: "password_off" };
   try {
     await signIn("credentials", {
       email: String(form.get("email") ?? ""),
@@ -60,4 +62,9 @@ export async function emailLinkAction(_previous: LinkState, form: FormData): Pro
     if (error instanceof TooManySignIns) return { status: "rate_limited", minutes: Math.ceil(error.retryAfterSeconds / 60) };
     throw error;
   }
+}
+
+/** Starts single sign-on: Auth.js redirects to the identity provider (a thrown redirect). */
+export async function ssoSignInAction(form: FormData): Promise<void> {
+  await signIn(OIDC_PROVIDER, { redirectTo: safeCallback(form.get("callbackUrl")) });
 }

@@ -29,15 +29,26 @@ export const operators = pgTable(
   {
     id: text("id").primaryKey(),
     email: text("email").notNull(),
-    passwordHash: text("password_hash").notNull(),
+    /** Null for an operator created by single sign-on: no password signs them in. */
+    passwordHash: text("password_hash"),
     // Operators made before roles existed were all-powerful: they stay admins.
     role: text("role").$type<OperatorRole>().notNull().default("admin"),
+    /**
+     * The identity provider's account (OIDC `iss` and `sub`) this operator signed in as first;
+     * later sign-ins match it before any email (lib/auth/oidc-sign-in.ts).
+     */
+    oidcIssuer: text("oidc_issuer"),
+    oidcSubject: text("oidc_subject"),
+    /** Set: no sign-in of any kind, and a session in hand ends at its next request. */
+    disabledAt: ts("disabled_at"),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("operators_email_key").on(t.email),
     index("operators_created_idx").on(t.createdAt.desc(), t.id.desc()),
     check("operators_role_check", sql`${t.role} in ('admin', 'viewer')`),
+    uniqueIndex("operators_oidc_subject_key").on(t.oidcIssuer, t.oidcSubject),
+    check("operators_oidc_subject_check", sql`(${t.oidcIssuer} is null) = (${t.oidcSubject} is null)`),
   ],
 );
 
