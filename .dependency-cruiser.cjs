@@ -49,6 +49,7 @@ const LAYERS = {
     "stats",
     "recoveries",
     "deliveries",
+    "polling",
     "retention",
     "alerts",
     "audit-log",

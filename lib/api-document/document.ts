@@ -7,6 +7,7 @@ import { endpointSchemas, endpointTag } from "../endpoints/openapi";
 import { eventTypeSchemas, eventTypeTag } from "../event-types/openapi";
 import { messageSchemas, messageTag } from "../messages/openapi";
 import { operatorSchemas, operatorTag } from "../operators/openapi";
+import { pollingSchemas, pollingTag } from "../polling/openapi";
 import { portalSchemas, portalTag } from "../portal/openapi";
 import { recoverySchemas, recoveryTag } from "../recoveries/openapi";
 import { retentionSchemas, retentionTag } from "../retention/openapi";
@@ -32,6 +33,7 @@ type Domain = { tag: Tag; schemas: Record<string, SchemaEntry> };
 const DOMAINS: Domain[] = [
   { tag: consumerTag, schemas: consumerSchemas },
   { tag: endpointTag, schemas: endpointSchemas },
+  { tag: pollingTag, schemas: pollingSchemas },
   { tag: eventTypeTag, schemas: eventTypeSchemas },
   { tag: messageTag, schemas: messageSchemas },
   { tag: attemptTag, schemas: attemptSchemas },

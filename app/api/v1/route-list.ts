@@ -23,6 +23,10 @@ import * as endpointsIdSecret from "./endpoints/[id]/secret/route";
 import * as endpointsIdStats from "./endpoints/[id]/stats/route";
 import * as endpointsIdFilterTest from "./endpoints/[id]/filter/test/route";
 import * as endpointsIdLines from "./endpoints/[id]/lines/route";
+import * as endpointsIdPoll from "./endpoints/[id]/poll/route";
+import * as endpointsIdPollStatus from "./endpoints/[id]/poll-status/route";
+import * as endpointsIdPollTokens from "./endpoints/[id]/poll-tokens/route";
+import * as endpointsIdPollTokensTokenId from "./endpoints/[id]/poll-tokens/[token_id]/route";
 import * as endpointsIdTest from "./endpoints/[id]/test/route";
 import * as endpoints from "./endpoints/route";
 import * as erasuresId from "./erasures/[id]/route";
@@ -122,6 +126,10 @@ export const ROUTE_LIST = {
   "/endpoints/{id}/enable": endpointsIdEnable,
   "/endpoints/{id}/filter/test": endpointsIdFilterTest,
   "/endpoints/{id}/lines": endpointsIdLines,
+  "/endpoints/{id}/poll": endpointsIdPoll,
+  "/endpoints/{id}/poll-status": endpointsIdPollStatus,
+  "/endpoints/{id}/poll-tokens": endpointsIdPollTokens,
+  "/endpoints/{id}/poll-tokens/{token_id}": endpointsIdPollTokensTokenId,
   "/endpoints/{id}/recover": endpointsIdRecover,
   "/endpoints/{id}": endpointsId,
   "/endpoints/{id}/secret/rotate": endpointsIdSecretRotate,
