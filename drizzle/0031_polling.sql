@@ -17,8 +17,10 @@ CREATE TABLE "poller_consumers" (
 	CONSTRAINT "poller_consumers_endpoint_id_name_pk" PRIMARY KEY("endpoint_id","name")
 );
 --> statement-breakpoint
-ALTER TABLE "endpoints" ADD COLUMN "poll_position" text;--> statement-breakpoint
-ALTER TABLE "endpoints" ADD COLUMN "last_polled_at" timestamp (3) with time zone;--> statement-breakpoint
+-- IF NOT EXISTS: the partition upgrade suite (tests/lifecycle/partition-upgrade.test.ts) drives this
+-- release's code on an older schema and puts these in place beforehand, as for 0030's.
+ALTER TABLE "endpoints" ADD COLUMN IF NOT EXISTS "poll_position" text;--> statement-breakpoint
+ALTER TABLE "endpoints" ADD COLUMN IF NOT EXISTS "last_polled_at" timestamp (3) with time zone;--> statement-breakpoint
 ALTER TABLE "poll_tokens" ADD CONSTRAINT "poll_tokens_endpoint_id_endpoints_id_fk" FOREIGN KEY ("endpoint_id") REFERENCES "public"."endpoints"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "poller_consumers" ADD CONSTRAINT "poller_consumers_endpoint_id_endpoints_id_fk" FOREIGN KEY ("endpoint_id") REFERENCES "public"."endpoints"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "poll_tokens_hash_key" ON "poll_tokens" USING btree ("hash");--> statement-breakpoint

@@ -13,7 +13,7 @@ export const output = (schema: z.ZodType): SchemaEntry => ({ schema, io: "output
 export type Tag = { readonly name: string; readonly description: string };
 export type JsonSchema = Record<string, unknown>;
 export type Method = "get" | "post" | "put" | "patch" | "delete";
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 422 | 429 | 500 | 503;
 
 export type Operation = {
   method: Method;

@@ -91,10 +91,9 @@ export async function pollEndpoint({ ctx, ref, token, client, cursor, limit, sig
       // Armed, then looked at again: a message written between the first look and the arming is not missed.
       page = await read();
       while (page.messages.length === 0 && page.done && Date.now() < deadline && !signal?.aborted) {
-        // A message shows once it has settled: a wake-up is followed by a look that long after.
-        await wait.until(deadline, signal);
+        // Woken by a new message, or when one already written has settled (ADR 0046).
+        await wait.until(page.settlesInMs === null ? deadline : Math.min(deadline, Date.now() + page.settlesInMs), signal);
         if (signal?.aborted) break;
-        await pause(Math.min(config.POLL_SETTLE, Math.max(0, deadline - Date.now())), signal);
         page = await read();
       }
     } finally {
@@ -107,17 +106,4 @@ export async function pollEndpoint({ ctx, ref, token, client, cursor, limit, sig
     cursor: encodeCursor(page.position),
     done: page.done,
   };
-}
-
-function pause(ms: number, signal?: AbortSignal): Promise<void> {
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((done) => {
-    const timer = setTimeout(finish, ms);
-    signal?.addEventListener("abort", finish, { once: true });
-    function finish() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", finish);
-      done();
-    }
-  });
 }

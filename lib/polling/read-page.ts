@@ -34,8 +34,16 @@ export async function readPage(
   endpoint: PolledEndpoint,
   from: Position,
   { limit, settleMs, eventTypes, channel }: { limit: number; settleMs: number; eventTypes?: string[]; channel?: string },
-): Promise<{ messages: PolledMessage[]; position: Position; done: boolean }> {
+): Promise<{ messages: PolledMessage[]; position: Position; done: boolean; settlesInMs: number | null }> {
   const filterJson = endpoint.filter === null ? null : JSON.stringify(endpoint.filter);
+  const theirs = sql`consumer_id = ${endpoint.consumerId} and not is_test and payload_expunged_at is null
+    and ${subscribedSql(
+      sql,
+      { eventTypes: sql`${endpoint.eventTypes}::text[]`, channels: sql`${endpoint.channels}::text[]` },
+      { eventType: sql`event_type`, channels: sql`channels` },
+    )}
+    ${eventTypes ? sql`and event_type = any(${eventTypes})` : sql``}
+    ${channel ? sql`and ${channel} = any(channels)` : sql``}`;
   const messages: PolledMessage[] = [];
   let position = from;
   for (let look = 0; look < MAX_LOOKS; look++) {
@@ -44,17 +52,8 @@ export async function readPage(
     // consumer index's, and (created_at, id) order is id order.
     const rows = await sql<PolledMessage[]>`
       select id, event_type, payload, channels, created_at from messages
-      where consumer_id = ${endpoint.consumerId}
-        and created_at >= ${new Date(positionTime(position))} and id > ${position}
-        and created_at < now() - ${settleMs} * interval '1 millisecond'
-        and not is_test and payload_expunged_at is null
-        and ${subscribedSql(
-          sql,
-          { eventTypes: sql`${endpoint.eventTypes}::text[]`, channels: sql`${endpoint.channels}::text[]` },
-          { eventType: sql`event_type`, channels: sql`channels` },
-        )}
-        ${eventTypes ? sql`and event_type = any(${eventTypes})` : sql``}
-        ${channel ? sql`and ${channel} = any(channels)` : sql``}
+      where created_at >= ${new Date(positionTime(position))} and id > ${position}
+        and created_at < now() - ${settleMs} * interval '1 millisecond' and ${theirs}
       order by created_at, id
       limit ${want + 1}`;
     // One row more than wanted says whether more are there: a full last page is `done` too.
@@ -62,8 +61,17 @@ export async function readPage(
       position = row.id;
       if (filterJson === null || matchesFilter(filterJson, filterDocument({ eventType: row.event_type, payload: parsePayload(row.payload) }))) messages.push(row);
     }
-    if (rows.length <= want) return { messages, position, done: true };
+    if (rows.length <= want) {
+      if (messages.length > 0 || settleMs === 0) return { messages, position, done: true, settlesInMs: null };
+      // Nothing to give yet: when the first message still settling will be ready, so a long-poll looks again then.
+      const [settling] = await sql<{ ms: number }[]>`
+        select greatest(0, ceil(extract(epoch from created_at + ${settleMs} * interval '1 millisecond' - now()) * 1000))::int as ms
+        from messages
+        where created_at >= now() - ${settleMs} * interval '1 millisecond' and id > ${position} and ${theirs}
+        order by created_at, id limit 1`;
+      return { messages, position, done: true, settlesInMs: settling?.ms ?? null };
+    }
     if (messages.length === limit) break;
   }
-  return { messages, position, done: false };
+  return { messages, position, done: false, settlesInMs: null };
 }

@@ -15,14 +15,14 @@ import { apiRoutes, routeKeys } from "../helpers/routes";
  * unchecked for want of a test that calls it. A route or method with no entry here fails the first
  * test, and so does a documented answer no request here obtains.
  */
-type Ids = { consumer: string; uid: string; endpoint: string; spare: string; message: string; recovery: string; attempt: string };
-/** One call and the 2xx it must answer; `as` a portal session or a Svix app-portal token instead of the API key, or no credential. */
-type Req = { path: string; body?: unknown; status: number; as?: "portal" | "svix-token" | "public" };
+type Ids = { consumer: string; uid: string; endpoint: string; spare: string; polling: string; message: string; recovery: string; attempt: string };
+/** One call and the 2xx it must answer; `as` a portal session, a Svix app-portal token or a poll token instead of the API key, or no credential. */
+type Req = { path: string; body?: unknown; status: number; as?: "portal" | "svix-token" | "public" | "poll" };
 
 const since = "2020-01-01T00:00:00Z";
 let api: Api;
 let A: Ids;
-let made: { channel: string; opsChannel: string; apiKey: string; operator: string; erasure: string; linkToken: string };
+let made: { channel: string; opsChannel: string; apiKey: string; operator: string; erasure: string; linkToken: string; pollToken: string; pollTokenId: string };
 
 // Run in this order: what a later call needs is made first, state moves (disable before enable,
 // pause before resume before cancel, retrying a run's failed items once it is over) and deletes
@@ -48,6 +48,10 @@ const TABLE: Record<string, (a: Ids) => Req[]> = {
   "POST /endpoints/[id]/enable": (a) => [{ path: `/endpoints/${a.endpoint}/enable`, status: 200 }],
   "POST /endpoints/[id]/filter/test": (a) => [{ path: `/endpoints/${a.endpoint}/filter/test`, body: { filter: { "data.amount": { $gte: 1 } } }, status: 200 }],
   "GET /endpoints/[id]/lines": (a) => [{ path: `/endpoints/${a.endpoint}/lines`, status: 200 }],
+  "POST /endpoints/[id]/poll-tokens": (a) => [{ path: `/endpoints/${a.polling}/poll-tokens`, status: 201 }],
+  // The walk's message is there: the page is not a long-poll.
+  "GET /endpoints/[id]/poll": (a) => [{ path: `/endpoints/${a.polling}/poll?limit=1`, status: 200, as: "poll" }],
+  "GET /endpoints/[id]/poll-status": (a) => [{ path: `/endpoints/${a.polling}/poll-status`, status: 200 }],
   "POST /endpoints/[id]/test": (a) => [{ path: `/endpoints/${a.endpoint}/test`, body: {}, status: 202 }],
   "GET /endpoints/[id]/secret": (a) => [{ path: `/endpoints/${a.endpoint}/secret`, status: 200 }],
   "POST /endpoints/[id]/secret/rotate": (a) => [{ path: `/endpoints/${a.endpoint}/secret/rotate`, body: {}, status: 200 }],
@@ -172,6 +176,7 @@ const TABLE: Record<string, (a: Ids) => Req[]> = {
   "DELETE /event-type/[event_type_name]": () => [{ path: "/event-type/walk.put", status: 204 }],
   "DELETE /app/[app_id]": () => [{ path: "/app/walk-put", status: 204 }],
   "DELETE /endpoints/[id]": (a) => [{ path: `/endpoints/${a.spare}`, status: 204 }],
+  "DELETE /endpoints/[id]/poll-tokens/[token_id]": (a) => [{ path: `/endpoints/${a.polling}/poll-tokens/${made.pollTokenId}`, status: 204 }],
   "DELETE /operational-webhook/endpoint/[endpoint_id]": () => [{ path: `/operational-webhook/endpoint/${made.opsChannel}`, status: 204 }],
   "DELETE /alert-channels/[id]": () => [{ path: `/alert-channels/${made.channel}`, status: 204 }],
   "DELETE /api-keys/[id]": () => [{ path: `/api-keys/${made.apiKey}`, status: 204 }],
@@ -194,6 +199,9 @@ async function seed(): Promise<Ids> {
   const uid = "walk-corp";
   const { consumerId, endpoints } = await consumerWithEndpoints(api, ["http://127.0.0.1:9/walk-hook", "http://127.0.0.1:9/walk-spare"], { consumer: { uid, name: "Walk Corp" } });
   const [endpoint, spare] = endpoints.map((e) => e.id) as [string, string];
+  const polling = await api.post(`/api/v1/consumers/${uid}/endpoints`, { kind: "polling" });
+  expect(polling.status, polling.text).toBe(201);
+  const pollToken = await api.post(`/api/v1/endpoints/${polling.body.id}/poll-tokens`);
   const message = await sendMessage(api, uid, { payload: { walk: 0 } });
   const recovery = await api.post(`/api/v1/endpoints/${endpoint}/recover`, { since, include_never_attempted: true });
   expect(recovery.status, recovery.text).toBe(202);
@@ -209,12 +217,13 @@ async function seed(): Promise<Ids> {
   const erasures = await api.get("/api/v1/data-lifecycle");
   const erasure = (erasures.body.erasures as { id: string }[] | undefined)?.[0]?.id;
   const ops = await api.post("/api/v1/alert-channels", { kind: "webhook", name: "walk ops", config: { url: "http://127.0.0.1:9/walk-ops" } });
-  made = { channel: channel.body.id, opsChannel: ops.body.id, apiKey: key.body.id, operator: operator.body.id, erasure: erasure ?? "", linkToken: await mintPortalLink(api, uid) };
-  return { consumer: consumerId, uid, endpoint, spare, message: message.id, recovery: recovery.body.id, attempt };
+  made = { channel: channel.body.id, opsChannel: ops.body.id, apiKey: key.body.id, operator: operator.body.id, erasure: erasure ?? "", linkToken: await mintPortalLink(api, uid), pollToken: pollToken.body.token, pollTokenId: pollToken.body.id };
+  return { consumer: consumerId, uid, endpoint, spare, polling: polling.body.id, message: message.id, recovery: recovery.body.id, attempt };
 }
 
 async function credential(req: Req): Promise<string | null> {
   if (req.as === "public") return null;
+  if (req.as === "poll") return made.pollToken;
   if (req.as === "portal") return (await portalSession(api, A.uid)).token;
   if (req.as === "svix-token") {
     const access = await api.post(`/api/v1/auth/app-portal-access/${A.uid}`, {});

@@ -134,6 +134,22 @@ describe("a polling endpoint", () => {
     expect(page.body.data.map((m) => m.id)).toEqual([sent.id]);
   });
 
+  it("gives a message only once it is POLL_SETTLE old: a long-poll looks again when it has settled", async () => {
+    process.env.POLL_SETTLE = "400ms";
+    resetConfigForTests();
+    try {
+      const ep = await pollingEndpoint();
+      const sent = await sendMessage(api, ep.uid);
+      // Asked at once: nothing yet to give, and no wake-up will come for a message already written.
+      const page = await poll(ep.id, ep.token);
+      expect(page.body.data.map((m) => m.id)).toEqual([sent.id]);
+      expect(Date.now() - Date.parse(page.body.data[0]!.created_at)).toBeGreaterThanOrEqual(400);
+    } finally {
+      process.env.POLL_SETTLE = "0";
+      resetConfigForTests();
+    }
+  });
+
   it("refuses a malformed cursor (400), one before retention (410), a bad token (401) and another endpoint's token (404)", async () => {
     const ep = await pollingEndpoint();
     const other = await pollingEndpoint();

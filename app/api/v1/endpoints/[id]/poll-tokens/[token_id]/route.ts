@@ -8,7 +8,8 @@ export const DELETE = withApi(async ({ params, ctx }) => {
   await deletePollToken({ ctx, id: params.id!, tokenId: params.token_id! });
   return noContent();
 }, {
-  portal: "scoped",
+  // A token outlives the session that made it: making and revoking one is managing the endpoint.
+  portal: "manage_endpoints",
   role: "write",
   doc: {
     operationId: "deletePollToken",
