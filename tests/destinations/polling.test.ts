@@ -158,7 +158,7 @@ describe("a polling endpoint", () => {
     const expired = encodeCursor(positionAt(Date.now() - 31 * 86_400_000));
     const gone = await poll(ep.id, ep.token, { cursor: expired });
     expectProblem(gone, 410, "cursor_expired");
-    expect(gone.body.detail).toMatch(/RETENTION_PERIOD/);
+    expect((gone.body as unknown as { detail: string }).detail).toMatch(/RETENTION_PERIOD/);
     expectProblem(await poll(ep.id, null), 401, "unauthorized");
     expectProblem(await poll(ep.id, "ept_unknown"), 401, "unauthorized");
     // An API key is not a poll token.
