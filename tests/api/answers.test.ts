@@ -144,6 +144,11 @@ const TABLE: Record<string, (a: Ids) => Req[]> = {
   "GET /app/[app_id]/msg/[msg_id]/attempt/[attempt_id]": (a) => [{ path: `/app/${a.uid}/msg/${a.message}/attempt/${a.attempt}`, status: 200 }],
   "GET /app/[app_id]/msg/[msg_id]/endpoint": (a) => [{ path: `/app/${a.uid}/msg/${a.message}/endpoint`, status: 200 }],
   "POST /app/[app_id]/msg/[msg_id]/endpoint/[endpoint_id]/resend": (a) => [{ path: `/app/${a.uid}/msg/${a.message}/endpoint/${a.endpoint}/resend`, status: 202 }],
+  "GET /app/[app_id]/poller/[sink_id]": (a) => [{ path: `/app/${a.uid}/poller/${a.polling}`, status: 200 }],
+  "GET /app/[app_id]/poller/[sink_id]/consumer/[consumer_id]": (a) => [{ path: `/app/${a.uid}/poller/${a.polling}/consumer/walker`, status: 200 }],
+  "POST /app/[app_id]/poller/[sink_id]/consumer/[consumer_id]/seek": (a) => [
+    { path: `/app/${a.uid}/poller/${a.polling}/consumer/walker/seek`, body: { after: new Date(Date.now() - 60_000).toISOString() }, status: 200 },
+  ],
   "GET /app/[app_id]/attempt/msg/[msg_id]": (a) => [{ path: `/app/${a.uid}/attempt/msg/${a.message}`, status: 200 }],
   "GET /app/[app_id]/attempt/endpoint/[endpoint_id]": (a) => [{ path: `/app/${a.uid}/attempt/endpoint/${a.endpoint}`, status: 200 }],
   "POST /app/[app_id]/endpoint/[endpoint_id]/send-example": (a) => [{ path: `/app/${a.uid}/endpoint/${a.endpoint}/send-example`, body: { eventType: "invoice.paid" }, status: 202 }],

@@ -221,6 +221,17 @@ const TABLE: Record<string, Entry> = {
   "GET /app/[app_id]/attempt/msg/[msg_id]": { rule: "scoped", own: (a) => ({ path: `/app/${a.uid}/attempt/msg/${a.message}` }), foreign: (b) => ({ path: `/app/${b.uid}/attempt/msg/${b.message}` }) },
   "GET /app/[app_id]/attempt/endpoint/[endpoint_id]": { rule: "scoped", own: (a) => ({ path: `/app/${a.uid}/attempt/endpoint/${a.endpoint}` }), foreign: (b) => ({ path: `/app/${b.uid}/attempt/endpoint/${b.endpoint}` }) },
   "GET /background-task": { rule: "scoped", own: () => ({ path: "/background-task" }) },
+  "GET /app/[app_id]/poller/[sink_id]": { rule: "scoped", own: (a) => ({ path: `/app/${a.uid}/poller/${a.polling}` }), foreign: (b) => ({ path: `/app/${b.uid}/poller/${b.polling}` }) },
+  "GET /app/[app_id]/poller/[sink_id]/consumer/[consumer_id]": {
+    rule: "scoped",
+    own: (a) => ({ path: `/app/${a.uid}/poller/${a.polling}/consumer/alpha-reader` }),
+    foreign: (b, a) => ({ path: `/app/${a.uid}/poller/${b.polling}/consumer/alpha-reader` }),
+  },
+  "POST /app/[app_id]/poller/[sink_id]/consumer/[consumer_id]/seek": {
+    rule: "scoped",
+    own: (a) => ({ path: `/app/${a.uid}/poller/${a.polling}/consumer/alpha-reader/seek`, body: { after: new Date(Date.now() - 60_000).toISOString() } }),
+    foreign: (b) => ({ path: `/app/${b.uid}/poller/${b.polling}/consumer/alpha-reader/seek`, body: { after: new Date(Date.now() - 60_000).toISOString() } }),
+  },
   ...Object.fromEntries(Object.entries(SVIX_SAAS_ONLY).map(([key, req]) => [key, { rule: "forbidden" as const, req }])),
 
   "GET /openapi.json": { rule: "public" },

@@ -74,6 +74,9 @@ import * as appAppIdMsgBulkExpunge from "./(svix)/app/[app_id]/msg/bulk-expunge/
 import * as appAppIdMsgExpungeAllContents from "./(svix)/app/[app_id]/msg/expunge-all-contents/route";
 import * as appAppIdMsgMsgIdEndpoint from "./(svix)/app/[app_id]/msg/[msg_id]/endpoint/route";
 import * as appAppIdMsgMsgIdEndpointEndpointIdResend from "./(svix)/app/[app_id]/msg/[msg_id]/endpoint/[endpoint_id]/resend/route";
+import * as appAppIdPollerSinkId from "./(svix)/app/[app_id]/poller/[sink_id]/route";
+import * as appAppIdPollerSinkIdConsumerConsumerId from "./(svix)/app/[app_id]/poller/[sink_id]/consumer/[consumer_id]/route";
+import * as appAppIdPollerSinkIdConsumerConsumerIdSeek from "./(svix)/app/[app_id]/poller/[sink_id]/consumer/[consumer_id]/seek/route";
 import * as appAppIdAttemptEndpointEndpointId from "./(svix)/app/[app_id]/attempt/endpoint/[endpoint_id]/route";
 import * as appAppIdAttemptMsgMsgId from "./(svix)/app/[app_id]/attempt/msg/[msg_id]/route";
 import * as authAppAppIdExpireAll from "./(svix)/auth/app/[app_id]/expire-all/route";
@@ -183,6 +186,9 @@ export const ROUTE_LIST = {
   "/app/{app_id}/msg/expunge-all-contents": appAppIdMsgExpungeAllContents,
   "/app/{app_id}/msg/{msg_id}/endpoint": appAppIdMsgMsgIdEndpoint,
   "/app/{app_id}/msg/{msg_id}/endpoint/{endpoint_id}/resend": appAppIdMsgMsgIdEndpointEndpointIdResend,
+  "/app/{app_id}/poller/{sink_id}": appAppIdPollerSinkId,
+  "/app/{app_id}/poller/{sink_id}/consumer/{consumer_id}": appAppIdPollerSinkIdConsumerConsumerId,
+  "/app/{app_id}/poller/{sink_id}/consumer/{consumer_id}/seek": appAppIdPollerSinkIdConsumerConsumerIdSeek,
   "/app/{app_id}/attempt/endpoint/{endpoint_id}": appAppIdAttemptEndpointEndpointId,
   "/app/{app_id}/attempt/msg/{msg_id}": appAppIdAttemptMsgMsgId,
   "/auth/app/{app_id}/expire-all": authAppAppIdExpireAll,
