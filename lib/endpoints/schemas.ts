@@ -192,6 +192,8 @@ export const EndpointStats = z.object({
   success_rate: z.number().nullable(),
   p50_ms: z.number().nullable(),
   p99_ms: z.number().nullable(),
+  /** A polling endpoint's messages given by polls past its committed position (all of its attempts; p50/p99 are how long they waited to be read); 0 for other kinds. */
+  polled: z.number(),
 });
 export type EndpointStats = z.infer<typeof EndpointStats>;
 

@@ -49,6 +49,7 @@ export async function signPolled(sql: Sql | Ctx["sql"], keys: Buffer[], endpoint
       id: m.id,
       event_type: m.event_type,
       payload: JSON.parse(m.payload),
+      body: m.payload,
       created_at: m.created_at.toISOString(),
       headers: { "webhook-id": all["webhook-id"]!, "webhook-timestamp": all["webhook-timestamp"]!, "webhook-signature": all["webhook-signature"]! },
     };

@@ -11,8 +11,10 @@ export type PollQuery = z.infer<typeof PollQuery>;
 export const PolledMessageOut = z.object({
   id: z.string(),
   event_type: z.string(),
-  /** The message's payload, parsed: the body those headers sign is its JSON exactly as stored (`JSON.stringify` of this value gives it back for every payload ingest keeps). */
+  /** The message's payload, parsed. */
   payload: z.unknown(),
+  /** The payload's JSON exactly as stored: the body `headers` sign, what a verifier is given (re-serialising `payload` in another language may not give these bytes back). */
+  body: z.string(),
   created_at: z.string(),
   /** `webhook-id`, `webhook-timestamp`, `webhook-signature`: signed with the endpoint's active secrets, as an HTTP delivery is. */
   headers: z.record(z.string(), z.string()),

@@ -10,11 +10,11 @@ import { useConsumerEndpoints } from "../../shared/queries/consumers";
 import { Card } from "../../ui/card";
 import { Skeleton } from "../../ui/skeleton";
 import { usePortalSession } from "../session-context";
-import { ReceiverChecklist, VerifySection } from "./receiving-guide";
+import { PollingSection, ReceiverChecklist, VerifySection } from "./receiving-guide";
 import { RequestHeaders } from "./request-headers";
 
 /** The general guide: example headers, the samples with a stand-in secret, the checklist, and each endpoint's own guide. */
-export function ReceivingScreen({ samples, policy }: { samples: ReceivingSample[]; policy: ReceivingPolicy }) {
+export function ReceivingScreen({ samples, pollingSamples, policy }: { samples: ReceivingSample[]; pollingSamples: ReceivingSample[]; policy: ReceivingPolicy }) {
   const t = useTranslations("receiving");
   const { theme } = usePortalSession();
   return (
@@ -31,6 +31,7 @@ export function ReceivingScreen({ samples, policy }: { samples: ReceivingSample[
         <div className="min-w-0 space-y-4 lg:col-span-2">
           <RequestHeaders source={{ kind: "example" }} />
           <VerifySection samples={samples} secret={{ kind: "general" }} />
+          <PollingSection samples={pollingSamples} secret={{ kind: "general" }} endpointId={null} />
         </div>
         <div className="min-w-0">
           <ReceiverChecklist policy={policy} />
