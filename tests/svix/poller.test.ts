@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "../../lib/config";
 import { apiClient, type Api } from "../helpers/api";
 import { endpointSecret } from "../helpers/fixtures";
-import { apiError, sdkServer, SDKS } from "./sdks";
+import { apiError, sdkServer, SDKS, upsert } from "./sdks";
 
 process.env.POLL_SETTLE = "0";
 
@@ -22,6 +22,7 @@ beforeAll(async () => {
 
 describe.each(SDKS)("Svix's poller through $name", (sdk) => {
   const svix = () => server.client(sdk);
+  const upsertEndpoint = (uid: string, id: string) => upsert(svix().endpoint, uid, id, { url: "http://127.0.0.1:9/replaced" });
   let seq = 0;
 
   /** An application with a polling endpoint and `n` messages sent to it through the SDK: their ids in order. */
@@ -82,7 +83,15 @@ describe.each(SDKS)("Svix's poller through $name", (sdk) => {
     expect(refused.body).toEqual({ code: "not_implemented", detail: expect.stringMatching(/kind polling.*\/poller\//) });
     expect((await apiError(sdk, svix().endpoint.getSecret(uid, sink))).code).toBe(501);
     expect((await apiError(sdk, svix().endpoint.delete(uid, sink))).code).toBe(501);
-    // Lists leave it out; an http endpoint is as it was.
+    // A queue destination too: nothing of its target is shown as a URL it is not.
+    const amqp = await api.post(`/api/v1/consumers/${uid}/endpoints`, { kind: "amqp", target: { url: "amqp://user:secret@127.0.0.1:5672/", exchange: "webhooks", routing_key: "billing" } });
+    expect(amqp.status, amqp.text).toBe(201);
+    const queue = await apiError(sdk, svix().endpoint.get(uid, amqp.body.id));
+    expect(queue.code).toBe(501);
+    expect(queue.body.detail).toMatch(/kind amqp/);
+    expect(JSON.stringify(queue.body)).not.toContain("secret");
+    expect((await apiError(sdk, upsertEndpoint(uid, amqp.body.id))).code).toBe(501);
+    // Lists leave them out; an http endpoint is as it was.
     expect((await svix().endpoint.list(uid)).data.map((e) => e.id)).toEqual([http.id]);
     expect((await svix().endpoint.get(uid, http.id)).url).toBe("http://127.0.0.1:9/poller-http");
   });

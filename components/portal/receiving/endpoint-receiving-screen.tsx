@@ -49,7 +49,7 @@ export function EndpointReceivingScreen({ id, samples, pollingSamples, policy }:
               <h1 className="text-xl font-semibold">{t("endpointTitle")}</h1>
               <p className="mt-1 flex flex-wrap items-center gap-2 text-sm">
                 <span className="font-mono break-all" data-testid="guide-endpoint-url">
-                  {e.url}
+                  {polling ? t("pollingEndpoint") : e.url}
                 </span>
                 <EndpointStateBadge endpoint={e} />
               </p>

@@ -69,7 +69,7 @@ function EndpointGuides() {
                   href={`/portal/endpoints/${encodeURIComponent(endpoint.id)}/receiving`}
                   className="flex items-center gap-2 px-3 py-2 text-sm hover:bg-muted focus-visible:outline-2 focus-visible:outline-ring"
                 >
-                  <span className="min-w-0 flex-1 font-mono text-xs break-all">{endpoint.url}</span>
+                  <span className="min-w-0 flex-1 font-mono text-xs break-all">{endpoint.kind === "polling" ? t("pollingEndpoint") : endpoint.url}</span>
                   {endpoint.description ? <span className="hidden max-w-48 truncate text-xs text-muted-foreground md:inline">{endpoint.description}</span> : null}
                   <EndpointStateBadge endpoint={endpoint} />
                   <span className="hidden text-xs font-medium text-primary sm:inline">{t("openGuide")}</span>
