@@ -1,5 +1,5 @@
 import type { Ctx } from "../context";
-import { subscribedSql } from "../endpoints/subscribed-sql";
+import { pollableSql } from "./read-page";
 import { idTime } from "../ids";
 import { isMessageId, positionTime } from "./cursor";
 import { findPollingEndpoint } from "./poll-tokens";
@@ -20,13 +20,7 @@ export async function pollStatus(ctx: Ctx, id: string): Promise<PollStatus> {
   const [lag] = await ctx.sql<{ n: number; oldest: Date | null }[]>`
     select count(*)::int as n, min(created_at) as oldest from (
       select created_at from messages
-      where consumer_id = ${endpoint.consumerId} and created_at >= ${new Date(positionTime(from))} and id > ${from}
-        and not is_test and payload_expunged_at is null
-        and ${subscribedSql(
-          ctx.sql,
-          { eventTypes: ctx.sql`${endpoint.eventTypes}::text[]`, channels: ctx.sql`${endpoint.channels}::text[]` },
-          { eventType: ctx.sql`event_type`, channels: ctx.sql`channels` },
-        )}
+      where created_at >= ${new Date(positionTime(from))} and id > ${from} and ${pollableSql(ctx.sql, endpoint)}
       order by created_at, id
       limit ${LAG_COUNTED + 1}) m`;
   const tokens = await ctx.sql<{ id: string; created_at: Date; last_used_at: Date | null }[]>`

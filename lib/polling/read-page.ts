@@ -14,6 +14,19 @@ export type PolledEndpoint = {
 
 export type PolledMessage = { id: string; event_type: string; payload: string; channels: string[] | null; created_at: Date };
 
+/**
+ * A `messages` row the endpoint's readers are given, before its payload filter: its consumer's, its
+ * event types and channels take it (fan-out's own test), not a test send, its payload kept.
+ */
+export function pollableSql(sql: SqlOrTx, endpoint: Pick<PolledEndpoint, "consumerId" | "eventTypes" | "channels">) {
+  return sql`consumer_id = ${endpoint.consumerId} and not is_test and payload_expunged_at is null
+    and ${subscribedSql(
+      sql,
+      { eventTypes: sql`${endpoint.eventTypes}::text[]`, channels: sql`${endpoint.channels}::text[]` },
+      { eventType: sql`event_type`, channels: sql`channels` },
+    )}`;
+}
+
 /** Rows read per look; a page whose filter refuses most of them looks again, up to MAX_LOOKS. */
 const MAX_LOOKS = 5;
 
@@ -36,12 +49,7 @@ export async function readPage(
   { limit, settleMs, eventTypes, channel }: { limit: number; settleMs: number; eventTypes?: string[]; channel?: string },
 ): Promise<{ messages: PolledMessage[]; position: Position; done: boolean; settlesInMs: number | null }> {
   const filterJson = endpoint.filter === null ? null : JSON.stringify(endpoint.filter);
-  const theirs = sql`consumer_id = ${endpoint.consumerId} and not is_test and payload_expunged_at is null
-    and ${subscribedSql(
-      sql,
-      { eventTypes: sql`${endpoint.eventTypes}::text[]`, channels: sql`${endpoint.channels}::text[]` },
-      { eventType: sql`event_type`, channels: sql`channels` },
-    )}
+  const theirs = sql`${pollableSql(sql, endpoint)}
     ${eventTypes ? sql`and event_type = any(${eventTypes})` : sql``}
     ${channel ? sql`and ${channel} = any(channels)` : sql``}`;
   const messages: PolledMessage[] = [];
