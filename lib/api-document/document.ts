@@ -116,6 +116,11 @@ export function buildOpenApiDocument(routes: Record<string, Record<string, unkno
     paths,
     components: {
       securitySchemes: {
+        pollToken: {
+          type: "http",
+          scheme: "bearer",
+          description: "A polling endpoint's poll token, `Authorization: Bearer ept_…` (POST /endpoints/{id}/poll-tokens): it reads that endpoint's messages and nothing else.",
+        },
         apiKey: {
           type: "http",
           scheme: "bearer",

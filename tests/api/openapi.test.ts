@@ -61,7 +61,8 @@ describe("OpenAPI document", () => {
   it("asks for the API key on every operation but the document itself", () => {
     for (const [p, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
       for (const [method, op] of Object.entries(item)) {
-        const expected = p === "/openapi.json" || (p === "/portal/session" && method === "post") ? [] : [{ apiKey: [] }];
+        const expected =
+          p === "/openapi.json" || (p === "/portal/session" && method === "post") ? [] : p === "/endpoints/{id}/poll" ? [{ pollToken: [] }] : [{ apiKey: [] }];
         expect(op.security, `${method} ${p}`).toEqual(expected);
         expect(op.operationId, `${method} ${p}`).toEqual(expect.any(String));
         // problem+json, or on the Svix-compatible surface Svix's `{code, detail}` as JSON.

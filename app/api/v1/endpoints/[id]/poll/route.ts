@@ -23,6 +23,7 @@ export const GET = publicRoute(
   },
   {
     operationId: "pollEndpoint",
+    pollToken: true,
     summary: "Read a polling endpoint's next messages",
     description:
       "With one of the endpoint's poll tokens (`Authorization: Bearer ept_…`; no API key). The endpoint's messages after `cursor` (none: from the endpoint's creation, or the oldest message kept), oldest first, each with the Standard Webhooks headers an HTTP delivery of it would carry, and the `cursor` that starts the next page; `done` when nothing more is there now. An empty page waits up to `POLL_WAIT` (30 s) for messages. Messages given past the endpoint's committed position count as delivered: the attempt log shows them as `polled`.",
