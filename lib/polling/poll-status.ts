@@ -31,7 +31,7 @@ export async function pollStatus(ctx: Ctx, id: string): Promise<PollStatus> {
     position: position ? { message_id: position, created_at: new Date(idTime(position)).toISOString() } : null,
     lag_messages: Math.min(lag?.n ?? 0, LAG_COUNTED),
     lag_capped: (lag?.n ?? 0) > LAG_COUNTED,
-    lag_seconds: lag?.oldest ? Math.max(0, Math.round((Date.now() - lag.oldest.getTime()) / 1000)) : 0,
+    lag_seconds: lag?.oldest ? Math.max(0, Math.round((Date.now() - lag.oldest.getTime()) / 1000)) : null,
     tokens: tokens.map((t) => ({ id: t.id, created_at: t.created_at.toISOString(), last_used_at: t.last_used_at?.toISOString() ?? null })),
   };
 }

@@ -42,8 +42,8 @@ export const PollStatus = z.object({
   /** Messages after the position its event types and channels take (before its payload filter), counted up to 10,000 (`lag_capped`). */
   lag_messages: z.number(),
   lag_capped: z.boolean(),
-  /** The age of the oldest of those: how far behind its readers are; 0 when none. */
-  lag_seconds: z.number(),
+  /** The age of the oldest of those: how far behind its readers are; null when none is waiting. */
+  lag_seconds: z.number().nullable(),
   tokens: z.array(z.object({ id: z.string(), created_at: z.string(), last_used_at: z.string().nullable() })),
 });
 export type PollStatus = z.infer<typeof PollStatus>;
