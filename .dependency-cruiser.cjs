@@ -41,6 +41,8 @@ const LAYERS = {
     "event-types",
     "consumers",
     "api-keys",
+    "operator-sessions",
+    "two-factor",
     "operators",
     "actors",
     "endpoints",

@@ -39,14 +39,14 @@ export async function startWeb(
 }
 
 /** Starts the worker and waits for its "worker started" log line (graphile-worker is running). */
-export async function startWorker(env: NodeJS.ProcessEnv, logDir: string, cwd?: string): Promise<Child> {
+export async function startWorker(env: NodeJS.ProcessEnv, logDir: string, cwd?: string, metricsPort = 0): Promise<Child> {
   let ready = false;
   const { command, args } = commands.worker();
   const child = startChild({
     name: "worker",
     command,
     args,
-    env: { ...env, WORKER_METRICS_PORT: "0" },
+    env: { ...env, WORKER_METRICS_PORT: String(metricsPort) },
     logDir,
     cwd,
     onLine: (line) => {

@@ -46,6 +46,8 @@ import { sendBatches, type BatchIngestResult } from "./batch-ingest";
 import { filterRows, measureFilterCost, type FilterPair } from "./filters";
 import { measurePollThroughput, type PollFigures } from "./polling";
 import { measureFairness, type FairnessRun } from "./fairness";
+import { runSoak, soakVerdictLine, type SoakFigures } from "./soak";
+import { parseDuration } from "../lib/duration";
 import { measureLineLatency, measureOrderingCost, type LineLatency } from "./ordering";
 import { measureSchemaCost, schemaRows, type SchemaPair } from "./schemas";
 import { measureLatency } from "./latency";
@@ -112,6 +114,13 @@ const { values } = parseArgs({
     "partition-deliveries": { type: "string", default: "20000" },
     "partition-drop-messages": { type: "string", default: "1000000" },
     "soak-minutes": { type: "string", default: "10" },
+    // Part k: e.g. --soak 60m (0 skips it).
+    soak: { type: "string", default: "0" },
+    "soak-rate": { type: "string", default: "50" },
+    "soak-healthy": { type: "string", default: "5" },
+    "soak-failing": { type: "string", default: "3" },
+    "soak-sample": { type: "string", default: "10s" },
+    "soak-out": { type: "string", default: ".data/bench" },
     "claim-pairs": { type: "string", default: "2" },
     "claim-deliveries": { type: "string", default: "20000" },
     // The last commit before the claim was split into stages (issue 20, step 4).
@@ -707,6 +716,27 @@ async function main(): Promise<void> {
     say(`claim time in PostgreSQL per leased row: median ${claimRowTime(claimAb.time.on)} this tree's, ${claimRowTime(claimAb.time.off)} ${opt.claimVs}'s`);
   }
 
+  // k. The soak (bench/soak.ts): steady ingest and delivery with retention on and failing
+  // endpoints, sampled; CSV and an SVG chart, and whether each series levelled off.
+  let soak: SoakFigures | null = null;
+  const soakMs = parseDuration(String(values.soak)) ?? 0;
+  if (soakMs > 0) {
+    const soakOpt = {
+      durationMs: soakMs,
+      rate: Number(values["soak-rate"]),
+      healthy: Number(values["soak-healthy"]),
+      failing: Number(values["soak-failing"]),
+      sampleMs: parseDuration(String(values["soak-sample"])) ?? 10_000,
+      outDir: path.resolve(String(values["soak-out"])),
+      log: say,
+    };
+    heading(`k. Soak: ${seconds(soakMs)}, ${soakOpt.rate} messages/s to ${soakOpt.healthy} healthy + ${soakOpt.failing} failing endpoints, retention on; a sample every ${seconds(soakOpt.sampleMs)}`);
+    await Promise.all([worker, ...extra].map((w) => w.stop()));
+    soak = await runSoak({ db, env, logDir }, soakOpt);
+    say(`${soak.errors} POSTs not answered 202; written: ${path.relative(process.cwd(), soak.csv)}, ${path.relative(process.cwd(), soak.svg)}`);
+    for (const v of soak.verdicts) say(`  ${soakVerdictLine(v)}`);
+  }
+
   // g. The message log's and the overview's queries at scale, on a database of their own: the
   // product's processes are done, so they are stopped first and take no CPU from it.
   let logFigures: LogFigure[] = [];
@@ -820,6 +850,7 @@ async function main(): Promise<void> {
         : []),
     ]),
   );
+  if (soak) say(`\nk. Soak, over its second half (${path.relative(process.cwd(), soak.svg)}):\n${soak.verdicts.map((v) => `  ${soakVerdictLine(v)}`).join("\n")}`);
   if (logFigures.length) say(`\ng. Log queries at scale (p50, p95, max of each; goals on p95):\n${logTable(logFigures)}`);
   say(`\nMachine: ${facts.slice(0, 4).map(([k, v]) => `${k} ${v}`).join("; ")}; ${facts[4]![1]}; ${db.description}.`);
 }

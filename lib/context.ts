@@ -6,7 +6,12 @@ import type { OperatorRole, PortalPermission } from "./db/schema/access";
 /** Who is acting. A portal actor may only ever see its own consumer's rows. */
 export type Actor =
   | { type: "api_key"; id: string }
-  | { type: "operator"; id: string; role: OperatorRole }
+  /**
+   * An operator: `sessionId` when acting through a dashboard session (lib/operator-sessions), whose
+   * "this device" and "everywhere else" it names; `mustEnroll` while a second factor is required of
+   * everyone and this operator has none — only their own account's routes are theirs until enrolled.
+   */
+  | { type: "operator"; id: string; role: OperatorRole; sessionId?: string; mustEnroll?: boolean }
   /**
    * A customer's portal session: `id` is the session's, the rest come from the link that made it;
    * `svix` when the Svix API made it ("token": its bearer token, for the Svix routes only).

@@ -12,6 +12,7 @@ export const ID_PREFIXES = {
   recovery: "rec",
   apiKey: "key",
   operator: "op",
+  operatorSession: "ses",
   portalToken: "ptk",
   portalSession: "pss",
   alertChannel: "ach",

@@ -101,7 +101,7 @@ async function main(argv: string[]): Promise<string[]> {
       }
       case "secrets reencrypt": {
         const counts = await reencryptSecrets({ ctx });
-        return [`Re-encrypted ${counts.endpointSecrets} endpoint secrets, ${counts.alertChannels} alert channels and ${counts.endpointTargets} broker destinations.`];
+        return [`Re-encrypted ${counts.endpointSecrets} endpoint secrets, ${counts.alertChannels} alert channels, ${counts.endpointTargets} broker destinations and ${counts.totpSecrets} operators' TOTP secrets.`];
       }
       default:
         return ["Database is up to date."];

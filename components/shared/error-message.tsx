@@ -48,9 +48,13 @@ export function useErrorText() {
   };
 }
 
-/** The server's words about one field of a refused request (422 validation_failed), to show beside that field. */
+/**
+ * The server's words about one field of a refused request, to show beside that field: a 422
+ * validation_failed, or a refusal that names its field (endpoint_url_forbidden names `url` or
+ * `target.url`).
+ */
 export function fieldError(error: unknown, path: string): string | undefined {
-  if (!(error instanceof ApiError) || error.problem.code !== "validation_failed") return undefined;
+  if (!(error instanceof ApiError)) return undefined;
   return error.problem.errors?.find((e) => e.path === path)?.message;
 }
 

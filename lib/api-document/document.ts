@@ -7,6 +7,8 @@ import { endpointSchemas, endpointTag } from "../endpoints/openapi";
 import { eventTypeSchemas, eventTypeTag } from "../event-types/openapi";
 import { messageSchemas, messageTag } from "../messages/openapi";
 import { operatorSchemas, operatorTag } from "../operators/openapi";
+import { operatorSessionSchemas, operatorSessionTag } from "../operator-sessions/openapi";
+import { twoFactorSchemas, twoFactorTag } from "../two-factor/openapi";
 import { pollingSchemas, pollingTag } from "../polling/openapi";
 import { portalSchemas, portalTag } from "../portal/openapi";
 import { recoverySchemas, recoveryTag } from "../recoveries/openapi";
@@ -43,6 +45,8 @@ const DOMAINS: Domain[] = [
   { tag: statsTag, schemas: statsSchemas },
   { tag: apiKeyTag, schemas: apiKeySchemas },
   { tag: operatorTag, schemas: operatorSchemas },
+  { tag: operatorSessionTag, schemas: operatorSessionSchemas },
+  { tag: twoFactorTag, schemas: twoFactorSchemas },
   { tag: auditTag, schemas: auditSchemas },
   { tag: portalTag, schemas: portalSchemas },
   { tag: svixTag, schemas: svixSchemas },
@@ -53,8 +57,10 @@ const DOMAINS: Domain[] = [
 export function routeOperations(routes: Record<string, Record<string, unknown>>): Operation[] {
   return Object.entries(routes).flatMap(([path, module]) =>
     HTTP_METHODS.flatMap((method) => {
-      const doc = routeContract(module[method])?.doc;
-      return doc ? [{ ...doc, method: method.toLowerCase() as Method, path }] : [];
+      const contract = routeContract(module[method]);
+      const doc = contract?.doc;
+      const sessionOnly = contract !== undefined && "role" in contract && (contract.role === "own" || contract.apiKey === false);
+      return doc ? [{ ...doc, ...(sessionOnly ? { sessionOnly } : {}), method: method.toLowerCase() as Method, path }] : [];
     }),
   );
 }
@@ -127,6 +133,13 @@ export function buildOpenApiDocument(routes: Record<string, Record<string, unkno
           description:
             "An API key, `Authorization: Bearer sk_…`. Create one with `npm run cli -- api-key create --name NAME`. " +
             "Without one, the dashboard's session cookie is accepted too: its changes must come from APP_URL's origin, and a viewer's are refused (403).",
+        },
+        dashboardSession: {
+          type: "apiKey",
+          in: "cookie",
+          name: "authjs.session-token",
+          description:
+            "An operator's dashboard session (signed in on /login; `__Secure-authjs.session-token` over https). The only credential of the routes about the signed-in operator's own account and about operators' sessions: API keys and portal sessions are refused them (403).",
         },
       },
       schemas: Object.fromEntries(Object.entries(schemas).map(([name, { schema, io }]) => [name, toJsonSchema(schema, io)])),

@@ -175,7 +175,7 @@ export function operationObject(op: Operation, nameOf: NameOf) {
     summary: op.summary,
     ...(op.description ? { description: op.description } : {}),
     tags: [op.tag],
-    security: op.public ? (op.pollToken ? [{ pollToken: [] }] : []) : [{ apiKey: [] }],
+    security: op.public ? (op.pollToken ? [{ pollToken: [] }] : []) : op.sessionOnly ? [{ dashboardSession: [] }] : [{ apiKey: [] }],
     ...(parameters.length ? { parameters } : {}),
     ...(op.body
       ? {

@@ -1,13 +1,14 @@
 import type { NextAuthConfig } from "next-auth";
 import { CredentialsSignin } from "next-auth";
 import { logger } from "../logger";
+import { sessionRowCallbacks } from "./session-rows";
 import { authSecret, secureCookies, sessionMaxAgeSeconds } from "./settings";
 
 /**
  * Auth.js's settings but the provider (lib/auth/index.ts adds the password one). A function, read
  * per request: `next build` imports this without the runtime environment.
  */
-export function baseAuthConfig(): NextAuthConfig {
+export function baseAuthConfig(request?: Request): NextAuthConfig {
   return {
     secret: authSecret(),
     // The app is reached through APP_URL or a reverse proxy; redirects stay on the host asked for.
@@ -16,16 +17,8 @@ export function baseAuthConfig(): NextAuthConfig {
     session: { strategy: "jwt", maxAge: sessionMaxAgeSeconds() },
     pages: { signIn: "/login", error: "/login" },
     providers: [],
-    callbacks: {
-      jwt({ token, user }) {
-        if (user?.id) token.sub = user.id;
-        return token;
-      },
-      session({ session, token }) {
-        if (token.sub) session.user = { ...session.user, id: token.sub };
-        return session;
-      },
-    },
+    // A row per session, named in the JWT, so a session can be listed and ended (./session-rows.ts).
+    ...sessionRowCallbacks(request),
     // Failed sign-ins are expected and counted elsewhere; nothing of a request body is ever logged.
     logger: {
       error(error) {

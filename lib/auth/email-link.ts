@@ -9,6 +9,8 @@ import { logger } from "../logger";
 import { countLinkRequest, findOperator, findOperatorByEmail, storeSignInToken, consumeSignInToken } from "../operators";
 import { createTranslator } from "next-intl";
 import { TooManySignIns } from "./too-many-sign-ins";
+import { linkTicket } from "./link-second-step";
+import { hasSecondFactor } from "../two-factor";
 import en from "../../messages/en.json";
 import ja from "../../messages/ja.json";
 import { systemCtx } from "../open-ctx";
@@ -147,10 +149,13 @@ export function emailLinkConfig(): Pick<NextAuthConfig, "adapter" | "providers" 
         return origin === baseUrl || origin === new URL(config.APP_URL).origin ? url : baseUrl;
       },
       // Asking for a link is always "sent" (sendSignInLink decides who gets mail); following one
-      // signs in only an operator who still exists.
+      // signs in only an operator who still exists — and one with a second factor not yet: the
+      // link was one factor, the code page takes the other (./link-second-step.ts).
       async signIn({ user, account, email }) {
         if (account?.provider !== EMAIL_PROVIDER || email?.verificationRequest) return true;
-        return Boolean(user.id && (await findOperator(systemCtx(), user.id)));
+        if (!user.id || !(await findOperator(systemCtx(), user.id))) return false;
+        if (!(await hasSecondFactor(systemCtx(), user.id))) return true;
+        return `${config.APP_URL}/login?${new URLSearchParams({ ticket: linkTicket(user.id) })}`;
       },
     },
   };

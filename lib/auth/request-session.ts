@@ -3,7 +3,8 @@ import { getToken } from "next-auth/jwt";
 import { getConfig } from "../config";
 import type { Actor } from "../context";
 import { ForbiddenError } from "../errors";
-import { findOperator } from "../operators";
+import { findOperator, type Operator } from "../operators";
+import { sessionStanding } from "../operator-sessions";
 import { authSecret, secureCookies, sessionCookieName } from "./settings";
 
 /** Whether the request carries a dashboard session cookie (Auth.js may split it into `.0`, `.1`…). */
@@ -12,26 +13,40 @@ export function hasSessionCookie(req: Request): boolean {
   return (req.headers.get("cookie") ?? "").split(";").some((part) => part.trim().startsWith(name));
 }
 
-/** The operator id a valid, unexpired session cookie names, or null; no database involved. */
-export async function sessionOperatorId(req: Request): Promise<string | null> {
+/** The operator id and session row a valid, unexpired session cookie names, or null; no database involved. */
+async function sessionToken(req: Request): Promise<{ operatorId: string; sessionId: string | undefined } | null> {
   // Only the cookie: getToken would otherwise also read an Authorization header.
   const token = await getToken({
     req: { headers: { cookie: req.headers.get("cookie") ?? "" } },
     secret: authSecret(),
     secureCookie: secureCookies(),
   });
-  return token?.sub ?? null;
+  return token?.sub ? { operatorId: token.sub, sessionId: token.sid } : null;
+}
+
+/** The operator id a valid, unexpired session cookie names, or null; no database involved (the proxy's gate). */
+export async function sessionOperatorId(req: Request): Promise<string | null> {
+  return (await sessionToken(req))?.operatorId ?? null;
 }
 
 /**
- * The operator a session cookie names, read fresh from the database — so a removed operator is
- * signed out and a changed role applies on the next request — or null when there is none.
+ * The operator a session names, read fresh from the database with the session's row — so a removed
+ * operator, a changed role and an ended session all apply on the next request — or null. A JWT
+ * without a row (`sid`: issued before sessions had rows) is no session.
  */
+export async function operatorSession(ctx: Ctx, token: { operatorId: string; sessionId: string | undefined }): Promise<(Operator & { sessionId: string; mustEnroll: boolean }) | null> {
+  if (!token.sessionId) return null;
+  const operator = await findOperator(ctx, token.operatorId);
+  if (!operator) return null;
+  const standing = await sessionStanding(ctx, { sessionId: token.sessionId, operatorId: operator.id });
+  return standing.active ? { ...operator, sessionId: token.sessionId, mustEnroll: standing.mustEnroll } : null;
+}
+
+/** The acting operator of an API request made with a dashboard session cookie, or null (operatorSession). */
 export async function operatorFromSession(req: Request, ctx: Ctx): Promise<Extract<Actor, { type: "operator" }> | null> {
-  const id = await sessionOperatorId(req);
-  if (!id) return null;
-  const operator = await findOperator(ctx, id);
-  return operator ? { type: "operator", id: operator.id, role: operator.role } : null;
+  const token = await sessionToken(req);
+  const operator = token ? await operatorSession(ctx, token) : null;
+  return operator ? { type: "operator", id: operator.id, role: operator.role, sessionId: operator.sessionId, mustEnroll: operator.mustEnroll } : null;
 }
 
 /**

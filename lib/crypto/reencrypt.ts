@@ -1,6 +1,6 @@
 import { and, eq, ne, sql } from "drizzle-orm";
 import { inTransaction, type Ctx } from "../context";
-import { alertChannels, endpoints, endpointSecrets } from "../db/schema";
+import { alertChannels, endpoints, endpointSecrets, operatorTwoFactor } from "../db/schema";
 import { decrypt, encrypt, keyIdOf } from "./encryption";
 
 /**
@@ -11,10 +11,10 @@ const TARGET_CIPHERTEXT = "url_ciphertext";
 
 /**
  * Re-encrypts every secret not yet under the current ENCRYPTION_KEY — signing secrets, alert
- * channel credentials, broker destinations' URLs — after which the previous keys
+ * channel credentials, broker destinations' URLs, operators' TOTP secrets — after which the previous keys
  * (ENCRYPTION_KEYS_PREVIOUS) can be dropped from the configuration.
  */
-export async function reencryptSecrets({ ctx }: { ctx: Ctx }): Promise<{ endpointSecrets: number; alertChannels: number; endpointTargets: number }> {
+export async function reencryptSecrets({ ctx }: { ctx: Ctx }): Promise<{ endpointSecrets: number; alertChannels: number; endpointTargets: number; totpSecrets: number }> {
   const { config } = ctx;
   const keys = [config.ENCRYPTION_KEY, ...config.ENCRYPTION_KEYS_PREVIOUS];
   const current = keyIdOf(config.ENCRYPTION_KEY);
@@ -40,6 +40,11 @@ export async function reencryptSecrets({ ctx }: { ctx: Ctx }): Promise<{ endpoin
       const next = encrypt(decrypt(target[TARGET_CIPHERTEXT]!, keys), config.ENCRYPTION_KEY);
       await tx.update(endpoints).set({ target: { ...target, [TARGET_CIPHERTEXT]: next.ciphertext } }).where(eq(endpoints.id, row.id));
     }
-    return { endpointSecrets: secrets.length, alertChannels: channels.length, endpointTargets: targets.length };
+    const factors = await tx.select().from(operatorTwoFactor).where(ne(operatorTwoFactor.keyId, current)).for("update");
+    for (const row of factors) {
+      const next = encrypt(decrypt(row.secretCiphertext, keys), config.ENCRYPTION_KEY);
+      await tx.update(operatorTwoFactor).set({ secretCiphertext: next.ciphertext, keyId: next.keyId }).where(eq(operatorTwoFactor.operatorId, row.operatorId));
+    }
+    return { endpointSecrets: secrets.length, alertChannels: channels.length, endpointTargets: targets.length, totpSecrets: factors.length };
   });
 }

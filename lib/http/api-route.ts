@@ -59,6 +59,13 @@ function closeIfBodyUnread(req: Request, response: Response): Response {
 
 /** Refuses the actor what the route's contract does not give it, before the handler runs. */
 function requireAccess(actor: Exclude<Actor, { type: "system" }>, access: RouteAccess, method: string, surface: Surface): void {
+  if ((access.role === "own" || access.apiKey === false) && actor.type !== "operator") {
+    throw new ForbiddenError("Only an operator's dashboard session may use this route.");
+  }
+  if (actor.type === "operator" && actor.mustEnroll && access.role !== "own") {
+    throw new ForbiddenError("A second factor is required of every operator: enroll one first (your account's page).", "two_factor_enrollment_required");
+  }
+  if (access.role === "own") return;
   if (actor.type === "portal") {
     // The Svix API's bearer token is its application's, for the Svix SDK and svix-react: our own
     // surface (/consumers, /endpoints…) is not its to use, even where a portal session may.

@@ -10,11 +10,15 @@ export type RouteDoc = Omit<Operation, "method" | "path">;
  *   limits every query to it, another consumer's object is a 404), or may with that capability.
  * - `role`: the operator role a dashboard session needs. "read": any operator; "write": a change,
  *   which a viewer may not make; "admin": only an admin, even to read (secrets, the people who
- *   run the product). API keys may call every route.
+ *   run the product); "own": the signed-in operator's own account (their sessions, their second
+ *   factor), any role, changes included, and only with a dashboard session.
+ * - `apiKey`: false where not even an API key may (operators' sessions); otherwise API keys may
+ *   call every route but the "own" ones.
  */
 export type RouteAccess = {
   portal: false | "scoped" | PortalPermission;
-  role: "read" | "write" | "admin";
+  role: "read" | "write" | "admin" | "own";
+  apiKey?: false;
 };
 /** `surface`: "svix" for a route of the Svix-compatible API (lib/svix/route.ts), the one surface a Svix app-portal token may use. */
 export type RouteContract = (RouteAccess & { doc: RouteDoc | null; surface?: "svix" }) | { public: true; doc: RouteDoc };

@@ -47,6 +47,8 @@ export type Operation = {
   errors?: Partial<Record<ErrorStatus, string>>;
   /** No API key needed. */
   public?: boolean;
+  /** Only a dashboard session may call it, not an API key (the signed-in operator's own account, operators' sessions): set from the route's access. */
+  sessionOnly?: boolean;
   /** A public operation's own credential instead (a polling endpoint's poll token, lib/polling). */
   pollToken?: true;
   /** Errors in the Svix API's shape (`{code, detail}`, JSON) instead of problem+json: the Svix-compatible surface (lib/svix). */

@@ -7,11 +7,17 @@ import { GateFullError } from "./concurrency-gate";
 import { clearSignInAttempts, countPasswordAttempt, normalizeSignInEmail } from "./count-sign-in-attempt";
 import { decoyHash, passwordChecks, verifyPassword } from "./password";
 import { toOperator, type Operator } from "./schemas";
+import { checkSecondFactor } from "./second-factor-step";
 
 export type SignInResult =
   | { ok: true; operator: Operator }
   | { ok: false; reason: "invalid" }
+  /** The password was right and the operator has a second factor: ask for its code, then try again with all three. */
+  | { ok: false; reason: "code_needed" }
+  | { ok: false; reason: "invalid_code" }
   | { ok: false; reason: "rate_limited"; retryAfterSeconds: number };
+
+type SignInInput = { email: string; password: string; code?: string | undefined; address: string | null };
 
 /**
  * Checks an email and password (countPasswordAttempt): refused outright only when this client
@@ -20,7 +26,9 @@ export type SignInResult =
  * delayed before the password is checked, the right one included. The check waits for a slot of
  * passwordChecks — a full queue is answered "retry in a second", not with more CPU work — where
  * an operator's email may take the places kept for it and an unknown one may not.
- * A success clears that email's count.
+ * An operator with a second factor is signed in only when a code comes with the right password
+ * (checkSecondFactor): the password alone answers "code needed" and yields nothing, and each try,
+ * with a code or without, is one more counted attempt. A success clears that email's count.
  */
 export async function signInOperator({
   ctx,
@@ -28,7 +36,7 @@ export async function signInOperator({
 }: {
   ctx: Ctx;
   /** `address` null: the client's address is unknown (no trusted proxy), so only the email-wide delay applies. */
-  input: { email: string; password: string; address: string | null };
+  input: SignInInput;
 }): Promise<SignInResult> {
   const client = input.address;
   if (client !== null && !signInsPerClient.enter(client)) return { ok: false, reason: "rate_limited", retryAfterSeconds: 1 };
@@ -39,7 +47,7 @@ export async function signInOperator({
   }
 }
 
-async function checkPassword(ctx: Ctx, input: { email: string; password: string; address: string | null }): Promise<SignInResult> {
+async function checkPassword(ctx: Ctx, input: SignInInput): Promise<SignInResult> {
   const { db } = ctx;
   const email = normalizeSignInEmail(input.email);
   const [row] = await db.select().from(operators).where(eq(operators.email, email)).limit(1);
@@ -58,6 +66,8 @@ async function checkPassword(ctx: Ctx, input: { email: string; password: string;
     throw error;
   }
   if (!row || !valid) return { ok: false, reason: "invalid" };
+  const second = await checkSecondFactor(ctx, { operatorId: row.id, code: input.code });
+  if (second !== "passed") return { ok: false, reason: second };
   await clearSignInAttempts({ ctx, email });
   return { ok: true, operator: toOperator(row) };
 }

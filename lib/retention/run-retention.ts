@@ -2,6 +2,7 @@ import type { Ctx } from "../context";
 import { addCounts, type Counts } from "./counts";
 import { expireMessages } from "./expire-messages";
 import { expirePortalAccess } from "./expire-portal-access";
+import { expireOperatorSessions } from "./expire-operator-sessions";
 import { expireRecoveries } from "./expire-recoveries";
 import { dropExpiredPartitions } from "./drop-expired-partitions";
 import { makePartitions } from "./partitions";
@@ -19,7 +20,7 @@ export function retentionBudgetMs(sweepIntervalMs: number): number {
 
 /**
  * One sweep's retention: the partitions ahead are made (lib/retention/partitions.ts), portal
- * sessions and links an hour past their expiry removed, whole days past their retention dropped,
+ * sessions and links and operators' ended sessions an hour past their end removed, whole days past their retention dropped,
  * then expired messages in what is left (the bulk of the bytes), finished recovery runs, the rollup, and the audit and alert logs — the runs' items and the rollup
  * too a whole partition at a time first — each in bounded batches, within one budget from
  * `startedAt`. `more`: the budget ran out with rows still due.
@@ -28,7 +29,7 @@ export async function runRetention({ ctx, startedAt = Date.now() }: { ctx: Ctx; 
   const deadline = startedAt + retentionBudgetMs(ctx.config.SWEEP_INTERVAL);
   const removed: Counts = {};
   await makePartitions({ ctx });
-  for (const step of [expirePortalAccess, dropExpiredPartitions, expireMessages, expireRecoveries, trimRollup, trimAuditLog]) {
+  for (const step of [expirePortalAccess, expireOperatorSessions, dropExpiredPartitions, expireMessages, expireRecoveries, trimRollup, trimAuditLog]) {
     const done = await step({ ctx, deadline });
     addCounts(removed, done.removed);
     if (done.more) return { removed, more: true };

@@ -6,6 +6,9 @@ import { loggedAttempt } from "../helpers/attempt-row";
 import { consumerWithEndpoints, sendMessage } from "../helpers/fixtures";
 import { mintPortalLink, portalSession } from "../helpers/portal";
 import { apiRoutes, routeKeys } from "../helpers/routes";
+import { operatorClient, signedInSession } from "../helpers/session";
+import { APP_ORIGIN } from "../helpers/origin";
+import { Secret, TOTP } from "otpauth";
 
 /**
  * Every documented operation of app/api/v1/routes.ts, really called against seeded data: each 2xx
@@ -16,13 +19,29 @@ import { apiRoutes, routeKeys } from "../helpers/routes";
  * test, and so does a documented answer no request here obtains.
  */
 type Ids = { consumer: string; uid: string; endpoint: string; spare: string; polling: string; message: string; recovery: string; attempt: string };
-/** One call and the 2xx it must answer; `as` a portal session, a Svix app-portal token or a poll token instead of the API key, or no credential. */
-type Req = { path: string; body?: unknown; status: number; as?: "portal" | "svix-token" | "public" | "poll" };
+/**
+ * One call and the 2xx it must answer; `as` a portal session, a Svix app-portal token or a poll
+ * token instead of the API key, or no credential; or an admin's dashboard session ("operator"), or
+ * another admin's whose second factor's enrollment was started ("enrolling": its code is made from `made.enrollingSecret`).
+ */
+type Req = { path: string; body?: unknown; status: number; as?: "portal" | "svix-token" | "public" | "poll" | "operator" | "enrolling" };
 
 const since = "2020-01-01T00:00:00Z";
 let api: Api;
 let A: Ids;
-let made: { channel: string; opsChannel: string; apiKey: string; operator: string; erasure: string; linkToken: string; pollToken: string; pollTokenId: string };
+let made: {
+  channel: string;
+  opsChannel: string;
+  apiKey: string;
+  operator: string;
+  erasure: string;
+  linkToken: string;
+  otherSession: string;
+  enrollingSecret: string;
+  pollToken: string;
+  pollTokenId: string;
+};
+let sessions: Record<"operator" | "enrolling", string>;
 
 // Run in this order: what a later call needs is made first, state moves (disable before enable,
 // pause before resume before cancel, retrying a run's failed items once it is over) and deletes
@@ -95,6 +114,22 @@ const TABLE: Record<string, (a: Ids) => Req[]> = {
   "POST /api-keys": () => [{ path: "/api-keys", body: { name: "walk" }, status: 201 }],
   "GET /operators": () => [{ path: "/operators", status: 200 }],
   "POST /operators": () => [{ path: "/operators", body: { email: "walk@example.com", password: "long enough pw", role: "viewer" }, status: 201 }],
+  "GET /operators/[id]/sessions": () => [{ path: `/operators/${made.operator}/sessions`, status: 200, as: "operator" }],
+  "GET /sessions": () => [{ path: "/sessions", status: 200, as: "operator" }],
+  "DELETE /sessions/[id]": () => [{ path: `/sessions/${made.otherSession}`, status: 204, as: "operator" }],
+  "POST /sessions/end-others": () => [{ path: "/sessions/end-others", status: 200, as: "operator" }],
+  "GET /two-factor": () => [{ path: "/two-factor", status: 200, as: "operator" }],
+  "POST /two-factor/enrollment": () => [{ path: "/two-factor/enrollment", status: 201, as: "operator" }],
+  "POST /two-factor/enrollment/confirm": () => [
+    {
+      path: "/two-factor/enrollment/confirm",
+      body: { code: new TOTP({ secret: Secret.fromBase32(made.enrollingSecret) }).generate() },
+      status: 200,
+      as: "enrolling",
+    },
+  ],
+  "GET /two-factor/policy": () => [{ path: "/two-factor/policy", status: 200 }],
+  "PUT /two-factor/policy": () => [{ path: "/two-factor/policy", body: { required: false }, status: 200 }],
   "GET /audit-events": () => [{ path: "/audit-events", status: 200 }],
   "GET /data-lifecycle": () => [{ path: "/data-lifecycle", status: 200 }],
   "GET /erasures/[id]": () => [{ path: `/erasures/${made.erasure}`, status: 200 }],
@@ -185,6 +220,8 @@ const TABLE: Record<string, (a: Ids) => Req[]> = {
   "DELETE /operational-webhook/endpoint/[endpoint_id]": () => [{ path: `/operational-webhook/endpoint/${made.opsChannel}`, status: 204 }],
   "DELETE /alert-channels/[id]": () => [{ path: `/alert-channels/${made.channel}`, status: 204 }],
   "DELETE /api-keys/[id]": () => [{ path: `/api-keys/${made.apiKey}`, status: 204 }],
+  "DELETE /operators/[id]/sessions": () => [{ path: `/operators/${made.operator}/sessions`, status: 200, as: "operator" }],
+  "DELETE /operators/[id]/two-factor": () => [{ path: `/operators/${made.operator}/two-factor`, status: 204 }],
   "DELETE /operators/[id]": () => [{ path: `/operators/${made.operator}`, status: 204 }],
   "DELETE /consumers/[consumer]": () => [{ path: "/consumers/walk-made", status: 204 }],
 };
@@ -222,7 +259,23 @@ async function seed(): Promise<Ids> {
   const erasures = await api.get("/api/v1/data-lifecycle");
   const erasure = (erasures.body.erasures as { id: string }[] | undefined)?.[0]?.id;
   const ops = await api.post("/api/v1/alert-channels", { kind: "webhook", name: "walk ops", config: { url: "http://127.0.0.1:9/walk-ops" } });
-  made = { channel: channel.body.id, opsChannel: ops.body.id, apiKey: key.body.id, operator: operator.body.id, erasure: erasure ?? "", linkToken: await mintPortalLink(api, uid), pollToken: pollToken.body.token, pollTokenId: pollToken.body.id };
+  const admin = await operatorClient("admin");
+  const enrolling = await operatorClient("admin");
+  const enrollment = await enrolling.post("/api/v1/two-factor/enrollment");
+  expect(enrollment.status, enrollment.text).toBe(201);
+  sessions = { operator: admin.cookie, enrolling: enrolling.cookie };
+  made = {
+    channel: channel.body.id,
+    opsChannel: ops.body.id,
+    apiKey: key.body.id,
+    operator: operator.body.id,
+    erasure: erasure ?? "",
+    linkToken: await mintPortalLink(api, uid),
+    otherSession: (await signedInSession(admin.operator.id)).sessionId,
+    enrollingSecret: enrollment.body.secret,
+    pollToken: pollToken.body.token,
+    pollTokenId: pollToken.body.id,
+  };
   return { consumer: consumerId, uid, endpoint, spare, polling: polling.body.id, message: message.id, recovery: recovery.body.id, attempt };
 }
 
@@ -257,7 +310,8 @@ describe("every documented answer of /api/v1, really called", () => {
       const [method] = key.split(" ") as [string];
       const doc = documented.get(key)!;
       for (const req of requests(A)) {
-        const res = await call(method, `/api/v1${req.path}`, { body: req.body, key: await credential(req) });
+        const session = req.as === "operator" || req.as === "enrolling" ? { cookie: sessions[req.as], origin: APP_ORIGIN } : undefined;
+        const res = await call(method, `/api/v1${req.path}`, session ? { body: req.body, headers: session } : { body: req.body, key: await credential(req) });
         expect(res.status, `${key} (${req.path}): ${res.text}`).toBe(req.status);
         seen.add(`${key} ${res.status}`);
         const schema = documentedAnswer(doc, res.status);

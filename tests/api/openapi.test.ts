@@ -58,11 +58,18 @@ describe("OpenAPI document", () => {
     expect(documentedOperations()).toEqual(implemented);
   });
 
-  it("asks for the API key on every operation but the document itself", () => {
+  it("asks for the API key on every operation but the document itself, and a dashboard session on the operator's own account and operators' sessions", () => {
+    const sessionOnly = (p: string) => p === "/sessions" || p.startsWith("/sessions/") || p === "/operators/{id}/sessions" || p === "/two-factor" || p.startsWith("/two-factor/enrollment");
     for (const [p, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
       for (const [method, op] of Object.entries(item)) {
         const expected =
-          p === "/openapi.json" || (p === "/portal/session" && method === "post") ? [] : p === "/endpoints/{id}/poll" ? [{ pollToken: [] }] : [{ apiKey: [] }];
+          p === "/openapi.json" || (p === "/portal/session" && method === "post")
+            ? []
+            : p === "/endpoints/{id}/poll"
+              ? [{ pollToken: [] }]
+              : sessionOnly(p)
+                ? [{ dashboardSession: [] }]
+                : [{ apiKey: [] }];
         expect(op.security, `${method} ${p}`).toEqual(expected);
         expect(op.operationId, `${method} ${p}`).toEqual(expect.any(String));
         // problem+json, or on the Svix-compatible surface Svix's `{code, detail}` as JSON.

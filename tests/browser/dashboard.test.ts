@@ -249,6 +249,8 @@ describe("the operator dashboard in Chromium", () => {
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.waitForURL((url) => url.pathname === "/login");
     expect((await context.cookies()).find((c) => c.name === "authjs.session-token")).toBeUndefined();
+    // Its session row ended with it: a copy of the cookie kept elsewhere no longer works either.
+    expect((await fetch(`${suite.app.url}/api/v1/consumers`, { headers: { cookie } })).status).toBe(401);
     await page.goto("/operators");
     await page.waitForURL(/\/login/);
     await context.close();

@@ -377,6 +377,34 @@ describe("claiming due deliveries", () => {
     expect(unparked).toEqual([{ kind: QUEUE_KINDS.scheduled, parked: false }, { kind: QUEUE_KINDS.recovery, parked: true }]);
   });
 
+  it("lets a recovery use every slot of an endpoint without live traffic, and keeps one free for live traffic while there is some", async () => {
+    const sql = getSql();
+    const recoveryItems = async (id: string, rows: { id: string }[]) => {
+      await sql`delete from delivery_queue where endpoint_id = ${id}`;
+      await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at)
+                select d, webhook_admin_queue_kind('recovery'), ${id}, now() - interval '1 second' from unnest(${rows.map((r) => r.id)}::text[]) as d`;
+    };
+    // Nobody else sends to it: the run takes all four slots in one claim.
+    const quiet = await endpointWith(6, { max_concurrency: 4 });
+    await recoveryItems(quiet, await sql<{ id: string }[]>`select id from deliveries where endpoint_id = ${quiet} order by id`);
+    expect((await claim()).deliveries.map((d) => d.kind)).toEqual(Array(4).fill(QUEUE_KINDS.recovery));
+
+    // Live traffic answered a moment ago: the run leaves one slot free, and live work arriving
+    // meanwhile goes at once instead of waiting behind the run's burst.
+    const busy = await endpointWith(8, { max_concurrency: 4 });
+    const rows = await sql<{ id: string }[]>`select id from deliveries where endpoint_id = ${busy} order by id`;
+    await sql`delete from delivery_queue where endpoint_id = ${busy} and delivery_id <> ${rows[0]!.id}`;
+    const live = await claim();
+    expect(live.deliveries.map((d) => d.id)).toEqual([rows[0]!.id]);
+    await recordOutcomes(sql, { outcomes: [succeeded(live.deliveries[0]!, live.token, newId("attempt"))], health: HEALTH });
+    await recoveryItems(busy, rows.slice(1, 7));
+    const run = await claim();
+    expect(run.deliveries.map((d) => d.kind)).toEqual(Array(3).fill(QUEUE_KINDS.recovery));
+    expect((await sql`select 1 from delivery_queue where endpoint_id = ${busy} and kind = webhook_admin_queue_kind('recovery') and parked`).length).toBe(3);
+    await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at) values (${rows[7]!.id}, webhook_admin_queue_kind('scheduled'), ${busy}, now() - interval '1 millisecond')`;
+    expect((await claim()).deliveries.map((d) => [d.id, d.kind])).toEqual([[rows[7]!.id, QUEUE_KINDS.scheduled]]);
+  });
+
   it("drops a resend or a recovery item for a stopped endpoint without canceling the delivery, and a recovery item whose delivery succeeded", async () => {
     const stopped = await endpointWith(2, { state: "disabled" });
     const sql = getSql();

@@ -42,8 +42,17 @@ import * as messagesId from "./messages/[id]/route";
 import * as messagesBatch from "./messages/batch/route";
 import * as messages from "./messages/route";
 import * as operatorsId from "./operators/[id]/route";
+import * as operatorsIdSessions from "./operators/[id]/sessions/route";
+import * as operatorsIdTwoFactor from "./operators/[id]/two-factor/route";
 import * as operators from "./operators/route";
 import * as portalSession from "./portal/session/route";
+import * as sessionsId from "./sessions/[id]/route";
+import * as sessionsEndOthers from "./sessions/end-others/route";
+import * as sessions from "./sessions/route";
+import * as twoFactor from "./two-factor/route";
+import * as twoFactorEnrollment from "./two-factor/enrollment/route";
+import * as twoFactorEnrollmentConfirm from "./two-factor/enrollment/confirm/route";
+import * as twoFactorPolicy from "./two-factor/policy/route";
 import * as recoveriesIdCancel from "./recoveries/[id]/cancel/route";
 import * as recoveriesIdItems from "./recoveries/[id]/items/route";
 import * as recoveriesIdPause from "./recoveries/[id]/pause/route";
@@ -153,6 +162,8 @@ export const ROUTE_LIST = {
   "/messages/batch": messagesBatch,
   "/messages": messages,
   "/operators/{id}": operatorsId,
+  "/operators/{id}/sessions": operatorsIdSessions,
+  "/operators/{id}/two-factor": operatorsIdTwoFactor,
   "/operators": operators,
   "/portal/session": portalSession,
   "/recoveries/{id}/cancel": recoveriesIdCancel,
@@ -162,7 +173,14 @@ export const ROUTE_LIST = {
   "/recoveries/{id}/retry-failed": recoveriesIdRetryFailed,
   "/recoveries/{id}": recoveriesId,
   "/recoveries": recoveries,
+  "/sessions": sessions,
+  "/sessions/{id}": sessionsId,
+  "/sessions/end-others": sessionsEndOthers,
   "/stats": stats,
+  "/two-factor": twoFactor,
+  "/two-factor/enrollment": twoFactorEnrollment,
+  "/two-factor/enrollment/confirm": twoFactorEnrollmentConfirm,
+  "/two-factor/policy": twoFactorPolicy,
   // The Svix-compatible surface (lib/svix, docs/svix.md).
   "/app": app,
   "/app/{app_id}": appAppId,

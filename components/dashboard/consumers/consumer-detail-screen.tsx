@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { ErrorMessage } from "../../shared/error-message";
 import { RelativeTime } from "../../shared/relative-time";
@@ -9,6 +10,7 @@ import { CopyButton } from "../../ui/copy-button";
 import { Skeleton } from "../../ui/skeleton";
 import { PageHeader } from "../../shared/page-header";
 import { EndpointTable } from "../../shared/endpoints/endpoint-table";
+import { EndpointFormDialog } from "../../shared/endpoints/endpoint-form-dialog";
 import { AlertEmailsCard } from "../../shared/alert-emails-card";
 import { useOperator } from "../operator-context";
 import { PortalActions } from "./portal-actions";
@@ -20,6 +22,7 @@ export function ConsumerDetailScreen({ consumerRef }: { consumerRef: string }) {
   const common = useTranslations("common");
   const charts = useTranslations("charts.sparkline");
   const { role } = useOperator();
+  const router = useRouter();
   const consumer = useConsumer(consumerRef);
   const endpoints = useConsumerEndpoints(consumerRef);
 
@@ -72,7 +75,15 @@ export function ConsumerDetailScreen({ consumerRef }: { consumerRef: string }) {
           <WeightCard consumer={c} reason={role === "admin" ? null : t("viewerNote")} />
         </div>
       </div>
-      <h2 className="mt-8 mb-3 text-lg font-semibold">{t("endpoints")}</h2>
+      <div className="mt-8 mb-3 flex flex-wrap items-center justify-between gap-2">
+        <h2 className="text-lg font-semibold">{t("endpoints")}</h2>
+        <EndpointFormDialog
+          target={{ kind: "create", consumer: c.id }}
+          reason={role === "admin" ? null : t("viewerNote")}
+          withConcurrency
+          onCreated={(e) => router.push(`/endpoints/${encodeURIComponent(e.id)}`)}
+        />
+      </div>
       <EndpointTable
         endpoints={endpoints}
         href={(id) => `/endpoints/${id}`}

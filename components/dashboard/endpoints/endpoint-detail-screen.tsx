@@ -4,13 +4,14 @@ import Link from "next/link";
 import { useNow, useTranslations } from "next-intl";
 import { EndpointHealthBanner } from "../../shared/endpoint-health-banner";
 import { EndpointOverview } from "../../shared/endpoints/endpoint-overview";
-import { EndpointHeading, EventTypesFact, Fact, HeadersFact, OrderingFact, RateLimitFact, UpdatedFact } from "../../shared/endpoints/endpoint-facts";
+import { EndpointHeading, DestinationFacts, EventTypesFact, Fact, HeadersFact, OrderingFact, RateLimitFact, UpdatedFact } from "../../shared/endpoints/endpoint-facts";
 import { ErrorMessage } from "../../shared/error-message";
 import { RelativeTime } from "../../shared/relative-time";
 import { CopyButton } from "../../ui/copy-button";
 import { Skeleton } from "../../ui/skeleton";
 import { useOperator } from "../operator-context";
 import { EndpointFormDialog } from "../../shared/endpoints/endpoint-form-dialog";
+import { sends } from "../../shared/destinations";
 import { EnableToggle } from "../../shared/endpoints/enable-toggle";
 import { useEndpoint } from "../../shared/queries/endpoints";
 import { useConsumer } from "../../shared/queries/consumers";
@@ -18,6 +19,7 @@ import { ConsumerName } from "../../shared/names";
 import { ApiError } from "../../shared/api";
 import { SecretCard } from "../../shared/endpoints/secret-card";
 import { TestSendCard } from "../../shared/endpoints/test-send-card";
+import { PollingCard } from "../../shared/endpoints/polling-card";
 import { FilterCard } from "../../shared/endpoints/filter-card";
 import { OrderingCard } from "../../shared/endpoints/ordering-card";
 
@@ -67,6 +69,7 @@ export function EndpointDetailScreen({ id }: { id: string }) {
             <Fact label={t("consumer")}>
               <EndpointConsumer id={e.consumer_id} />
             </Fact>
+            <DestinationFacts endpoint={e} />
             <Fact label={t("streak")} testId="failure-streak">
               {e.failing_since ? (
                 <>
@@ -76,8 +79,12 @@ export function EndpointDetailScreen({ id }: { id: string }) {
                 t("noStreak")
               )}
             </Fact>
-            <Fact label={t("circuit")}>{circuitOpen ? <>{t("circuitOpen")} <RelativeTime value={e.circuit_open_until} /></> : t("circuitClosed")}</Fact>
-            <Fact label={t("cap")}>{t("capValue", { count: e.max_concurrency })}</Fact>
+            {sends(e.kind) ? (
+              <>
+                <Fact label={t("circuit")}>{circuitOpen ? <>{t("circuitOpen")} <RelativeTime value={e.circuit_open_until} /></> : t("circuitClosed")}</Fact>
+                <Fact label={t("cap")}>{t("capValue", { count: e.max_concurrency })}</Fact>
+              </>
+            ) : null}
             <RateLimitFact endpoint={e} label={t("rateLimit")} none={t("noRateLimit")} perSecond={(count) => t("rateValue", { count })} />
             <EventTypesFact endpoint={e} label={t("eventTypes")} all={t("allEventTypes")} />
             <HeadersFact endpoint={e} label={t("headers")} />
@@ -91,7 +98,7 @@ export function EndpointDetailScreen({ id }: { id: string }) {
           { href: `/event-types?endpoint_id=${encodeURIComponent(e.id)}`, label: catalog("openForEndpoint") },
         ]}
         secretCard={<SecretCard endpointId={e.id} revealReason={canWrite ? null : t("secret.viewerCannotReveal")} rotateReason={canWrite ? null : t("secret.viewerCannotReveal")} />}
-        testCard={<TestSendCard endpoint={e} reason={reason} messageHref={messageHref} />}
+        testCard={e.kind === "polling" ? <PollingCard endpoint={e} reason={reason} /> : <TestSendCard endpoint={e} reason={reason} messageHref={messageHref} />}
         orderingCard={e.ordering === "ordered" ? <OrderingCard endpoint={e} messageHref={messageHref} /> : null}
         filterCard={<FilterCard endpoint={e} reason={canWrite ? null : t("filter.viewerNote")} />}
       />

@@ -18,7 +18,10 @@ import { useOperator } from "../operator-context";
 import { AdminOnly } from "../admin-only";
 import { PageHeader } from "../../shared/page-header";
 import { CreateOperatorDialog } from "./create-operator-dialog";
+import { OperatorSessionsDialog } from "./operator-sessions-dialog";
 import { useDeleteOperator, useOperators, type Operator } from "./queries";
+import { TwoFactorPolicyCard } from "./two-factor-policy-card";
+import { useResetTwoFactor } from "../account/queries";
 
 export function OperatorsScreen() {
   const t = useTranslations("operators");
@@ -28,6 +31,7 @@ export function OperatorsScreen() {
   const isAdmin = me.role === "admin";
   const operators = useOperators(isAdmin);
   const remove = useDeleteOperator();
+  const resetFactor = useResetTwoFactor();
 
   const columns = useMemo<ColumnDef<Operator, unknown>[]>(
     () => [
@@ -53,33 +57,54 @@ export function OperatorsScreen() {
         meta: { className: "text-right" },
         cell: ({ row }) =>
           row.original.id === me.id ? null : (
-            <ConfirmDialog
-              trigger={
-                <Button variant="secondary" size="sm">
-                  {t("remove")}
-                </Button>
-              }
-              title={t("removeTitle", { email: row.original.email })}
-              description={t("removeDescription")}
-              confirmLabel={t("remove")}
-              cancelLabel={common("cancel")}
-              onConfirm={() =>
-                remove.mutateAsync(row.original.id).then(
-                  () => toast.success(t("removed", { email: row.original.email })),
-                  (error: unknown) => toast.error(errorText(error)),
-                )
-              }
-            />
+            <div className="flex justify-end gap-2">
+              <OperatorSessionsDialog operator={row.original} />
+              <ConfirmDialog
+                trigger={
+                  <Button variant="secondary" size="sm">
+                    {t("resetTwoFactor")}
+                  </Button>
+                }
+                title={t("resetTwoFactorTitle", { email: row.original.email })}
+                description={t("resetTwoFactorDescription")}
+                confirmLabel={t("resetTwoFactor")}
+                cancelLabel={common("cancel")}
+                onConfirm={() =>
+                  resetFactor.mutateAsync(row.original.id).then(
+                    () => toast.success(t("twoFactorReset", { email: row.original.email })),
+                    (error: unknown) => toast.error(errorText(error)),
+                  )
+                }
+              />
+              <ConfirmDialog
+                trigger={
+                  <Button variant="secondary" size="sm">
+                    {t("remove")}
+                  </Button>
+                }
+                title={t("removeTitle", { email: row.original.email })}
+                description={t("removeDescription")}
+                confirmLabel={t("remove")}
+                cancelLabel={common("cancel")}
+                onConfirm={() =>
+                  remove.mutateAsync(row.original.id).then(
+                    () => toast.success(t("removed", { email: row.original.email })),
+                    (error: unknown) => toast.error(errorText(error)),
+                  )
+                }
+              />
+            </div>
           ),
       },
     ],
-    [t, common, me.id, remove, errorText],
+    [t, common, me.id, remove, resetFactor, errorText],
   );
 
   if (!isAdmin) return <AdminOnly title={t("title")} emptyTitle={t("adminOnlyTitle")} emptyDescription={t("adminOnlyDescription")} />;
   return (
     <>
       <PageHeader title={t("title")} description={t("description")} actions={<CreateOperatorDialog />} />
+      <TwoFactorPolicyCard />
       <Card>
         <QueryRows query={operators} isEmpty={(page) => page.data.length === 0} empty={<EmptyState icon={UserCog} title={t("emptyTitle")} description={t("emptyDescription")} />}>
           {(page) => <DataTable columns={columns} data={page.data} rowLabel={(operator) => operator.email} />}

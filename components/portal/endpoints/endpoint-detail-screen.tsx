@@ -3,11 +3,12 @@
 import { useTranslations } from "next-intl";
 import { EndpointHealthBanner } from "../../shared/endpoint-health-banner";
 import { EndpointOverview } from "../../shared/endpoints/endpoint-overview";
-import { EndpointHeading, EventTypesFact, HeadersFact, OrderingFact, RateLimitFact, UpdatedFact } from "../../shared/endpoints/endpoint-facts";
+import { EndpointHeading, DestinationFacts, EventTypesFact, HeadersFact, OrderingFact, RateLimitFact, UpdatedFact } from "../../shared/endpoints/endpoint-facts";
 import { EndpointFormDialog } from "../../shared/endpoints/endpoint-form-dialog";
 import { EnableToggle } from "../../shared/endpoints/enable-toggle";
 import { SecretCard } from "../../shared/endpoints/secret-card";
 import { TestSendCard } from "../../shared/endpoints/test-send-card";
+import { PollingCard } from "../../shared/endpoints/polling-card";
 import { FilterCard } from "../../shared/endpoints/filter-card";
 import { OrderingCard } from "../../shared/endpoints/ordering-card";
 import { useEndpoint } from "../../shared/queries/endpoints";
@@ -70,6 +71,7 @@ export function PortalEndpointDetailScreen({ id }: { id: string }) {
               factsTitle={t("settings")}
               facts={
                 <>
+                  <DestinationFacts endpoint={e} />
                   <EventTypesFact endpoint={e} label={t("columns.eventTypes")} all={t("allEventTypes")} />
                   <HeadersFact endpoint={e} label={t("headers")} />
                   <RateLimitFact endpoint={e} label={t("rateLimit")} none={t("noRateLimit")} perSecond={(count) => t("rateValue", { count })} />
@@ -84,7 +86,7 @@ export function PortalEndpointDetailScreen({ id }: { id: string }) {
                 { href: `/portal/event-types?endpoint_id=${encodeURIComponent(e.id)}`, label: receiving("eventTypesLink") },
               ]}
               secretCard={<SecretCard endpointId={e.id} revealReason={reasons.secrets} rotateReason={reasons.rotate} />}
-              testCard={<TestSendCard endpoint={e} reason={reasons.manage} messageHref={deliveryHref} />}
+              testCard={e.kind === "polling" ? <PollingCard endpoint={e} reason={reasons.manage} /> : <TestSendCard endpoint={e} reason={reasons.manage} messageHref={deliveryHref} />}
               orderingCard={e.ordering === "ordered" ? <OrderingCard endpoint={e} messageHref={deliveryHref} /> : null}
               filterCard={<FilterCard endpoint={e} reason={reasons.manage} />}
             />

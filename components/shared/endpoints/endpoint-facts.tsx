@@ -2,7 +2,9 @@
 
 import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
+import { knownKind, sends, shownTarget } from "../destinations";
 import { EndpointStateBadge } from "../endpoint-state-badge";
+import { Badge } from "../../ui/badge";
 import { RelativeTime } from "../relative-time";
 import type { Endpoint } from "../resources";
 
@@ -28,13 +30,32 @@ export function EndpointHeading({
       <div className="min-w-0">
         {above}
         <h1 className="flex flex-wrap items-center gap-2 text-xl font-semibold break-all">
-          <span className="font-mono">{endpoint.url}</span>
+          <EndpointAddress endpoint={endpoint} />
           <EndpointStateBadge endpoint={endpoint} />
         </h1>
         {below}
       </div>
       <div className={wrapActions ? "flex shrink-0 flex-wrap gap-2" : "flex shrink-0 gap-2"}>{actions}</div>
     </div>
+  );
+}
+
+/**
+ * Where an endpoint delivers, in one line: its URL (a broker's masked, with where in the broker),
+ * after its kind's name for every kind but http; a kind without an address (polling) by its name.
+ */
+export function EndpointAddress({ endpoint, className = "font-mono" }: { endpoint: Endpoint; className?: string }) {
+  const kinds = useTranslations("endpoints.edit.kinds");
+  const kind = knownKind(endpoint.kind);
+  const name = kind ? kinds(kind) : endpoint.kind;
+  if (endpoint.kind === "http") return <span className={className}>{endpoint.url}</span>;
+  return (
+    <>
+      <Badge tone="primary" className="mr-1.5 font-sans" data-testid="endpoint-kind">
+        {name}
+      </Badge>
+      {endpoint.url ? <span className={className}>{endpoint.url}</span> : null}
+    </>
   );
 }
 
@@ -60,7 +81,9 @@ export function EventTypesFact({ endpoint, label, all }: { endpoint: Endpoint; l
   );
 }
 
+/** Custom headers go over HTTP only: other kinds have none to show. */
 export function HeadersFact({ endpoint, label }: { endpoint: Endpoint; label: string }) {
+  if (endpoint.kind !== "http") return null;
   return (
     <Fact label={label} className="font-mono text-xs break-all">
       {Object.keys(endpoint.headers).join(", ") || "—"}
@@ -69,6 +92,7 @@ export function HeadersFact({ endpoint, label }: { endpoint: Endpoint; label: st
 }
 
 export function RateLimitFact({ endpoint, label, none, perSecond }: { endpoint: Endpoint; label: string; none: string; perSecond: (count: number) => string }) {
+  if (!sends(endpoint.kind)) return null;
   return <Fact label={label}>{endpoint.rate_limit_per_second === null ? none : perSecond(endpoint.rate_limit_per_second)}</Fact>;
 }
 
@@ -84,6 +108,7 @@ export function UpdatedFact({ endpoint, label }: { endpoint: Endpoint; label: st
 export function OrderingFact({ endpoint }: { endpoint: Endpoint }) {
   const t = useTranslations("endpoints.ordering");
   const key = endpoint.ordering_key;
+  if (!sends(endpoint.kind)) return null;
   return (
     <Fact label={t("fact")} className="break-all" testId="ordering-fact">
       {endpoint.ordering === "none"
@@ -92,5 +117,50 @@ export function OrderingFact({ endpoint }: { endpoint: Endpoint }) {
           ? t("inOrderOneLine")
           : t.rich("inOrderBy", { key, code: (chunks) => <code className="font-mono text-xs">{chunks}</code> })}
     </Fact>
+  );
+}
+
+/**
+ * Where the endpoint delivers: its kind, and a broker kind's target as the API answers it — the
+ * URL with its password masked (the credentials are never sent to a screen), and where in the
+ * broker the message goes.
+ */
+export function DestinationFacts({ endpoint }: { endpoint: Endpoint }) {
+  const t = useTranslations("endpoints.destination");
+  const kinds = useTranslations("endpoints.edit.kinds");
+  const target = shownTarget(endpoint);
+  const kind = knownKind(endpoint.kind);
+  return (
+    <>
+      <Fact label={t("kind")} testId="destination-kind">
+        {kind ? kinds(kind) : endpoint.kind}
+      </Fact>
+      {target ? (
+        <>
+          <Fact label={t(endpoint.kind === "amqp" ? "broker" : "server")} className="font-mono text-xs break-all" testId="destination-url">
+            {target.url}
+          </Fact>
+          {endpoint.kind === "amqp" ? (
+            <>
+              <Fact label={t("exchange")} className="font-mono text-xs break-all" testId="destination-exchange">
+                {target.exchange || <span className="font-sans text-muted-foreground">{t("defaultExchange")}</span>}
+              </Fact>
+              <Fact label={t("routingKey")} className="font-mono text-xs break-all" testId="destination-routing-key">
+                {target.routing_key || <span className="font-sans text-muted-foreground">{t("emptyRoutingKey")}</span>}
+              </Fact>
+            </>
+          ) : (
+            <>
+              <Fact label={t("stream")} className="font-mono text-xs break-all" testId="destination-stream">
+                {target.stream}
+              </Fact>
+              <Fact label={t("maxLen")} testId="destination-max-len">
+                {target.max_len == null ? t("untrimmed") : t("trimmedTo", { count: target.max_len })}
+              </Fact>
+            </>
+          )}
+        </>
+      ) : null}
+    </>
   );
 }

@@ -8,6 +8,7 @@ import { EndpointStateBadge } from "../endpoint-state-badge";
 import type { Endpoint } from "../resources";
 import { QueryRows } from "../query-rows";
 import { StatsSparkline } from "../stats-sparkline";
+import { EndpointAddress } from "./endpoint-facts";
 import { Card } from "../../ui/card";
 import { EmptyState } from "../../ui/empty-state";
 import { TBody, THead, Table, Td, Th, Tr } from "../../ui/table";
@@ -49,7 +50,7 @@ export function EndpointTable({
                 <Tr key={e.id} aria-label={e.url}>
                   <Td className="max-w-md">
                     <Link href={href(e.id)} className="font-mono text-xs break-all text-primary underline-offset-2 hover:underline">
-                      {e.url}
+                      <EndpointAddress endpoint={e} className="" />
                     </Link>
                     {e.description ? <p className="mt-0.5 text-xs break-words text-muted-foreground">{e.description}</p> : null}
                   </Td>

@@ -6,6 +6,7 @@ import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { toast } from "sonner";
 import { AttemptOutcome } from "../attempt-view";
+import { isBrokerKind } from "../destinations";
 import { useErrorText } from "../error-message";
 import type { Endpoint } from "../resources";
 import { Button } from "../../ui/button";
@@ -31,6 +32,7 @@ export function TestSendCard({ endpoint, reason: refused, messageHref }: { endpo
   const attempts = useTestAttempt(messageId);
   const attempt = attempts.data?.data.find((a) => a.endpoint_id === endpoint.id);
   const reason = refused ?? (endpoint.state !== "active" ? t("disabledNote") : null);
+  const broker = isBrokerKind(endpoint.kind);
 
   return (
     <Card className="p-4">
@@ -79,18 +81,28 @@ export function TestSendCard({ endpoint, reason: refused, messageHref }: { endpo
       {messageId ? (
         <div className="mt-4 rounded-md border border-border p-3 text-sm" aria-live="polite" data-testid="test-result">
           {!attempt ? (
-            <p className="text-muted-foreground">{t("waiting")}</p>
+            <p className="text-muted-foreground">{broker ? t("waitingBroker") : t("waiting")}</p>
           ) : (
             <>
-              <p className="flex flex-wrap items-center gap-2">
+              <p className="flex flex-wrap items-center gap-2" data-testid="test-outcome">
                 <AttemptOutcome attempt={attempt} />
                 {attempt.duration_ms !== null ? <span className="text-muted-foreground">{attemptText("duration", { ms: attempt.duration_ms })}</span> : null}
               </p>
-              <p className="mt-2 text-xs text-muted-foreground">{t("responseBody")}</p>
-              {/* The receiver's answer is shown as text, never as markup. */}
-              <pre data-testid="test-response-body" className="mt-1 max-h-48 overflow-auto rounded bg-muted p-2 font-mono text-xs whitespace-pre-wrap break-all">
-                {attempt.response_body || t("emptyBody")}
-              </pre>
+              {attempt.error_detail ? (
+                <p className="mt-2 text-xs break-words text-muted-foreground" data-testid="test-error-detail">
+                  {attempt.error_detail}
+                </p>
+              ) : null}
+              {/* A broker that refused said so in the error above: there is no body to show beside it. */}
+              {broker && !attempt.response_body ? null : (
+                <>
+                  <p className="mt-2 text-xs text-muted-foreground">{broker ? t("brokerAnswer") : t("responseBody")}</p>
+                  {/* The receiver's answer is shown as text, never as markup. */}
+                  <pre data-testid="test-response-body" className="mt-1 max-h-48 overflow-auto rounded bg-muted p-2 font-mono text-xs whitespace-pre-wrap break-all">
+                    {attempt.response_body || t("emptyBody")}
+                  </pre>
+                </>
+              )}
             </>
           )}
           <Link href={messageHref(messageId)} className="mt-2 inline-block text-xs font-medium text-primary underline-offset-2 hover:underline">

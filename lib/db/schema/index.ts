@@ -9,3 +9,4 @@ export * from "./alerts";
 export * from "./workers";
 export * from "./stats";
 export * from "./lifecycle";
+export * from "./operator-security";

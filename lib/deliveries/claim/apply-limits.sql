@@ -37,6 +37,10 @@ DECLARE
   v_window_count integer;
   v_rate_spent boolean;
   v_slots_full boolean;
+  -- Whether live traffic uses the endpoint now (null: not asked yet), and the slots then kept from
+  -- recovery items for it.
+  v_live boolean;
+  v_reserve integer;
   v_circuit timestamptz;
   -- Each endpoint's writes, held until the batch limit has been applied: its id, what it had, what it gets.
   v_e_ids text[] := '{}';
@@ -61,9 +65,13 @@ BEGIN
     )
     SELECT en.id, en.state, coalesce(en.max_concurrency, p_default_concurrency) AS max_concurrency,
            en.rate_limit_per_second, en.rate_window_start, en.rate_window_count, en.circuit_open_until, w.waiting,
-           (SELECT count(*) FROM delivery_queue l
-            WHERE l.endpoint_id = en.id AND l.lease_token IS NOT NULL AND l.next_attempt_at > now())::integer AS leased
+           l.leased, l.leased_live
     FROM w JOIN endpoints en ON en.id = w.endpoint_id
+    CROSS JOIN LATERAL (
+      SELECT count(*)::integer AS leased, count(*) FILTER (WHERE l.kind <> webhook_admin_queue_kind('recovery'))::integer AS leased_live
+      FROM delivery_queue l
+      WHERE l.endpoint_id = en.id AND l.lease_token IS NOT NULL AND l.next_attempt_at > now()
+    ) l
     ORDER BY w.first
   LOOP
     IF e.state <> 'active' THEN
@@ -107,9 +115,14 @@ BEGIN
     -- budget: past it, it waits for its run, and a run another claim holds keeps its items due.
     v_taken := 0;
     v_rest := '{}';
+    v_live := CASE WHEN e.leased_live > 0 THEN true END;
+    v_reserve := CASE WHEN e.max_concurrency > 1 THEN greatest(1, e.max_concurrency / 10) ELSE 0 END;
     FOREACH v_n IN ARRAY e.waiting LOOP
       v_item := v_items[v_n];
       v_run := NULL;
+      IF v_item.kind <> webhook_admin_queue_kind('recovery') THEN
+        v_live := true;
+      END IF;
       IF v_item.kind = webhook_admin_queue_kind('recovery') AND v_item.recovery_id IS NOT NULL THEN
         v_run := array_position(v_run_ids, v_item.recovery_id);
         CONTINUE WHEN v_run IS NULL;
@@ -123,6 +136,31 @@ BEGIN
             CASE WHEN v_run_taken[v_run] >= v_r.sendable THEN coalesce(v_r.oldest, v_r.clock) + p_run_window END,
             CASE WHEN v_r.tokens - v_run_taken[v_run] < 1
                  THEN v_r.clock + (1 - (v_r.tokens - v_run_taken[v_run])) / v_r.rate * interval '1 second' END);
+          v_items[v_n] := v_item;
+          CONTINUE;
+        END IF;
+      END IF;
+      -- Live traffic's reserve: while live traffic uses the endpoint, a recovery item takes a slot
+      -- only while a tenth of its cap (at least one; none with a cap of 1) stays free, so a live
+      -- message arriving at an endpoint being recovered finds a slot instead of waiting behind the
+      -- run's burst. Without live traffic a run uses every slot (a small run goes in one claim).
+      -- Asked only when the reserve would be touched: live rows scanned or in flight here, parked
+      -- for a slot, or a live attempt logged in the last two seconds (its newest attempts only).
+      IF v_item.kind = webhook_admin_queue_kind('recovery') AND v_taken < v_allowed
+         AND e.leased + v_taken >= e.max_concurrency - v_reserve THEN
+        IF v_live IS NULL THEN
+          v_live := EXISTS (SELECT 1 FROM delivery_queue p
+                            WHERE p.endpoint_id = e.id AND p.parked AND p.kind <> webhook_admin_queue_kind('recovery'))
+                 OR EXISTS (SELECT 1 FROM (SELECT a.trigger FROM attempts a
+                                           WHERE a.endpoint_id = e.id AND a.created_at > now() - interval '2 seconds'
+                                           ORDER BY a.created_at DESC LIMIT 64) a
+                            WHERE a.trigger <> 'recovery');
+        END IF;
+        IF v_live THEN
+          v_item.action := 'park';
+          v_item.until := p_lease_end;
+          v_item.for_slot := true;
+          v_item.wait_leased := nullif(e.leased, 0);
           v_items[v_n] := v_item;
           CONTINUE;
         END IF;
