@@ -51,6 +51,7 @@ const LAYERS = {
     "stats",
     "recoveries",
     "deliveries",
+    "polling",
     "retention",
     "alerts",
     "audit-log",

@@ -42,6 +42,7 @@ async function write(generic: boolean, size: number): Promise<number> {
     tags: null,
     endpointIds: [endpoint],
     filteredEndpointIds: null,
+    polled: false,
     message: { id: newId("message", now.getTime()), consumer_id: consumer, event_type: "a.b", event_id: null, created_at: now.toISOString(), deliveries: 1 },
   }));
   const started = performance.now();

@@ -16,6 +16,7 @@
  *          --fair-messages 100000 (0 skips part n) --fair-endpoints 1000 --fair-rate 5 --fair-idle-seconds 10
  *          --fair-vs 8ebb7f7 (the commit whose claim, time-ordered, comes first)
  *          --schema-pairs 3 (0 skips part a5) --schema-messages 2000 --schema-batch-messages 5000
+ *          --poll-messages 2000 (0 skips part w) --poll-pollers 10 --poll-limit 100
  *          --server-pairs 3 (0 skips part a1) --notify-rounds 3 (0 skips part a3) --notify-connections 64
  *          --lean-probe-dir bench/vendor/lean-probe (part b2)
  *          --claim-pairs 2 (0 skips part f4) --claim-deliveries 20000 --claim-vs 132ac54 (the commit whose claim to compare)
@@ -43,6 +44,7 @@ import { BENCH_DIR, countAttempts, countPending, prepareDatabase, type BenchData
 import { sendMessages, type IngestResult } from "./ingest";
 import { sendBatches, type BatchIngestResult } from "./batch-ingest";
 import { filterRows, measureFilterCost, type FilterPair } from "./filters";
+import { measurePollThroughput, type PollFigures } from "./polling";
 import { measureFairness, type FairnessRun } from "./fairness";
 import { runSoak, soakVerdictLine, type SoakFigures } from "./soak";
 import { parseDuration } from "../lib/duration";
@@ -69,6 +71,9 @@ const { values } = parseArgs({
     "batch-payload-bytes": { type: "string", default: "200" },
     "notify-rounds": { type: "string", default: "3" },
     "filter-pairs": { type: "string", default: "3" },
+    "poll-messages": { type: "string", default: "2000" },
+    "poll-pollers": { type: "string", default: "10" },
+    "poll-limit": { type: "string", default: "100" },
     "filter-messages": { type: "string", default: "2000" },
     "filter-batch-messages": { type: "string", default: "5000" },
     "ordering-pairs": { type: "string", default: "3" },
@@ -131,6 +136,9 @@ const opt = {
   batchPayloadBytes: Number(values["batch-payload-bytes"]),
   notifyRounds: Number(values["notify-rounds"]),
   filterPairs: Number(values["filter-pairs"]),
+  pollMessages: Number(values["poll-messages"]),
+  pollPollers: Number(values["poll-pollers"]),
+  pollLimit: Number(values["poll-limit"]),
   filterMessages: Number(values["filter-messages"]),
   filterBatchMessages: Number(values["filter-batch-messages"]),
   orderingPairs: Number(values["ordering-pairs"]),
@@ -439,6 +447,24 @@ async function main(): Promise<void> {
   if (opt.schemaPairs > 0) {
     heading(`a5. Event schemas: ${schemaSetup}, ${opt.schemaPairs} pairs in turn, worker stopped`);
     schemaPairs = await measureSchemaCost(api, { ...onOffOptions, pairs: opt.schemaPairs, messages: opt.schemaMessages, batchMessages: opt.schemaBatchMessages });
+  }
+
+  // w. Poll throughput through the cursor API (bench/polling.ts), worker stopped: a polling endpoint
+  // takes no delivery, so nothing is left for the worker.
+  let polling: PollFigures | null = null;
+  const pollSetup = `${opt.pollPollers} pollers, a token each, every one reading all ${int(opt.pollMessages)} messages of one polling endpoint, pages of ${opt.pollLimit}`;
+  if (opt.pollMessages > 0) {
+    heading(`w. Poll throughput: ${pollSetup}`);
+    const sql = db.sql;
+    polling = await measurePollThroughput(api, {
+      baseUrl: web.url,
+      messages: opt.pollMessages,
+      pollers: opt.pollPollers,
+      limit: opt.pollLimit,
+      connections: opt.connections,
+      countPolled: async (endpointId) => (await sql<{ n: number }[]>`select count(*)::int as n from attempts where endpoint_id = ${endpointId} and trigger = 'polled'`)[0]!.n,
+      log: say,
+    });
   }
 
   // a3. What a NOTIFY in every ingest transaction costs (bench/notify-ab.ts), worker still stopped;
@@ -753,6 +779,15 @@ async function main(): Promise<void> {
           })()
         : []),
       ...filterRows(filterPairs, filterSetup),
+      ...(polling
+        ? [
+            [
+              "w. poll throughput",
+              `${rate(polling.pollers * polling.messages, polling.elapsedMs)} messages in all (${int(Math.min(...polling.perPoller))}–${int(Math.max(...polling.perPoller))}/s a poller), page p50 ${ms(polling.pageMs.p50)}, p99 ${ms(polling.pageMs.p99)}`,
+              `${pollSetup}; ${int(polling.polledAttempts)} polled attempts logged`,
+            ],
+          ]
+        : []),
       ...schemaRows(schemaPairs, schemaSetup),
       ...(notifyRounds.length ? summarizeNotify(notifyRounds) : []).map((s) => [
         `a3. wake-up ${s.mode}`,

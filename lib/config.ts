@@ -64,6 +64,13 @@ const EnvSchema = z.object({
   CIRCUIT_OPEN_FOR: duration("30s"),
   ENDPOINT_DISABLE_AFTER: duration("5d"),
   ALERT_FAILING_AFTER: duration("1h"),
+  /** How long GET /endpoints/{id}/poll waits for a message when it has none to give (a long-poll). */
+  POLL_WAIT: duration("30s"),
+  /**
+   * How old a message must be before a poll gives it: ids are taken before their transaction
+   * commits, so a younger one may still be overtaken by one with a smaller id (ADR 0048).
+   */
+  POLL_SETTLE: duration("1s"),
   ALERT_THROTTLE: duration("1h"),
   /** One deadline for each alert sent (Slack, Teams, Chatwork, webhook, SMTP). */
   ALERT_TIMEOUT: duration("10s"),

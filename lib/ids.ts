@@ -19,6 +19,7 @@ export const ID_PREFIXES = {
   alert: "alr",
   audit: "aud",
   erasure: "era",
+  pollToken: "plt",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

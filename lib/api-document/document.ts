@@ -9,6 +9,7 @@ import { messageSchemas, messageTag } from "../messages/openapi";
 import { operatorSchemas, operatorTag } from "../operators/openapi";
 import { operatorSessionSchemas, operatorSessionTag } from "../operator-sessions/openapi";
 import { twoFactorSchemas, twoFactorTag } from "../two-factor/openapi";
+import { pollingSchemas, pollingTag } from "../polling/openapi";
 import { portalSchemas, portalTag } from "../portal/openapi";
 import { recoverySchemas, recoveryTag } from "../recoveries/openapi";
 import { retentionSchemas, retentionTag } from "../retention/openapi";
@@ -34,6 +35,7 @@ type Domain = { tag: Tag; schemas: Record<string, SchemaEntry> };
 const DOMAINS: Domain[] = [
   { tag: consumerTag, schemas: consumerSchemas },
   { tag: endpointTag, schemas: endpointSchemas },
+  { tag: pollingTag, schemas: pollingSchemas },
   { tag: eventTypeTag, schemas: eventTypeSchemas },
   { tag: messageTag, schemas: messageSchemas },
   { tag: attemptTag, schemas: attemptSchemas },
@@ -120,6 +122,11 @@ export function buildOpenApiDocument(routes: Record<string, Record<string, unkno
     paths,
     components: {
       securitySchemes: {
+        pollToken: {
+          type: "http",
+          scheme: "bearer",
+          description: "A polling endpoint's poll token, `Authorization: Bearer ept_…` (POST /endpoints/{id}/poll-tokens): it reads that endpoint's messages and nothing else.",
+        },
         apiKey: {
           type: "http",
           scheme: "bearer",

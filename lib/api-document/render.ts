@@ -60,6 +60,7 @@ export const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: s
   },
   404: { name: "NotFound", description: "`not_found`: no such resource." },
   409: { name: "Conflict", description: "A conflict; `code` says which." },
+  410: { name: "Gone", description: "`cursor_expired`: what it points to is older than what is kept." },
   413: { name: "PayloadTooLarge", description: "`payload_too_large`: the body is over the limit." },
   422: { name: "ValidationFailed", description: "`validation_failed`: the body is invalid; `errors` lists the fields." },
   429: { name: "RateLimited", description: "`rate_limited`: over this API key's request rate.", retryAfter: true },
@@ -174,7 +175,7 @@ export function operationObject(op: Operation, nameOf: NameOf) {
     summary: op.summary,
     ...(op.description ? { description: op.description } : {}),
     tags: [op.tag],
-    security: op.public ? [] : op.sessionOnly ? [{ dashboardSession: [] }] : [{ apiKey: [] }],
+    security: op.public ? (op.pollToken ? [{ pollToken: [] }] : []) : op.sessionOnly ? [{ dashboardSession: [] }] : [{ apiKey: [] }],
     ...(parameters.length ? { parameters } : {}),
     ...(op.body
       ? {

@@ -10,8 +10,17 @@ export const DESTINATIONS: readonly Destination<unknown, unknown>[] = [http, amq
 
 const byKind = new Map(DESTINATIONS.map((destination) => [destination.kind, destination]));
 
-/** Every kind's name, http first: the endpoints API's `kind`. */
+/** Every kind the engine delivers to, http first. */
 export const DESTINATION_KINDS = DESTINATIONS.map((destination) => destination.kind) as [string, ...string[]];
+
+/**
+ * The kind nothing is sent to: its consumer reads its messages through a cursor (lib/polling, ADR
+ * 0046). Not a destination: fan-out makes it no delivery, so the engine never claims one for it.
+ */
+export const POLLING_KIND = "polling";
+
+/** The endpoints API's `kind`: every destination's, and polling. */
+export const ENDPOINT_KINDS = [...DESTINATION_KINDS, POLLING_KIND] as [string, ...string[]];
 
 /** Closes the queue kinds' pooled broker connections (a worker's stop: its attempts have drained). */
 export function closeDestinations(): void {

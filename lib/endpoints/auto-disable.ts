@@ -17,6 +17,8 @@ export async function autoDisableFailingEndpoints(
   const reason = `no successful delivery for ${formatDuration(input.disableAfterMs)} while failing`;
   const due = (tx: SqlOrTx) => tx`
     state = 'active' and failing_since is not null
+    -- A polling endpoint nobody polls is alerted on, never disabled: its consumer may come back and read on.
+    and destination <> 'polling'
     and failing_since <= now() - ${input.disableAfterMs} * interval '1 millisecond'
     and (last_success_at is null or last_success_at < failing_since)
     ${input.endpointIds ? tx`and id = any(${input.endpointIds})` : tx``}`;

@@ -1,5 +1,5 @@
 import type { Config } from "../config";
-import { destinationOf } from "../destinations";
+import { destinationOf, POLLING_KIND } from "../destinations";
 import { MASKED_PASSWORD, sealTarget } from "../destinations/broker";
 import { EndpointUrlForbiddenError, ValidationError } from "../errors";
 import { urlPolicy } from "../webhooks/policy";
@@ -31,6 +31,11 @@ const invalid = (path: string, message: string) => new ValidationError("The endp
  */
 export function checkDestination(config: Config, given: Given, stored?: Stored): DestinationColumns | undefined {
   const kind = given.kind ?? stored?.destination ?? "http";
+  // Deliveries already queued would have nowhere to go (or a poll would skip them): a kind chosen once.
+  if (stored !== undefined && (kind === POLLING_KIND) !== (stored.destination === POLLING_KIND)) {
+    throw invalid("kind", "an endpoint is a polling endpoint, or not, from its creation: create another endpoint instead");
+  }
+  if (kind === POLLING_KIND) return checkPolling(given, stored);
   const destination = destinationOf(kind);
   if (!destination) throw invalid("kind", `"${kind}" is not a destination kind`);
   const changesKind = stored !== undefined && kind !== stored.destination;
@@ -75,4 +80,17 @@ export function checkDestination(config: Config, given: Given, stored?: Stored):
   // What the claim parses at every attempt: a target its own schema would refuse never gets stored.
   const target = destination.target.parse(sealed) as Record<string, unknown>;
   return { destination: kind, url: destination.describe(target), target, headers: {}, svixHeaders: false };
+}
+
+/**
+ * A polling endpoint has no address: nothing is sent, its consumer reads it (lib/polling). Its
+ * `url` column is empty, and HTTP's own headers go, as a broker kind's do.
+ */
+function checkPolling(given: Given, stored?: Stored): DestinationColumns | undefined {
+  if (given.url !== undefined) throw invalid("url", "a polling endpoint has no url: its consumer reads it at GET /endpoints/{id}/poll");
+  if (given.target !== undefined) throw invalid("target", "a polling endpoint has no target");
+  if (given.headers !== undefined && Object.keys(given.headers).length > 0) throw invalid("headers", "custom headers go over HTTP only; a polled message carries the Standard Webhooks headers");
+  if (given.svix_headers === true) throw invalid("svix_headers", "svix_headers is for http endpoints");
+  if (stored?.destination === POLLING_KIND) return undefined;
+  return { destination: POLLING_KIND, url: "", target: null, headers: {}, svixHeaders: false };
 }

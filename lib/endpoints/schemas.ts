@@ -5,7 +5,7 @@ import { EventTypeName } from "../event-types/schemas";
 import { customHeaderProblems, maskHeaderValues } from "../webhooks/headers";
 import { ConsumerRef } from "../consumers/schemas";
 import { Text } from "../schemas";
-import { DESTINATION_KINDS } from "../destinations";
+import { ENDPOINT_KINDS } from "../destinations";
 import { showTarget } from "../destinations/broker";
 
 const Headers = z.record(z.string(), z.string()).superRefine((headers, ctx) => {
@@ -25,8 +25,8 @@ export const Labels = z
 const fields = {
   /** Where an http endpoint delivers; a broker kind's URL is its target's. */
   url: Text.min(1).max(2048),
-  /** Where its deliveries go: "http" (the default) or a broker kind (docs/destinations.md). */
-  kind: z.enum(DESTINATION_KINDS),
+  /** Where its deliveries go: "http" (the default), a broker kind, or "polling": read by its consumer (docs/destinations.md). */
+  kind: z.enum(ENDPOINT_KINDS),
   /**
    * A broker kind's target, checked by the kind's own schema (lib/endpoints/check-destination.ts):
    * amqp `{url, exchange, routing_key}`, redis_stream `{url, stream, max_len?}`; credentials in the
@@ -94,9 +94,9 @@ export const Endpoint = z.object({
   id: z.string(),
   consumer_id: z.string(),
   uid: z.string().nullable(),
-  /** An http endpoint's URL; for a broker kind, where it delivers as the attempt log shows it (the password masked). */
+  /** An http endpoint's URL; for a broker kind, where it delivers as the attempt log shows it (the password masked); "" for a polling endpoint. */
   url: z.string(),
-  /** "http", "amqp" or "redis_stream". */
+  /** "http", "amqp", "redis_stream" or "polling". */
   kind: z.string(),
   /** A broker kind's target, its URL's password masked (never the credentials); null for http. */
   target: z.record(z.string(), z.unknown()).nullable(),
@@ -192,6 +192,8 @@ export const EndpointStats = z.object({
   success_rate: z.number().nullable(),
   p50_ms: z.number().nullable(),
   p99_ms: z.number().nullable(),
+  /** A polling endpoint's messages given by polls past its committed position (all of its attempts; p50/p99 are how long they waited to be read); 0 for other kinds. */
+  polled: z.number(),
 });
 export type EndpointStats = z.infer<typeof EndpointStats>;
 

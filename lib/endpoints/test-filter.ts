@@ -1,5 +1,5 @@
 import type { Ctx } from "../context";
-import { checkFilter, filterDocument, matchesFilter } from "../filters";
+import { checkFilter, filterDocument, matchesFilter, parsePayload } from "../filters";
 import { findEndpointRow } from "./queries";
 import { subscribedSql } from "./subscribed-sql";
 import type { FilterTestResult } from "./schemas";
@@ -42,13 +42,4 @@ export async function testFilter({ ctx, id, filter: given }: { ctx: Ctx; id: str
       delivered: filterJson === null || matchesFilter(filterJson, filterDocument({ eventType: row.event_type, payload: parsePayload(row.payload) })),
     })),
   };
-}
-
-/** A payload as the filter reads it: stored bytes that are not JSON an object can be read from (never, from ingest) read as none. */
-function parsePayload(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
 }

@@ -56,3 +56,12 @@ export function matchesFilter(filterJson: string, document: FilterDocument): boo
 export function compileFilter(filterJson: string): FilterTester {
   return testerOf(filterJson);
 }
+
+/** A payload as the filter reads it: stored bytes that are not JSON an object can be read from (never, from ingest) read as none. */
+export function parsePayload(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}

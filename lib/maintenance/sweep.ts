@@ -3,6 +3,7 @@ import type { Sql } from "../db/client";
 import { wakeDeliveries, wakeStrandedErasures } from "../jobs";
 import { autoDisableFailingEndpoints } from "../endpoints/auto-disable";
 import { alertFailingEndpoints } from "../endpoints/alert-failing";
+import { markUnpolledEndpoints } from "../polling/mark-unpolled";
 import { wakeActiveRecoveries } from "../recoveries/advance-recoveries";
 import type { Counts } from "../retention/counts";
 import { recordSweepRun } from "../retention/record-sweep-run";
@@ -55,6 +56,8 @@ export async function sweep({ ctx }: { ctx: Ctx }): Promise<SweepResult> {
       delete from api_idempotency where key_hash in (select key_hash from api_idempotency where expires_at < now() limit 10000)`;
     await compactStats({ ctx });
     const autoDisabled = await autoDisableFailingEndpoints(sql, { disableAfterMs: config.ENDPOINT_DISABLE_AFTER });
+    // A polling endpoint nobody polled is failing as one whose attempts fail is: marked, then alerted with them.
+    await markUnpolledEndpoints(sql, { failingAfterMs: config.ALERT_FAILING_AFTER });
     const failing = await alertFailingEndpoints(sql, { failingAfterMs: config.ALERT_FAILING_AFTER });
     retention = await runRetention({ ctx, startedAt: startedAt.getTime() });
     await recordSweepRun({ ctx, run: { startedAt, removed: retention.removed, more: retention.more, error: null } });

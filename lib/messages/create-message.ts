@@ -116,7 +116,8 @@ async function ingest({ ctx, items, onlyEndpointId, uniqueEventId }: IngestArgs)
     genericChecks: !ctx.inTransaction,
     schemaMarks,
   };
-  const dueNow = (rows: PreparedMessage[]) => rows.some((r) => r.endpointIds.length > 0);
+  // A polling endpoint's long-polls listen for the same wake-up as the workers (lib/polling/wait-for-messages.ts).
+  const dueNow = (rows: PreparedMessage[]) => rows.some((r) => r.endpointIds.length > 0 || r.polled);
   // What each key answers once this call commits (its repeats' answers).
   let answers = new Map<string, KeyAnswer>();
   let written: PreparedMessage[] = [];

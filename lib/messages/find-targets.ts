@@ -13,6 +13,8 @@ export type TargetRow = {
   filter_version: number | null;
   /** On an ordered endpoint, its ordering key ("" when it is one line); null: unordered, or a test send, which waits in no line. */
   line_path: string | null;
+  /** A polling endpoint (lib/polling): it takes no delivery, but its long-polls are woken. */
+  polling: boolean;
   /** The database's clock, the same on every row. */
   now: Date;
 };
@@ -38,7 +40,7 @@ export function findTargets(
     .map(({ consumer, event_type, channels }, n) => sql`(${consumer}::text, ${event_type}::text, ${channels ?? null}::text[], ${n + 1}::int)`)
     .reduce((all, row) => sql`${all}, ${row}`);
   return sql<TargetRow[]>`
-    select i.ord, coalesce(by_id.id, by_uid.id) as consumer_id, e.id as endpoint_id, ${onlyEndpointId ? sql`null as filter_version, null as line_path` : sql`case when e.filter is not null then e.filter_version end as filter_version, case when e.ordering = 'ordered' then coalesce(e.ordering_key, '') end as line_path`}, now()
+    select i.ord, coalesce(by_id.id, by_uid.id) as consumer_id, e.id as endpoint_id, ${onlyEndpointId ? sql`null as filter_version, null as line_path` : sql`case when e.filter is not null then e.filter_version end as filter_version, case when e.ordering = 'ordered' then coalesce(e.ordering_key, '') end as line_path`}, e.destination = 'polling' as polling, now()
     from (values ${list}) as i(consumer, event_type, channels, ord)
     left join consumers by_id on by_id.id = i.consumer and by_id.deleted_at is null ${scope ? sql`and by_id.id = ${scope}` : sql``}
     left join consumers by_uid on by_uid.uid = i.consumer and by_uid.deleted_at is null ${scope ? sql`and by_uid.id = ${scope}` : sql``}

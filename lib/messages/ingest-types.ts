@@ -24,6 +24,8 @@ export type PreparedMessage = {
   endpointIds: string[];
   /** Beside endpointIds: at an ordered endpoint, the line it waits in (lib/ordering); null elsewhere. null: no ordered target. */
   lineKeys: (string | null)[] | null;
+  /** It goes to a polling endpoint, which takes no delivery: its write wakes the long-polls (lib/polling). */
+  polled: boolean;
   /** The target endpoints whose payload filter refused it: no delivery there. null: none. */
   filteredEndpointIds: string[] | null;
   /** What a replay of its key must match; only an item with a key has one. */

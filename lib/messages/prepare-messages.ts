@@ -32,11 +32,16 @@ export function prepareMessages(
   firstDelay: number,
 ): { batch: PreparedBatch | null; refused: Refusal[] } {
   const now = targets[0]!.now;
-  type Found = { consumerId: string | null; endpointIds: string[]; lineKeys: (string | null)[] | null; filteredEndpointIds: string[] | null; document?: FilterDocument };
+  type Found = { consumerId: string | null; endpointIds: string[]; lineKeys: (string | null)[] | null; filteredEndpointIds: string[] | null; polled: boolean; document?: FilterDocument };
   const found: Found[] = new Array(sized.length);
   for (const t of targets) {
-    const entry = (found[t.ord - 1] ??= { consumerId: t.consumer_id, endpointIds: [], lineKeys: null, filteredEndpointIds: null });
+    const entry = (found[t.ord - 1] ??= { consumerId: t.consumer_id, endpointIds: [], lineKeys: null, filteredEndpointIds: null, polled: false });
     if (!t.endpoint_id) continue;
+    // Read by its consumer, its payload filter applied at the poll (lib/polling, ADR 0048): no delivery.
+    if (t.polling) {
+      entry.polled = true;
+      continue;
+    }
     const { input } = items[sized[t.ord - 1]!]!;
     if (t.filter_version !== null) {
       entry.document ??= filterDocument({ eventType: input.event_type, payload: input.payload });
@@ -54,7 +59,7 @@ export function prepareMessages(
   const refused: Refusal[] = [];
   sized.forEach((index, n) => {
     const { input, idempotencyKey } = items[index]!;
-    const { consumerId, endpointIds, lineKeys, filteredEndpointIds } = found[n]!;
+    const { consumerId, endpointIds, lineKeys, filteredEndpointIds, polled } = found[n]!;
     if (!consumerId) {
       refused.push({ index, error: new NotFoundError("consumer", input.consumer) });
       return;
@@ -70,6 +75,7 @@ export function prepareMessages(
       tags,
       endpointIds,
       lineKeys,
+      polled,
       filteredEndpointIds,
       // Channels and tags count only when given, so a key first used before they existed still replays.
       requestHash:

@@ -5,6 +5,7 @@ import { ConflictError, NotFoundError } from "../errors";
 import { deliveryIdFor } from "../ids";
 import { notifyDue } from "../jobs";
 import { findEndpointRow } from "../endpoints/queries";
+import { POLLING_KIND } from "../destinations";
 import { findMessageRow } from "./queries";
 
 /**
@@ -19,6 +20,9 @@ export async function resendMessage({ ctx, messageId, endpointId }: { ctx: Ctx; 
   if (message.payloadExpungedAt) throw payloadExpunged(message.payloadExpungedAt);
   const endpoint = await findEndpointRow(ctx, endpointId).catch(() => null);
   if (!endpoint || endpoint.consumerId !== message.consumerId) throw new NotFoundError("endpoint of this message's consumer", endpointId);
+  if (endpoint.destination === POLLING_KIND) {
+    throw new ConflictError("polling_endpoint", "A polling endpoint is read by its consumer: nothing is sent to it. Its consumer reads the message again by polling from an earlier cursor.");
+  }
   if (endpoint.state !== "active") {
     throw new ConflictError("endpoint_not_active", `The endpoint is ${endpoint.state.replace("_", " ")}; enable it before resending to it.`);
   }

@@ -5,6 +5,7 @@ import { deliveriesOfMessageColumn } from "../db/deliveries-of-messages";
 import { ConflictError, RateLimitedError } from "../errors";
 import { createMessage } from "./create-message";
 import { findEndpointRow } from "../endpoints/queries";
+import { POLLING_KIND } from "../destinations";
 import type { SendTestInput, TestQueued } from "../endpoints/schemas";
 
 /** The event type a test send uses when the caller names none. */
@@ -33,6 +34,9 @@ async function limitTestSends(ctx: Ctx, endpointId: string): Promise<void> {
  */
 export async function sendTestMessage({ ctx, id, input }: { ctx: Ctx; id: string; input: SendTestInput }): Promise<TestQueued> {
   const endpoint = await findEndpointRow(ctx, id);
+  if (endpoint.destination === POLLING_KIND) {
+    throw new ConflictError("polling_endpoint", "A polling endpoint is read by its consumer and has no deliveries, which is what addresses a test message to one endpoint (polls skip test messages). Send a message of one of its event types to see it polled.");
+  }
   if (endpoint.state !== "active") {
     throw new ConflictError("invalid_state", "The endpoint is disabled; enable it before sending a test.");
   }

@@ -13,7 +13,7 @@ export const output = (schema: z.ZodType): SchemaEntry => ({ schema, io: "output
 export type Tag = { readonly name: string; readonly description: string };
 export type JsonSchema = Record<string, unknown>;
 export type Method = "get" | "post" | "put" | "patch" | "delete";
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 422 | 429 | 500 | 503;
 
 export type Operation = {
   method: Method;
@@ -49,6 +49,8 @@ export type Operation = {
   public?: boolean;
   /** Only a dashboard session may call it, not an API key (the signed-in operator's own account, operators' sessions): set from the route's access. */
   sessionOnly?: boolean;
+  /** A public operation's own credential instead (a polling endpoint's poll token, lib/polling). */
+  pollToken?: true;
   /** Errors in the Svix API's shape (`{code, detail}`, JSON) instead of problem+json: the Svix-compatible surface (lib/svix). */
   errorFormat?: "svix";
 };

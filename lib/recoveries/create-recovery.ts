@@ -8,6 +8,7 @@ import { wakeRecoveries } from "../jobs";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { findConsumer } from "../consumers/queries";
 import { findEndpointRow } from "../endpoints/queries";
+import { POLLING_KIND } from "../destinations";
 import { findRecoveryRow, nameRecoveries, type RecoveryRow } from "./queries";
 import type { CreateRecoveryInput, RecoveryDryRun } from "./schemas";
 import { activeEndpointIds, scopeCandidates, type ScopeTarget } from "./scope";
@@ -102,6 +103,7 @@ export async function finishCreate({ ctx, id }: { ctx: Ctx; id: string }): Promi
 async function resolveTarget(ctx: Ctx, sql: SqlOrTx, target: RecoveryTarget): Promise<ScopeTarget & { state: string }> {
   if ("endpoint" in target) {
     const endpoint = await findEndpointRow(ctx, target.endpoint);
+    if (endpoint.destination === POLLING_KIND) throw new ConflictError("polling_endpoint", "A polling endpoint is read by its consumer, who goes back by polling from an earlier cursor: nothing is sent to it to recover.");
     return { consumerId: endpoint.consumerId, endpointIds: [endpoint.id], state: endpoint.state };
   }
   const consumer = await findConsumer(ctx, target.consumer);

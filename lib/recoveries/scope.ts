@@ -7,7 +7,7 @@ export type ScopeTarget = { consumerId: string; endpointIds: string[] };
 
 /** A consumer-wide run's endpoints: those that can receive now. */
 export async function activeEndpointIds(sql: SqlOrTx, consumerId: string): Promise<string[]> {
-  const rows = await sql<{ id: string }[]>`select id from endpoints where consumer_id = ${consumerId} and state = 'active' order by id`;
+  const rows = await sql<{ id: string }[]>`select id from endpoints where consumer_id = ${consumerId} and state = 'active' and destination <> 'polling' order by id`;
   return rows.map((r) => r.id);
 }
 

@@ -3,6 +3,7 @@ import type { Ctx } from "../context";
 import { IsoDate } from "../schemas";
 import { findEndpointRow } from "../endpoints/queries";
 import { readEndpointTotals } from "./queries";
+import { POLLING_KIND } from "../destinations";
 
 export const EndpointStatsQuery = z.object({
   since: IsoDate.optional(),
@@ -14,7 +15,7 @@ export const EndpointStatsQuery = z.object({
  * minute, and p50/p99 are exact to their histogram bucket (within 3.2 %).
  */
 export async function endpointStats(ctx: Ctx, ref: string, query: z.infer<typeof EndpointStatsQuery>) {
-  const { id } = await findEndpointRow(ctx, ref);
+  const { id, destination } = await findEndpointRow(ctx, ref);
   const totals = await readEndpointTotals(ctx, id, query.since ?? new Date(Date.now() - 86_400_000));
   return {
     since: totals.since.toISOString(),
@@ -24,5 +25,7 @@ export async function endpointStats(ctx: Ctx, ref: string, query: z.infer<typeof
     success_rate: totals.attempts === 0 ? null : totals.succeeded / totals.attempts,
     p50_ms: totals.p50_ms,
     p99_ms: totals.p99_ms,
+    // A polling endpoint's attempts are its messages given by polls (lib/polling): each succeeded, p50/p99 how long they waited to be read.
+    polled: destination === POLLING_KIND ? totals.succeeded : 0,
   };
 }

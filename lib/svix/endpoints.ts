@@ -21,7 +21,7 @@ import { createRecovery } from "../recoveries";
 import { readEndpointTotals } from "../stats/queries";
 import { findRecoveryRow } from "../recoveries/queries";
 import { toBackgroundTask } from "./background-tasks";
-import { SvixValidationError } from "./errors";
+import { NotImplementedError, SvixValidationError } from "./errors";
 import { keyset, ListQuery, scopedIterator, SvixTime } from "./request";
 
 /**
@@ -132,15 +132,29 @@ export async function appOf(ctx: Ctx, appRef: string) {
   return findConsumer(ctx, appRef);
 }
 
-/** The endpoint named in the path, within the application named in the path (404 for another's). */
+/** The endpoint named in the path, within the application named in the path (404 for another's; 501 for a kind Svix has no shape for). */
 export async function endpointIn(ctx: Ctx, appRef: string, ref: string): Promise<EndpointRow> {
   const app = await appOf(ctx, appRef);
-  return findEndpointRow(ctx, ref, { consumerId: app.id });
+  return httpOnly(await findEndpointRow(ctx, ref, { consumerId: app.id }));
+}
+
+/**
+ * Svix's endpoint is a URL: an endpoint of another kind (a queue, a polling endpoint) has no shape
+ * in its API, so its routes answer 501 saying so, and lists leave it out, rather than show it as a
+ * URL it is not. A polling endpoint is read through /app/{app_id}/poller/… (./poller.ts).
+ */
+function httpOnly(endpoint: EndpointRow): EndpointRow {
+  if (endpoint.destination === "http") return endpoint;
+  const where = endpoint.destination === "polling" ? " read it through /app/{app_id}/poller/{sink_id}, or" : "";
+  throw new NotImplementedError({
+    what: `Endpoint ${endpoint.id}, of kind ${endpoint.destination},`,
+    why: `Svix's endpoints are URLs, and this one delivers elsewhere;${where} manage it with the REST API's /api/v1/endpoints/${endpoint.id}.`,
+  });
 }
 
 export async function listSvixEndpoints(ctx: Ctx, appRef: string, query: ListQuery) {
   const app = await appOf(ctx, appRef);
-  const scope = eq(endpoints.consumerId, app.id);
+  const scope = and(eq(endpoints.consumerId, app.id), eq(endpoints.destination, "http"));
   const page = keyset(endpoints.id, (await scopedIterator(ctx, endpoints, endpoints, scope, query)).query, "descending");
   const rows = await ctx.db.select().from(endpoints).where(and(scope, page.where)).orderBy(...page.orderBy).limit(page.limit);
   return page.page(rows, (row) => row.id, (row) => rowOut(ctx, row));
@@ -178,6 +192,7 @@ export async function upsertSvixEndpoint(ctx: Ctx, appRef: string, ref: string, 
     if (error instanceof NotFoundError) return null;
     throw error;
   });
+  if (existing) httpOnly(existing);
   if (!existing) {
     if (ref.startsWith("ep_")) throw new NotFoundError("endpoint", ref);
     return { created: true, endpoint: await createSvixEndpoint(ctx, app.id, { ...input, uid: input.uid ?? ref }) };

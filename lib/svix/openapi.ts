@@ -8,6 +8,7 @@ import { AppPortalAccessIn, AppPortalAccessOut } from "./portal-access";
 import { EventExampleIn } from "./send-example";
 import { EnvironmentIn, EnvironmentOut } from "./environment";
 import { AppUsageStatsIn, AppUsageStatsOut } from "./usage";
+import { PollerOut, SeekIn, SeekOut } from "./poller";
 import {
   OperationalWebhookEndpointHeadersIn,
   OperationalWebhookEndpointHeadersOut,
@@ -58,6 +59,8 @@ export const SVIX_TASK = { task_id: "The task's id: a recovery's (`rec_…`)." }
 const ENDPOINT_ID = "The endpoint: its id (`ep_…`), its uid within the application, or the Svix id it was imported with.";
 const MSG_ID = "The message: its id (`msg_…`) or its eventId.";
 export const SVIX_ENDPOINT = { ...SVIX_APP, endpoint_id: ENDPOINT_ID };
+export const SVIX_SINK = { ...SVIX_APP, sink_id: "The polling endpoint: its id (`ep_…`), its uid, or the Svix id it was imported with." };
+export const SVIX_SINK_CONSUMER = { ...SVIX_SINK, consumer_id: "The reader's own name: its position is kept under it." };
 export const SVIX_MESSAGE = { ...SVIX_APP, msg_id: MSG_ID };
 export const SVIX_ATTEMPT = { ...SVIX_MESSAGE, attempt_id: "The attempt's id (`att_…`)." };
 export const SVIX_RESEND = { ...SVIX_MESSAGE, endpoint_id: ENDPOINT_ID };
@@ -130,6 +133,9 @@ export const svixSchemas = {
   SvixRecoverIn: input(RecoverIn),
   SvixRecoverOut: output(RecoverOut),
   SvixEndpointStats: output(EndpointStatsOut),
+  SvixPollerOut: output(PollerOut),
+  SvixPollerSeekIn: input(SeekIn),
+  SvixPollerSeekOut: output(SeekOut),
   SvixMessageIn: input(MessageIn),
   SvixMessageOut: output(MessageOut),
   SvixListResponseMessageOut: output(ListResponseMessageOut),

@@ -27,14 +27,15 @@ const ANY = ["*"] as const;
 const NO_ORG = "this server has one tenant of its own, run by its operators, with no Svix organization, environment or account to manage.";
 const NO_STREAMS = "Svix Stream is a separate product of Svix's (events to sinks, not webhooks to endpoints); this server has no streams.";
 const NO_TRANSFORMATIONS = "this server runs no customer code on a payload (no transformations).";
-const NO_POLLERS = "polling endpoints are not served through the Svix API here.";
+const NO_POLLER_TOKENS = "a polling endpoint is read here with our own poll tokens (POST /api/v1/endpoints/{id}/poll-tokens) or this API's credentials, not Svix's poller tokens.";
+const NO_POLLER_V2 = "the poller v2 (explicit commits) is not served; message.poller (/app/{app_id}/poller/…) reads the same polling endpoints.";
 const NO_MCP = "this server has no MCP server for such tokens to open.";
 
 export const UNSERVED: readonly Unserved[] = [
   // Authentication
   { methods: ["GET"], path: "/auth/whoami", what: "Who-am-I (authentication.whoami)", why: "our API keys belong to no Svix organization or environment to name." },
   { methods: ANY, path: "/auth/org-group-admin-token/**", what: "Organization group admin tokens", why: NO_ORG },
-  { methods: ANY, path: "/auth/app/*/poller/*/token/**", what: "Poller tokens (authentication.rotatePollerToken, getPollerToken)", why: NO_POLLERS },
+  { methods: ANY, path: "/auth/app/*/poller/*/token/**", what: "Poller tokens (authentication.rotatePollerToken, getPollerToken)", why: NO_POLLER_TOKENS },
   { methods: ANY, path: "/auth/app/*/mcp-token/**", what: "MCP tokens", why: NO_MCP },
   { methods: ANY, path: "/auth/dashboard/**", what: "Dashboard MCP tokens", why: NO_MCP },
   { methods: ["POST"], path: "/auth/app/*/create-message-token", what: "Message tokens (authentication.createMessageToken)", why: "sending takes one of our API keys; there are no per-application sending tokens." },
@@ -80,8 +81,7 @@ export const UNSERVED: readonly Unserved[] = [
   { methods: ["GET"], path: "/app/*/msg/*/raw", what: "A message's raw payload (message.getRawPayload)", why: "payloads are kept as JSON; message.get answers them." },
   { methods: ["POST"], path: "/app/*/endpoint/*/msg/test-attempt", what: "Test attempts (message.testAttempt)", why: "endpoint.sendExample sends an event type's example to one endpoint." },
   { methods: ["POST"], path: "/msg/broadcast", what: "Broadcasting a message to every application (message.broadcast)", why: "a message goes to one application here; send one per application." },
-  { methods: ANY, path: "/app/*/poller/**", what: "Polling endpoints (message.poller)", why: NO_POLLERS },
-  { methods: ANY, path: "/app/*/polling-endpoint/**", what: "Polling endpoints (message.poller v2)", why: NO_POLLERS },
+  { methods: ANY, path: "/app/*/polling-endpoint/**", what: "Polling endpoints (message.poller v2)", why: NO_POLLER_V2 },
   { methods: ["POST"], path: "/app/*/inbound/rotate-url", what: "Inbound URLs (inbound.rotateUrl)", why: "this server sends webhooks; it receives none." },
   // Attempts
   { methods: ["GET"], path: "/app/*/attempt/endpoint/*/count", what: "Counting an endpoint's attempts (messageAttempt.countByEndpoint)", why: "endpoint.getStats counts them over a window." },

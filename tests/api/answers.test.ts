@@ -18,18 +18,29 @@ import { Secret, TOTP } from "otpauth";
  * unchecked for want of a test that calls it. A route or method with no entry here fails the first
  * test, and so does a documented answer no request here obtains.
  */
-type Ids = { consumer: string; uid: string; endpoint: string; spare: string; message: string; recovery: string; attempt: string };
+type Ids = { consumer: string; uid: string; endpoint: string; spare: string; polling: string; message: string; recovery: string; attempt: string };
 /**
- * One call and the 2xx it must answer; `as` a portal session or a Svix app-portal token instead of
- * the API key, or no credential; or an admin's dashboard session ("operator"), or another admin's
- * whose second factor's enrollment was started ("enrolling": its code is made from `made.enrollingSecret`).
+ * One call and the 2xx it must answer; `as` a portal session, a Svix app-portal token or a poll
+ * token instead of the API key, or no credential; or an admin's dashboard session ("operator"), or
+ * another admin's whose second factor's enrollment was started ("enrolling": its code is made from `made.enrollingSecret`).
  */
-type Req = { path: string; body?: unknown; status: number; as?: "portal" | "svix-token" | "public" | "operator" | "enrolling" };
+type Req = { path: string; body?: unknown; status: number; as?: "portal" | "svix-token" | "public" | "poll" | "operator" | "enrolling" };
 
 const since = "2020-01-01T00:00:00Z";
 let api: Api;
 let A: Ids;
-let made: { channel: string; opsChannel: string; apiKey: string; operator: string; erasure: string; linkToken: string; otherSession: string; enrollingSecret: string };
+let made: {
+  channel: string;
+  opsChannel: string;
+  apiKey: string;
+  operator: string;
+  erasure: string;
+  linkToken: string;
+  otherSession: string;
+  enrollingSecret: string;
+  pollToken: string;
+  pollTokenId: string;
+};
 let sessions: Record<"operator" | "enrolling", string>;
 
 // Run in this order: what a later call needs is made first, state moves (disable before enable,
@@ -56,6 +67,10 @@ const TABLE: Record<string, (a: Ids) => Req[]> = {
   "POST /endpoints/[id]/enable": (a) => [{ path: `/endpoints/${a.endpoint}/enable`, status: 200 }],
   "POST /endpoints/[id]/filter/test": (a) => [{ path: `/endpoints/${a.endpoint}/filter/test`, body: { filter: { "data.amount": { $gte: 1 } } }, status: 200 }],
   "GET /endpoints/[id]/lines": (a) => [{ path: `/endpoints/${a.endpoint}/lines`, status: 200 }],
+  "POST /endpoints/[id]/poll-tokens": (a) => [{ path: `/endpoints/${a.polling}/poll-tokens`, status: 201 }],
+  // The walk's message is there: the page is not a long-poll.
+  "GET /endpoints/[id]/poll": (a) => [{ path: `/endpoints/${a.polling}/poll?limit=1`, status: 200, as: "poll" }],
+  "GET /endpoints/[id]/poll-status": (a) => [{ path: `/endpoints/${a.polling}/poll-status`, status: 200 }],
   "POST /endpoints/[id]/test": (a) => [{ path: `/endpoints/${a.endpoint}/test`, body: {}, status: 202 }],
   "GET /endpoints/[id]/secret": (a) => [{ path: `/endpoints/${a.endpoint}/secret`, status: 200 }],
   "POST /endpoints/[id]/secret/rotate": (a) => [{ path: `/endpoints/${a.endpoint}/secret/rotate`, body: {}, status: 200 }],
@@ -164,6 +179,11 @@ const TABLE: Record<string, (a: Ids) => Req[]> = {
   "GET /app/[app_id]/msg/[msg_id]/attempt/[attempt_id]": (a) => [{ path: `/app/${a.uid}/msg/${a.message}/attempt/${a.attempt}`, status: 200 }],
   "GET /app/[app_id]/msg/[msg_id]/endpoint": (a) => [{ path: `/app/${a.uid}/msg/${a.message}/endpoint`, status: 200 }],
   "POST /app/[app_id]/msg/[msg_id]/endpoint/[endpoint_id]/resend": (a) => [{ path: `/app/${a.uid}/msg/${a.message}/endpoint/${a.endpoint}/resend`, status: 202 }],
+  "GET /app/[app_id]/poller/[sink_id]": (a) => [{ path: `/app/${a.uid}/poller/${a.polling}`, status: 200 }],
+  "GET /app/[app_id]/poller/[sink_id]/consumer/[consumer_id]": (a) => [{ path: `/app/${a.uid}/poller/${a.polling}/consumer/walker`, status: 200 }],
+  "POST /app/[app_id]/poller/[sink_id]/consumer/[consumer_id]/seek": (a) => [
+    { path: `/app/${a.uid}/poller/${a.polling}/consumer/walker/seek`, body: { after: new Date(Date.now() - 60_000).toISOString() }, status: 200 },
+  ],
   "GET /app/[app_id]/attempt/msg/[msg_id]": (a) => [{ path: `/app/${a.uid}/attempt/msg/${a.message}`, status: 200 }],
   "GET /app/[app_id]/attempt/endpoint/[endpoint_id]": (a) => [{ path: `/app/${a.uid}/attempt/endpoint/${a.endpoint}`, status: 200 }],
   "POST /app/[app_id]/endpoint/[endpoint_id]/send-example": (a) => [{ path: `/app/${a.uid}/endpoint/${a.endpoint}/send-example`, body: { eventType: "invoice.paid" }, status: 202 }],
@@ -196,6 +216,7 @@ const TABLE: Record<string, (a: Ids) => Req[]> = {
   "DELETE /event-type/[event_type_name]": () => [{ path: "/event-type/walk.put", status: 204 }],
   "DELETE /app/[app_id]": () => [{ path: "/app/walk-put", status: 204 }],
   "DELETE /endpoints/[id]": (a) => [{ path: `/endpoints/${a.spare}`, status: 204 }],
+  "DELETE /endpoints/[id]/poll-tokens/[token_id]": (a) => [{ path: `/endpoints/${a.polling}/poll-tokens/${made.pollTokenId}`, status: 204 }],
   "DELETE /operational-webhook/endpoint/[endpoint_id]": () => [{ path: `/operational-webhook/endpoint/${made.opsChannel}`, status: 204 }],
   "DELETE /alert-channels/[id]": () => [{ path: `/alert-channels/${made.channel}`, status: 204 }],
   "DELETE /api-keys/[id]": () => [{ path: `/api-keys/${made.apiKey}`, status: 204 }],
@@ -220,6 +241,9 @@ async function seed(): Promise<Ids> {
   const uid = "walk-corp";
   const { consumerId, endpoints } = await consumerWithEndpoints(api, ["http://127.0.0.1:9/walk-hook", "http://127.0.0.1:9/walk-spare"], { consumer: { uid, name: "Walk Corp" } });
   const [endpoint, spare] = endpoints.map((e) => e.id) as [string, string];
+  const polling = await api.post(`/api/v1/consumers/${uid}/endpoints`, { kind: "polling" });
+  expect(polling.status, polling.text).toBe(201);
+  const pollToken = await api.post(`/api/v1/endpoints/${polling.body.id}/poll-tokens`);
   const message = await sendMessage(api, uid, { payload: { walk: 0 } });
   const recovery = await api.post(`/api/v1/endpoints/${endpoint}/recover`, { since, include_never_attempted: true });
   expect(recovery.status, recovery.text).toBe(202);
@@ -249,12 +273,15 @@ async function seed(): Promise<Ids> {
     linkToken: await mintPortalLink(api, uid),
     otherSession: (await signedInSession(admin.operator.id)).sessionId,
     enrollingSecret: enrollment.body.secret,
+    pollToken: pollToken.body.token,
+    pollTokenId: pollToken.body.id,
   };
-  return { consumer: consumerId, uid, endpoint, spare, message: message.id, recovery: recovery.body.id, attempt };
+  return { consumer: consumerId, uid, endpoint, spare, polling: polling.body.id, message: message.id, recovery: recovery.body.id, attempt };
 }
 
 async function credential(req: Req): Promise<string | null> {
   if (req.as === "public") return null;
+  if (req.as === "poll") return made.pollToken;
   if (req.as === "portal") return (await portalSession(api, A.uid)).token;
   if (req.as === "svix-token") {
     const access = await api.post(`/api/v1/auth/app-portal-access/${A.uid}`, {});

@@ -62,7 +62,14 @@ describe("OpenAPI document", () => {
     const sessionOnly = (p: string) => p === "/sessions" || p.startsWith("/sessions/") || p === "/operators/{id}/sessions" || p === "/two-factor" || p.startsWith("/two-factor/enrollment");
     for (const [p, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
       for (const [method, op] of Object.entries(item)) {
-        const expected = p === "/openapi.json" || (p === "/portal/session" && method === "post") ? [] : sessionOnly(p) ? [{ dashboardSession: [] }] : [{ apiKey: [] }];
+        const expected =
+          p === "/openapi.json" || (p === "/portal/session" && method === "post")
+            ? []
+            : p === "/endpoints/{id}/poll"
+              ? [{ pollToken: [] }]
+              : sessionOnly(p)
+                ? [{ dashboardSession: [] }]
+                : [{ apiKey: [] }];
         expect(op.security, `${method} ${p}`).toEqual(expected);
         expect(op.operationId, `${method} ${p}`).toEqual(expect.any(String));
         // problem+json, or on the Svix-compatible surface Svix's `{code, detail}` as JSON.

@@ -14,8 +14,8 @@ import { loggedAttempt } from "../helpers/attempt-row";
  * origin it is 403 `origin_mismatch`. A new route that skipped the shared wrapper fails here.
  */
 const METHODS = ["POST", "PUT", "PATCH", "DELETE"];
-// Routes that take no operator or API-key credential at all: the link's one-time token is the credential.
-const UNWRAPPED = new Set(["POST /portal/session"]);
+// Routes that take no operator or API-key credential at all: the link's one-time token, a polling endpoint's poll token is the credential.
+const UNWRAPPED = new Set(["POST /portal/session", "GET /endpoints/[id]/poll"]);
 
 let ids: Record<string, string>;
 
@@ -29,6 +29,8 @@ function concretePath(segments: string[]): string {
         if (segment.startsWith("[...")) return "no/such-route";
         if (!segment.startsWith("[")) return segment;
         if (segment === "[consumer]") return ids.consumer;
+        // A polling endpoint's routes (…/poll-status, …/poll-tokens) and the Svix poller's sink take a polling endpoint.
+        if ((segments[i - 1] === "endpoints" && segments[i + 1]?.startsWith("poll")) || segments[i - 1] === "poller") return ids.polling!;
         // An operational webhook endpoint (Svix's) is an alert channel, not one of our endpoints.
         return ids[segments[0] === "operational-webhook" ? "operational-webhook" : segments[i - 1]!] ?? "unknown-id";
       })
@@ -83,6 +85,8 @@ async function makeObjects(uid: string, headers: Record<string, string> = {}): P
   const api = await apiClient();
   const consumer = await createConsumer(api, { uid });
   const endpoint = await createEndpoint(api, uid, "http://127.0.0.1:9/hook", { headers });
+  const polling = await api.post(`/api/v1/consumers/${uid}/endpoints`, { kind: "polling" });
+  expect(polling.status, polling.text).toBe(201);
   const message = await sendMessage(api, uid, { payload: { n: 1 } });
   const channel = await api.post("/api/v1/alert-channels", { kind: "email", name: "ops", config: { to: ["ops@example.com"] } });
   const key = await api.post("/api/v1/api-keys", { name: "victim" });
@@ -100,6 +104,7 @@ async function makeObjects(uid: string, headers: Record<string, string> = {}): P
     schemas: "1",
     "background-task": recovery.body.id,
     endpoint: endpoint.id,
+    polling: polling.body.id,
     msg: message.id,
     attempt: await loggedAttempt(message.id, endpoint.id),
     endpoints: endpoint.id,
@@ -187,7 +192,7 @@ describe("what a viewer reads", () => {
     const reads: string[] = [];
     for (const { folder, methods } of apiRoutes()) {
       const segments = folder.split("/").filter(Boolean);
-      if (!methods.some((m) => m.method === "GET") || folder.includes("[...")) continue;
+      if (!methods.some((m) => m.method === "GET") || folder.includes("[...") || UNWRAPPED.has(`GET ${folder}`)) continue;
       const route = `GET ${folder}`;
       reads.push(route);
       const asViewer = await viewer.get(concretePath(segments));
@@ -213,7 +218,8 @@ describe("what a viewer reads", () => {
     const viewer = await operatorClient("viewer");
     const admin = await operatorClient("admin");
     expect((await viewer.get(`/api/v1/endpoints/${ids.endpoints}`)).body.headers).toEqual({ authorization: "[redacted]" });
-    expect((await viewer.get(`/api/v1/consumers/reads/endpoints`)).body.data[0].headers).toEqual({ authorization: "[redacted]" });
+    const listed = (await viewer.get(`/api/v1/consumers/reads/endpoints`)).body.data as { id: string; headers: Record<string, string> }[];
+    expect(listed.find((e) => e.id === ids.endpoints)!.headers).toEqual({ authorization: "[redacted]" });
     expect((await admin.get(`/api/v1/endpoints/${ids.endpoints}`)).body.headers).toEqual({ authorization: "Bearer receiver-token-123" });
   });
 });

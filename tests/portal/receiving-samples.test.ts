@@ -3,10 +3,11 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fillSecret } from "../../lib/receiving/sample-text";
 import type { ReceivingSampleId } from "../../lib/receiving/schemas";
-import { readReceivingSample } from "../../lib/receiving/samples";
+import { readPollingSample, readReceivingSample } from "../../lib/receiving/samples";
+import { startHttpApp } from "../helpers/http-app";
 import { apiClient, type Api } from "../helpers/api";
 import { freePort } from "../helpers/built-app";
-import { consumerWithEndpoint, sendMessage } from "../helpers/fixtures";
+import { consumerWithEndpoint, createConsumer, sendMessage } from "../helpers/fixtures";
 import { waitFor } from "../helpers/receiver";
 import { startTestWorker } from "../helpers/worker";
 
@@ -17,6 +18,7 @@ import { startTestWorker } from "../helpers/worker";
  * tampered body. The Python sample runs where `flask` and `standardwebhooks` can be imported.
  */
 const python = spawnSync("python3", ["-c", "import flask, standardwebhooks"], { stdio: "ignore" }).status === 0;
+const pythonPoller = spawnSync("python3", ["-c", "import requests, standardwebhooks"], { stdio: "ignore" }).status === 0;
 
 type Runner = { id: ReceivingSampleId; command: string; args: string[]; available: boolean };
 const RUNNERS: Runner[] = [
@@ -148,9 +150,67 @@ describe.each(RUNNERS)("the $id receiver sample", (runner) => {
   });
 });
 
+const POLL_RUNNERS: Runner[] = [
+  { id: "node", command: process.execPath, args: ["--input-type=module", "-"], available: true },
+  { id: "python", command: "python3", args: ["-"], available: pythonPoller },
+];
+
+describe.each(POLL_RUNNERS)("the $id polling sample", (runner) => {
+  let app: Awaited<ReturnType<typeof startHttpApp>>;
+  beforeAll(async () => {
+    app = await startHttpApp();
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  /** A polling endpoint of a consumer of its own, a token for it, and the sample reading it with `secret` (the endpoint's unless given). */
+  async function startPoller(secret?: string) {
+    const { uid } = await createConsumer(api, { name: "Acme" }, "acme-poll");
+    const endpoint = await api.post(`/api/v1/consumers/${uid}/endpoints`, { kind: "polling" });
+    expect(endpoint.status, endpoint.text).toBe(201);
+    const token = (await api.post(`/api/v1/endpoints/${endpoint.body.id}/poll-tokens`)).body.token as string;
+    const key = secret ?? ((await api.get(`/api/v1/endpoints/${endpoint.body.id}/secret`)).body.key as string);
+    const code = fillSecret(readPollingSample(runner.id).code, key, `${app.url}/api/v1/endpoints/${endpoint.body.id}/poll`);
+    const child = spawn(runner.command, runner.args, { cwd: path.resolve("."), env: { ...process.env, POLL_TOKEN: token }, stdio: ["pipe", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    const done = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+    child.stdin.end(code);
+    return { uid, output: () => output, stop: async () => (child.kill("SIGTERM"), await done) };
+  }
+
+  it.runIf(runner.available)("reads the endpoint's messages in order, verifies each, and takes each once", async () => {
+    const poller = await startPoller();
+    try {
+      const ids: string[] = [];
+      for (const amount of [100, 200, 300]) ids.push((await sendMessage(api, poller.uid, { payload: { invoice: "in_poll", amount, note: "café ☕" } })).id);
+      await waitFor(() => ids.every((id) => poller.output().includes(`${id}: processed`)), { timeout: 30_000, what: "the sample to process the messages", onTimeout: () => console.log(poller.output()) });
+      const order = ids.map((id) => poller.output().indexOf(`${id}: processed`));
+      expect(order).toEqual([...order].sort((a, b) => a - b));
+      for (const id of ids) expect(count(poller.output(), `${id}: processed`)).toBe(1);
+      expect(poller.output()).not.toContain("refused");
+    } finally {
+      await poller.stop();
+    }
+  });
+
+  it.runIf(runner.available)("refuses a message signed with another secret", async () => {
+    const poller = await startPoller("whsec_" + Buffer.from("another endpoint's 32-byte key!!").toString("base64"));
+    try {
+      const { id } = await sendMessage(api, poller.uid, { payload: { invoice: "in_poll_other" } });
+      await waitFor(() => poller.output().includes(`${id}: refused`), { timeout: 30_000, what: "the sample to refuse the message", onTimeout: () => console.log(poller.output()) });
+      expect(poller.output()).not.toContain(`${id}: processed`);
+    } finally {
+      await poller.stop();
+    }
+  });
+});
+
 describe("the samples the guide shows", () => {
   it("each use the official Standard Webhooks library of its language and leave one place for the secret", async () => {
-    const { readReceivingSamples } = await import("../../lib/receiving/samples");
+    const { readPollingSamples, readReceivingSamples } = await import("../../lib/receiving/samples");
     const libraries: Record<string, string> = {
       node: 'from "standardwebhooks"',
       python: "from standardwebhooks",
@@ -162,6 +222,12 @@ describe("the samples the guide shows", () => {
       expect(sample.code, sample.id).toContain(libraries[sample.id]);
       expect(count(sample.code, "{{SECRET}}"), sample.id).toBe(1);
       expect(fillSecret(sample.code, null), sample.id).toContain("whsec_YOUR_ENDPOINT_SECRET");
+    }
+    for (const sample of readPollingSamples()) {
+      expect(sample.code, sample.id).toContain(libraries[sample.id]);
+      expect(count(sample.code, "{{SECRET}}"), sample.id).toBe(1);
+      expect(count(sample.code, "{{POLL_URL}}"), sample.id).toBe(1);
+      expect(sample.code, sample.id).toContain("POLL_TOKEN");
     }
   });
 });

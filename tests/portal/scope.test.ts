@@ -15,7 +15,7 @@ import { apiRoutes, routeKeys, SVIX_SAAS_ONLY } from "../helpers/routes";
  */
 const CAPABILITIES: readonly PortalCapability[] = PORTAL_CAPABILITIES;
 
-type Ids = { consumer: string; uid: string; endpoint: string; spare: string; message: string; recovery: string; attempt: string };
+type Ids = { consumer: string; uid: string; endpoint: string; spare: string; polling: string; pollTokenId: string; message: string; recovery: string; attempt: string };
 type Req = { path: string; body?: unknown };
 type Entry =
   | { rule: "forbidden"; req: (a: Ids) => Req }
@@ -62,6 +62,10 @@ const TABLE: Record<string, Entry> = {
     foreign: (b) => ({ path: `/endpoints/${b.endpoint}/filter/test`, body: { filter: null } }),
   },
   "GET /endpoints/[id]/lines": { rule: "scoped", own: (a) => ({ path: `/endpoints/${a.endpoint}/lines` }), foreign: (b) => ({ path: `/endpoints/${b.endpoint}/lines` }) },
+  // A poll token outlives the session: making one is managing the endpoint. The poll itself takes the token, not a session.
+  "POST /endpoints/[id]/poll-tokens": { rule: "manage_endpoints", own: (a) => ({ path: `/endpoints/${a.polling}/poll-tokens` }), foreign: (b) => ({ path: `/endpoints/${b.polling}/poll-tokens` }) },
+  "GET /endpoints/[id]/poll-status": { rule: "scoped", own: (a) => ({ path: `/endpoints/${a.polling}/poll-status` }), foreign: (b) => ({ path: `/endpoints/${b.polling}/poll-status` }) },
+  "GET /endpoints/[id]/poll": { rule: "public" },
   "POST /endpoints/[id]/test": { rule: "manage_endpoints", own: (a) => ({ path: `/endpoints/${a.endpoint}/test`, body: {} }), foreign: (b) => ({ path: `/endpoints/${b.endpoint}/test`, body: {} }) },
   "GET /endpoints/[id]/secret": { rule: "view_secrets", own: (a) => ({ path: `/endpoints/${a.endpoint}/secret` }), foreign: (b) => ({ path: `/endpoints/${b.endpoint}/secret` }) },
   "POST /endpoints/[id]/secret/rotate": {
@@ -105,6 +109,11 @@ const TABLE: Record<string, Entry> = {
     foreign: (b) => ({ path: `/recoveries/${b.recovery}/retry-failed`, body: {} }),
   },
   "DELETE /endpoints/[id]": { rule: "manage_endpoints", own: (a) => ({ path: `/endpoints/${a.spare}` }), foreign: (b) => ({ path: `/endpoints/${b.endpoint}` }) },
+  "DELETE /endpoints/[id]/poll-tokens/[token_id]": {
+    rule: "manage_endpoints",
+    own: (a) => ({ path: `/endpoints/${a.polling}/poll-tokens/${a.pollTokenId}` }),
+    foreign: (b) => ({ path: `/endpoints/${b.polling}/poll-tokens/${b.pollTokenId}` }),
+  },
 
   "POST /consumers": { rule: "forbidden", req: () => ({ path: "/consumers", body: { uid: "made-by-portal", name: "P" } }) },
   "DELETE /consumers/[consumer]": { rule: "forbidden", req: (a) => ({ path: `/consumers/${a.consumer}` }) },
@@ -223,6 +232,17 @@ const TABLE: Record<string, Entry> = {
   "GET /app/[app_id]/attempt/msg/[msg_id]": { rule: "scoped", own: (a) => ({ path: `/app/${a.uid}/attempt/msg/${a.message}` }), foreign: (b) => ({ path: `/app/${b.uid}/attempt/msg/${b.message}` }) },
   "GET /app/[app_id]/attempt/endpoint/[endpoint_id]": { rule: "scoped", own: (a) => ({ path: `/app/${a.uid}/attempt/endpoint/${a.endpoint}` }), foreign: (b) => ({ path: `/app/${b.uid}/attempt/endpoint/${b.endpoint}` }) },
   "GET /background-task": { rule: "scoped", own: () => ({ path: "/background-task" }) },
+  "GET /app/[app_id]/poller/[sink_id]": { rule: "scoped", own: (a) => ({ path: `/app/${a.uid}/poller/${a.polling}` }), foreign: (b) => ({ path: `/app/${b.uid}/poller/${b.polling}` }) },
+  "GET /app/[app_id]/poller/[sink_id]/consumer/[consumer_id]": {
+    rule: "scoped",
+    own: (a) => ({ path: `/app/${a.uid}/poller/${a.polling}/consumer/alpha-reader` }),
+    foreign: (b, a) => ({ path: `/app/${a.uid}/poller/${b.polling}/consumer/alpha-reader` }),
+  },
+  "POST /app/[app_id]/poller/[sink_id]/consumer/[consumer_id]/seek": {
+    rule: "scoped",
+    own: (a) => ({ path: `/app/${a.uid}/poller/${a.polling}/consumer/alpha-reader/seek`, body: { after: new Date(Date.now() - 60_000).toISOString() } }),
+    foreign: (b) => ({ path: `/app/${b.uid}/poller/${b.polling}/consumer/alpha-reader/seek`, body: { after: new Date(Date.now() - 60_000).toISOString() } }),
+  },
   ...Object.fromEntries(Object.entries(SVIX_SAAS_ONLY).map(([key, req]) => [key, { rule: "forbidden" as const, req }])),
 
   "GET /openapi.json": { rule: "public" },
@@ -241,18 +261,21 @@ const walked: string[] = [];
 async function objectsOf(uid: string, name: string, url: string): Promise<Ids> {
   const { consumerId, endpoints } = await consumerWithEndpoints(api, [url, `${url}-spare`], { consumer: { uid, name } });
   const [endpoint, spare] = endpoints.map((e) => e.id) as [string, string];
+  const polling = await api.post(`/api/v1/consumers/${uid}/endpoints`, { kind: "polling" });
+  expect(polling.status, polling.text).toBe(201);
+  const pollToken = await api.post(`/api/v1/endpoints/${polling.body.id}/poll-tokens`);
   const message = await sendMessage(api, uid, { payload: { owner: name } });
   const recovery = await api.post(`/api/v1/endpoints/${endpoint}/recover`, { since, include_never_attempted: true });
   expect(recovery.status, recovery.text).toBe(202);
   const attempt = await loggedAttempt(message.id, endpoint);
-  return { consumer: consumerId, uid, endpoint, spare, message: message.id, recovery: recovery.body.id, attempt };
+  return { consumer: consumerId, uid, endpoint, spare, polling: polling.body.id, pollTokenId: pollToken.body.id, message: message.id, recovery: recovery.body.id, attempt };
 }
 
 beforeAll(async () => {
   api = await apiClient();
   A = await objectsOf("alpha-corp", "Alpha Corp", "http://127.0.0.1:9/alpha-hook");
   B = await objectsOf("bravo-corp", "Bravo Corp", "http://127.0.0.1:9/bravo-hook");
-  bMarkers = [B.consumer, B.uid, "Bravo Corp", "bravo-hook", B.endpoint, B.spare, B.message, B.recovery];
+  bMarkers = [B.consumer, B.uid, "Bravo Corp", "bravo-hook", B.endpoint, B.spare, B.polling, B.message, B.recovery];
   await api.post("/api/v1/event-types", { name: "invoice.paid", schema: { type: "object" } });
   const channel = await api.post("/api/v1/alert-channels", { kind: "email", name: "ops", config: { to: ["ops@example.com"] } });
   const key = await api.post("/api/v1/api-keys", { name: "other" });

@@ -12,7 +12,7 @@ import { apiRoutes, SVIX_SAAS_ONLY } from "../helpers/routes";
  * A Svix route with no entry in TABLE fails the first test; a route of ours is walked unlisted.
  */
 type SvixCapability = (typeof SVIX_CAPABILITIES)[number];
-type Ids = { uid: string; endpoint: string; message: string; attempt: string; recovery: string };
+type Ids = { uid: string; endpoint: string; polling: string; message: string; attempt: string; recovery: string };
 type Req = { path: string; body?: unknown };
 /** What Svix documents a route to need: "read" is ViewBase (every token), a list is any one of those capabilities, "never" no app-portal token. */
 type Need = "read" | "never" | readonly SvixCapability[];
@@ -57,6 +57,13 @@ const TABLE: Record<string, { need: Need; req: (a: Ids) => Req }> = {
   "POST /app/[app_id]/msg/[msg_id]/endpoint/[endpoint_id]/resend": { need: CREATE_ATTEMPTS, req: (a) => ({ path: `/app/${a.uid}/msg/${a.message}/endpoint/${a.endpoint}/resend` }) },
   "GET /app/[app_id]/attempt/msg/[msg_id]": { need: "read", req: (a) => ({ path: `/app/${a.uid}/attempt/msg/${a.message}` }) },
   "GET /app/[app_id]/attempt/endpoint/[endpoint_id]": { need: "read", req: (a) => ({ path: `/app/${a.uid}/attempt/endpoint/${a.endpoint}` }) },
+  // Reading the application's polling endpoint is reading its messages: every token.
+  "GET /app/[app_id]/poller/[sink_id]": { need: "read", req: (a) => ({ path: `/app/${a.uid}/poller/${a.polling}` }) },
+  "GET /app/[app_id]/poller/[sink_id]/consumer/[consumer_id]": { need: "read", req: (a) => ({ path: `/app/${a.uid}/poller/${a.polling}/consumer/portal` }) },
+  "POST /app/[app_id]/poller/[sink_id]/consumer/[consumer_id]/seek": {
+    need: "read",
+    req: (a) => ({ path: `/app/${a.uid}/poller/${a.polling}/consumer/portal/seek`, body: { after: new Date(Date.now() - 60_000).toISOString() } }),
+  },
   // The SaaS's, never its customer's: sending, the applications themselves, the catalog, tokens.
   ...Object.fromEntries(Object.entries(SVIX_SAAS_ONLY).map(([key, req]) => [key, { need: "never" as const, req }])),
   "DELETE /app/[app_id]/endpoint/[endpoint_id]": { need: MANAGE_ENDPOINT, req: (a) => ({ path: `/app/${a.uid}/endpoint/spare` }) },
@@ -81,10 +88,12 @@ let B: Ids;
 async function objectsOf(uid: string): Promise<Ids> {
   const { endpoints } = await consumerWithEndpoints(api, [`http://127.0.0.1:9/${uid}`], { consumer: { uid, name: uid } });
   const endpoint = endpoints[0]!.id;
+  const polling = await api.post(`/api/v1/consumers/${uid}/endpoints`, { kind: "polling" });
+  expect(polling.status, polling.text).toBe(201);
   const message = await sendMessage(api, uid);
   const recovery = await api.post(`/api/v1/endpoints/${endpoint}/recover`, { since });
   expect(recovery.status, recovery.text).toBe(202);
-  return { uid, endpoint, message: message.id, attempt: await loggedAttempt(message.id, endpoint), recovery: recovery.body.id };
+  return { uid, endpoint, polling: polling.body.id, message: message.id, attempt: await loggedAttempt(message.id, endpoint), recovery: recovery.body.id };
 }
 
 async function svixToken(uid: string, input: object): Promise<string> {

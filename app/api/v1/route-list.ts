@@ -23,6 +23,10 @@ import * as endpointsIdSecret from "./endpoints/[id]/secret/route";
 import * as endpointsIdStats from "./endpoints/[id]/stats/route";
 import * as endpointsIdFilterTest from "./endpoints/[id]/filter/test/route";
 import * as endpointsIdLines from "./endpoints/[id]/lines/route";
+import * as endpointsIdPoll from "./endpoints/[id]/poll/route";
+import * as endpointsIdPollStatus from "./endpoints/[id]/poll-status/route";
+import * as endpointsIdPollTokens from "./endpoints/[id]/poll-tokens/route";
+import * as endpointsIdPollTokensTokenId from "./endpoints/[id]/poll-tokens/[token_id]/route";
 import * as endpointsIdTest from "./endpoints/[id]/test/route";
 import * as endpoints from "./endpoints/route";
 import * as erasuresId from "./erasures/[id]/route";
@@ -79,6 +83,9 @@ import * as appAppIdMsgBulkExpunge from "./(svix)/app/[app_id]/msg/bulk-expunge/
 import * as appAppIdMsgExpungeAllContents from "./(svix)/app/[app_id]/msg/expunge-all-contents/route";
 import * as appAppIdMsgMsgIdEndpoint from "./(svix)/app/[app_id]/msg/[msg_id]/endpoint/route";
 import * as appAppIdMsgMsgIdEndpointEndpointIdResend from "./(svix)/app/[app_id]/msg/[msg_id]/endpoint/[endpoint_id]/resend/route";
+import * as appAppIdPollerSinkId from "./(svix)/app/[app_id]/poller/[sink_id]/route";
+import * as appAppIdPollerSinkIdConsumerConsumerId from "./(svix)/app/[app_id]/poller/[sink_id]/consumer/[consumer_id]/route";
+import * as appAppIdPollerSinkIdConsumerConsumerIdSeek from "./(svix)/app/[app_id]/poller/[sink_id]/consumer/[consumer_id]/seek/route";
 import * as appAppIdAttemptEndpointEndpointId from "./(svix)/app/[app_id]/attempt/endpoint/[endpoint_id]/route";
 import * as appAppIdAttemptMsgMsgId from "./(svix)/app/[app_id]/attempt/msg/[msg_id]/route";
 import * as authAppAppIdExpireAll from "./(svix)/auth/app/[app_id]/expire-all/route";
@@ -131,6 +138,10 @@ export const ROUTE_LIST = {
   "/endpoints/{id}/enable": endpointsIdEnable,
   "/endpoints/{id}/filter/test": endpointsIdFilterTest,
   "/endpoints/{id}/lines": endpointsIdLines,
+  "/endpoints/{id}/poll": endpointsIdPoll,
+  "/endpoints/{id}/poll-status": endpointsIdPollStatus,
+  "/endpoints/{id}/poll-tokens": endpointsIdPollTokens,
+  "/endpoints/{id}/poll-tokens/{token_id}": endpointsIdPollTokensTokenId,
   "/endpoints/{id}/recover": endpointsIdRecover,
   "/endpoints/{id}": endpointsId,
   "/endpoints/{id}/secret/rotate": endpointsIdSecretRotate,
@@ -193,6 +204,9 @@ export const ROUTE_LIST = {
   "/app/{app_id}/msg/expunge-all-contents": appAppIdMsgExpungeAllContents,
   "/app/{app_id}/msg/{msg_id}/endpoint": appAppIdMsgMsgIdEndpoint,
   "/app/{app_id}/msg/{msg_id}/endpoint/{endpoint_id}/resend": appAppIdMsgMsgIdEndpointEndpointIdResend,
+  "/app/{app_id}/poller/{sink_id}": appAppIdPollerSinkId,
+  "/app/{app_id}/poller/{sink_id}/consumer/{consumer_id}": appAppIdPollerSinkIdConsumerConsumerId,
+  "/app/{app_id}/poller/{sink_id}/consumer/{consumer_id}/seek": appAppIdPollerSinkIdConsumerConsumerIdSeek,
   "/app/{app_id}/attempt/endpoint/{endpoint_id}": appAppIdAttemptEndpointEndpointId,
   "/app/{app_id}/attempt/msg/{msg_id}": appAppIdAttemptMsgMsgId,
   "/auth/app/{app_id}/expire-all": authAppAppIdExpireAll,

@@ -11,7 +11,7 @@ import { usePortalReasons } from "../endpoints/use-portal-reasons";
 import { EndpointGate } from "../endpoints/endpoint-gate";
 import { usePortalSession } from "../session-context";
 import { useLatestAttempt, useSampleSecret } from "./queries";
-import { ReceiverChecklist, VerifySection, type SampleSecret } from "./receiving-guide";
+import { PollingSection, ReceiverChecklist, VerifySection, type SampleSecret } from "./receiving-guide";
 import { RequestHeaders, type HeadersSource } from "./request-headers";
 
 const deliveryHref = (messageId: string) => `/portal/deliveries/${encodeURIComponent(messageId)}`;
@@ -20,7 +20,7 @@ const deliveryHref = (messageId: string) => `/portal/deliveries/${encodeURICompo
  * One endpoint's guide: the headers its latest attempt carried, the samples with its secret
  * filled in (where the link shows secrets), a test send beside them, and the checklist.
  */
-export function EndpointReceivingScreen({ id, samples, policy }: { id: string; samples: ReceivingSample[]; policy: ReceivingPolicy }) {
+export function EndpointReceivingScreen({ id, samples, pollingSamples, policy }: { id: string; samples: ReceivingSample[]; pollingSamples: ReceivingSample[]; policy: ReceivingPolicy }) {
   const t = useTranslations("receiving");
   const { can } = usePortalSession();
   const reasons = usePortalReasons();
@@ -41,24 +41,32 @@ export function EndpointReceivingScreen({ id, samples, policy }: { id: string; s
         : { kind: "loading" };
         const headers: HeadersSource = latest.isSuccess ? { kind: "latest", attempt: latest.data } : { kind: "loading" };
         const link = "text-sm font-medium text-primary underline-offset-2 hover:underline";
+        // A polling endpoint is read, not sent to: its reader instead of a receiver, and no test send.
+        const polling = e.kind === "polling";
         return (
           <>
             <div className="mb-6 min-w-0">
               <h1 className="text-xl font-semibold">{t("endpointTitle")}</h1>
               <p className="mt-1 flex flex-wrap items-center gap-2 text-sm">
                 <span className="font-mono break-all" data-testid="guide-endpoint-url">
-                  {e.url}
+                  {polling ? t("pollingEndpoint") : e.url}
                 </span>
                 <EndpointStateBadge endpoint={e} />
               </p>
             </div>
             <div className="grid gap-4 lg:grid-cols-3">
               <div className="min-w-0 space-y-4 lg:col-span-2">
-                <RequestHeaders source={headers} />
-                <VerifySection samples={samples} secret={secret} />
+                {polling ? (
+                  <PollingSection samples={pollingSamples} secret={secret} endpointId={e.id} />
+                ) : (
+                  <>
+                    <RequestHeaders source={headers} />
+                    <VerifySection samples={samples} secret={secret} />
+                  </>
+                )}
               </div>
               <div className="min-w-0 space-y-4">
-                <TestSendCard endpoint={e} reason={reasons.manage} messageHref={deliveryHref} />
+                {polling ? null : <TestSendCard endpoint={e} reason={reasons.manage} messageHref={deliveryHref} />}
                 <Card className="p-4">
                   <h2 className="text-base font-semibold">{t("eventTypesTitle")}</h2>
                   <p className="mt-1 text-sm break-words text-muted-foreground" data-testid="guide-event-types">
@@ -68,7 +76,7 @@ export function EndpointReceivingScreen({ id, samples, policy }: { id: string; s
                     {t("eventTypesLink")}
                   </Link>
                 </Card>
-                <ReceiverChecklist policy={policy} />
+                {polling ? null : <ReceiverChecklist policy={policy} />}
               </div>
             </div>
           </>

@@ -2,6 +2,7 @@
 
 import { CheckCircle2, KeyRound } from "lucide-react";
 import { useTranslations } from "next-intl";
+import { useSyncExternalStore } from "react";
 import { SECRET_STAND_IN } from "@/lib/receiving/sample-text";
 import type { ReceivingPolicy, ReceivingSample } from "@/lib/receiving/schemas";
 import { Card } from "../../ui/card";
@@ -38,6 +39,39 @@ export function VerifySection({ samples, secret }: { samples: ReceivingSample[];
       </p>
       <div className="mt-3">
         <SampleTabs samples={samples} secret={secret.kind === "filled" ? secret.secret : null} />
+      </div>
+    </Card>
+  );
+}
+
+const POLLING_NOTES = ["token", "cursor", "wait", "expired", "verify"] as const;
+
+/** The app's origin, in the browser only: a polling reader's URL starts with it (the server renders the stand-in). */
+const origin = () => window.location.origin;
+const noOrigin = () => null;
+const unsubscribed = () => () => {};
+
+/**
+ * Reading a polling endpoint (docs/destinations.md#polling-endpoints): what the token and the cursor
+ * are, then a reader per language, its secret and this endpoint's poll URL filled in where known.
+ */
+export function PollingSection({ samples, secret, endpointId }: { samples: ReceivingSample[]; secret: SampleSecret; endpointId: string | null }) {
+  const t = useTranslations("receiving.polling");
+  const appOrigin = useSyncExternalStore(unsubscribed, origin, noOrigin);
+  const pollUrl = endpointId && appOrigin ? `${appOrigin}/api/v1/endpoints/${encodeURIComponent(endpointId)}/poll` : null;
+  return (
+    <Card className="p-4" data-testid="polling-guide">
+      <h2 className="text-base font-semibold">{t("title")}</h2>
+      <p className="mt-1 text-sm text-muted-foreground">{t("description")}</p>
+      <ul className="mt-3 list-disc space-y-1 pl-5 text-sm">
+        {POLLING_NOTES.map((note) => (
+          <li key={note} className="break-words">
+            {t(note)}
+          </li>
+        ))}
+      </ul>
+      <div className="mt-3">
+        <SampleTabs samples={samples} secret={secret.kind === "filled" ? secret.secret : null} pollUrl={pollUrl} />
       </div>
     </Card>
   );

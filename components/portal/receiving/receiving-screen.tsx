@@ -10,11 +10,11 @@ import { useConsumerEndpoints } from "../../shared/queries/consumers";
 import { Card } from "../../ui/card";
 import { Skeleton } from "../../ui/skeleton";
 import { usePortalSession } from "../session-context";
-import { ReceiverChecklist, VerifySection } from "./receiving-guide";
+import { PollingSection, ReceiverChecklist, VerifySection } from "./receiving-guide";
 import { RequestHeaders } from "./request-headers";
 
 /** The general guide: example headers, the samples with a stand-in secret, the checklist, and each endpoint's own guide. */
-export function ReceivingScreen({ samples, policy }: { samples: ReceivingSample[]; policy: ReceivingPolicy }) {
+export function ReceivingScreen({ samples, pollingSamples, policy }: { samples: ReceivingSample[]; pollingSamples: ReceivingSample[]; policy: ReceivingPolicy }) {
   const t = useTranslations("receiving");
   const { theme } = usePortalSession();
   return (
@@ -31,6 +31,7 @@ export function ReceivingScreen({ samples, policy }: { samples: ReceivingSample[
         <div className="min-w-0 space-y-4 lg:col-span-2">
           <RequestHeaders source={{ kind: "example" }} />
           <VerifySection samples={samples} secret={{ kind: "general" }} />
+          <PollingSection samples={pollingSamples} secret={{ kind: "general" }} endpointId={null} />
         </div>
         <div className="min-w-0">
           <ReceiverChecklist policy={policy} />
@@ -68,7 +69,7 @@ function EndpointGuides() {
                   href={`/portal/endpoints/${encodeURIComponent(endpoint.id)}/receiving`}
                   className="flex items-center gap-2 px-3 py-2 text-sm hover:bg-muted focus-visible:outline-2 focus-visible:outline-ring"
                 >
-                  <span className="min-w-0 flex-1 font-mono text-xs break-all">{endpoint.url}</span>
+                  <span className="min-w-0 flex-1 font-mono text-xs break-all">{endpoint.kind === "polling" ? t("pollingEndpoint") : endpoint.url}</span>
                   {endpoint.description ? <span className="hidden max-w-48 truncate text-xs text-muted-foreground md:inline">{endpoint.description}</span> : null}
                   <EndpointStateBadge endpoint={endpoint} />
                   <span className="hidden text-xs font-medium text-primary sm:inline">{t("openGuide")}</span>

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { consumerId, createdAt, ts, updatedAt } from "./columns";
 import { consumers } from "./consumers";
 
@@ -64,6 +64,14 @@ export const endpoints = pgTable(
     // across every worker process.
     rateWindowStart: ts("rate_window_start"),
     rateWindowCount: integer("rate_window_count").notNull().default(0),
+    /**
+     * A polling endpoint's committed position: the last message a poll returned past it (a poll
+     * returning messages after it records them as polled and moves it on; lib/polling, ADR 0048).
+     * null: never polled past the start.
+     */
+    pollPosition: text("poll_position"),
+    /** When a polling endpoint was last polled (any token, any cursor): its health. */
+    lastPolledAt: ts("last_polled_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -94,4 +102,45 @@ export const endpointSecrets = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index("endpoint_secrets_endpoint_idx").on(t.endpointId, t.createdAt.desc())],
+);
+
+/**
+ * The tokens a polling endpoint is read with (GET /endpoints/{id}/poll): each scoped to its one
+ * endpoint, stored as a hash as API keys are, shown once, revoked by deletion.
+ */
+export const pollTokens = pgTable(
+  "poll_tokens",
+  {
+    id: text("id").primaryKey(),
+    endpointId: text("endpoint_id")
+      .notNull()
+      .references(() => endpoints.id, { onDelete: "cascade" }),
+    /** The endpoint's (columns.ts consumerId). */
+    consumerId: consumerId(),
+    hash: text("hash").notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: ts("last_used_at"),
+  },
+  (t) => [uniqueIndex("poll_tokens_hash_key").on(t.hash), index("poll_tokens_endpoint_idx").on(t.endpointId, t.createdAt)],
+);
+
+/**
+ * The Svix poller's stored positions (`/app/{app}/poller/{sink}/consumer/{consumer_id}`): where
+ * each named reader of a polling endpoint stands, as the last message id it was given.
+ */
+export const pollerConsumers = pgTable(
+  "poller_consumers",
+  {
+    endpointId: text("endpoint_id")
+      .notNull()
+      .references(() => endpoints.id, { onDelete: "cascade" }),
+    /** The reader's name, as the Svix call gives it. */
+    name: text("name").notNull(),
+    /** The endpoint's (columns.ts consumerId). */
+    consumerId: consumerId(),
+    /** The last message id this reader was given, or the bound it was sought to (a `msg_` prefix and a time). */
+    position: text("position").notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.endpointId, t.name] })],
 );

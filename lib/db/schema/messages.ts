@@ -193,7 +193,8 @@ export const claimRotation = pgTable("claim_rotation", {
   afterConsumer: text("after_consumer"),
 });
 
-export const ATTEMPT_TRIGGERS = ["scheduled", "manual", "recovery", "probe"] as const;
+/** `polled`: a polling endpoint's message given by a poll past its committed position (lib/polling). */
+export const ATTEMPT_TRIGGERS = ["scheduled", "manual", "recovery", "probe", "polled"] as const;
 export type AttemptTrigger = (typeof ATTEMPT_TRIGGERS)[number];
 
 /** One HTTP try. Written for every attempt; never updated. */
