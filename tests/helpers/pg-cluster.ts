@@ -124,30 +124,25 @@ const COMMON = {
   hot_standby_feedback: "on",
 };
 
-/**
- * A primary on a free port. `synchronousStandby`: the standby name (its application_name) whose
- * acknowledgement every commit waits for — `synchronous_commit = on` then means "on the standby's
- * disk too", which is what lets a failover lose nothing.
- */
-export async function startPrimary(options: { synchronousStandby?: string; settings?: Record<string, string> } = {}): Promise<PgNode> {
+/** A primary on a free port, with what a standby needs to stream from it. */
+export async function startPrimary(options: { settings?: Record<string, string> } = {}): Promise<PgNode> {
   requireBinaries();
   const dir = makeDir("wa-pg-primary-");
   const port = await freePort();
   await pgTool("initdb", ["-D", path.join(dir, "data"), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"], { asServer: true });
-  await startServer(dir, port, {
-    ...COMMON,
-    ...(options.synchronousStandby ? { synchronous_standby_names: options.synchronousStandby } : {}),
-    ...options.settings,
-  });
+  await startServer(dir, port, { ...COMMON, ...options.settings });
   return node("primary", dir, port);
 }
 
 /**
  * A hot standby of `primary` streaming from it through a replication slot of its own (so the
  * primary keeps every WAL segment it has not received): pg_basebackup -R writes standby.signal and
- * primary_conninfo. Resolves once the primary reports it streaming.
+ * primary_conninfo. Resolves once the primary reports it streaming. `synchronous`: then the
+ * primary's synchronous standby (synchronous_standby_names, set only now — a commit before any
+ * standby streams would wait for one), so that `synchronous_commit = on` means "on the standby too",
+ * which is what lets a failover lose nothing; resolves once the primary reports it in sync.
  */
-export async function startStandby(primary: PgNode, name = "standby1"): Promise<PgNode> {
+export async function startStandby(primary: PgNode, name = "standby1", options: { synchronous?: boolean } = {}): Promise<PgNode> {
   requireBinaries();
   const dir = makeDir(`wa-pg-${name}-`);
   const port = await freePort();
@@ -158,19 +153,28 @@ export async function startStandby(primary: PgNode, name = "standby1"): Promise<
   );
   await startServer(dir, port, { ...COMMON });
   const standby = node(name, dir, port);
-  await waitForStreaming(primary, name);
+  if (options.synchronous) {
+    const sql = postgres(primary.url(), { max: 1, onnotice: () => {} });
+    try {
+      await sql.unsafe(`alter system set synchronous_standby_names = '${name}'`);
+      await sql`select pg_reload_conf()`;
+    } finally {
+      await sql.end();
+    }
+  }
+  await waitForStreaming(primary, name, options.synchronous ?? false);
   return standby;
 }
 
-/** Resolves once `primary` reports `name` streaming (and, if it is its synchronous standby, in sync). */
-export async function waitForStreaming(primary: PgNode, name: string): Promise<void> {
+/** Resolves once `primary` reports `name` streaming (and, if `sync`, as its synchronous standby). */
+export async function waitForStreaming(primary: PgNode, name: string, sync = false): Promise<void> {
   const sql = postgres(primary.url(), { max: 1, onnotice: () => {} });
   try {
     await waitFor(
       async () => {
         const [row] = await sql<{ state: string; sync: string }[]>`
           select state, sync_state as sync from pg_stat_replication where application_name = ${name}`;
-        return row?.state === "streaming";
+        return row?.state === "streaming" && (!sync || row.sync === "sync");
       },
       { timeout: 60_000, what: `${name} to stream from the primary`, onTimeout: () => console.log(primary.log()) },
     );
