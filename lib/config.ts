@@ -59,19 +59,18 @@ function isDatabaseUrl(value: string): boolean {
   }
 }
 
+const databaseUrl = z
+  .string()
+  .refine(isDatabaseUrl, "a postgres:// URL, with one host or several separated by commas (host1:5432,host2:5432/db)")
+  .optional();
+
 const EnvSchema = z.object({
-  DATABASE_URL: z
-    .string()
-    .refine(isDatabaseUrl, "a postgres:// URL, with one host or several separated by commas (host1:5432,host2:5432/db)")
-    .optional(),
+  DATABASE_URL: databaseUrl,
   /**
    * A streaming replica of DATABASE_URL's database (same form): the message log, search, the
    * statistics and the attempt log read from it (docs/scaling.md#read-replicas-for-the-dashboards-queries).
    */
-  DATABASE_READ_URL: z
-    .string()
-    .refine(isDatabaseUrl, "a postgres:// URL, with one host or several separated by commas (host1:5432,host2:5432/db)")
-    .optional(),
+  DATABASE_READ_URL: databaseUrl,
   PORT: integer(3000, 1, 65535),
   /** Read by lib/db/client.ts itself (the CLI has no config); parsed here so a bad value stops the start. */
   DATABASE_POOL_SIZE: integer(10, 1, 1000),
