@@ -46,8 +46,34 @@ const durations = (fallback: string) =>
 const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
 const isSecureOrLoopback = (url: URL) => url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK.includes(url.hostname));
 
+/**
+ * A connection URL with one host, or several separated by commas — a failover pair's form
+ * (docs/operating.md#postgresql-failover), which the WHATWG URL parser refuses: the URL with its
+ * first host alone must parse.
+ */
+function isDatabaseUrl(value: string): boolean {
+  const match = /^([a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?)([^/?#]*)(.*)$/i.exec(value);
+  if (!match) return false;
+  try {
+    new URL(`${match[1]}${match[2]!.split(",")[0]}${match[3]}`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const databaseUrl = z
+  .string()
+  .refine(isDatabaseUrl, "a postgres:// URL, with one host or several separated by commas (host1:5432,host2:5432/db)")
+  .optional();
+
 const EnvSchema = z.object({
-  DATABASE_URL: z.string().url().optional(),
+  DATABASE_URL: databaseUrl,
+  /**
+   * A streaming replica of DATABASE_URL's database (same form): the message log, search, the
+   * statistics and the attempt log read from it (docs/scaling.md#read-replicas-for-the-dashboards-queries).
+   */
+  DATABASE_READ_URL: databaseUrl,
   PORT: integer(3000, 1, 65535),
   /** Read by lib/db/client.ts itself (the CLI has no config); parsed here so a bad value stops the start. */
   DATABASE_POOL_SIZE: integer(10, 1, 1000),

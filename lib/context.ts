@@ -34,7 +34,21 @@ export type Ctx = {
   config: Config;
   /** Set inside inTransaction: verbs called with this ctx join the caller's transaction. */
   inTransaction?: true;
+  /** DATABASE_READ_URL's replica, when one is configured: taken only through onReplica. */
+  replica?: { db: Executor; sql: SqlOrTx };
 };
+
+/**
+ * The ctx for a read that tolerates replication lag — a list or a figure a person looks at, where
+ * a page a second old is no harm (docs/scaling.md#read-replicas-for-the-dashboards-queries): on the
+ * replica when one is configured. Inside a transaction it stays there, since whoever opened it may
+ * need what it wrote; and every other read (a single row, what a write is about to check, what a
+ * page shows right after its own write) never calls this, so it stays on the primary.
+ */
+export function onReplica(ctx: Ctx): Ctx {
+  if (!ctx.replica || ctx.inTransaction) return ctx;
+  return { actor: ctx.actor, config: ctx.config, db: ctx.replica.db, sql: ctx.replica.sql };
+}
 
 /**
  * Runs `work` in one transaction and hands it a ctx bound to it. A ctx already in a transaction is

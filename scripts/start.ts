@@ -11,7 +11,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { checkSingleSignOn } from "../lib/auth/oidc-issuer";
 import { ConfigError, parseConfig } from "../lib/config";
-import { closeDb } from "../lib/db/client";
+import { checkEncryptionKey } from "../lib/crypto/key-check";
+import { closeDb, getSql } from "../lib/db/client";
 import { migrateOnStart } from "../lib/db/migrate";
 import { DATA_DIR, resolveDatabase } from "../lib/runtime/database";
 import { buildIfNeeded } from "../lib/runtime/build-app";
@@ -89,6 +90,7 @@ async function main(): Promise<void> {
   const ssoIssuer = await checkSingleSignOn(config);
   if (ssoIssuer) say(`Single sign-on through ${ssoIssuer}${config.PASSWORD_SIGN_IN ? "" : " (password sign-in off)"}.`);
   await migrateOnStart(database.url, config.MIGRATE_ON_START, mode === "web" ? "web app" : "web app and worker");
+  await checkEncryptionKey(getSql(), config);
   const demo = database.embedded ? await seedDemo({ ctx: systemCtx(), appUrl: config.APP_URL }) : null;
   const noCredentials = !database.embedded && !(await hasCredentials(systemCtx()));
   await closeDb();

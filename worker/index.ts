@@ -3,7 +3,8 @@
  * same Postgres as the web app. Any number of workers may run; all coordination is in Postgres.
  */
 import { ConfigError, parseConfig } from "../lib/config";
-import { closeDb } from "../lib/db/client";
+import { checkEncryptionKey } from "../lib/crypto/key-check";
+import { closeDb, getSql } from "../lib/db/client";
 import { installDatabaseCrashGuard } from "../lib/db/crash-guard";
 import { migrateOnStart } from "../lib/db/migrate";
 import { logger } from "../lib/logger";
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
   // Off unless OTEL_EXPORTER_OTLP_ENDPOINT is set; a collector that is down never stops the worker.
   await startTracing("worker");
   await withDatabaseRetry("migrate", () => migrateOnStart(url, config.MIGRATE_ON_START, "worker"));
+  await withDatabaseRetry("check ENCRYPTION_KEY", () => checkEncryptionKey(getSql(), config));
   if (config.ALLOW_PRIVATE_ENDPOINTS) logger.warn("ALLOW_PRIVATE_ENDPOINTS=true: deliveries may reach loopback and private addresses");
   else if (config.ALLOWED_ENDPOINT_CIDRS.length) logger.info("SSRF guard allowlist", { cidrs: config.ALLOWED_ENDPOINT_CIDRS.map((c) => c.text) });
 

@@ -1,9 +1,9 @@
 import { EventEmitter } from "node:events";
 import { Logger, run, type WorkerEvents, type WorkerPool } from "graphile-worker";
-import pg from "pg";
 import type { Config } from "../lib/config";
 import type { Ctx } from "../lib/context";
 import { getSql } from "../lib/db/client";
+import { nodePostgresPool } from "../lib/db/node-postgres";
 import { closeDestinations } from "../lib/destinations";
 import { DeliveryPump } from "./delivery-pump";
 import { isConnectionError } from "../lib/db/errors";
@@ -83,7 +83,7 @@ export async function startWorker(url: string, config: Config): Promise<WorkerHa
   const pump = new DeliveryPump(getSql(), config);
   workerState.pump = pump;
   setAttemptsInFlightSource(() => pump.attemptsInFlight);
-  const pgPool = new pg.Pool({ connectionString: url, max: config.WORKER_CONCURRENCY + 4 });
+  const pgPool = nodePostgresPool(url, { max: config.WORKER_CONCURRENCY + 4 });
   setGraphilePool(pgPool);
   pgPool.on("error", (error) => logger.warn("graphile pool client error", { error: String(error) }));
   pgPool.on("connect", (client) => client.on("error", (error) => logger.warn("graphile client error", { error: String(error) })));

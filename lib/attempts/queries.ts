@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { eq, gte, lt, type SQL } from "drizzle-orm";
-import { consumerScope, type Ctx } from "../context";
+import { consumerScope, onReplica, type Ctx } from "../context";
 import { attempts } from "../db/schema";
 import { selectPage } from "../db/keyset";
 import { toPage, type PageQuery } from "../pagination";
@@ -41,7 +41,7 @@ export function toAttempt(row: typeof attempts.$inferSelect) {
 
 async function pageOfAttempts(ctx: Ctx, query: PageQuery, filters: (SQL | undefined)[]) {
   const scope = consumerScope(ctx);
-  const rows = await selectPage(ctx.db, attempts, query, [scope ? eq(attempts.consumerId, scope) : undefined, ...filters]);
+  const rows = await selectPage(onReplica(ctx).db, attempts, query, [scope ? eq(attempts.consumerId, scope) : undefined, ...filters]);
   return toPage(rows, query.limit, toAttempt);
 }
 

@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:
 import type { Config } from "../config";
 
 /** Every key the configuration can decrypt with: the current one first, then retired ones. */
-export function decryptionKeys(config: Config): Buffer[] {
+export function decryptionKeys(config: Pick<Config, "ENCRYPTION_KEY" | "ENCRYPTION_KEYS_PREVIOUS">): Buffer[] {
   return [config.ENCRYPTION_KEY, ...config.ENCRYPTION_KEYS_PREVIOUS];
 }
 

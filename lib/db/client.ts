@@ -3,6 +3,7 @@ import type { PgTransaction } from "drizzle-orm/pg-core";
 import type { PostgresJsQueryResultHKT } from "drizzle-orm/postgres-js";
 import type { ExtractTablesWithRelations, Logger } from "drizzle-orm";
 import postgres from "postgres";
+import { failoverSocket } from "./hosts";
 import * as schema from "./schema";
 
 export type Sql = postgres.Sql;
@@ -18,13 +19,17 @@ type Clients = { url: string; sql: Sql; db: DB };
 
 // Next.js dev reloads modules; keep one pool per process across reloads.
 const holder = globalThis as unknown as { __webhookAdminDb?: Clients };
+const readHolder = globalThis as unknown as { __webhookAdminReadDb?: Clients };
 
 // jsonb and json parameters: a string is JSON text already (what drizzle sends), anything else is
 // serialized here (what `sql.json(value)` sends). postgres.js alone would encode drizzle's text twice.
 const jsonParameter = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
 
 export function createSql(url: string, options: { max?: number; name?: string } = {}): Sql {
-  const sql = postgres(url, {
+  // Several hosts (a failover pair): each connection goes to the one that takes writes (lib/db/hosts.ts).
+  const failover = failoverSocket(url);
+  const sql = postgres(failover?.url ?? url, {
+    ...(failover ? { socket: failover.socket } : {}),
     max: options.max ?? 10,
     onnotice: () => {},
     // A dead server is noticed quickly and the pool reconnects on the next query.
@@ -77,10 +82,26 @@ export function getSql(): Sql {
   return clients().sql;
 }
 
+/**
+ * The pool on DATABASE_READ_URL (a streaming replica), as both dialects, or null when it is unset.
+ * Edges only, as getDb: a ctx carries it as `replica`, for the reads that tolerate its lag.
+ */
+export function getReplica(): { sql: Sql; db: DB } | null {
+  const url = process.env.DATABASE_READ_URL;
+  if (!url) return null;
+  if (!readHolder.__webhookAdminReadDb || readHolder.__webhookAdminReadDb.url !== url) {
+    const sql = createSql(url, { max: Number(process.env.DATABASE_POOL_SIZE ?? 10), name: "webhook-admin-read" });
+    readHolder.__webhookAdminReadDb = { url, sql, db: ormOver(sql) };
+  }
+  return readHolder.__webhookAdminReadDb;
+}
+
 export async function closeDb(): Promise<void> {
   const current = holder.__webhookAdminDb;
+  const replica = readHolder.__webhookAdminReadDb;
   holder.__webhookAdminDb = undefined;
-  await current?.sql.end({ timeout: 5 });
+  readHolder.__webhookAdminReadDb = undefined;
+  await Promise.all([current?.sql.end({ timeout: 5 }), replica?.sql.end({ timeout: 5 })]);
 }
 
 export { schema };

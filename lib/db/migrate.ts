@@ -7,6 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ConfigError } from "../config";
 import { createSql, type Sql } from "./client";
+import { nodePostgresPool } from "./node-postgres";
 import { splitConcurrent, type ConcurrentStatement } from "./concurrent-statements";
 import { applySqlFunctions } from "./functions";
 import { retryOnConflict } from "./retry";
@@ -116,7 +117,16 @@ export async function migrateDatabase(url: string, options: Options = {}): Promi
       await runConcurrent(sql, batch.flatMap((s) => s.concurrent));
     }
     if (!options.migrationsFolder && options.upTo === undefined) {
-      await runMigrations({ connectionString: url });
+      // graphile-worker's driver, given what it cannot read from a failover URL itself.
+      const pgPool = nodePostgresPool(url, { max: 1 });
+      // A client that loses its server: the migration's next query fails and says so; not a crash.
+      pgPool.on("error", () => {});
+      pgPool.on("connect", (client) => client.on("error", () => {}));
+      try {
+        await runMigrations({ pgPool });
+      } finally {
+        await pgPool.end();
+      }
       // A process older than the schema — one of the previous release, restarting while the next
       // rolls out — leaves the SQL functions as the newer release made them: CREATE OR REPLACE
       // would put its own bodies back under the new release's workers.

@@ -1,5 +1,5 @@
 import { and, eq, getTableColumns, gte, isNotNull, isNull, lt, notInArray, sql, type AnyColumn, type SQL } from "drizzle-orm";
-import { consumerScope, type Ctx } from "../context";
+import { consumerScope, onReplica, type Ctx } from "../context";
 import { deliveries, failedDeliveries, messages } from "../db/schema";
 import { keysetBefore, newestFirst } from "../db/keyset";
 import { NotFoundError } from "../errors";
@@ -42,6 +42,9 @@ export async function listMessages(ctx: Ctx, query: PageQuery & ListMessagesQuer
   /** The page's place, consumer and time window, on whichever table the walk goes down. */
   // Messages of a consumer being erased are left out until its erasure reaches them.
   const erasing = consumerId ? [] : await erasingConsumerIds(ctx);
+  // The consumer and the erasures above are the primary's (one just made lists, one being erased is
+  // gone at once); the log itself may be a moment behind on the replica.
+  const log = onReplica(ctx);
   const walk = (createdAt: AnyColumn, id: AnyColumn, consumer: AnyColumn) => [
     cursor ? keysetBefore(createdAt, id, cursor) : undefined,
     consumerId ? eq(consumer, consumerId) : erasing.length > 0 ? notInArray(consumer, erasing) : undefined,
@@ -58,8 +61,8 @@ export async function listMessages(ctx: Ctx, query: PageQuery & ListMessagesQuer
   ];
   const rows =
     query.status === "failed"
-      ? await failedMessages(ctx, query, walk, content)
-      : await ctx.db
+      ? await failedMessages(log, query, walk, content)
+      : await log.db
           .select()
           .from(messages)
           .where(
@@ -77,13 +80,13 @@ export async function listMessages(ctx: Ctx, query: PageQuery & ListMessagesQuer
           .limit(query.limit + 1);
   const page = rows.slice(0, query.limit);
   const deliveryRows = page.length
-    ? await ctx.db
+    ? await log.db
         .select(deliveryColumns)
         .from(deliveries)
         .where(deliveriesOfMessages(page.map((m) => m.id)))
     : [];
   // Names for the page's distinct consumers and endpoints, by primary key: the walk above keeps its plan.
-  const [owners, targets] = await Promise.all([consumerRefs(ctx, page.map((m) => m.consumerId)), endpointRefs(ctx, deliveryRows.map((d) => d.endpointId))]);
+  const [owners, targets] = await Promise.all([consumerRefs(log, page.map((m) => m.consumerId)), endpointRefs(log, deliveryRows.map((d) => d.endpointId))]);
   return toPage(rows, query.limit, (row) => ({
     ...toMessage(row),
     deliveries: deliveryRows.filter((d) => d.messageId === row.id).map((d) => toDeliverySummary(d, targets.get(d.endpointId) ?? null)),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Ctx } from "../context";
+import { onReplica, type Ctx } from "../context";
 import { IsoDate } from "../schemas";
 import { findEndpointRow } from "../endpoints/queries";
 import { readEndpointTotals } from "./queries";
@@ -16,7 +16,8 @@ export const EndpointStatsQuery = z.object({
  */
 export async function endpointStats(ctx: Ctx, ref: string, query: z.infer<typeof EndpointStatsQuery>) {
   const { id, destination } = await findEndpointRow(ctx, ref);
-  const totals = await readEndpointTotals(ctx, id, query.since ?? new Date(Date.now() - 86_400_000));
+  // The endpoint is found on the primary (one just made has statistics, empty ones); its figures on the replica.
+  const totals = await readEndpointTotals(onReplica(ctx), id, query.since ?? new Date(Date.now() - 86_400_000));
   return {
     since: totals.since.toISOString(),
     attempts: totals.attempts,

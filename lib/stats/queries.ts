@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { consumerScope, type Ctx } from "../context";
+import { consumerScope, onReplica, type Ctx } from "../context";
 import type { Executor } from "../db/client";
 import { NotFoundError, ValidationError } from "../errors";
 import { findConsumer } from "../consumers/queries";
@@ -39,7 +39,7 @@ export async function getStats(ctx: Ctx, query: StatsQuery) {
     );
   }
   const scope = await resolveScope(ctx, query);
-  const rows = await readBuckets(ctx.db, scope, { from: new Date(from), to: new Date(to), step, source: bucket === "minute" ? 60 : 3600 });
+  const rows = await readBuckets(onReplica(ctx).db, scope, { from: new Date(from), to: new Date(to), step, source: bucket === "minute" ? 60 : 3600 });
   const byTime = new Map(rows.map((r) => [Number(r.t), r]));
   const data = Array.from({ length: count }, (_, i) => {
     const t = from + i * step;
