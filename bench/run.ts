@@ -17,6 +17,8 @@
  *          --fair-vs 8ebb7f7 (the commit whose claim, time-ordered, comes first)
  *          --schema-pairs 3 (0 skips part a5) --schema-messages 2000 --schema-batch-messages 5000
  *          --poll-messages 2000 (0 skips part w) --poll-pollers 10 --poll-limit 100
+ *          --destination-deliveries 10000 (0 skips part x) --destination-rounds 3 --destination-endpoints 5
+ *          --soak 60m (0, the default, skips part k) --soak-rate 50 --soak-healthy 5 --soak-failing 3 --soak-sample 10s --soak-out .data/bench
  *          --server-pairs 3 (0 skips part a1) --notify-rounds 3 (0 skips part a3) --notify-connections 64
  *          --lean-probe-dir bench/vendor/lean-probe (part b2)
  *          --claim-pairs 2 (0 skips part f4) --claim-deliveries 20000 --claim-vs 132ac54 (the commit whose claim to compare)
@@ -47,6 +49,7 @@ import { filterRows, measureFilterCost, type FilterPair } from "./filters";
 import { measurePollThroughput, type PollFigures } from "./polling";
 import { measureFairness, type FairnessRun } from "./fairness";
 import { runSoak, soakVerdictLine, type SoakFigures } from "./soak";
+import { DESTINATION_KINDS, measureDestinations, type DestinationPhase } from "./destinations";
 import { parseDuration } from "../lib/duration";
 import { measureLineLatency, measureOrderingCost, type LineLatency } from "./ordering";
 import { measureSchemaCost, schemaRows, type SchemaPair } from "./schemas";
@@ -72,6 +75,10 @@ const { values } = parseArgs({
     "notify-rounds": { type: "string", default: "3" },
     "filter-pairs": { type: "string", default: "3" },
     "poll-messages": { type: "string", default: "2000" },
+    // Part x: deliveries a round to each kind of destination (0 skips it).
+    "destination-deliveries": { type: "string", default: "10000" },
+    "destination-rounds": { type: "string", default: "3" },
+    "destination-endpoints": { type: "string", default: "5" },
     "poll-pollers": { type: "string", default: "10" },
     "poll-limit": { type: "string", default: "100" },
     "filter-messages": { type: "string", default: "2000" },
@@ -612,6 +619,18 @@ async function main(): Promise<void> {
     );
   }
 
+  // x. The delivery rate to each kind of destination (bench/destinations.ts): HTTP, RabbitMQ, Redis.
+  let destinations: DestinationPhase[] = [];
+  const destinationDeliveries = Number(values["destination-deliveries"]);
+  if (destinationDeliveries > 0) {
+    const rounds = Number(values["destination-rounds"]);
+    const endpointsEach = Number(values["destination-endpoints"]);
+    heading(`x. Destinations: ${int(destinationDeliveries)} queued by SQL to ${endpointsEach} endpoints of one kind (max_concurrency 100), HTTP / amqp / redis_stream, ${rounds} rounds, the order turned each round`);
+    await Promise.all([worker, ...extra].map((w) => w.stop()));
+    destinations = await measureDestinations({ db, receiver, api, env, logDir }, { rounds, deliveries: destinationDeliveries, endpoints: endpointsEach, log: say });
+    for (const kind of DESTINATION_KINDS) say(`${kind}: median ${int(medianOf(destinations.filter((p) => p.kind === kind).map((p) => p.rate)))}/s`);
+  }
+
   // f. The stats rollup's cost: the outcome write's attempt log with the rollup and without, in
   // this process (bench/outcome-writes.ts), in pairs in turn; no worker runs meanwhile.
   let rollupPairs: WritePair[] = [];
@@ -833,6 +852,11 @@ async function main(): Promise<void> {
         ],
         ["   A beside B / alone", `${(run.besideRate / run.aloneRate).toFixed(3)} (${int(run.besideRate)}/s, ${int(run.aloneRate)}/s)`, "A's arrival rate"],
       ]),
+      ...DESTINATION_KINDS.filter((kind) => destinations.some((p) => p.kind === kind)).map((kind) => {
+        const rates = destinations.filter((p) => p.kind === kind).map((p) => p.rate);
+        const http = medianOf(destinations.filter((p) => p.kind === "http").map((p) => p.rate));
+        return [`x. to ${kind}`, `${int(medianOf(rates))}/s (${(medianOf(rates) / http).toFixed(2)}× HTTP)`, `median of ${rates.length} rounds; ${int(destinationDeliveries)} queued by SQL a round, attempts written`];
+      }),
       ...rollupRows(rollupPairs, opt.rollupDeliveries),
       ...pairRows("f2. tracing on / off", otelPairs, ["on", "off"], "; OTLP/HTTP JSON to a local sink"),
       ...pairRows(`f4. claim this tree / ${opt.claimVs}`, claimAb?.pairs ?? [], ["this tree", opt.claimVs]),
