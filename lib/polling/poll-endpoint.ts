@@ -80,7 +80,7 @@ export async function pollEndpoint({ ctx, ref, token, client, cursor, limit, sig
   const endpoint = await readEndpoint(ctx, found.endpointId);
   if (!endpoint || ![endpoint.id, endpoint.uid, endpoint.svixId].includes(ref)) throw new NotFoundError("endpoint", ref);
   if (endpoint.state !== "active") throw new ConflictError("endpoint_disabled", "The endpoint is disabled: its consumer's operator enables it again before it can be polled.");
-  const from = cursor === undefined ? startOf(endpoint.createdAt, config.RETENTION_PERIOD) : decodeCursor(cursor);
+  const from = cursor === undefined || cursor === "" ? startOf(endpoint.createdAt, config.RETENTION_PERIOD) : decodeCursor(cursor);
   checkRetained(from, config.RETENTION_PERIOD);
 
   const read = () => readPage(ctx.sql, endpoint, from, { limit, settleMs: config.POLL_SETTLE });

@@ -1,8 +1,11 @@
 import { z } from "zod";
 
-/** GET /endpoints/{id}/poll's query: where to start (the previous page's `cursor`; none: the endpoint's start) and how many at most. */
+/**
+ * GET /endpoints/{id}/poll's query: where to start (the previous page's `cursor`; none or empty —
+ * `?cursor=&limit=`, as the contract writes it — the endpoint's start) and how many at most.
+ */
 export const PollQuery = z.object({
-  cursor: z.string().min(1).max(200).optional(),
+  cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(250).default(50),
 });
 export type PollQuery = z.infer<typeof PollQuery>;

@@ -86,7 +86,7 @@ describe("two-factor sign-in and sessions, in English", () => {
   });
 
   it("signs out, then signs in with the password and, asked for it, the code", async () => {
-    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("button", { name: "Sign out", exact: true }).click();
     await page.waitForURL(/\/login/);
     await signInWithCode(page, email, secret, "en");
   });

@@ -157,6 +157,11 @@ describe("a polling endpoint", () => {
   it("refuses a malformed cursor (400), one before retention (410), a bad token (401) and another endpoint's token (404)", async () => {
     const ep = await pollingEndpoint();
     const other = await pollingEndpoint();
+    // An empty cursor is none, as the contract's `?cursor=&limit=` (and the portal's curl) send it.
+    const first = await sendMessage(api, ep.uid);
+    const fromStart = await poll(ep.id, ep.token, { cursor: "", limit: 100 });
+    expect(fromStart.status, fromStart.text).toBe(200);
+    expect(fromStart.body.data.map((m) => m.id)).toEqual([first.id]);
     expectProblem(await poll(ep.id, ep.token, { cursor: "not-a-cursor!" }), 400, "invalid_cursor");
     expectProblem(await poll(ep.id, ep.token, { cursor: Buffer.from("1:evt_123").toString("base64url") }), 400, "invalid_cursor");
     const expired = encodeCursor(positionAt(Date.now() - 31 * 86_400_000));
