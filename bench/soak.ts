@@ -115,14 +115,20 @@ async function startSoakReceiver(onArrival: (ms: number) => void) {
   };
 }
 
-/** Least squares slope of y over x (per unit of x). */
+/**
+ * Theil–Sen slope of y over x (per unit of x): the median of every pair's slope, so a few spikes —
+ * a garbage collection, a busy minute on the host — do not read as growth.
+ */
 function slope(points: { x: number; y: number }[]): number {
-  const n = points.length;
-  if (n < 2) return 0;
-  const mx = points.reduce((s, p) => s + p.x, 0) / n;
-  const my = points.reduce((s, p) => s + p.y, 0) / n;
-  const sxx = points.reduce((s, p) => s + (p.x - mx) ** 2, 0);
-  return sxx === 0 ? 0 : points.reduce((s, p) => s + (p.x - mx) * (p.y - my), 0) / sxx;
+  const slopes: number[] = [];
+  for (let i = 0; i < points.length; i++) {
+    for (let j = i + 1; j < points.length; j++) {
+      if (points[j]!.x !== points[i]!.x) slopes.push((points[j]!.y - points[i]!.y) / (points[j]!.x - points[i]!.x));
+    }
+  }
+  if (slopes.length === 0) return 0;
+  slopes.sort((a, b) => a - b);
+  return slopes[Math.floor(slopes.length / 2)]!;
 }
 
 /**
