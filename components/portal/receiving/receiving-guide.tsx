@@ -71,7 +71,7 @@ export function PollingSection({ samples, secret, endpointId }: { samples: Recei
         ))}
       </ul>
       <div className="mt-3">
-        <SampleTabs samples={samples} secret={secret.kind === "filled" ? secret.secret : null} pollUrl={pollUrl} />
+        <SampleTabs samples={samples} secret={secret.kind === "filled" ? secret.secret : null} pollUrl={pollUrl} testId="poll-sample-code" />
       </div>
     </Card>
   );

@@ -8,7 +8,18 @@ import { CodeBlock } from "../../shared/code-block";
 import { cn } from "../../ui/cn";
 
 /** One tab per language (arrow keys move between them), each sample with the secret (and a polling reader's URL) filled in or its stand-in. */
-export function SampleTabs({ samples, secret, pollUrl = null }: { samples: ReceivingSample[]; secret: string | null; pollUrl?: string | null }) {
+export function SampleTabs({
+  samples,
+  secret,
+  pollUrl = null,
+  testId = "sample-code",
+}: {
+  samples: ReceivingSample[];
+  secret: string | null;
+  pollUrl?: string | null;
+  /** The code box's test id: the general guide shows a receiver's tabs and a poller's. */
+  testId?: string;
+}) {
   const t = useTranslations("receiving.code");
   const [selected, setSelected] = useState(0);
   const tabs = useRef<(HTMLButtonElement | null)[]>([]);
@@ -55,7 +66,7 @@ export function SampleTabs({ samples, secret, pollUrl = null }: { samples: Recei
       </div>
       {sample ? (
         <div role="tabpanel" id={`${id}-panel`} aria-labelledby={`${id}-tab-${sample.id}`}>
-          <CodeBlock code={fillSecret(sample.code, secret, pollUrl)} title={sample.file} copyLabel={t("copy")} testId="sample-code" />
+          <CodeBlock code={fillSecret(sample.code, secret, pollUrl)} title={sample.file} copyLabel={t("copy")} testId={testId} />
         </div>
       ) : null}
     </div>
