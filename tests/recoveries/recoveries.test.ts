@@ -455,17 +455,24 @@ describe("pace and survival", () => {
       const created = await api.post(`/api/v1/endpoints/${ep}/recover`, { since: new Date(Date.now() - 120_000).toISOString(), canary: 0, rate_per_second: 40 });
       const id = created.body.id as string;
       const startedAt = receiver.received.length;
-      await waitFor(() => receiver.received.length >= startedAt + 480, { what: "12 s of the run", timeout: 40_000 });
+      // Waits on arrivals, not on a count the clock would have to produce: an arrival 11 s after the
+      // first closes the window below, however fast a loaded machine sends.
+      const span = () => {
+        const run = receiver.received.slice(startedAt);
+        return run.length > 1 ? run[run.length - 1]!.at - run[0]!.at : 0;
+      };
+      await waitFor(() => span() >= 11_000, { what: "11 s of the run", timeout: 120_000 });
       expect((await api.post(`/api/v1/recoveries/${id}/cancel`)).status).toBe(200);
       // From the second second on (the bucket starts empty), ten seconds of arrivals.
       const arrivals = receiver.received.slice(startedAt).map((r) => r.at);
       const from = arrivals[0]! + 1000;
       const inWindow = arrivals.filter((t) => t >= from && t < from + 10_000).length;
-      // At most the rate in any 1.05 s (the claim's window): 381 in ten seconds. Never past it with
-      // two processes claiming; and not a trickle either (half the rate), with room below for the
-      // stalls of a loaded machine: a worker that waits for a core sends later, never more — with
-      // both cores held by busy loops beside the suite, 287 arrived in the window.
-      expect(inWindow).toBeGreaterThanOrEqual(200);
+      // At most the rate in any 1.05 s (the claim's window): 381 in ten seconds, never past it with
+      // two processes claiming — a loaded machine only sends later, never more. Below, only that the
+      // bucket paces at the run's rate rather than at a trickle (a bucket refilled per claim, or once
+      // a second, sends ten): a loaded machine's stalls take the rest, and a fresh CI run with every
+      // suite beside this one had 160 where a quiet one has 400, so the floor is a fifth.
+      expect(inWindow).toBeGreaterThanOrEqual(80);
       expect(inWindow).toBeLessThanOrEqual(440);
       // Both processes took part: this one made some of the attempts, not all.
       const mine = workerState.pump!.counters.resends - resendsBefore;
@@ -476,8 +483,8 @@ describe("pace and survival", () => {
       await second.kill();
       await receiver.close();
     }
-    // 600 failures to make, a second worker to start and a 12 s run: on a loaded machine, more than the default minute.
-  }, 180_000);
+    // 600 failures to make, a second worker to start and an 11 s run that a loaded machine may stretch: minutes, not the default one.
+  }, 300_000);
 
   it("ramps up from an eighth of its rate, doubling every RECOVERY_RAMP_EVERY", async () => {
     const receiver = await startOutageReceiver();
