@@ -1,11 +1,12 @@
 /**
- * The Dockerfile's base, `node:20-bookworm-slim`, made on this machine where no container registry
- * is reachable: Debian bookworm's minbase from Debian's mirror (debootstrap), slimmed as Debian's
- * slim images are, this machine's Node.js and npm, a `node` user (uid 1000) as in the official
- * image, and this machine's CA bundle and global npmrc (npm reaches its registry here through a
- * certificate the stock trust store lacks).
- * Made once and kept: the debootstrap under CACHE_DIR, the image in podman's store, remade when
- * this machine's Node.js changes.
+ * The bases of the images built here, where no container registry is reachable, both from Debian
+ * bookworm's minbase from Debian's mirror (debootstrap), slimmed as Debian's slim images are:
+ * - the Dockerfile's, `node:20-bookworm-slim`: with this machine's Node.js and npm, a `node` user
+ *   (uid 1000) as in the official image, and this machine's CA bundle and global npmrc (npm reaches
+ *   its registry here through a certificate the stock trust store lacks);
+ * - `debian:bookworm-slim`, which the PostgreSQL image of the compose check starts from.
+ * Made once and kept: the debootstrap under CACHE_DIR, the images in podman's store, the first
+ * remade when this machine's Node.js changes.
  */
 import { execFile } from "node:child_process";
 import { existsSync, readlinkSync } from "node:fs";
@@ -17,14 +18,16 @@ import { podman, runVisible } from "./podman";
 const exec = promisify(execFile);
 
 export const BASE_IMAGE = "localhost/node:20-bookworm-slim";
+export const DEBIAN_IMAGE = "localhost/debian:bookworm-slim";
 const CACHE_DIR = process.env.IMAGE_CACHE_DIR ?? "/var/cache/webhook-admin-image";
 const MINBASE = path.join(CACHE_DIR, "bookworm-minbase.tar");
 const CA_BUNDLE = "/etc/ssl/certs/ca-certificates.crt";
 // What the base was made from: a different Node.js here means a different base.
 const MADE_FROM = `bookworm minbase, slim, node ${process.version}`;
+const DEBIAN_MADE_FROM = "bookworm minbase, slim";
 
-async function madeFrom(): Promise<string | null> {
-  return podman(["image", "inspect", "--format", '{{index .Labels "webhook-admin.base"}}', BASE_IMAGE]).catch(() => null);
+async function madeFrom(image: string): Promise<string | null> {
+  return podman(["image", "inspect", "--format", '{{index .Labels "webhook-admin.base"}}', image]).catch(() => null);
 }
 
 /** The rootfs of Debian bookworm's minbase in `dir`, from the cached debootstrap when there is one. */
@@ -78,30 +81,30 @@ async function addNode(rootfs: string): Promise<void> {
   await exec("chroot", [rootfs, "useradd", "--uid", "1000", "--gid", "node", "--shell", "/bin/bash", "--create-home", "node"]);
 }
 
-/** BASE_IMAGE, made unless podman already holds it, made from this machine's Node.js. */
-export async function ensureBaseImage(say: (line: string) => void): Promise<string> {
-  if ((await madeFrom()) === MADE_FROM) return BASE_IMAGE;
-  say(`Making the base image ${BASE_IMAGE} (${MADE_FROM})…`);
+/** `image` from a slimmed minbase that `finish` completes, labelled with what it was made from. */
+async function makeImage(image: string, label: string, changes: string[], say: (line: string) => void, finish?: (rootfs: string) => Promise<void>): Promise<string> {
+  if ((await madeFrom(image)) === label) return image;
+  say(`Making the base image ${image} (${label})…`);
   await mkdir(CACHE_DIR, { recursive: true });
   const rootfs = await mkdtemp(path.join(CACHE_DIR, "rootfs-"));
   const tarball = `${rootfs}.tar`;
   try {
     await minbase(rootfs, say);
     await slim(rootfs);
-    await addNode(rootfs);
+    await finish?.(rootfs);
     await exec("tar", ["-C", rootfs, "-cf", tarball, "."]);
-    await podman([
-      "import",
-      "--change", 'CMD ["node"]',
-      "--change", "ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-      "--change", `ENV NODE_EXTRA_CA_CERTS=${CA_BUNDLE}`,
-      "--change", `LABEL webhook-admin.base="${MADE_FROM}"`,
-      tarball,
-      BASE_IMAGE,
-    ]);
+    const change = [...changes, "ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", `LABEL webhook-admin.base="${label}"`];
+    await podman(["import", ...change.flatMap((c) => ["--change", c]), tarball, image]);
   } finally {
     await rm(rootfs, { recursive: true, force: true });
     await rm(tarball, { force: true });
   }
-  return BASE_IMAGE;
+  return image;
 }
+
+/** BASE_IMAGE, made unless podman already holds it, made from this machine's Node.js. */
+export const ensureBaseImage = (say: (line: string) => void): Promise<string> =>
+  makeImage(BASE_IMAGE, MADE_FROM, ['CMD ["node"]', `ENV NODE_EXTRA_CA_CERTS=${CA_BUNDLE}`], say, addNode);
+
+/** DEBIAN_IMAGE: Debian's slim image as its official one is, with bash for a command. */
+export const ensureDebianImage = (say: (line: string) => void): Promise<string> => makeImage(DEBIAN_IMAGE, DEBIAN_MADE_FROM, ['CMD ["bash"]'], say);

@@ -42,10 +42,11 @@ export function runVisible(command: string, args: string[]): Promise<void> {
   });
 }
 
-/** Debian's podman, runc and debootstrap, installed once. */
+/** Debian's podman, podman-compose, runc and debootstrap, installed once. */
 export async function ensurePodman(say: (line: string) => void): Promise<void> {
   const missing = [
     ["podman", "/usr/bin/podman"],
+    ["podman-compose", "/usr/bin/podman-compose"],
     ["runc", "/usr/sbin/runc"],
     ["debootstrap", "/usr/sbin/debootstrap"],
   ].filter(([, binary]) => !existsSync(binary as string));
