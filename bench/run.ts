@@ -13,7 +13,7 @@
  *          --soak-minutes 10 (0 skips the soak)
  *          --filter-pairs 3 (0 skips part a4) --filter-messages 2000 --filter-batch-messages 5000
  *          --ordering-pairs 3 (0 skips part o) --ordering-deliveries 20000 --ordering-keys 1000
- *          --fair-messages 100000 (0 skips part n) --fair-endpoints 1000 --fair-rate 5 --fair-idle-seconds 10
+ *          --fair-messages 100000 (0 skips part n) --fair-endpoints 1000 --fair-rate 5 --fair-idle-seconds 30
  *          --fair-vs 8ebb7f7 (the commit whose claim, time-ordered, comes first)
  *          --schema-pairs 3 (0 skips part a5) --schema-messages 2000 --schema-batch-messages 5000
  *          --poll-messages 2000 (0 skips part w) --poll-pollers 10 --poll-limit 100
@@ -89,7 +89,7 @@ const { values } = parseArgs({
     "fair-messages": { type: "string", default: "100000" },
     "fair-endpoints": { type: "string", default: "1000" },
     "fair-rate": { type: "string", default: "5" },
-    "fair-idle-seconds": { type: "string", default: "10" },
+    "fair-idle-seconds": { type: "string", default: "30" },
     // The last commit before fair claiming (issue 38): the claim in time order.
     "fair-vs": { type: "string", default: "8ebb7f7" },
     "schema-pairs": { type: "string", default: "3" },
