@@ -4,7 +4,7 @@ import { wakeDeliveriesAt } from "../jobs";
 import { completeRequested } from "./outcomes/complete-requested";
 import { completeScheduled, type ExhaustedRow } from "./outcomes/complete-scheduled";
 import { logAttempts } from "./outcomes/log-attempts";
-import { unparkFreedSlots } from "./outcomes/unpark-freed-slots";
+import { unparkFreedSlots } from "../endpoints/unpark-freed-slots";
 import { tallyEndpoints, updateEndpointHealth } from "./outcomes/update-endpoint-health";
 import type { AttemptOutcome, HealthPolicy } from "./outcomes/types";
 
@@ -34,7 +34,7 @@ export async function recordOutcomes(
     const exhausted: Promise<ExhaustedRow[]> = scheduled.length > 0 ? completeScheduled(tx, scheduled) : Promise.resolve([]);
     const endpointChanges = updateEndpointHealth(tx, tallies, health);
     // Every attempt held one of its endpoint's slots.
-    unparked = unparkFreedSlots(tx, outcomes.map((o) => o.endpointId), health);
+    unparked = unparkFreedSlots(tx, outcomes.map((o) => o.endpointId), health.defaultConcurrency);
     const retryTimes = scheduled.flatMap((o) => (o.next!.status === "pending" && o.next!.attemptAt ? [o.next!.attemptAt.getTime()] : []));
     await Promise.all([logAttempts(tx, outcomes), exhausted, endpointChanges, unparked, wakeDeliveriesAt(tx, retryTimes)]);
     await raiseAlerts({ sql: tx }, [

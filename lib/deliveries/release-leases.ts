@@ -1,7 +1,7 @@
 import type { Sql } from "../db/client";
 import { retryOnConflict } from "../db/retry";
 import type { ClaimedDelivery } from "./claim-due-deliveries";
-import { unparkFreedSlots } from "./outcomes/unpark-freed-slots";
+import { unparkFreedSlots } from "../endpoints/unpark-freed-slots";
 import type { HealthPolicy } from "./outcomes/types";
 
 /**
@@ -24,6 +24,6 @@ export async function releaseLeases(
       where q.delivery_id = v.id and q.kind = v.kind and q.lease_token = ${token}
       returning q.endpoint_id`;
     // Only the slots this lease still held: a row whose lease ran out (and was claimed again) frees none.
-    if (released.length > 0) await unparkFreedSlots(tx, released.map((r) => r.endpoint_id), health);
+    if (released.length > 0) await unparkFreedSlots(tx, released.map((r) => r.endpoint_id), health.defaultConcurrency);
   }));
 }

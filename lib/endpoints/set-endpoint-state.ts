@@ -4,10 +4,12 @@ import { endpoints, type EndpointState } from "../db/schema";
 import { raiseAlerts } from "../jobs/raise-alert";
 import { NotFoundError } from "../errors";
 import { lockEndpoints } from "./lock-endpoints";
+import { unparkFreedSlots } from "./unpark-freed-slots";
 
 /**
  * The one way an endpoint changes state. Enabling clears the failure streak, closes the circuit
- * and, if the endpoint was not active, raises endpoint.enabled; disabling (by a person or by the
+ * (waking the backlog parked behind it, as a probe's success would) and, if the endpoint was not
+ * active, raises endpoint.enabled; disabling (by a person or by the
  * 5-day rule) cancels its pending deliveries, which a recovery can bring back later. Called first
  * in its transaction: it takes the locks in the order the worker's outcome writes take them.
  */
@@ -56,6 +58,11 @@ export async function setEndpointState({
           .returning();
   if (change.state !== "active") {
     await db.execute(sql`select webhook_admin_cancel_pending(array[${id}]::text[], ${`endpoint_${change.state}`})`);
+  } else {
+    // Its slots' worth of the backlog due now (SKIP LOCKED: the queue rows are not locked first
+    // here); their outcomes wake the rest. Workers hear of it after the commit.
+    const woken = await unparkFreedSlots(ctx.sql, [id], ctx.config.ENDPOINT_MAX_CONCURRENCY);
+    if (woken.count > 0) await ctx.sql`select pg_notify('webhook_admin_due', '')`;
   }
   if (change.state === "active" && before.state !== "active") {
     await raiseAlerts(ctx, [{ kind: "endpoint.enabled", endpointId: id, data: { previous_state: before.state, reason: before.reason } }]);

@@ -146,13 +146,57 @@ describe("claiming due deliveries", () => {
     expect((await queueOf(busy)).filter((q) => q.parked)).toHaveLength(40);
   });
 
-  it("parks everything while the circuit is open, until its end at the latest", async () => {
+  it("parks everything while the circuit is open: one row due at its end for the probe, the rest waiting for its outcome", async () => {
     const openUntil = new Date(Date.now() + 20_000);
     const id = await endpointWith(4, { circuit_open_until: openUntil });
     expect((await claim()).deliveries).toHaveLength(0);
     const queue = await queueOf(id);
     expect(queue).toHaveLength(4);
-    expect(queue.every((q) => q.parked && q.next_attempt_at.getTime() === openUntil.getTime())).toBe(true);
+    expect(queue.every((q) => q.parked)).toBe(true);
+    const times = queue.map((q) => q.next_attempt_at.getTime() - openUntil.getTime()).sort((a, b) => a - b);
+    // The safety net, should no outcome come: ten minutes past the circuit's end.
+    expect(times).toEqual([0, 600_000, 600_000, 600_000]);
+  });
+
+  it("keeps a failing endpoint's backlog out of the claims: at the circuit's end one probe, and its outcome wakes a slot's worth", async () => {
+    // A backlog behind an open circuit, and a healthy endpoint of the same consumer behind it.
+    const id = await endpointWith(60, { circuit_open_until: new Date(Date.now() + 60_000) });
+    const healthy = (await createEndpoint(api, latestConsumer, "http://127.0.0.1:9/hook")).id;
+    const sql = getSql();
+    await sql`update endpoints set max_concurrency = 5 where id = ${id}`;
+    // Claims of 100 park the whole backlog (the healthy endpoint's row is among what they claim).
+    for (let i = 0; i < 5 && (await sql`select 1 from delivery_queue where endpoint_id = ${id} and not parked`).length > 0; i++) await claim();
+    // The circuit's time passes: only the rows parked for the probe come due, not the backlog.
+    await sql`update endpoints set circuit_open_until = now() - interval '1 second' where id = ${id}`;
+    await sql`update delivery_queue set next_attempt_at = date_trunc('milliseconds', now()) where endpoint_id = ${id} and next_attempt_at < now() + interval '5 minutes'`;
+    const due = await sql`select 1 from delivery_queue where endpoint_id = ${id} and next_attempt_at <= now()`;
+    expect(due.length).toBeGreaterThanOrEqual(1);
+    expect(due.length).toBeLessThanOrEqual(5);
+    await sendMessage(api, latestConsumer, { event_type: "claim.test", payload: { after: true } });
+    const { token, deliveries } = await claim();
+    // The probe, and the healthy endpoint's new delivery beside it.
+    expect(deliveries.filter((d) => d.endpoint_id === id).map((d) => d.probe)).toEqual([true]);
+    expect(deliveries.filter((d) => d.endpoint_id === healthy)).toHaveLength(1);
+    // The probe fails: the circuit opens again, and its freed slot wakes no more than the cap's worth.
+    const probe = deliveries.find((d) => d.endpoint_id === id)!;
+    await recordOutcomes(sql, {
+      outcomes: [{ ...succeeded(probe, token, newId("attempt")), success: false, statusCode: 500, next: { status: "pending", attemptAt: new Date(Date.now() + 60_000) } }],
+      health: { ...HEALTH, failureThreshold: 1 },
+    });
+    const woken = await sql`select 1 from delivery_queue where endpoint_id = ${id} and next_attempt_at <= now()`;
+    expect(woken.length).toBeLessThanOrEqual(5);
+    // Nothing lost: the backlog, the probe waiting for its retry, and the message sent after.
+    expect((await queueOf(id)).length).toBe(61);
+  });
+
+  it("wakes the backlog parked behind the circuit when a person closes it by enabling the endpoint", async () => {
+    const id = await endpointWith(20, { circuit_open_until: new Date(Date.now() + 60_000), max_concurrency: 4 });
+    await claim();
+    expect((await getSql()`select 1 from delivery_queue where endpoint_id = ${id} and next_attempt_at <= now()`).length).toBe(0);
+    expect((await api.post(`/api/v1/endpoints/${id}/enable`)).status).toBe(200);
+    // Its four slots' worth due at once; their outcomes wake the rest, a slot at a time.
+    const { deliveries } = await claim();
+    expect(deliveries.map((d) => [d.endpoint_id, d.probe])).toEqual(Array(4).fill([id, false]));
   });
 
   it("sends exactly one probe when the circuit half-opens and holds it open meanwhile", async () => {

@@ -82,13 +82,20 @@ BEGIN
       END LOOP;
       CONTINUE;
     END IF;
-    -- Open circuit (or a probe in flight): nothing goes. The backlog waits parked — not re-polled —
-    -- and the probe's outcome wakes it; the circuit's end is only the safety net.
+    -- Open circuit (or a probe in flight): nothing goes. The backlog waits parked for a slot — not
+    -- re-polled — and the probe's outcome wakes it (a slot freed: lib/endpoints/unpark-freed-slots.ts),
+    -- as many rows as the endpoint has slots. Only the first row each claim
+    -- parks comes due at the circuit's end, to be the probe; the rest wait for that outcome, with
+    -- ten minutes past the circuit's end as the safety net should none come. Were the
+    -- whole backlog due at the circuit's end, every CIRCUIT_OPEN_FOR a failing endpoint's backlog —
+    -- 150 new rows a second in the soak, 100,000 within minutes — would be scanned and parked again,
+    -- taking the claims from every healthy endpoint of the same consumer (bench part k, 2026-12-07).
     IF e.circuit_open_until IS NOT NULL AND e.circuit_open_until > now() THEN
       FOREACH v_n IN ARRAY e.waiting LOOP
         v_item := v_items[v_n];
         v_item.action := 'park';
-        v_item.until := e.circuit_open_until;
+        v_item.until := CASE WHEN v_n = e.waiting[1] THEN e.circuit_open_until
+                             ELSE e.circuit_open_until + interval '10 minutes' END;
         v_item.for_slot := true;
         v_items[v_n] := v_item;
       END LOOP;

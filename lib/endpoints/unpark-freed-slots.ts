@@ -1,11 +1,12 @@
-import type { TransactionSql } from "postgres";
-import type { HealthPolicy } from "./types";
+import type { SqlOrTx } from "../db/client";
 
 /**
  * Slots freed at an endpoint go to deliveries parked waiting for one (as many as are free), live
- * work first. `slots`: the endpoint of each slot given up (by an outcome, or a lease handed back).
+ * work first. `slots`: the endpoint of each slot given up (by an outcome, a lease handed back, or
+ * a circuit closed by hand, whose backlog waits parked for the probe's outcome: claim/apply-limits.sql).
+ * `defaultConcurrency`: ENDPOINT_MAX_CONCURRENCY, for an endpoint without a cap of its own.
  */
-export function unparkFreedSlots(tx: TransactionSql, slots: string[], health: HealthPolicy) {
+export function unparkFreedSlots(tx: SqlOrTx, slots: string[], defaultConcurrency: number) {
   const freed = new Map<string, number>();
   for (const endpointId of slots) freed.set(endpointId, (freed.get(endpointId) ?? 0) + 1);
   const endpoints = [...freed];
@@ -24,7 +25,7 @@ export function unparkFreedSlots(tx: TransactionSql, slots: string[], health: He
         where p.endpoint_id = v.endpoint_id and p.parked
         -- Live work first: a recovery item never takes the slot a scheduled delivery waits for.
         order by p.kind, p.next_attempt_at
-        limit greatest(v.freed, coalesce(e.max_concurrency, ${health.defaultConcurrency}) - (
+        limit greatest(v.freed, coalesce(e.max_concurrency, ${defaultConcurrency}) - (
           select count(*) from delivery_queue l
           where l.endpoint_id = v.endpoint_id and l.lease_token is not null and l.next_attempt_at > now()))
         for update skip locked
