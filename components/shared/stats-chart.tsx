@@ -37,7 +37,7 @@ const AXIS = { stroke: COLOR.grid, tick: { fill: COLOR.axis, fontSize: 11 }, tic
  * card and heading. Each chart carries a sentence saying what it shows, for screen readers and
  * for anyone who would rather read than hover.
  */
-export function StatsChart({ endpointId, consumer }: StatsScope) {
+export function StatsChart({ endpointId, consumer, polled = false }: StatsScope & { polled?: boolean }) {
   const t = useTranslations("charts");
   const [range, setRange] = useState<StatsRange>("day");
   const stats = useStatsSeries({ endpointId, consumer }, range);
@@ -75,13 +75,13 @@ export function StatsChart({ endpointId, consumer }: StatsScope) {
       ) : stats.isError ? (
         <ErrorMessage error={stats.error} retry={() => stats.refetch()} />
       ) : (
-        <StatsCharts points={stats.data.points} range={range} period={period} />
+        <StatsCharts points={stats.data.points} range={range} period={period} polled={polled} />
       )}
     </div>
   );
 }
 
-function StatsCharts({ points, range, period }: { points: ChartPoint[]; range: StatsRange; period: string }) {
+function StatsCharts({ points, range, period, polled }: { points: ChartPoint[]; range: StatsRange; period: string; polled: boolean }) {
   const t = useTranslations("charts");
   const format = useFormatter();
   const timeZone = useTimeZone() ?? "UTC";
@@ -141,8 +141,13 @@ function StatsCharts({ points, range, period }: { points: ChartPoint[]; range: S
       </ChartFigure>
       <ChartFigure
         name="latency"
-        title={t("latency.title")}
-        summary={slowest ? t("latency.summary", { p50: ms(slowest.p50_ms!), p99: ms(slowest.p99_ms!), at: at(slowest) }) : t("latency.none", { period })}
+        // A polling endpoint's attempts last from the message's creation until a poll returned it.
+        title={t(polled ? "latency.polledTitle" : "latency.title")}
+        summary={
+          slowest
+            ? t(polled ? "latency.polledSummary" : "latency.summary", { p50: ms(slowest.p50_ms!), p99: ms(slowest.p99_ms!), at: at(slowest) })
+            : t(polled ? "latency.polledNone" : "latency.none", { period })
+        }
         legend={[
           { label: "p50", color: COLOR.p50 },
           { label: "p99", color: COLOR.p99 },

@@ -316,10 +316,16 @@ describe.runIf(POLLING)("the polling card in Chromium", () => {
     expect(await card.getByTestId("poll-never").count()).toBe(0);
     await card.getByTestId("poll-tokens").getByText("last used").waitFor();
     await shot(page, "polling-status");
+    // Its times are how long messages waited to be polled, and the chart and the figures say so.
+    await page.getByTestId("stats-chart").getByText("Time until polled").waitFor();
+    expect(await page.getByText("p50 until polled").count()).toBe(1);
+    expect(await page.getByText("p50 latency").count()).toBe(0);
 
     const ja = await dashboard("ja-JP");
     await ja.goto(`/endpoints/${id}`);
     await ja.getByTestId("polling-card").getByText("curl でポーリング").waitFor();
+    await ja.getByTestId("stats-chart").getByText("ポーリングされるまでの時間").waitFor();
+    expect(await ja.getByText("ポーリングまで p99").count()).toBe(1);
     await shot(ja, "polling-status-ja");
 
     // The portal's page of the same endpoint: its card, its command.

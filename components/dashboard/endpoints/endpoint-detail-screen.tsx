@@ -58,6 +58,7 @@ export function EndpointDetailScreen({ id }: { id: string }) {
       </div>
       <EndpointOverview
         endpointId={e.id}
+        polled={e.kind === "polling"}
         statsTitle={t("statsTitle")}
         factsTitle={t("facts")}
         facts={

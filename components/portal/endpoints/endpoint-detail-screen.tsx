@@ -67,6 +67,7 @@ export function PortalEndpointDetailScreen({ id }: { id: string }) {
             ) : null}
             <EndpointOverview
               endpointId={e.id}
+              polled={e.kind === "polling"}
               statsTitle={t("statsTitle")}
               factsTitle={t("settings")}
               facts={

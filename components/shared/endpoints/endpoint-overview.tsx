@@ -15,6 +15,8 @@ const linkClass = "text-sm font-medium text-primary underline-offset-2 hover:und
  */
 export function EndpointOverview(props: {
   endpointId: string;
+  /** A polling endpoint: its chart's times are waits until polled, not response times. */
+  polled: boolean;
   statsTitle: string;
   factsTitle: string;
   facts: ReactNode;
@@ -29,7 +31,7 @@ export function EndpointOverview(props: {
     <div className="grid gap-4 lg:grid-cols-3">
       <Card className="p-4 lg:col-span-2">
         <h2 className="mb-3 text-sm font-semibold">{props.statsTitle}</h2>
-        <EndpointStatsChart endpointId={props.endpointId} />
+        <EndpointStatsChart endpointId={props.endpointId} polled={props.polled} />
       </Card>
       <Card className="p-4">
         <h2 className="mb-3 text-sm font-semibold">{props.factsTitle}</h2>
