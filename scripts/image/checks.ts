@@ -9,7 +9,7 @@ import { Webhook } from "standardwebhooks";
 import { podman } from "./podman";
 
 // deploy/compose.yaml's stop_grace_period for each.
-export const GRACE_SECONDS = { web: 30, worker: 60 };
+const GRACE_SECONDS = { web: 30, worker: 60 };
 
 export async function until<T>(check: () => Promise<T | null | undefined | false>, what: string, seconds: number, everyMs = 250): Promise<T> {
   const deadline = Date.now() + seconds * 1000;
@@ -64,7 +64,7 @@ export async function checkRunning(containers: string[], say: (line: string) => 
   say(`${containers.join(", ")}: running as the node user (uid 1000), not root.`);
 }
 
-/** An API key made by the image's CLI in `container` (a running one) or a one-off `run` of it. */
+/** The key `npm run cli -- api-key create` printed, run in a container of the image. */
 export function apiKeyFrom(output: string): string {
   const key = /\bsk_\S+/.exec(output)?.[0];
   if (!key) throw new Error(`no API key in the CLI's output:\n${output}`);
