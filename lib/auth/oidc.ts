@@ -1,4 +1,4 @@
-import type { NextAuthConfig } from "next-auth";
+import { customFetch, type NextAuthConfig } from "next-auth";
 import type { OIDCConfig } from "next-auth/providers";
 import type { NextRequest } from "next/server";
 import { getConfig } from "../config";
@@ -40,6 +40,23 @@ export function ssoRefusal(error: string | undefined, reason: string | undefined
 type SignInCallback = NonNullable<NonNullable<NextAuthConfig["callbacks"]>["signIn"]>;
 
 /**
+ * The fetch Auth.js reaches the identity provider with. A GET (the discovery document, asked at
+ * every sign-in) sent on a pooled keep-alive connection the provider closed at that moment fails
+ * before any answer ("fetch failed"), and Auth.js would end the sign-in with "Configuration": a GET
+ * asked once more, on a fresh connection, is safe. Anything else fails as it did.
+ */
+export async function idpFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(input, init);
+  } catch (error) {
+    const method = (init?.method ?? (input instanceof Request ? input.method : "GET")).toUpperCase();
+    if (method !== "GET" || !(error instanceof TypeError) || init?.signal?.aborted) throw error;
+    logger.warn("the identity provider's connection failed; asking once more", { error: error.message });
+    return fetch(input, init);
+  }
+}
+
+/**
  * Auth.js's generic OIDC provider: the issuer's discovery document, the authorization code flow
  * with PKCE, state and nonce (each in its own short-lived cookie, used once). Auth.js checks the
  * ID token's issuer, audience, expiry, nonce and algorithm's name; the signIn check below adds its
@@ -56,6 +73,7 @@ function provider(settings: OidcSettings): OIDCConfig<Record<string, unknown>> {
     checks: ["pkce", "state", "nonce"],
     authorization: { params: { scope: "openid email profile" } },
     profile: (claims) => ({ id: String(claims.sub), email: typeof claims.email === "string" ? claims.email : null }),
+    [customFetch]: idpFetch,
   };
 }
 
