@@ -1,4 +1,5 @@
 import type { SqlOrTx } from "../db/client";
+import { notifyDue } from "../jobs";
 
 /**
  * An endpoint no longer ordered: its lines are undone and every message held in one is due at once
@@ -9,5 +10,5 @@ export async function releaseLines(sql: SqlOrTx, endpointId: string): Promise<vo
     update delivery_queue set line_key = null, line_seq = null,
       next_attempt_at = case when next_attempt_at = 'infinity' then date_trunc('milliseconds', now()) else next_attempt_at end
     where endpoint_id = ${endpointId} and line_key is not null`;
-  if (released.count > 0) await sql`select pg_notify('webhook_admin_due', '')`;
+  if (released.count > 0) await notifyDue(sql);
 }

@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Ctx } from "../context";
 import { endpoints, type EndpointState } from "../db/schema";
+import { notifyDue } from "../jobs";
 import { raiseAlerts } from "../jobs/raise-alert";
 import { NotFoundError } from "../errors";
 import { lockEndpoints } from "./lock-endpoints";
@@ -62,7 +63,7 @@ export async function setEndpointState({
     // Its slots' worth of the backlog due now (SKIP LOCKED: the queue rows are not locked first
     // here); their outcomes wake the rest. Workers hear of it after the commit.
     const woken = await unparkFreedSlots(ctx.sql, [id], ctx.config.ENDPOINT_MAX_CONCURRENCY);
-    if (woken.count > 0) await ctx.sql`select pg_notify('webhook_admin_due', '')`;
+    if (woken.count > 0) await notifyDue(ctx.sql);
   }
   if (change.state === "active" && before.state !== "active") {
     await raiseAlerts(ctx, [{ kind: "endpoint.enabled", endpointId: id, data: { previous_state: before.state, reason: before.reason } }]);
