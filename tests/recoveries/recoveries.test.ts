@@ -470,9 +470,10 @@ describe("pace and survival", () => {
       // At most the rate in any 1.05 s (the claim's window): 381 in ten seconds, never past it with
       // two processes claiming — a loaded machine only sends later, never more. Below, only that the
       // bucket paces at the run's rate rather than at a trickle (a bucket refilled per claim, or once
-      // a second, sends ten): a loaded machine's stalls take the rest, and a fresh CI run with every
-      // suite beside this one had 160 where a quiet one has 400, so the floor is a fifth.
-      expect(inWindow).toBeGreaterThanOrEqual(80);
+      // a second, sends ten): a loaded machine's stalls take the rest. Fresh CI runs with every suite
+      // beside this one had 160 and 71 where a quiet one has 400, so the floor is three trickles —
+      // what the pace is worth is measured by `npm run bench` (part e), not here.
+      expect(inWindow).toBeGreaterThanOrEqual(30);
       expect(inWindow).toBeLessThanOrEqual(440);
       // Both processes took part: this one made some of the attempts, not all.
       const mine = workerState.pump!.counters.resends - resendsBefore;
