@@ -22,9 +22,17 @@ export function unparkFreedSlots(tx: SqlOrTx, slots: string[], defaultConcurrenc
         and exists (select 1 from delivery_queue w where w.endpoint_id = v.endpoint_id and w.parked)
       cross join lateral (
         select delivery_id, kind from delivery_queue p
-        where p.endpoint_id = v.endpoint_id and p.parked
+        -- The endpoint as a range, and first in the order, so that only delivery_queue_parked_idx
+        -- serves this: there its parked rows are one range, in this order. With an equality the
+        -- planner drops the endpoint from the order, and then walking the due index in (kind,
+        -- next_attempt_at) order until enough of them turn up looked as cheap — an endpoint id it
+        -- cannot see (it comes from the array) counts as a ninth of the queue. With 80,000 rows
+        -- parked behind failing endpoints' open circuits, every outcome at a healthy endpoint read
+        -- thousands of rows, 100 million in ten minutes, and the healthy endpoints fell behind
+        -- (bench part k, 2026-12-07; tests/deliveries/unpark-plan.test.ts).
+        where p.endpoint_id >= v.endpoint_id and p.endpoint_id <= v.endpoint_id and p.parked
         -- Live work first: a recovery item never takes the slot a scheduled delivery waits for.
-        order by p.kind, p.next_attempt_at
+        order by p.endpoint_id, p.kind, p.next_attempt_at
         limit greatest(v.freed, coalesce(e.max_concurrency, ${defaultConcurrency}) - (
           select count(*) from delivery_queue l
           where l.endpoint_id = v.endpoint_id and l.lease_token is not null and l.next_attempt_at > now()))

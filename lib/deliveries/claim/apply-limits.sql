@@ -42,6 +42,8 @@ DECLARE
   v_live boolean;
   v_reserve integer;
   v_circuit timestamptz;
+  -- A row of the endpoint already parked for its circuit's end, to be the probe.
+  v_probe_waits boolean;
   -- Each endpoint's writes, held until the batch limit has been applied: its id, what it had, what it gets.
   v_e_ids text[] := '{}';
   v_e_circuit_was timestamptz[] := '{}';
@@ -84,18 +86,24 @@ BEGIN
     END IF;
     -- Open circuit (or a probe in flight): nothing goes. The backlog waits parked for a slot — not
     -- re-polled — and the probe's outcome wakes it (a slot freed: lib/endpoints/unpark-freed-slots.ts),
-    -- as many rows as the endpoint has slots. Only the first row each claim
-    -- parks comes due at the circuit's end, to be the probe; the rest wait for that outcome, with
-    -- ten minutes past the circuit's end as the safety net should none come. Were the
-    -- whole backlog due at the circuit's end, every CIRCUIT_OPEN_FOR a failing endpoint's backlog —
-    -- 150 new rows a second in the soak, 100,000 within minutes — would be scanned and parked again,
-    -- taking the claims from every healthy endpoint of the same consumer (bench part k, 2026-12-07).
+    -- as many rows as the endpoint has slots. One row comes due at the circuit's end, to be the
+    -- probe: the first this claim parks, unless an earlier claim already parked one for that time
+    -- (every claim naming its own would make a wave of them, one per claim of the circuit's time).
+    -- The rest wait for that outcome, with an hour past the circuit's end as the safety net should
+    -- none come (the probe's row deleted meanwhile, and no new message since). Rows due together
+    -- that cannot go take the claims from every healthy endpoint of the same consumer until they are
+    -- parked again: the whole backlog due at the circuit's end — 150 new rows a second in the soak,
+    -- 100,000 within minutes — or ten minutes after it (the net before) made healthy endpoints'
+    -- p99 seconds instead of milliseconds (bench part k, 2026-12-07).
     IF e.circuit_open_until IS NOT NULL AND e.circuit_open_until > now() THEN
+      v_probe_waits := EXISTS (SELECT 1 FROM delivery_queue p
+                               WHERE p.endpoint_id = e.id AND p.parked AND p.next_attempt_at = e.circuit_open_until
+                                 AND p.kind IN (webhook_admin_queue_kind('scheduled'), webhook_admin_queue_kind('manual'), webhook_admin_queue_kind('recovery')));
       FOREACH v_n IN ARRAY e.waiting LOOP
         v_item := v_items[v_n];
         v_item.action := 'park';
-        v_item.until := CASE WHEN v_n = e.waiting[1] THEN e.circuit_open_until
-                             ELSE e.circuit_open_until + interval '10 minutes' END;
+        v_item.until := CASE WHEN v_n = e.waiting[1] AND NOT v_probe_waits THEN e.circuit_open_until
+                             ELSE e.circuit_open_until + interval '1 hour' END;
         v_item.for_slot := true;
         v_items[v_n] := v_item;
       END LOOP;
