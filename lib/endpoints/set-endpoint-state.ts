@@ -54,7 +54,8 @@ export async function setEndpointState({
           .returning()
       : await db
           .update(endpoints)
-          .set({ state: change.state, disabledReason: change.reason, disabledAt: now, updatedAt: now })
+          // Its pending deliveries are canceled below: nothing stays booked past its rate.
+          .set({ state: change.state, disabledReason: change.reason, disabledAt: now, rateBookedUntil: null, updatedAt: now })
           .where(eq(endpoints.id, id))
           .returning();
   if (change.state !== "active") {

@@ -12,6 +12,7 @@ import { checkPortalEndpointFields } from "./portal-limits";
 import { headersForUpdate } from "../webhooks/headers";
 import { uidTaken } from "./uid";
 import { releaseLines } from "./release-lines";
+import { releaseRateBookings } from "./release-rate-bookings";
 
 export async function updateEndpoint({ ctx, id: ref, input }: { ctx: Ctx; id: string; input: UpdateEndpointInput }) {
   checkPortalEndpointFields(ctx, input);
@@ -31,6 +32,8 @@ export async function updateEndpoint({ ctx, id: ref, input }: { ctx: Ctx; id: st
     if (input.disabled !== undefined) {
       await setEndpointState({ ctx: tx, id, change: input.disabled ? { state: "disabled", reason: "disabled by request" } : { state: "active" } });
     }
+    const rateChanged = input.rate_limit_per_second !== undefined && input.rate_limit_per_second !== stored.rateLimitPerSecond;
+    if (rateChanged) await releaseRateBookings(tx.sql, id);
     const [updated] = await tx.db
       .update(endpoints)
       .set({
@@ -44,6 +47,7 @@ export async function updateEndpoint({ ctx, id: ref, input }: { ctx: Ctx; id: st
         ...(headers !== undefined ? { headers } : {}),
         ...(input.max_concurrency !== undefined ? { maxConcurrency: input.max_concurrency } : {}),
         ...(input.rate_limit_per_second !== undefined ? { rateLimitPerSecond: input.rate_limit_per_second } : {}),
+        ...(rateChanged ? { rateBookedUntil: null } : {}),
         ...(filter !== undefined ? { filter, filterVersion: sql`${endpoints.filterVersion} + 1` } : {}),
         ...(input.ordering !== undefined ? { ordering: input.ordering } : {}),
         ...(input.ordering_key !== undefined ? { orderingKey: input.ordering_key } : {}),

@@ -73,8 +73,8 @@ function succeeded(d: ClaimedDelivery, token: string, attemptId: string): Attemp
 }
 
 async function queueOf(endpointId: string) {
-  return getSql()<{ leased: boolean; parked: boolean; next_attempt_at: Date }[]>`
-    select lease_token is not null as leased, parked, next_attempt_at from delivery_queue where endpoint_id = ${endpointId}`;
+  return getSql()<{ delivery_id: string; leased: boolean; parked: boolean; next_attempt_at: Date }[]>`
+    select delivery_id, lease_token is not null as leased, parked, next_attempt_at from delivery_queue where endpoint_id = ${endpointId}`;
 }
 
 describe("claiming due deliveries", () => {
@@ -230,11 +230,45 @@ describe("claiming due deliveries", () => {
     expect(endpoint!.rate_window_count).toBe(5);
     const waiting = (await queueOf(id)).filter((q) => !q.leased);
     expect(waiting).toHaveLength(7);
-    // Not parked for a slot: simply due again at the next second.
-    for (const w of waiting) {
-      expect(w.parked).toBe(false);
-      expect(w.next_attempt_at.getTime()).toBe(endpoint!.rate_window_start.getTime() + 1000);
+    // Not parked for a slot: booked into the next seconds, five in each.
+    expect(waiting.every((w) => !w.parked)).toBe(true);
+    const second = endpoint!.rate_window_start.getTime();
+    expect(waiting.map((w) => w.next_attempt_at.getTime() - second).sort((a, b) => a - b)).toEqual([1000, 1000, 1000, 1000, 1000, 2000, 2000]);
+  });
+
+  it("books a backlog behind its rate once, each later second taking the rate's worth, a later claim after what earlier ones booked", async () => {
+    const id = await endpointWith(30, { rate_limit_per_second: 5 });
+    // Three claims of a window of ten each, in one transaction: one now() for all, the current second's budget spent by the first.
+    const [firstSecond] = await getSql().begin(async (tx) => {
+      const claims = [];
+      for (let i = 0; i < 3; i++) claims.push(await claimDueDeliveries(tx as unknown as Sql, { limit: 5, leaseMs: LEASE_MS, defaultConcurrency: 10, keys: decryptionKeys(getConfig()) }));
+      expect(claims.map((c) => c.deliveries.length)).toEqual([5, 0, 0]);
+      return tx<{ s: Date }[]>`select date_trunc('second', now()) as s`;
+    });
+    const booked = (await queueOf(id)).filter((q) => !q.leased);
+    expect(booked).toHaveLength(25);
+    const perSecond = new Map<number, number>();
+    for (const b of booked) {
+      const offset = b.next_attempt_at.getTime() - firstSecond!.s.getTime();
+      perSecond.set(offset, (perSecond.get(offset) ?? 0) + 1);
     }
+    // Nothing is due again at once: the 25 waiting fill the next five seconds, five each, in turn.
+    expect([...perSecond].sort((a, b) => a[0] - b[0])).toEqual([1000, 2000, 3000, 4000, 5000].map((o) => [o, 5]));
+    const [endpoint] = await getSql()<{ booked: Date }[]>`select rate_booked_until as booked from endpoints where id = ${id}`;
+    expect(endpoint!.booked.getTime() - firstSecond!.s.getTime()).toBe(6000);
+
+    // One of them meanwhile waits for a retry of its own, an hour away (as a failed attempt leaves it).
+    const [retry] = booked;
+    await getSql()`update deliveries set next_attempt_at = now() + interval '1 hour' where id = ${retry!.delivery_id}`;
+    await getSql()`update delivery_queue set next_attempt_at = now() + interval '1 hour' where delivery_id = ${retry!.delivery_id}`;
+    // A new rate applies at once: the bookings made at the old one are undone, the retry keeps its time.
+    expect((await api.patch(`/api/v1/endpoints/${id}`, { rate_limit_per_second: 100 })).status).toBe(200);
+    const after = (await queueOf(id)).filter((q) => !q.leased);
+    const due = after.filter((q) => q.next_attempt_at.getTime() <= Date.now());
+    expect(due).toHaveLength(24);
+    expect(after.find((q) => q.delivery_id === retry!.delivery_id)!.next_attempt_at.getTime()).toBeGreaterThan(Date.now() + 3000_000);
+    const [cleared] = await getSql()<{ booked: Date | null }[]>`select rate_booked_until as booked from endpoints where id = ${id}`;
+    expect(cleared!.booked).toBeNull();
   });
 
   it("counts a claim that began before the current window against it, not against a fresh one", async () => {
@@ -249,8 +283,9 @@ describe("claiming due deliveries", () => {
     const [endpoint] = await getSql()<{ rate_window_count: number; rate_window_start: Date }[]>`
       select rate_window_count, rate_window_start from endpoints where id = ${id}`;
     expect(endpoint!.rate_window_count).toBe(5);
-    // Due again when that window has passed.
-    for (const w of await queueOf(id)) expect(w.next_attempt_at.getTime()).toBe(endpoint!.rate_window_start.getTime() + 1000);
+    // Booked into the seconds after that window, five in each.
+    const offsets = (await queueOf(id)).map((w) => w.next_attempt_at.getTime() - endpoint!.rate_window_start.getTime()).sort((a, b) => a - b);
+    expect(offsets).toEqual([...Array(5).fill(1000), ...Array(5).fill(2000)]);
   });
 
   it("cancels the deliveries of endpoints that are no longer active", async () => {

@@ -111,6 +111,8 @@ async function schemaUpTo(last: number) {
   await sql.unsafe(`insert into claim_rotation (kind) values (0), (1), (2) on conflict do nothing`);
   // And a polling endpoint's position and last poll (migration 0033), which every read of an endpoint's row selects.
   await sql.unsafe(`alter table endpoints add column if not exists poll_position text, add column if not exists last_polled_at timestamp(3) with time zone`);
+  // And where a rate limit's overflow is booked up to (migration 0034), which the claim reads and writes.
+  await sql.unsafe(`alter table endpoints add column if not exists rate_booked_until timestamp(3) with time zone`);
   // Last: the functions' trigger names the queue's line columns.
   await applySqlFunctions(sql);
 }

@@ -65,6 +65,12 @@ export const endpoints = pgTable(
     rateWindowStart: ts("rate_window_start"),
     rateWindowCount: integer("rate_window_count").notNull().default(0),
     /**
+     * Where the rows past the rate's budget are booked up to: each such row is parked until the
+     * next free time from here, 1/rate apart, so a backlog is parked once and comes due at the rate
+     * instead of all at the next second (claim/apply-limits.sql). null, or past: nothing booked.
+     */
+    rateBookedUntil: ts("rate_booked_until"),
+    /**
      * A polling endpoint's committed position: the last message a poll returned past it (a poll
      * returning messages after it records them as polled and moves it on; lib/polling, ADR 0048).
      * null: never polled past the start.

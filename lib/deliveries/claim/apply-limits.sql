@@ -42,6 +42,10 @@ DECLARE
   v_live boolean;
   v_reserve integer;
   v_circuit timestamptz;
+  -- Past the rate's budget: the second rows are booked into, and how many it has so far
+  -- (endpoints.rate_booked_until is that second plus count/rate of a second).
+  v_book_sec timestamptz;
+  v_book_n integer;
   -- A row of the endpoint already parked for its circuit's end, to be the probe.
   v_probe_waits boolean;
   -- Each endpoint's writes, held until the batch limit has been applied: its id, what it had, what it gets.
@@ -52,6 +56,8 @@ DECLARE
   v_e_start timestamptz[] := '{}';
   v_e_count_was integer[] := '{}';
   v_e_count integer[] := '{}';
+  v_e_booked_was timestamptz[] := '{}';
+  v_e_booked timestamptz[] := '{}';
   v_e_rated boolean[] := '{}';
   v_e_given_back integer[] := '{}';
   v_back_endpoints text[];
@@ -66,7 +72,7 @@ BEGIN
       GROUP BY i.endpoint_id
     )
     SELECT en.id, en.state, coalesce(en.max_concurrency, p_default_concurrency) AS max_concurrency,
-           en.rate_limit_per_second, en.rate_window_start, en.rate_window_count, en.circuit_open_until, w.waiting,
+           en.rate_limit_per_second, en.rate_window_start, en.rate_window_count, en.rate_booked_until, en.circuit_open_until, w.waiting,
            l.leased, l.leased_live
     FROM w JOIN endpoints en ON en.id = w.endpoint_id
     CROSS JOIN LATERAL (
@@ -203,13 +209,28 @@ BEGIN
     v_rate_spent := e.rate_limit_per_second IS NOT NULL AND v_window_count >= e.rate_limit_per_second;
     v_slots_full := e.leased + v_taken >= e.max_concurrency OR v_half_open;
     -- What is left beyond the slots or the rate waits parked.
+    IF e.rate_limit_per_second IS NOT NULL THEN
+      v_book_sec := date_trunc('second', greatest(e.rate_booked_until, v_window_start + interval '1 second'));
+      v_book_n := CASE WHEN e.rate_booked_until > v_book_sec
+                       THEN round(extract(epoch FROM e.rate_booked_until - v_book_sec) * e.rate_limit_per_second)::integer ELSE 0 END;
+    END IF;
     IF v_rate_spent OR v_slots_full THEN
       FOREACH v_n IN ARRAY v_rest LOOP
         v_item := v_items[v_n];
         v_item.action := 'park';
         IF v_rate_spent AND NOT v_slots_full THEN
-          -- This second's rate budget is spent: due again at the next second.
-          v_item.until := v_window_start + interval '1 second';
+          -- This second's rate budget is spent: due again in the first later second with room,
+          -- `rate` rows booked into each, after what earlier claims booked. Were every such row
+          -- due at the next second, a backlog behind a rate limit of 10 a second would all be
+          -- scanned and parked again every second — 100,000 updates a second for a backlog of
+          -- 100,000 — and its consumer's other endpoints would wait behind that. Booked, each row
+          -- is parked once, and one wake-up a second serves them.
+          IF v_book_n >= e.rate_limit_per_second THEN
+            v_book_sec := v_book_sec + interval '1 second';
+            v_book_n := 0;
+          END IF;
+          v_item.until := v_book_sec;
+          v_book_n := v_book_n + 1;
           v_item.for_slot := false;
         ELSE
           -- Waiting for a free slot (or the probe's outcome): woken by the endpoint's next outcome;
@@ -231,6 +252,10 @@ BEGIN
     v_e_count_was := v_e_count_was || e.rate_window_count;
     v_e_count := v_e_count || v_window_count;
     v_e_rated := v_e_rated || (e.rate_limit_per_second IS NOT NULL);
+    v_e_booked_was := v_e_booked_was || e.rate_booked_until;
+    v_e_booked := v_e_booked || CASE WHEN v_rate_spent AND NOT v_slots_full AND cardinality(v_rest) > 0
+                                     THEN v_book_sec + v_book_n * (interval '1 second' / e.rate_limit_per_second)
+                                     ELSE e.rate_booked_until END;
   END LOOP;
 
   -- The batch limit: the claims past it in scanned order are given back, left due, and so is
@@ -262,6 +287,8 @@ BEGIN
     IF v_e_given_back[v_e] IS NOT NULL AND v_e_given_back[v_e] > 0 THEN
       IF v_e_rated[v_e] THEN
         v_e_count[v_e] := v_e_count[v_e] - v_e_given_back[v_e];
+        -- What it parked past the rate is left due too: nothing of it stays booked.
+        v_e_booked[v_e] := v_e_booked_was[v_e];
       END IF;
       -- A half-open circuit's probe given back: nobody probes yet.
       IF v_e_circuit[v_e] IS DISTINCT FROM v_e_circuit_was[v_e] THEN
@@ -269,8 +296,9 @@ BEGIN
       END IF;
     END IF;
     IF v_e_circuit[v_e] IS DISTINCT FROM v_e_circuit_was[v_e] OR v_e_start[v_e] IS DISTINCT FROM v_e_start_was[v_e]
-       OR v_e_count[v_e] <> v_e_count_was[v_e] THEN
-      UPDATE endpoints SET circuit_open_until = v_e_circuit[v_e], rate_window_start = v_e_start[v_e], rate_window_count = v_e_count[v_e]
+       OR v_e_count[v_e] <> v_e_count_was[v_e] OR v_e_booked[v_e] IS DISTINCT FROM v_e_booked_was[v_e] THEN
+      UPDATE endpoints SET circuit_open_until = v_e_circuit[v_e], rate_window_start = v_e_start[v_e], rate_window_count = v_e_count[v_e],
+                           rate_booked_until = v_e_booked[v_e]
       WHERE endpoints.id = v_e_ids[v_e];
     END IF;
   END LOOP;
