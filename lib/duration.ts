@@ -17,3 +17,17 @@ export function formatDuration(ms: number): string {
   }
   return `${ms}ms`;
 }
+
+export type ReadableDuration = { value: number; unit: "millisecond" | "second" | "minute" | "hour" | "day" };
+
+/**
+ * A measured time in the largest unit it fills, for a reader (Intl.NumberFormat's unit names):
+ * 850 ms, 4.2 s, 12 min, 3.5 h — a polling endpoint's messages may wait hours, and 12,600,000 ms
+ * reads as nothing.
+ */
+export function readableDuration(ms: number): ReadableDuration {
+  for (const [unit, size] of [["day", 86_400_000], ["hour", 3_600_000], ["minute", 60_000], ["second", 1_000]] as const) {
+    if (ms >= size) return { value: ms / size, unit };
+  }
+  return { value: ms, unit: "millisecond" };
+}

@@ -1,6 +1,7 @@
 "use client";
 
 import { useFormatter, useTranslations } from "next-intl";
+import { readableDuration } from "../../lib/duration";
 import { Skeleton } from "../ui/skeleton";
 import { ErrorMessage } from "./error-message";
 import { useEndpointStats } from "./queries/endpoints";
@@ -21,13 +22,18 @@ export function EndpointStatsChart({ endpointId, polled = false }: { endpointId:
 function EndpointTotals({ endpointId, stats, polled }: { endpointId: string; stats: EndpointStats; polled: boolean }) {
   const t = useTranslations("endpointHealth.stats");
   const format = useFormatter();
+  const time = (ms: number | null) => {
+    if (ms === null) return "—";
+    const { value, unit } = readableDuration(ms);
+    return format.number(value, { style: "unit", unit, unitDisplay: "short", maximumFractionDigits: unit === "millisecond" ? 0 : 1 });
+  };
   const figures: { key: string; id?: string; value: string }[] = [
     { key: "attempts", value: format.number(stats.attempts) },
     { key: "succeeded", value: format.number(stats.succeeded) },
     { key: "failed", value: format.number(stats.failed) },
     { key: "successRate", value: stats.success_rate === null ? "—" : format.number(stats.success_rate, { style: "percent", maximumFractionDigits: 1 }) },
-    { key: polled ? "p50Polled" : "p50", id: "p50", value: stats.p50_ms === null ? "—" : `${format.number(stats.p50_ms)} ms` },
-    { key: polled ? "p99Polled" : "p99", id: "p99", value: stats.p99_ms === null ? "—" : `${format.number(stats.p99_ms)} ms` },
+    { key: polled ? "p50Polled" : "p50", id: "p50", value: time(stats.p50_ms) },
+    { key: polled ? "p99Polled" : "p99", id: "p99", value: time(stats.p99_ms) },
   ];
   return (
     <div>
