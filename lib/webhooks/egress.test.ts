@@ -31,9 +31,9 @@ describe("the egress guard at send time", () => {
     "refuses the private or metadata address %s without a connection attempt",
     async (host) => {
       const result = await post(`http://${host}:${receiver.port}/`);
+      // Only the vetting before any socket answers this: a connection attempt would end in a
+      // timeout or a refusal instead.
       expect(result.error).toBe("forbidden_address");
-      // A connection attempt to most of these would hang until the 2 s deadline.
-      expect(result.durationMs).toBeLessThan(1000);
     },
   );
 

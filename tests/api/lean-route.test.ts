@@ -48,7 +48,9 @@ let key: string;
 beforeAll(async () => {
   ({ key } = await createApiKey({ ctx: systemCtx(), input: { name: "lean" } }));
   next = await startBuiltApp({ LOG_LEVEL: "info" });
-  web = await startProductionWeb({ LOG_LEVEL: "info", MIGRATE_ON_START: "false", SHUTDOWN_DELAY: "3s" });
+  // A shutdown delay long enough that the request the last test makes after SIGTERM is surely inside
+  // it, however busy the machine (at 3 s, a slow one could arrive after the close).
+  web = await startProductionWeb({ LOG_LEVEL: "info", MIGRATE_ON_START: "false", SHUTDOWN_DELAY: "30s" });
   await createConsumer(clientFor(key), { uid: "lean", name: "Lean" });
 }, 600_000);
 
@@ -134,7 +136,8 @@ describe("POST /api/v1/messages through the production web server", () => {
     expect(during.headers.vary).toBeUndefined();
     await stopped;
     expect(web.output()).toContain("Stopped.");
-  });
+    // The shutdown delay's 30 s, waited out to see it stop.
+  }, 90_000);
 });
 
 describe("the API rate limit on the production web server", () => {

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { getSql } from "../../lib/db/client";
 import { apiClient, type Api } from "../helpers/api";
 import { consumerWithEndpoint, sendMessage } from "../helpers/fixtures";
@@ -6,8 +6,11 @@ import { startReceiver, waitFor, type Received } from "../helpers/receiver";
 import { runTestWorker } from "../helpers/worker";
 
 // Eight attempts with gaps of test size: a head that fails for good does so in about a second.
+// A test that must look at a line while its head still fails does not race that second: it holds
+// the head's attempt at the receiver (`held` below) until it has looked.
 process.env.DELIVERY_SCHEDULE = "0,100ms,100ms,100ms,100ms,100ms,100ms,100ms";
-process.env.DELIVERY_TIMEOUT = "2s";
+// Longer than any test: a held attempt ends when its test releases it, never at the deadline.
+process.env.DELIVERY_TIMEOUT = "60s";
 // The breaker has its own tests; here it must not interrupt the schedule.
 process.env.CIRCUIT_FAILURE_THRESHOLD = "1000";
 
@@ -32,9 +35,35 @@ const allSettled = async (ids: string[]) => {
 };
 
 type Data = { customer?: unknown; seq: number };
-/** A receiver answering 500 to the messages `fails` picks by their `data`, 204 to the others. */
-const receiverFailing = (fails: (data: Data) => boolean) =>
-  startReceiver((_req, res, body) => void res.writeHead(fails((JSON.parse(body) as { data: Data }).data) ? 500 : 204).end());
+
+/**
+ * An answer kept back until the test calls `release`: the attempt stays in flight and its delivery
+ * pending, the head of its line, for as long as the test takes to look — however slow the machine.
+ * Released when the test ends too, so a failed assertion leaves no attempt for the worker's stop to wait on.
+ */
+function held() {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  onTestFinished(() => release());
+  return { released, release };
+}
+
+/**
+ * A receiver answering 500 to the messages `fails` picks by their `data`, 204 to the others. The
+ * first attempt `hold` picks waits for `hold.until` before its answer.
+ */
+function receiverFailing(fails: (data: Data) => boolean, hold?: { first: (data: Data) => boolean; until: Promise<void> }) {
+  let holding = hold;
+  return startReceiver(async (_req, res, body) => {
+    const { data } = JSON.parse(body) as { data: Data };
+    if (holding?.first(data)) {
+      const { until } = holding;
+      holding = undefined;
+      await until;
+    }
+    res.writeHead(fails(data) ? 500 : 204).end();
+  });
+}
 
 /** Per key, the sequence numbers of the attempts as they arrived: a line never goes back. */
 function arrivalsByKey(received: Received[]) {
@@ -105,8 +134,10 @@ describe("ordered delivery", () => {
 
   it("holds a line behind a message until it fails for good, shows who holds it, and lets other keys through", async () => {
     let failing = true;
-    const receiver = await receiverFailing(({ customer, seq }) => failing && customer === "alice" && seq === 1);
-    // A long first gap keeps the head failing while the line is read.
+    // The head's first attempt is held until the line has been read: it is still the head then,
+    // however long the reads take; released, it fails its schedule through.
+    const head1 = held();
+    const receiver = await receiverFailing(({ customer, seq }) => failing && customer === "alice" && seq === 1, { first: ({ seq }) => seq === 1, until: head1.released });
     const { uid, endpointId } = await consumerWithEndpoint(api, receiver.url, ordered());
     const head = (await sendMessage(api, uid, { payload: { data: { customer: "alice", seq: 1 } } })).id;
     await waitFor(() => receiver.received.length >= 1, { what: "the head's first attempt" });
@@ -124,6 +155,7 @@ describe("ordered delivery", () => {
     expect(receiver.received.filter((r) => keyOf(r) === "alice").every((r) => seqOf(r) === 1)).toBe(true);
 
     // The head fails for good (its schedule spent); the line moves on, in order.
+    head1.release();
     await waitFor(() => allSettled([head, ...behind]), { timeout: 30_000, what: "the line drained" });
     const s = await statuses([head, ...behind]);
     expect(s.get(head)).toBe("failed");
@@ -158,7 +190,9 @@ describe("ordered delivery", () => {
   }, 60_000);
 
   it("payloads without a usable key value share the line named \"\", apart from the keyed ones", async () => {
-    const receiver = await receiverFailing(({ seq }) => seq === 1);
+    // The unkeyed head is held in flight while the lines are read (its schedule would end it in a second).
+    const head = held();
+    const receiver = await receiverFailing(({ seq }) => seq === 1, { first: ({ seq }) => seq === 1, until: head.released });
     const { uid, endpointId } = await consumerWithEndpoint(api, receiver.url, ordered());
     await sendMessage(api, uid, { payload: { data: { seq: 1 } } });
     await sendMessage(api, uid, { payload: { data: { customer: { nested: true }, seq: 2 } } });
@@ -170,12 +204,15 @@ describe("ordered delivery", () => {
     }, { what: "the unkeyed line waiting" });
     expect(lines.lines).toMatchObject([{ key: "", waiting: 1 }]);
     expect(receiver.received.some((r) => seqOf(r) === 2)).toBe(false);
+    head.release();
     await receiver.close();
   }, 60_000);
 
   it("turned off, releases every held message at once", async () => {
     let stuck = true;
-    const receiver = await receiverFailing(({ seq }) => stuck && seq === 1);
+    // The head's first attempt is held in flight while ordering is turned off around it.
+    const head1 = held();
+    const receiver = await receiverFailing(({ seq }) => stuck && seq === 1, { first: ({ seq }) => seq === 1, until: head1.released });
     const { uid, endpointId } = await consumerWithEndpoint(api, receiver.url, ordered());
     const head = (await sendMessage(api, uid, { payload: { data: { customer: "a", seq: 1 } } })).id;
     const behind: string[] = [];
@@ -183,20 +220,28 @@ describe("ordered delivery", () => {
     await waitFor(async () => (await api.get(`/api/v1/endpoints/${endpointId}/lines`)).body.messages_waiting === 2, { what: "two held" });
     const off = await api.patch(`/api/v1/endpoints/${endpointId}`, { ordering: "none" });
     expect(off.body.ordering).toBe("none");
-    await waitFor(() => allSettled(behind), { what: "the held messages delivered while the head still fails" });
+    await waitFor(() => allSettled(behind), { what: "the held messages delivered while the head is still out" });
     expect((await statuses([head])).get(head)).toBe("pending");
+    // Released once the receiver is healthy: that attempt delivers it.
     stuck = false;
+    head1.release();
     await waitFor(() => allSettled([head]), { timeout: 30_000, what: "the head delivered" });
+    expect((await statuses([head])).get(head)).toBe("succeeded");
     await receiver.close();
   }, 60_000);
 
   it("disabling ends the line's wait (canceled, for a recovery to replay in order); enabled, the next message goes at once", async () => {
     let inFlight = 0;
     let most = 0;
-    const receiver = await startReceiver((_req, res, body) => {
+    // The head's retry is held in flight until the endpoint is disabled: the line still waits on it
+    // then, however long the calls take (its schedule alone would end it in under a second).
+    const retry = held();
+    let headAttempts = 0;
+    const receiver = await startReceiver(async (_req, res, body) => {
       const { seq } = (JSON.parse(body) as { data: { seq: number } }).data;
       inFlight += 1;
       most = Math.max(most, inFlight);
+      if (seq === 1 && ++headAttempts === 2) await retry.released;
       setTimeout(() => {
         inFlight -= 1;
         res.writeHead(seq === 1 ? 500 : 204).end();
@@ -208,6 +253,8 @@ describe("ordered delivery", () => {
     for (const seq of [2, 3]) ids.push((await sendMessage(api, uid, { payload: { data: { customer: "a", seq } } })).id);
     await waitFor(() => receiver.received.length >= 2, { what: "the head retried" });
     expect((await api.post(`/api/v1/endpoints/${endpointId}/disable`, {})).status).toBe(200);
+    // Its outcome, a failure, schedules a retry that the next claim cancels.
+    retry.release();
     await waitFor(() => allSettled(ids), { timeout: 30_000, what: "the line canceled" });
     expect((await api.get(`/api/v1/endpoints/${endpointId}/lines`)).body.messages_waiting).toBe(0);
     expect((await api.post(`/api/v1/endpoints/${endpointId}/enable`, {})).status).toBe(200);
@@ -240,7 +287,10 @@ describe("ordered delivery", () => {
   }, 60_000);
 
   it("an expunged head leaves its line: the next message goes", async () => {
-    const receiver = await receiverFailing(({ seq }) => seq === 1);
+    // The head's first attempt is held in flight while it is expunged: it is still the head then,
+    // not failed for good by its schedule. Its late outcome changes nothing (its queue row is gone).
+    const head1 = held();
+    const receiver = await receiverFailing(({ seq }) => seq === 1, { first: ({ seq }) => seq === 1, until: head1.released });
     const { uid, endpointId } = await consumerWithEndpoint(api, receiver.url, ordered());
     const head = (await sendMessage(api, uid, { payload: { data: { customer: "a", seq: 1 } } })).id;
     const next = (await sendMessage(api, uid, { payload: { data: { customer: "a", seq: 2 } } })).id;
@@ -248,11 +298,15 @@ describe("ordered delivery", () => {
     expect((await api.del(`/api/v1/messages/${head}/payload`)).status).toBe(204);
     await waitFor(async () => (await statuses([next])).get(next) === "succeeded", { what: "the next delivered" });
     expect((await statuses([head])).get(head)).toBe("canceled");
+    head1.release();
     await receiver.close();
   }, 60_000);
 
   it("a manual resend goes at once, past a held line", async () => {
-    const receiver = await receiverFailing(({ seq }) => seq === 2);
+    // The held line's head (seq 2) is held in flight until the resend has been seen: the line still
+    // waits on it then, not released by its schedule running out.
+    const head = held();
+    const receiver = await receiverFailing(({ seq }) => seq === 2, { first: ({ seq }) => seq === 2, until: head.released });
     const { uid, endpointId } = await consumerWithEndpoint(api, receiver.url, ordered());
     const first = (await sendMessage(api, uid, { payload: { data: { customer: "a", seq: 1 } } })).id;
     await waitFor(() => allSettled([first]), { what: "the first delivered" });
@@ -264,6 +318,7 @@ describe("ordered delivery", () => {
     expect(resent.body).toMatchObject({ trigger: "manual", out_of_order: true });
     await waitFor(() => receiver.received.filter((r) => seqOf(r) === 1).length === 2, { what: "the resend, out of order" });
     expect(receiver.received.some((r) => seqOf(r) === 3)).toBe(false);
+    head.release();
     await receiver.close();
   }, 60_000);
 });

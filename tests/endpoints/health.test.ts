@@ -83,8 +83,9 @@ describe("per-endpoint concurrency", () => {
     await new Promise((r) => setTimeout(r, 600));
     await hold.commit();
     expect(receiver.received).toHaveLength(0);
-    // A 100 ms retry; the sweep, which would also find it, runs once a minute.
-    await waitFor(() => receiver.received.length === 1, { timeout: 10_000, what: "the delivery after the lock ended" });
+    // A 100 ms retry; the sweep, which would also find it, runs once a minute. The 30 s are a loaded
+    // machine's claim and send, still half that minute.
+    await waitFor(() => receiver.received.length === 1, { timeout: 30_000, what: "the delivery after the lock ended" });
     await receiver.close();
   });
 

@@ -25,8 +25,10 @@ process.env.CIRCUIT_FAILURE_THRESHOLD = "1000";
 process.env.ALERT_FAILING_AFTER = "500ms";
 process.env.RECOVERY_TICK = "50ms";
 process.env.RECOVERY_RAMP_EVERY = "1ms";
-// An attempt in flight when the erasure begins may write its outcome until this (and a margin) has passed.
-process.env.DELIVERY_TIMEOUT = "2s";
+// An attempt in flight when the erasure begins may write its outcome until this (and a margin) has
+// passed: a busy erasure waits that long. Long enough that an attempt the test holds is still in
+// flight when its DELETE (seconds on a loaded machine) asks; no longer, for that wait's sake.
+process.env.DELIVERY_TIMEOUT = "10s";
 
 // Every line both processes (here in one) log, debug lines too.
 const logs = captureLogs("debug");
@@ -301,12 +303,20 @@ describe("DELETE /consumers/{consumer}", () => {
   });
 
   it("waits for an attempt in flight as it began: its late outcome is erased too", async () => {
-    const slow = await startReceiver((_req, res) => void setTimeout(() => res.writeHead(200).end("late"), 1_000));
+    // The receiver answers once the DELETE has: the attempt is in flight when the erasure begins,
+    // whatever the DELETE's pace, and its outcome is written after.
+    let deleted!: () => void;
+    const afterDelete = new Promise<void>((resolve) => (deleted = resolve));
+    const slow = await startReceiver(async (_req, res) => {
+      await afterDelete;
+      res.writeHead(200).end("late");
+    });
     try {
       const { uid, consumerId: consumer, endpointId: endpoint } = await consumerWithEndpoint(t.api, slow.url, { prefix: "erase-slow" });
       const { id: message } = await sendMessage(t.api, uid, { payload: {} });
       await waitFor(() => slow.received.length === 1, { what: "the attempt on its way" });
       const res = await t.api.del(`/api/v1/consumers/${uid}`);
+      deleted();
       // Small, but not done at once: the attempt's outcome is yet to be written.
       expect(res.status, res.text).toBe(202);
       const done = await waitFor(async () => ((await t.api.get(`/api/v1/erasures/${res.body.id}`)).body.state === "completed" ? true : null), {
@@ -320,6 +330,7 @@ describe("DELETE /consumers/{consumer}", () => {
              + (select count(*) from attempt_stats_pending where consumer_id = ${consumer}) as n`;
       expect(Number(left!.n)).toBe(0);
     } finally {
+      deleted();
       await slow.close();
     }
   });

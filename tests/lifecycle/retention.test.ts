@@ -217,8 +217,9 @@ describe("the retention sweep", () => {
       await expect.poll(async () => (await sql()<{ n: number }[]>`select count(*)::int as n from sweep_runs`)[0]!.n, { timeout: 20_000 }).toBeGreaterThanOrEqual(before!.n + 3);
       const last = await sql()<{ gap: number }[]>`
         select extract(epoch from started_at - lag(started_at) over (order by id))::float8 as gap from sweep_runs order by id desc limit 2`;
-      // A second apart (not a minute): the cadence is the setting.
-      expect(last[0]!.gap).toBeLessThan(5);
+      // A second apart (not a minute): the cadence is the setting. The bound leaves a loaded machine
+      // room to start a sweep late, and is still half the default minute.
+      expect(last[0]!.gap).toBeLessThan(30);
     });
   });
 });

@@ -19,9 +19,11 @@ import { spawnWorker } from "../helpers/worker-process";
 
 const OPEN_FOR_MS = 2_000;
 // Every process reads the same policy. DELIVERY_TIMEOUT sets the lease (timeout + 15 s,
-// worker/delivery-pump.ts): 25 s is how long the killed worker's claims stay held.
+// worker/delivery-pump.ts): 45 s is how long the killed worker's claims stay held. It is also how
+// long a request held at the receiver stays in flight before its attempt times out (an attempt
+// more): room for a loaded machine's waits between the first request held and the gate's opening.
 const env = {
-  DELIVERY_TIMEOUT: "10s",
+  DELIVERY_TIMEOUT: "30s",
   DELIVERY_SCHEDULE: ["0", ...Array<string>(30).fill("1s")].join(","),
   CIRCUIT_FAILURE_THRESHOLD: "5",
   CIRCUIT_OPEN_FOR: `${OPEN_FOR_MS}ms`,
@@ -278,13 +280,13 @@ describe("two web processes and two workers on one database", () => {
         inFlightBy = await Promise.all(workers.map((w) => metric(w, "attempts_in_flight")));
         return inFlightBy.reduce((a, b) => a + b, 0) === 8;
       },
-      { timeout: 10_000, what: "the workers' in-flight gauges to add up to the held requests", onTimeout: () => console.log(inFlightBy) },
+      { timeout: 30_000, what: "the workers' in-flight gauges to add up to the held requests", onTimeout: () => console.log(inFlightBy) },
     );
     const victim = workers[inFlightBy.findIndex((n) => n > 0)]!;
     expect(victim, `in flight per worker ${JSON.stringify(inFlightBy)}`).toBeDefined();
     await victim.kill("SIGKILL");
     workers.splice(workers.indexOf(victim), 1);
-    await waitFor(() => held.some((h) => h.res.destroyed), { timeout: 10_000, what: "the killed worker's requests to drop" });
+    await waitFor(() => held.some((h) => h.res.destroyed), { timeout: 30_000, what: "the killed worker's requests to drop" });
     const lost = held.filter((h) => h.res.destroyed).map((h) => `${h.arrival.path} ${h.arrival.id}`);
     console.log(`scale-out kill: in flight per worker ${JSON.stringify(inFlightBy)}; the killed worker's ${lost.length} requests dropped`);
     // The survivor's held requests are answered at once (well inside its DELIVERY_TIMEOUT: a
