@@ -25,6 +25,7 @@ const LAYERS = {
     "filters",
     "event-schemas",
     "portal-page",
+    "database-url.ts",
     "config.ts",
     "request-limits",
   ],

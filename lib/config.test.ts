@@ -71,6 +71,26 @@ describe("parseConfig", () => {
     expect(config.ALLOWED_ENDPOINT_CIDRS.map((c) => c.text)).toEqual(["10.20.0.0/16", "fd00::/8"]);
   });
 
+  it("takes a database URL with one host or a failover list, and stops at what the connections could not use, without printing it", () => {
+    for (const good of ["postgres://app:pw@db:5432/webhooks", "postgresql://app:pw@db1:5432,db2:5433/webhooks?target_session_attrs=read-write", "postgres://app@[::1]:6000,db2/w"]) {
+      expect(parseConfig({ ENCRYPTION_KEY: KEY, DATABASE_URL: good }).DATABASE_URL).toBe(good);
+    }
+    const problems = (url: string) => {
+      try {
+        parseConfig({ ENCRYPTION_KEY: KEY, DATABASE_READ_URL: url });
+        return "";
+      } catch (error) {
+        return String(error);
+      }
+    };
+    for (const bad of ["mysql://app:hunter2secret@db/w", "db:5432", "postgres://app:hunter2secret@db:notaport/w"]) {
+      expect(problems(bad)).toMatch(/DATABASE_READ_URL: a postgres:\/\/ URL/);
+      expect(problems(bad)).not.toContain("hunter2secret");
+    }
+    // What the worker's connections would refuse at their first connect is refused at the start.
+    expect(problems("postgres://app:hunter2secret@db1,db2/w?target_session_attrs=standby")).toMatch(/target_session_attrs=standby is not supported/);
+  });
+
   it("stops at a bad pool size or SMTP URL, and never prints the SMTP URL's password", () => {
     expect(() => parseConfig({ ENCRYPTION_KEY: KEY, DATABASE_POOL_SIZE: "abc" })).toThrow(/DATABASE_POOL_SIZE/);
     expect(() => parseConfig({ ENCRYPTION_KEY: KEY, DATABASE_POOL_SIZE: "0" })).toThrow(/DATABASE_POOL_SIZE/);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { databaseUrlProblem } from "./database-url";
 import { parseDuration } from "./duration";
 import { parseFrameAncestors } from "./portal-page/frame-ancestors";
 import { themeAccent, themeLogoUrl, themeName } from "./portal-page/theme-fields";
@@ -48,23 +49,15 @@ const isSecureOrLoopback = (url: URL) => url.protocol === "https:" || (url.proto
 
 /**
  * A connection URL with one host, or several separated by commas — a failover pair's form
- * (docs/operating.md#postgresql-failover), which the WHATWG URL parser refuses: the URL with its
- * first host alone must parse.
+ * (docs/operating.md#postgresql-failover), which the WHATWG URL parser refuses — parsed as the
+ * connections will parse it (lib/database-url.ts), target_session_attrs included.
  */
-function isDatabaseUrl(value: string): boolean {
-  const match = /^([a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?)([^/?#]*)(.*)$/i.exec(value);
-  if (!match) return false;
-  try {
-    new URL(`${match[1]}${match[2]!.split(",")[0]}${match[3]}`);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 const databaseUrl = z
   .string()
-  .refine(isDatabaseUrl, "a postgres:// URL, with one host or several separated by commas (host1:5432,host2:5432/db)")
+  .superRefine((value, ctx) => {
+    const problem = databaseUrlProblem(value);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  })
   .optional();
 
 const EnvSchema = z.object({

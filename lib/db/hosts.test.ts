@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../config";
-import { failoverSocket, splitHosts } from "./hosts";
+import { splitHosts } from "../database-url";
+import { failoverSocket } from "./hosts";
 
 describe("a DATABASE_URL with several hosts", () => {
   it("names each host, with the URL for it alone and what it must be", () => {

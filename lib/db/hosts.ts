@@ -1,5 +1,6 @@
 import { connect, Socket } from "node:net";
 import pg from "pg";
+import { splitHosts, type Host, type Target } from "../database-url";
 
 /**
  * A DATABASE_URL with several hosts (`postgres://u:p@host1:5432,host2:5432/db?target_session_attrs=read-write`),
@@ -14,34 +15,6 @@ import pg from "pg";
  * 08001), which lib/db/errors.ts and graphile-worker treat as the database being away (the web
  * answers 503). A pool's connections live long, so the probe's extra connection is rare.
  */
-
-export type Host = { host: string; port: number };
-export type Target = "any" | "read-write" | "primary";
-
-const TARGETS: Record<string, Target> = { any: "any", "read-write": "read-write", primary: "primary" };
-
-/** The hosts a URL names, and the URL for each of them alone (without target_session_attrs). */
-export function splitHosts(url: string): { hosts: Host[]; urlFor: (host: Host) => string; target: Target } {
-  const match = /^(postgres(?:ql)?:\/\/)([^@/?#]*@)?([^/?#]*)(.*)$/.exec(url);
-  if (!match) throw new Error("DATABASE_URL is not a postgres:// URL");
-  const [, scheme, auth = "", hostList = "", rest = ""] = match;
-  const hosts = hostList.split(",").map((entry) => {
-    // [::1]:5432, ::1 is not accepted without brackets (as in libpq's URLs).
-    const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
-    if (bracketed) return { host: bracketed[1]!, port: Number(bracketed[2] ?? 5432) };
-    const [host, port] = entry.split(":");
-    return { host: host || "localhost", port: Number(port || 5432) };
-  });
-  const [pathPart = "", query = ""] = rest.split("?");
-  const params = new URLSearchParams(query);
-  const asked = params.get("target_session_attrs") ?? "any";
-  const target = TARGETS[asked];
-  if (!target) throw new Error(`target_session_attrs=${asked} is not supported for the worker's connections (any, read-write or primary)`);
-  params.delete("target_session_attrs");
-  const search = params.toString();
-  const urlFor = (h: Host) => `${scheme}${auth}${h.host.includes(":") ? `[${h.host}]` : h.host}:${h.port}${pathPart}${search ? `?${search}` : ""}`;
-  return { hosts, urlFor, target };
-}
 
 async function takesWrites(client: pg.Client): Promise<boolean> {
   const { rows } = await client.query<{ writable: boolean }>(

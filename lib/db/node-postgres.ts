@@ -1,5 +1,6 @@
 import pg from "pg";
-import { findHost, splitHosts } from "./hosts";
+import { splitHosts } from "../database-url";
+import { findHost } from "./hosts";
 
 /**
  * graphile-worker's pool: a pg.Pool on `url` (one host or several, lib/db/hosts.ts). One host and no target: node-postgres as it is. Several:
