@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { applySqlFunctions } from "../lib/db/functions";
+import type { SqlOrTx } from "../lib/db/client";
 import type { BenchDatabase } from "./database";
 import type { Receiver } from "./receiver";
 import { measureDeliveryPairs, type DeliveryPair } from "./delivery-pairs";
@@ -19,9 +20,54 @@ const show = (ref: string, file: string) => execFileSync("git", ["show", `${ref}
  */
 export function claimBodyAt(ref: string): string {
   const body = show(ref, "lib/deliveries/claim-due-deliveries.sql");
-  if (!body.includes("webhook_admin_claim_scan_due")) return body;
   const stages = ["types", "scan-due", "run-budgets", "apply-limits", "log-run-sends", "drop-stopped", "lease", "park"];
-  return [...stages.map((stage) => show(ref, `lib/deliveries/claim/${stage}.sql`)), body].join("\n");
+  const all = body.includes("webhook_admin_claim_scan_due") ? [...stages.map((stage) => show(ref, `lib/deliveries/claim/${stage}.sql`)), body].join("\n") : body;
+  return DROP_EVERY_FORM + "\n" + all + (body.includes("p_kinds") ? "" : laneShim(body));
+}
+
+const DROP_EVERY_FORM = `DO $$ DECLARE f regprocedure; BEGIN
+  FOR f IN SELECT p.oid::regprocedure FROM pg_proc p WHERE p.proname = '${CLAIM}' AND p.pronamespace = current_schema()::regnamespace LOOP
+    EXECUTE 'DROP FUNCTION ' || f;
+  END LOOP;
+END $$;`;
+
+/** Marks the shim's source, so that its calls are not counted as the claim's own. */
+const SHIM_MARK = "bench: lane shim";
+
+/**
+ * This tree's worker claims in two lanes (p_kinds: live kinds, then recovery items apart); a claim
+ * from before them takes no kinds. The shim lets this tree's worker call it: the live lane's claim
+ * becomes the earlier claim of every kind, as that worker's one lane was, and the recovery lane's
+ * claims take nothing.
+ */
+function laneShim(body: string): string {
+  const start = body.indexOf("RETURNS TABLE (", body.indexOf(`FUNCTION ${CLAIM}(`));
+  let depth = 0;
+  let end = start + "RETURNS TABLE ".length;
+  for (; end < body.length; end++) {
+    if (body[end] === "(") depth++;
+    else if (body[end] === ")" && --depth === 0) break;
+  }
+  return `
+CREATE FUNCTION ${CLAIM}(p_limit integer, p_lease_ms integer, p_default_concurrency integer, p_token text, p_lease_wake_at timestamptz,
+                         p_kinds smallint[], p_lock_wait_ms integer)
+${body.slice(start, end + 1)} LANGUAGE plpgsql AS $shim$ BEGIN
+  -- ${SHIM_MARK}
+  IF p_kinds IS NULL OR 0::smallint = ANY (p_kinds) THEN
+    RETURN QUERY SELECT * FROM ${CLAIM}(p_limit, p_lease_ms, p_default_concurrency, p_token, p_lease_wake_at);
+  END IF;
+END $shim$;`;
+}
+
+/** Every form of the claim function gone, so that whichever tree applies its SQL next has its own alone. */
+export async function dropEveryClaimForm(sql: SqlOrTx): Promise<void> {
+  await sql.unsafe(DROP_EVERY_FORM);
+}
+
+/** This tree's claim in place again, whatever an earlier commit's left (its forms, the shim). */
+export async function applyThisTreesClaim(sql: SqlOrTx): Promise<void> {
+  await dropEveryClaimForm(sql);
+  await applySqlFunctions(sql);
 }
 
 /**
@@ -46,7 +92,7 @@ export async function measureClaimSplit(
     await db.sql`select pg_stat_clear_snapshot()`;
     const [row] = await db.sql<{ calls: number; total: number }[]>`
       select coalesce(sum(calls), 0)::float8 as calls, coalesce(sum(total_time), 0)::float8 as total
-      from pg_stat_user_functions where funcname = ${CLAIM}`;
+      from pg_stat_user_functions where funcname = ${CLAIM} and funcid not in (select oid from pg_proc where prosrc like ${"%" + SHIM_MARK + "%"})`;
     return row ?? { calls: 0, total: 0 };
   };
   // Each phase's figures are read when the next one is prepared (its worker has stopped by then,
@@ -80,14 +126,14 @@ export async function measureClaimSplit(
     off: { MIGRATE_ON_START: "false" },
     prepare: async (variant) => {
       await closePhase();
-      if (variant === "on") await applySqlFunctions(db.sql);
+      if (variant === "on") await applyThisTreesClaim(db.sql);
       else await db.sql.unsafe(before);
       current = { variant, ...(await claimStats()), rows: await leasedRows() };
     },
   });
   await closePhase();
   // Leave this tree's functions in place, and the statistics as they were, for whatever runs next.
-  await applySqlFunctions(db.sql);
+  await applyThisTreesClaim(db.sql);
   await db.sql.unsafe(`alter database "${database}" reset track_functions`);
   return { pairs, time };
 }

@@ -9,12 +9,11 @@
  */
 import { parseArgs } from "node:util";
 import { createSql } from "../lib/db/client";
-import { applySqlFunctions } from "../lib/db/functions";
 import { newId } from "../lib/ids";
 import { processCpuSeconds } from "./cpu";
 import { prepareDatabase } from "./database";
 import { median } from "./stats";
-import { claimBodyAt } from "./claim-ab";
+import { applyThisTreesClaim, claimBodyAt } from "./claim-ab";
 
 const { values } = parseArgs({
   options: {
@@ -59,7 +58,7 @@ async function main() {
       const times = { fair: { cpu: [] as number[], wall: [] as number[] }, time: { cpu: [] as number[], wall: [] as number[] } };
       for (let round = 0; round < rounds * 2; round++) {
         const variant = round % 4 === 0 || round % 4 === 3 ? "fair" : "time";
-        if (variant === "fair") await applySqlFunctions(sql);
+        if (variant === "fair") await applyThisTreesClaim(sql);
         else await sql.unsafe(before);
         await sql`update delivery_queue set lease_token = null, parked = false, next_attempt_at = now() - interval '1 second'`;
         await sql`vacuum analyze delivery_queue`;
@@ -84,7 +83,7 @@ async function main() {
     }
     console.log(`\nmedian per leased row, ${rounds} rounds each, claims of 100:\n${lines.join("\n")}`);
   } finally {
-    await applySqlFunctions(sql);
+    await applyThisTreesClaim(sql);
     await sql.end();
     await db.stop();
   }

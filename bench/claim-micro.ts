@@ -8,9 +8,8 @@
  */
 import { parseArgs } from "node:util";
 import { createSql } from "../lib/db/client";
-import { applySqlFunctions } from "../lib/db/functions";
 import { newId } from "../lib/ids";
-import { claimBodyAt } from "./claim-ab";
+import { applyThisTreesClaim, claimBodyAt } from "./claim-ab";
 import { processCpuSeconds } from "./cpu";
 import { prepareDatabase } from "./database";
 import { median } from "./stats";
@@ -60,7 +59,7 @@ async function main() {
     };
     for (let round = 0; round < rounds * 2; round++) {
       const variant = (round % 4 === 0 || round % 4 === 3) ? "this tree" : "before";
-      if (variant === "this tree") await applySqlFunctions(sql);
+      if (variant === "this tree") await applyThisTreesClaim(sql);
       else await sql.unsafe(before);
       await sql`update delivery_queue set lease_token = null, parked = false, next_attempt_at = now() - interval '1 second'`;
       await sql`vacuum analyze delivery_queue`;

@@ -7,10 +7,9 @@
  * they belong to), then with this tree's (fair claiming across consumers), on the same database,
  * worker and receiver — each claim put in place (CREATE OR REPLACE) before its phases' workers start.
  */
-import { applySqlFunctions } from "../lib/db/functions";
 import { compactStats } from "../lib/stats/compact-stats";
 import type { Api } from "./api";
-import { claimBodyAt } from "./claim-ab";
+import { applyThisTreesClaim, claimBodyAt } from "./claim-ab";
 import type { BenchDatabase } from "./database";
 import { queueDeliveries } from "./delivery-pairs";
 import { startWorker } from "./product";
@@ -123,7 +122,7 @@ export async function measureFairness(
   const runs: FairnessRun[] = [];
   for (const claim of [options.ref, "this tree"]) {
     if (claim === options.ref) await db.sql.unsafe(before);
-    else await applySqlFunctions(db.sql);
+    else await applyThisTreesClaim(db.sql);
     log(` claim: ${claim === options.ref ? `${options.ref}'s (time order)` : "this tree's (fair across consumers)"}`);
     const idleWorker = await startClaimWorker(ctx);
     const idle = await paced(ctx, quietUid, options.rate, sleep(options.idleSeconds * 1000));

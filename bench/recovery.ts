@@ -73,8 +73,14 @@ export async function runRecovery(
   if (created.status !== 202) throw new Error(`recover answered ${created.status}: ${JSON.stringify(created.body)}`);
   const id = created.body.id as string;
   console.log(`  run ${id}: ${created.body.counts.expected} items frozen in ${Math.round(createMs)} ms; waiting for the ramp to reach ${input.ratePerSecond}/s…`);
-  // Live traffic is measured once the run goes at its full rate.
-  await sleep(input.rampSeconds * 1000 + 2000);
+  // Live traffic is measured once the run goes at its full rate: its ramp starts after the canary,
+  // not at the run's creation (until 2026-12-07 this waited for the ramp's length from the creation
+  // and measured beside half the rate).
+  const rampDeadline = performance.now() + input.rampSeconds * 3000;
+  const currentRate = async () =>
+    Number((await ctx.db.sql<{ rate: number | null }[]>`select current_rate as rate from recoveries where id = ${id}`)[0]?.rate ?? 0);
+  while ((await currentRate()) < input.ratePerSecond && performance.now() < rampDeadline) await sleep(250);
+  await sleep(2000);
   const liveOther = await measureLatency({ api: ctx.api, receiver: ctx.receiver }, { count: input.liveCount, gapMs: 20, consumer: input.liveOther });
   const liveSame = await measureLatency(
     { api: ctx.api, receiver: ctx.receiver },

@@ -27,6 +27,7 @@ import { runLeanProbe } from "./lean-probe";
 import { productEnv } from "./product";
 import { startReceiver } from "./receiver";
 import { measureDeliveryPairs, summarizePairs } from "./delivery-pairs";
+import { dropEveryClaimForm } from "./claim-ab";
 import { int } from "./stats";
 import { ensureLogDir, markShuttingDown, stopAll } from "./system";
 
@@ -75,9 +76,11 @@ async function main() {
       const endpoint = await createEndpoint({ ctx, consumerRef: `ab${i}`, input: { url: receiver.url, max_concurrency: 100 } as never });
       endpointIds.push((endpoint as { id: string }).id);
     }
-    // Each side's SQL functions, as that side's `npm start` would have put them in place.
+    // Each side's SQL functions, as that side's `npm start` would have put them in place (the
+    // claim's other forms dropped first: with two, a call may match both).
     const applyFunctions = async (root: string) => {
       const { applySqlFunctions } = (await import(path.join(root, "lib/db/functions.ts"))) as typeof import("../lib/db/functions");
+      await dropEveryClaimForm(db.sql);
       await applySqlFunctions(db.sql);
     };
     let previous: "on" | "off" | null = null;

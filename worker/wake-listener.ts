@@ -1,5 +1,5 @@
 import type { Sql } from "../lib/db/client";
-import { WAKE_CHANNEL } from "../lib/jobs";
+import { kindsOfWake, WAKE_CHANNEL } from "../lib/jobs";
 import { wakePump } from "./state";
 
 /**
@@ -8,6 +8,7 @@ import { wakePump } from "./state";
  * anything committed while this worker was not listening.
  */
 export async function listenForDueWork(sql: Sql): Promise<{ stop: () => Promise<void> }> {
-  const subscription = await sql.listen(WAKE_CHANNEL, wakePump, wakePump);
+  // A (re)connection wakes every lane: whatever came due meanwhile, of any kind.
+  const subscription = await sql.listen(WAKE_CHANNEL, (payload) => wakePump(kindsOfWake(payload)), () => wakePump());
   return { stop: () => subscription.unlisten() };
 }

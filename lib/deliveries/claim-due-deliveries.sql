@@ -7,7 +7,10 @@
 -- Three kinds of work share the queue and these limits: scheduled attempts (kind 0), manual resends
 -- (1) and recovery items (2). They are scanned, and an endpoint's free slots and rate budget are
 -- handed out, in that order: live traffic first, a recovery last. A recovery run's own rate holds
--- here too, where its attempts leave.
+-- here too, where its attempts leave. A worker claims live traffic and recovery items apart, in
+-- claims of their own that run side by side (p_kinds), so live traffic never waits for a claim busy
+-- with a recovery's rows; the slots live traffic needs are kept from recovery items
+-- (claim/apply-limits.sql), and the worker's own room for attempts too (worker/delivery-pump.ts).
 --
 -- This function orchestrates; each stage is a function of its own in claim/, passing one row set
 -- (webhook_admin_claim_item[], claim/types.sql) from stage to stage, each row's decision in it:
@@ -32,18 +35,23 @@
 -- which cannot change a result type), so the old one is dropped only by a later release
 -- (docs/operating.md, Upgrading). _v2 since 0015; 0.2.0's webhook_admin_claim_deliveries is the one
 -- before. _v2 is not released yet: its result changed in place (url, headers, svix_headers became
--- destination, target), and a database that has the older result has it dropped first.
-DO $$ BEGIN
-  IF EXISTS (SELECT 1 FROM pg_proc p WHERE p.oid = to_regprocedure('webhook_admin_claim_deliveries_v2(integer, integer, integer, text, timestamptz)')
-             AND NOT 'target' = ANY (p.proargnames)) THEN
-    DROP FUNCTION webhook_admin_claim_deliveries_v2(integer, integer, integer, text, timestamptz);
-  END IF;
+-- destination, target), and so did its arguments (p_kinds, p_lock_wait_ms added): any other form is dropped first.
+DO $$ DECLARE f regprocedure; BEGIN
+  FOR f IN SELECT p.oid::regprocedure FROM pg_proc p
+           WHERE p.proname = 'webhook_admin_claim_deliveries_v2' AND p.pronamespace = current_schema()::regnamespace
+             AND pg_get_function_identity_arguments(p.oid) <> 'p_limit integer, p_lease_ms integer, p_default_concurrency integer, p_token text, p_lease_wake_at timestamp with time zone, p_kinds smallint[], p_lock_wait_ms integer'
+  LOOP
+    EXECUTE 'DROP FUNCTION ' || f;
+  END LOOP;
 END $$;
 CREATE OR REPLACE FUNCTION webhook_admin_claim_deliveries_v2(
   p_limit integer, p_lease_ms integer, p_default_concurrency integer, p_token text,
   -- The lease's end, rounded, when this process has not yet woken a job for it (null otherwise):
   -- if the worker dies, that job finds its deliveries due again.
-  p_lease_wake_at timestamptz
+  p_lease_wake_at timestamptz,
+  -- The queue kinds served (null: all). Live traffic's claims (scheduled and manual) wait up to
+  -- p_lock_wait_ms for an endpoint another transaction holds rather than skip it (below).
+  p_kinds smallint[] DEFAULT NULL, p_lock_wait_ms integer DEFAULT 200
 ) RETURNS TABLE (
   id text, kind smallint, message_id text, endpoint_id text, consumer_id text, attempts integer, scheduled_attempts integer,
   created_at timestamptz, payload text, is_test boolean, destination text, target jsonb, ciphertexts text[], probe boolean, more boolean
@@ -63,6 +71,8 @@ DECLARE
   v_run_window interval := interval '1050 milliseconds';
   v_items webhook_admin_claim_item[];
   v_locked text[];
+  v_busy text[];
+  v_lock_timeout text;
   v_runs webhook_admin_claim_run[];
   v_claimed integer;
   -- Due work seen here but left to another claim (endpoint or run busy elsewhere, batch full).
@@ -71,7 +81,7 @@ DECLARE
   v_parked boolean;
   v_more boolean;
 BEGIN
-  v_items := webhook_admin_claim_scan_due(v_window);
+  v_items := webhook_admin_claim_scan_due(v_window, p_kinds);
   IF cardinality(v_items) = 0 THEN
     RETURN;
   END IF;
@@ -79,6 +89,27 @@ BEGIN
   -- their due rows stay due for the next claim, and concurrent claims share out endpoints.
   SELECT coalesce(array_agg(x.id), '{}') INTO v_locked
   FROM (SELECT en.id FROM endpoints en WHERE en.id IN (SELECT i.endpoint_id FROM unnest(v_items) AS i) ORDER BY en.id FOR UPDATE SKIP LOCKED) x;
+  -- Except by live traffic's own claims: an endpoint being recovered is locked by the recovery's
+  -- claims most of the time they run, and a live row skipped there would wait 100 ms for the
+  -- wake-up below. So such a claim waits for those endpoints, p_lock_wait_ms at most (a fifth of a
+  -- second; the locks are then taken out of id order, so a wait may close a cycle with another
+  -- transaction: the timeout ends it before the deadlock detector's second would). A claim that
+  -- includes recovery items never waits: they are not in a hurry.
+  IF p_kinds IS NOT NULL AND NOT webhook_admin_queue_kind('recovery') = ANY (p_kinds) THEN
+    v_busy := ARRAY(SELECT DISTINCT i.endpoint_id FROM unnest(v_items) AS i WHERE i.endpoint_id <> ALL (v_locked) ORDER BY 1);
+    IF cardinality(v_busy) > 0 THEN
+      v_lock_timeout := current_setting('lock_timeout');
+      BEGIN
+        PERFORM set_config('lock_timeout', p_lock_wait_ms || 'ms', true);
+        SELECT v_locked || coalesce(array_agg(x.id), '{}') INTO v_locked
+        FROM (SELECT en.id FROM endpoints en WHERE en.id = ANY (v_busy) ORDER BY en.id FOR UPDATE) x;
+        PERFORM set_config('lock_timeout', v_lock_timeout, true);
+      EXCEPTION WHEN lock_not_available THEN
+        -- Left due, as if skipped (the block's setting is undone with it).
+        NULL;
+      END;
+    END IF;
+  END IF;
   v_runs := webhook_admin_claim_run_budgets(v_items, p_limit, v_run_window);
   v_items := webhook_admin_claim_apply_limits(v_items, v_locked, v_runs, p_limit, p_default_concurrency, v_lease_end, v_run_window);
   SELECT count(*) FILTER (WHERE i.action = 'claim'), coalesce(bool_or(i.action IS NULL), false),
@@ -104,8 +135,9 @@ BEGIN
     v_more := v_left_due OR v_claimed = p_limit OR cardinality(v_items) >= v_window;
     -- Due work remains beyond this claim: other worker processes join in. A NOTIFY (each worker's
     -- listener has its pump claim) costs a fraction of adding a graphile job here on every claim.
+    -- Its payload names the kinds, so only the lanes serving them claim (lib/jobs wakePayload).
     IF v_more THEN
-      PERFORM pg_notify('webhook_admin_due', '');
+      PERFORM pg_notify('webhook_admin_due', coalesce(array_to_string(p_kinds, ','), ''));
     END IF;
     IF p_lease_wake_at IS NOT NULL THEN
       PERFORM graphile_worker.add_job('deliver_due', '{}'::json, run_at := p_lease_wake_at,

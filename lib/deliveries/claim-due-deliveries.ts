@@ -23,7 +23,7 @@ export function triggerOf(row: Pick<ClaimedDelivery, "kind" | "probe">): Attempt
 type ClaimedRow = Omit<ClaimedDelivery, "secrets" | "route"> & { destination: string; target: unknown; ciphertexts: string[]; more: boolean };
 
 /**
- * Leases due queue rows — scheduled attempts, then manual resends, then recovery items — at most
+ * Leases due queue rows — scheduled attempts, then manual resends, then recovery items (or the kinds asked for) — at most
  * `limit`, within every endpoint's limits (concurrency cap, rate limit, circuit breaker), counted in
  * Postgres so they hold across all worker processes. The whole claim — scan, endpoint locks,
  * limits, parking, wake-ups, lease — is one call of the SQL function webhook_admin_claim_deliveries_v2
@@ -32,14 +32,19 @@ type ClaimedRow = Omit<ClaimedDelivery, "secrets" | "route"> & { destination: st
  */
 export async function claimDueDeliveries(
   sql: Sql,
-  /** `keys`: what decrypts the endpoints' secrets (decryptionKeys). */
-  input: { limit: number; leaseMs: number; defaultConcurrency: number; keys: Buffer[] },
+  /**
+   * `keys`: what decrypts the endpoints' secrets (decryptionKeys). `kinds`: the queue kinds this
+   * claim serves (all by default); a claim without recovery items waits for an endpoint another
+   * transaction holds instead of skipping it, `lockWaitMs` at most (200 by default).
+   */
+  input: { limit: number; leaseMs: number; defaultConcurrency: number; keys: Buffer[]; kinds?: readonly QueueKind[]; lockWaitMs?: number },
 ): Promise<{ token: string; deliveries: ClaimedDelivery[]; more: boolean }> {
   const token = randomUUID();
   const leaseWake = leaseWakeDue(Date.now() + input.leaseMs);
+  const kinds = input.kinds ? input.kinds.map(String) : null;
   const rows = await sql<ClaimedRow[]>`
     select * from webhook_admin_claim_deliveries_v2(${input.limit}::int, ${input.leaseMs}::int, ${input.defaultConcurrency}::int,
-                                                    ${token}, ${leaseWake}::timestamptz)`;
+                                                    ${token}, ${leaseWake}::timestamptz, ${kinds}::text[]::smallint[], ${input.lockWaitMs ?? 200}::int)`;
   // The function adds the lease's wake-up only when it claims something.
   if (leaseWake && rows.length > 0) leaseWakeAdded(leaseWake);
   // A target is parsed once per endpoint in the claim, not once per delivery.

@@ -61,7 +61,8 @@ BEGIN
           ORDER BY h.line_seq LIMIT 1) n
     WHERE q.delivery_id = n.delivery_id AND q.kind = OLD.kind;
     IF FOUND THEN
-      PERFORM pg_notify('webhook_admin_due', '');
+      -- The payload names the kind: only the worker lane serving it claims (lib/jobs wakePayload).
+      PERFORM pg_notify('webhook_admin_due', OLD.kind::text);
     END IF;
   END IF;
   RETURN NULL;

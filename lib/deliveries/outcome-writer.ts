@@ -1,5 +1,6 @@
 import type { Config } from "../config";
 import type { Sql } from "../db/client";
+import type { QueueKind } from "../db/schema/messages";
 import { isConnectionError, isRetryableConflict } from "../db/errors";
 import { alertFailingEndpoints } from "../endpoints/alert-failing";
 import { autoDisableFailingEndpoints } from "../endpoints/auto-disable";
@@ -39,8 +40,8 @@ export class OutcomeWriter {
     private readonly sql: Sql,
     private readonly config: Config,
     private readonly health: HealthPolicy,
-    /** Parked deliveries were given slots and are due now: something must claim them. */
-    private readonly onUnparked: () => void,
+    /** Parked deliveries (of these kinds) were given slots and are due now: something must claim them. */
+    private readonly onUnparked: (kinds: QueueKind[]) => void,
   ) {}
 
   /** Resolves once the outcome is committed (or given up on: its lease then brings it back). */
@@ -87,7 +88,7 @@ export class OutcomeWriter {
     for (let attempt = 1; ; attempt++) {
       try {
         const { unparked } = await outcomesInSpan(outcomes, () => recordOutcomes(this.sql, { outcomes, health: this.health }));
-        if (unparked > 0) this.onUnparked();
+        if (unparked.length > 0) this.onUnparked(unparked);
         break;
       } catch (error) {
         if (!(isConnectionError(error) || isRetryableConflict(error)) || Date.now() > giveUpAt) {

@@ -1,4 +1,5 @@
 import type { Sql } from "../db/client";
+import type { QueueKind } from "../db/schema/messages";
 import { raiseAlerts } from "../jobs/raise-alert";
 import { wakeDeliveriesAt } from "../jobs";
 import { completeRequested } from "./outcomes/complete-requested";
@@ -18,15 +19,16 @@ export { tallyEndpoints } from "./outcomes/update-endpoint-health";
  * the slots freed for parked deliveries, with the wake-ups for the retries scheduled; last, the
  * alerts those changes raise — so alerts commit with their cause or not at all. The lease token
  * guards every outcome: a worker whose lease ran out (and whose queue row was claimed again) writes
- * its attempt to the log but no longer moves the delivery.
+ * its attempt to the log but no longer moves the delivery. `unparked`: the kinds of the parked rows
+ * given a slot (now due), for the worker to claim them.
  */
 export async function recordOutcomes(
   sql: Sql,
   { outcomes, health }: { outcomes: AttemptOutcome[]; health: HealthPolicy },
-): Promise<{ unparked: number }> {
-  if (outcomes.length === 0) return { unparked: 0 };
+): Promise<{ unparked: QueueKind[] }> {
+  if (outcomes.length === 0) return { unparked: [] };
   const tallies = tallyEndpoints(outcomes);
-  let unparked: Promise<{ count: number }> | undefined;
+  let unparked: Promise<{ kind: QueueKind }[]> | undefined;
   await sql.begin(async (tx) => {
     const requested = outcomes.filter((o) => !o.next);
     if (requested.length > 0) await completeRequested(tx, requested);
@@ -50,5 +52,5 @@ export async function recordOutcomes(
         .map((e) => ({ kind: "endpoint.recovered" as const, endpointId: e.id, data: { failing_since: e.was_failing_since?.toISOString() ?? null } })),
     ]);
   });
-  return { unparked: (await unparked)?.count ?? 0 };
+  return { unparked: [...new Set((await unparked)?.map((r) => r.kind) ?? [])] };
 }

@@ -1,16 +1,18 @@
 import type { SqlOrTx } from "../db/client";
+import type { QueueKind } from "../db/schema/messages";
 
 /**
  * Slots freed at an endpoint go to deliveries parked waiting for one (as many as are free), live
  * work first. `slots`: the endpoint of each slot given up (by an outcome, a lease handed back, or
  * a circuit closed by hand, whose backlog waits parked for the probe's outcome: claim/apply-limits.sql).
  * `defaultConcurrency`: ENDPOINT_MAX_CONCURRENCY, for an endpoint without a cap of its own.
+ * Returns the kind of each row made due (the worker's lanes claim by kind).
  */
 export function unparkFreedSlots(tx: SqlOrTx, slots: string[], defaultConcurrency: number) {
   const freed = new Map<string, number>();
   for (const endpointId of slots) freed.set(endpointId, (freed.get(endpointId) ?? 0) + 1);
   const endpoints = [...freed];
-  return tx`
+  return tx<{ kind: QueueKind }[]>`
     -- Truncated: the column keeps milliseconds, and now() rounded up would be due only after the claim that follows.
     update delivery_queue q set parked = false, next_attempt_at = date_trunc('milliseconds', now())
     from (
@@ -39,5 +41,6 @@ export function unparkFreedSlots(tx: SqlOrTx, slots: string[], defaultConcurrenc
         for update skip locked
       ) p
     ) x
-    where q.delivery_id = x.delivery_id and q.kind = x.kind`;
+    where q.delivery_id = x.delivery_id and q.kind = x.kind
+    returning q.kind`;
 }

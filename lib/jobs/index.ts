@@ -1,5 +1,6 @@
 import { asTextArray } from "../db/arrays";
 import type { SqlOrTx } from "../db/client";
+import { QUEUE_KINDS, type QueueKind } from "../db/schema/messages";
 
 /** Every graphile-worker task the worker runs, by the name jobs carry. */
 export const TASKS = {
@@ -22,8 +23,28 @@ export const WAKE_CHANNEL = "webhook_admin_due";
  * once instead. If no worker listens, the deliveries wait for a worker's start-up wake or the
  * minute sweep. Ingest sends its wake-up after its commit instead (notifyDueAfterCommit).
  */
-export function notifyDue(tx: SqlOrTx) {
-  return tx`select pg_notify(${WAKE_CHANNEL}, '')`;
+export function notifyDue(tx: SqlOrTx, kinds?: readonly QueueKind[]) {
+  return tx`select pg_notify(${WAKE_CHANNEL}, ${wakePayload(kinds)})`;
+}
+
+/**
+ * A wake-up's payload: the queue kinds that came due ("2", "0,1"), so a worker claims in the lanes
+ * serving them only (worker/delivery-pump.ts); empty for any. The claim writes the same form.
+ */
+export function wakePayload(kinds?: readonly QueueKind[]): string {
+  return kinds ? kinds.join(",") : "";
+}
+
+/** The kinds a wake-up's payload names; undefined for any. */
+export function kindsOfWake(payload: string | undefined): QueueKind[] | undefined {
+  if (!payload) return undefined;
+  const known: readonly number[] = Object.values(QUEUE_KINDS);
+  const kinds = payload
+    .split(",")
+    .filter((part) => /^\d+$/.test(part))
+    .map(Number)
+    .filter((kind): kind is QueueKind => known.includes(kind));
+  return kinds.length > 0 ? kinds : undefined;
 }
 
 type Round = { done: Promise<void>; resolve: () => void };

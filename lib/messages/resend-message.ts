@@ -4,6 +4,7 @@ import { deliveriesOfMessageSql } from "../db/deliveries-of-messages";
 import { ConflictError, NotFoundError } from "../errors";
 import { deliveryIdFor } from "../ids";
 import { notifyDue } from "../jobs";
+import { QUEUE_KINDS } from "../db/schema/messages";
 import { findEndpointRow } from "../endpoints/queries";
 import { POLLING_KIND } from "../destinations";
 import { findMessageRow } from "./queries";
@@ -55,7 +56,7 @@ export async function resendMessage({ ctx, messageId, endpointId }: { ctx: Ctx; 
       values (${row!.id}, webhook_admin_queue_kind('manual'), ${endpoint.id}, ${message.consumerId}, date_trunc('milliseconds', now()))
       on conflict (delivery_id, kind) do nothing`;
     await recordAuditEvent(tx, { action: "message.resent", targetType: "message", targetId: message.id, data: { endpoint_id: endpoint.id, ...(outOfOrder ? { out_of_order: true } : {}) } });
-    await notifyDue(sql);
+    await notifyDue(sql, [QUEUE_KINDS.manual]);
     return row!.id;
   });
   return { delivery_id: deliveryId, message_id: message.id, endpoint_id: endpoint.id, trigger: "manual" as const, status: "queued" as const, out_of_order: outOfOrder };

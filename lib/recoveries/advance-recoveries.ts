@@ -113,7 +113,7 @@ async function advanceRecovery(tx: SqlOrTx, id: string, policy: FeedPolicy): Pro
   // The bucket paces the run on average; the claim holds it to `current_rate` in every second
   // (lib/deliveries/claim-due-deliveries.sql), whatever the queue holds and however fast it drains.
   await tx`update recoveries set tokens = ${tokens}, tokens_at = ${new Date(now)}, current_rate = ${rate}, updated_at = now() where id = ${id}`;
-  if (fed.queued > 0) await notifyDue(tx);
+  if (fed.queued > 0) await notifyDue(tx, [QUEUE_KINDS.recovery]);
 
   run = await findRecoveryRow(system, id);
   if (run.succeeded + run.failed + run.skipped >= run.expected && run.queued === 0) {

@@ -459,7 +459,7 @@ describe("claiming due deliveries", () => {
     expect(unparked).toEqual([{ kind: QUEUE_KINDS.scheduled, parked: false }, { kind: QUEUE_KINDS.recovery, parked: true }]);
   });
 
-  it("lets a recovery use every slot of an endpoint without live traffic, and keeps one free for live traffic while there is some", async () => {
+  it("lets a recovery use every slot of an endpoint without live traffic, and keeps half of them free for live traffic while there is some", async () => {
     const sql = getSql();
     const recoveryItems = async (id: string, rows: { id: string }[]) => {
       await sql`delete from delivery_queue where endpoint_id = ${id}`;
@@ -471,8 +471,8 @@ describe("claiming due deliveries", () => {
     await recoveryItems(quiet, await sql<{ id: string }[]>`select id from deliveries where endpoint_id = ${quiet} order by id`);
     expect((await claim()).deliveries.map((d) => d.kind)).toEqual(Array(4).fill(QUEUE_KINDS.recovery));
 
-    // Live traffic answered a moment ago: the run leaves one slot free, and live work arriving
-    // meanwhile goes at once instead of waiting behind the run's burst.
+    // Live traffic answered a moment ago: the run leaves half the slots free, and live work
+    // arriving meanwhile goes at once instead of waiting behind the run's burst.
     const busy = await endpointWith(8, { max_concurrency: 4 });
     const rows = await sql<{ id: string }[]>`select id from deliveries where endpoint_id = ${busy} order by id`;
     await sql`delete from delivery_queue where endpoint_id = ${busy} and delivery_id <> ${rows[0]!.id}`;
@@ -481,8 +481,8 @@ describe("claiming due deliveries", () => {
     await recordOutcomes(sql, { outcomes: [succeeded(live.deliveries[0]!, live.token, newId("attempt"))], health: HEALTH });
     await recoveryItems(busy, rows.slice(1, 7));
     const run = await claim();
-    expect(run.deliveries.map((d) => d.kind)).toEqual(Array(3).fill(QUEUE_KINDS.recovery));
-    expect((await sql`select 1 from delivery_queue where endpoint_id = ${busy} and kind = webhook_admin_queue_kind('recovery') and parked`).length).toBe(3);
+    expect(run.deliveries.map((d) => d.kind)).toEqual(Array(2).fill(QUEUE_KINDS.recovery));
+    expect((await sql`select 1 from delivery_queue where endpoint_id = ${busy} and kind = webhook_admin_queue_kind('recovery') and parked`).length).toBe(4);
     await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at) values (${rows[7]!.id}, webhook_admin_queue_kind('scheduled'), ${busy}, now() - interval '1 millisecond')`;
     expect((await claim()).deliveries.map((d) => [d.id, d.kind])).toEqual([[rows[7]!.id, QUEUE_KINDS.scheduled]]);
   });
@@ -569,5 +569,73 @@ describe("claiming due deliveries", () => {
     expect(await sql`select 1 from delivery_queue where delivery_id = ${d!}`).toHaveLength(0);
     const [delivery] = await sql<{ status: string; next_attempt_at: Date | null }[]>`select status, next_attempt_at from deliveries where id = ${d!}`;
     expect(delivery).toEqual({ status: "succeeded", next_attempt_at: null });
+  });
+});
+
+describe("claims of live traffic and of recovery items apart (the worker's two lanes)", () => {
+  const LIVE = [QUEUE_KINDS.scheduled, QUEUE_KINDS.manual];
+  const RECOVERY = [QUEUE_KINDS.recovery];
+  const claimKinds = (kinds: readonly (typeof QUEUE_KINDS)[keyof typeof QUEUE_KINDS][], lockWaitMs?: number) =>
+    claimDueDeliveries(getSql(), { limit: 100, leaseMs: LEASE_MS, defaultConcurrency: 10, keys: decryptionKeys(getConfig()), kinds, lockWaitMs });
+
+  /** The endpoint's queue as each row's kind, lease and park, in the kinds' order. */
+  async function kindsOf(endpointId: string) {
+    return getSql()<{ kind: number; leased: boolean; parked: boolean; due: boolean }[]>`
+      select kind, lease_token is not null as leased, parked, next_attempt_at <= now() as due
+      from delivery_queue where endpoint_id = ${endpointId} order by kind, delivery_id`;
+  }
+
+  it("claims only the kinds asked for, and a recovery's claim leaves the slots to a live row waiting for one", async () => {
+    const id = await endpointWith(5, { max_concurrency: 4 });
+    const sql = getSql();
+    const rows = await sql<{ id: string }[]>`select id from deliveries where endpoint_id = ${id} order by id`;
+    // One live row, due last; four recovery items that have waited longer.
+    await sql`delete from delivery_queue where endpoint_id = ${id} and delivery_id <> ${rows[0]!.id}`;
+    await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at)
+              select d, webhook_admin_queue_kind('recovery'), ${id}, now() - interval '3 seconds' from unnest(${rows.slice(1).map((r) => r.id)}::text[]) as d`;
+
+    // The recovery lane comes first: it scans no live row, finds one waiting, and takes nothing.
+    expect((await claimKinds(RECOVERY)).deliveries).toEqual([]);
+    expect(await kindsOf(id)).toEqual([
+      { kind: QUEUE_KINDS.scheduled, leased: false, parked: false, due: true },
+      ...Array(4).fill({ kind: QUEUE_KINDS.recovery, leased: false, parked: true, due: false }),
+    ]);
+    // The live lane takes the live row and leaves the recovery items as they were.
+    expect((await claimKinds(LIVE)).deliveries.map((d) => [d.id, d.kind])).toEqual([[rows[0]!.id, QUEUE_KINDS.scheduled]]);
+    expect((await kindsOf(id)).filter((q) => q.kind === QUEUE_KINDS.recovery)).toEqual(Array(4).fill({ kind: QUEUE_KINDS.recovery, leased: false, parked: true, due: false }));
+    // Due again (as an outcome's freed slot would make them): with a live attempt in flight the
+    // run takes at most half of the three slots it leaves — one.
+    await sql`update delivery_queue set parked = false, next_attempt_at = now() - interval '1 second' where endpoint_id = ${id} and lease_token is null`;
+    expect((await claimKinds(RECOVERY)).deliveries.map((d) => d.kind)).toEqual([QUEUE_KINDS.recovery]);
+  });
+
+  it("has a live claim wait for an endpoint another transaction holds, for a bound, where a recovery's claim passes it by", async () => {
+    const id = await endpointWith(2, { max_concurrency: 10 });
+    const sql = getSql();
+    const [live, other] = await sql<{ id: string }[]>`select id from deliveries where endpoint_id = ${id} order by id`;
+    await sql`delete from delivery_queue where endpoint_id = ${id} and delivery_id = ${other!.id}`;
+    await sql`insert into delivery_queue (delivery_id, kind, endpoint_id, next_attempt_at) values (${other!.id}, webhook_admin_queue_kind('recovery'), ${id}, now() - interval '1 second')`;
+    const holdEndpoint = () => holdTransaction((tx) => tx`select 1 from endpoints where id = ${id} for update`);
+    const lockWaits = async () =>
+      (await sql<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)[0]!.n;
+
+    // A recovery's claim skips the held endpoint: its item stays due, untouched.
+    let holder = await holdEndpoint();
+    expect((await claimKinds(RECOVERY)).deliveries).toEqual([]);
+    expect((await kindsOf(id)).find((q) => q.kind === QUEUE_KINDS.recovery)).toEqual({ kind: QUEUE_KINDS.recovery, leased: false, parked: false, due: true });
+    // A live claim waits for it (the bound made long: the test commits when it sees the wait), and
+    // takes its row once the holder commits.
+    const waiting = claimKinds(LIVE, 60_000);
+    for (let i = 0; i < 2000 && (await lockWaits()) === 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    await holder.commit();
+    expect((await waiting).deliveries.map((d) => d.id)).toEqual([live!.id]);
+
+    // Held past the bound, the live claim gives up and leaves its row due, not parked.
+    await sql`update delivery_queue set lease_token = null, next_attempt_at = now() - interval '1 second' where delivery_id = ${live!.id}`;
+    holder = await holdEndpoint();
+    expect((await claimKinds(LIVE, 50)).deliveries).toEqual([]);
+    expect((await kindsOf(id)).find((q) => q.kind === QUEUE_KINDS.scheduled)).toEqual({ kind: QUEUE_KINDS.scheduled, leased: false, parked: false, due: true });
+    await holder.commit();
+    expect((await claimKinds(LIVE)).deliveries.map((d) => d.id)).toEqual([live!.id]);
   });
 });

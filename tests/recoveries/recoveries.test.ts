@@ -1,3 +1,4 @@
+import type { ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "../../lib/db/client";
 import { apiClient, type Api } from "../helpers/api";
@@ -419,6 +420,36 @@ describe("the one queue", () => {
   });
 });
 
+describe("a recovery beside live traffic in one worker", () => {
+  it("leaves a tenth of the worker's room for attempts to live traffic: a run's items never take the last of it", async () => {
+    // Recovery attempts are held open at the receiver, so the run's items fill whatever room the
+    // worker gives them; a live message to another consumer must still go at once.
+    const held: ServerResponse[] = [];
+    const slow = await startOutageReceiver();
+    const { uid, endpoints } = await consumerWith([slow.url], { max_concurrency: 20 });
+    const ep = endpoints[0]!;
+    await failures(uid, [ep], 15);
+    slow.setHandler((_req, res) => held.push(res));
+    const fast = await startReceiver();
+    const live = await consumerWith([fast.url]);
+    let runId = "";
+    worker = await withWorkerEnv(worker, { DELIVERY_MAX_IN_FLIGHT: "10", DELIVERY_TIMEOUT: "60s" }, async () => {
+      const created = await api.post(`/api/v1/endpoints/${ep}/recover`, { since: new Date(Date.now() - 60_000).toISOString(), canary: 0, rate_per_second: 1000 });
+      runId = created.body.id as string;
+      await waitFor(async () => held.length >= 9, { what: "nine recovery attempts held at the receiver", timeout: 30_000 });
+      const [message] = await send(live.uid, 1, "live.event");
+      await waitFor(async () => fast.received.some((r) => r.headers["webhook-id"] === message), { what: "the live message, beside the held run", timeout: 30_000 });
+      // The tenth place went to the live message; the run never had it.
+      expect(held).toHaveLength(9);
+      slow.setHandler((_req, res) => res.writeHead(200).end());
+      for (const res of held.splice(0)) res.writeHead(200).end();
+      await waitState(runId, "completed");
+    });
+    expect(await recoveryAttempts(ep)).toHaveLength(15);
+    await Promise.all([slow.close(), fast.close()]);
+  });
+});
+
 describe("state changes beside attempts in flight", () => {
   it("lets the outcome of an attempt in flight decide its delivery when the endpoint is disabled meanwhile", async () => {
     let release!: () => void;
@@ -573,6 +604,16 @@ describe("late starts", () => {
     const ep = endpoints[0]!;
     const messages = await failures(uid, [ep], 10);
     receiver.up = true;
+    // Lateness is counted beyond the worker's usual claim round trip, learned from its recent
+    // recovery claims: a small run first, unstalled, so a worker started just now has one.
+    const warmUp = await startReceiver((_req, res) => res.writeHead(warmed ? 200 : 500).end());
+    let warmed = false;
+    const first = await consumerWith([warmUp.url]);
+    await failures(first.uid, first.endpoints, 2);
+    warmed = true;
+    const warm = await api.post(`/api/v1/endpoints/${first.endpoints[0]!}/recover`, { since: new Date(Date.now() - 60_000).toISOString(), canary: 0, rate_per_second: 100 });
+    await waitState(warm.body.id as string, "completed");
+    await warmUp.close();
     const pump = workerState.pump!;
     const lateBefore = pump.counters.late;
     const created = await api.post(`/api/v1/endpoints/${ep}/recover`, { since: new Date(Date.now() - 60_000).toISOString(), canary: 0, rate_per_second: 100 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { getConfig } from "../../lib/config";
 import { getSql } from "../../lib/db/client";
+import { QUEUE_KINDS } from "../../lib/db/schema/messages";
 import { TASKS, wakeRecoveries } from "../../lib/jobs";
 import { advanceRecoveries as advance, feedPolicy } from "../../lib/recoveries/advance-recoveries";
 import { inSpan } from "../../lib/telemetry/tracing";
@@ -17,6 +18,6 @@ export const advanceRecoveries = defineJob({ name: TASKS.advanceRecoveries, sche
     return tick;
   });
   // What was queued here is claimed here at once; the NOTIFY brings in the other workers.
-  if (queued > 0) wakePump();
+  if (queued > 0) wakePump([QUEUE_KINDS.recovery]);
   if (active) await wakeRecoveries(sql, config.RECOVERY_TICK);
 } });

@@ -41,6 +41,12 @@ DECLARE
   -- recovery items for it.
   v_live boolean;
   v_reserve integer;
+  -- Whether this claim scanned live rows of the endpoint, and whether live rows not in it wait
+  -- there for a slot (null: not asked yet).
+  v_scanned_live boolean;
+  v_live_waiting boolean;
+  -- This recovery item leaves its slot to live traffic.
+  v_yield boolean;
   v_circuit timestamptz;
   -- Past the rate's budget: the second rows are booked into, and how many it has so far
   -- (endpoints.rate_booked_until is that second plus count/rate of a second).
@@ -71,7 +77,7 @@ BEGIN
       WHERE i.endpoint_id = ANY (p_locked)
       GROUP BY i.endpoint_id
     )
-    SELECT en.id, en.state, coalesce(en.max_concurrency, p_default_concurrency) AS max_concurrency,
+    SELECT en.id, en.consumer_id, en.state, coalesce(en.max_concurrency, p_default_concurrency) AS max_concurrency,
            en.rate_limit_per_second, en.rate_window_start, en.rate_window_count, en.rate_booked_until, en.circuit_open_until, w.waiting,
            l.leased, l.leased_live
     FROM w JOIN endpoints en ON en.id = w.endpoint_id
@@ -137,12 +143,15 @@ BEGIN
     v_taken := 0;
     v_rest := '{}';
     v_live := CASE WHEN e.leased_live > 0 THEN true END;
-    v_reserve := CASE WHEN e.max_concurrency > 1 THEN greatest(1, e.max_concurrency / 10) ELSE 0 END;
+    v_reserve := CASE WHEN e.max_concurrency > 1 THEN greatest(1, (e.max_concurrency - e.leased_live) / 2) ELSE 0 END + e.leased_live;
+    v_scanned_live := false;
+    v_live_waiting := NULL;
     FOREACH v_n IN ARRAY e.waiting LOOP
       v_item := v_items[v_n];
       v_run := NULL;
       IF v_item.kind <> webhook_admin_queue_kind('recovery') THEN
         v_live := true;
+        v_scanned_live := true;
       END IF;
       IF v_item.kind = webhook_admin_queue_kind('recovery') AND v_item.recovery_id IS NOT NULL THEN
         v_run := array_position(v_run_ids, v_item.recovery_id);
@@ -161,30 +170,55 @@ BEGIN
           CONTINUE;
         END IF;
       END IF;
-      -- Live traffic's reserve: while live traffic uses the endpoint, a recovery item takes a slot
-      -- only while a tenth of its cap (at least one; none with a cap of 1) stays free, so a live
-      -- message arriving at an endpoint being recovered finds a slot instead of waiting behind the
-      -- run's burst. Without live traffic a run uses every slot (a small run goes in one claim).
-      -- Asked only when the reserve would be touched: live rows scanned or in flight here, parked
+      -- Live rows first, also across claims: live traffic and recovery items are claimed apart
+      -- (claim-due-deliveries.sql, p_kinds), so a recovery's claim that scanned no live row of the
+      -- endpoint asks whether one waits there for a slot — parked, or due and not yet claimed —
+      -- and if so leaves the slots to it. The due ones are looked for among the consumer's 64
+      -- oldest due live rows: one with a larger due backlog elsewhere may be missed, and then has
+      -- the slot only after this claim's items.
+      v_yield := false;
+      IF v_item.kind = webhook_admin_queue_kind('recovery') AND v_taken < v_allowed AND NOT v_scanned_live THEN
+        IF v_live_waiting IS NULL THEN
+          v_live_waiting := EXISTS (SELECT 1 FROM delivery_queue p
+                                    WHERE p.endpoint_id = e.id AND p.parked
+                                      AND p.kind IN (webhook_admin_queue_kind('scheduled'), webhook_admin_queue_kind('manual')))
+                         OR EXISTS (SELECT 1 FROM (SELECT p.endpoint_id FROM delivery_queue p
+                                                   WHERE p.kind IN (webhook_admin_queue_kind('scheduled'), webhook_admin_queue_kind('manual'))
+                                                     AND p.consumer_id = e.consumer_id AND p.next_attempt_at <= now() AND p.lease_token IS NULL
+                                                   LIMIT 64) d
+                                    WHERE d.endpoint_id = e.id);
+        END IF;
+        v_yield := v_live_waiting;
+      END IF;
+      -- Live traffic's reserve: while live traffic uses the endpoint, a recovery takes at most half
+      -- of the slots live attempts in flight leave (none with a cap of 1), so live messages
+      -- arriving at an endpoint being recovered find slots instead of waiting parked behind the
+      -- run's attempts. (A tenth, as before 2026-12-07, was too few: live attempts hold their slot
+      -- until their outcome is written, and at 40 a second three or four were out at once, the
+      -- next parked until a recovery attempt ended — p99 through the endpoint 0.4–1 s in bench
+      -- part e.) Without live traffic a run uses every slot (a small run goes in one claim).
+      -- Asked only when the reserve would be touched: live rows scanned or in flight here, waiting
       -- for a slot, or a live attempt logged in the last two seconds (its newest attempts only).
-      IF v_item.kind = webhook_admin_queue_kind('recovery') AND v_taken < v_allowed
+      IF NOT v_yield AND v_item.kind = webhook_admin_queue_kind('recovery') AND v_taken < v_allowed
          AND e.leased + v_taken >= e.max_concurrency - v_reserve THEN
         IF v_live IS NULL THEN
-          v_live := EXISTS (SELECT 1 FROM delivery_queue p
-                            WHERE p.endpoint_id = e.id AND p.parked AND p.kind <> webhook_admin_queue_kind('recovery'))
+          v_live := coalesce(v_live_waiting, false)
                  OR EXISTS (SELECT 1 FROM (SELECT a.trigger FROM attempts a
                                            WHERE a.endpoint_id = e.id AND a.created_at > now() - interval '2 seconds'
                                            ORDER BY a.created_at DESC LIMIT 64) a
                             WHERE a.trigger <> 'recovery');
         END IF;
-        IF v_live THEN
-          v_item.action := 'park';
-          v_item.until := p_lease_end;
-          v_item.for_slot := true;
-          v_item.wait_leased := nullif(e.leased, 0);
-          v_items[v_n] := v_item;
-          CONTINUE;
-        END IF;
+        v_yield := v_live;
+      END IF;
+      -- Yielded to live traffic: parked for a slot, woken by the endpoint's next outcome after the
+      -- live rows waiting there.
+      IF v_yield THEN
+        v_item.action := 'park';
+        v_item.until := p_lease_end;
+        v_item.for_slot := true;
+        v_item.wait_leased := nullif(e.leased, 0);
+        v_items[v_n] := v_item;
+        CONTINUE;
       END IF;
       IF v_taken < v_allowed THEN
         v_item.action := 'claim';

@@ -177,7 +177,11 @@ BEGIN
   RETURN v_items;
 END $$;
 
-CREATE OR REPLACE FUNCTION webhook_admin_claim_scan_due(p_window integer) RETURNS webhook_admin_claim_item[]
+-- p_kinds: the kinds this claim serves (null: every kind). A worker claims live traffic (scheduled,
+-- manual) and recovery items in claims of their own, side by side (worker/delivery-pump.ts), so a
+-- live message never waits for a claim busy with a recovery's rows.
+DROP FUNCTION IF EXISTS webhook_admin_claim_scan_due(integer);
+CREATE OR REPLACE FUNCTION webhook_admin_claim_scan_due(p_window integer, p_kinds smallint[]) RETURNS webhook_admin_claim_item[]
 LANGUAGE plpgsql AS $$
 DECLARE
   v_items webhook_admin_claim_item[] := '{}';
@@ -186,6 +190,7 @@ DECLARE
 BEGIN
   FOREACH v_kind IN ARRAY ARRAY[webhook_admin_queue_kind('scheduled'), webhook_admin_queue_kind('manual'), webhook_admin_queue_kind('recovery')] LOOP
     EXIT WHEN cardinality(v_items) >= p_window;
+    CONTINUE WHEN p_kinds IS NOT NULL AND v_kind <> ALL (p_kinds);
     -- The window is twice the claim's limit (claim-due-deliveries.sql): the first half is what it takes.
     v_part := webhook_admin_claim_scan_kind(v_kind, p_window - cardinality(v_items), p_window / 2 - cardinality(v_items));
     IF v_kind = webhook_admin_queue_kind('recovery') AND cardinality(v_part) > 0 THEN
