@@ -89,13 +89,16 @@ BEGIN
   -- their due rows stay due for the next claim, and concurrent claims share out endpoints.
   SELECT coalesce(array_agg(x.id), '{}') INTO v_locked
   FROM (SELECT en.id FROM endpoints en WHERE en.id IN (SELECT i.endpoint_id FROM unnest(v_items) AS i) ORDER BY en.id FOR UPDATE SKIP LOCKED) x;
-  -- Except by live traffic's own claims: an endpoint being recovered is locked by the recovery's
-  -- claims most of the time they run, and a live row skipped there would wait 100 ms for the
-  -- wake-up below. So such a claim waits for those endpoints, p_lock_wait_ms at most (a fifth of a
-  -- second; the locks are then taken out of id order, so a wait may close a cycle with another
-  -- transaction: the timeout ends it before the deadlock detector's second would). A claim that
+  -- Except by live traffic's own claims when every endpoint they found is held: an endpoint being
+  -- recovered is locked by the recovery's claims most of the time they run, and a live row
+  -- skipped there, with nothing else claimed, would wait 100 ms for the wake-up below. So such a
+  -- claim waits for those endpoints, p_lock_wait_ms at most (a fifth of a second; the locks are
+  -- then taken out of id order, so a wait may close a cycle with another transaction: the timeout
+  -- ends it before the deadlock detector's second would). A claim that holds some endpoints goes
+  -- on with them (what it skipped makes it claim again at once: `more`), so one consumer's new
+  -- message never waits for another's endpoints held by an outcome write; and a claim that
   -- includes recovery items never waits: they are not in a hurry.
-  IF p_kinds IS NOT NULL AND NOT webhook_admin_queue_kind('recovery') = ANY (p_kinds) THEN
+  IF p_kinds IS NOT NULL AND NOT webhook_admin_queue_kind('recovery') = ANY (p_kinds) AND cardinality(v_locked) = 0 THEN
     v_busy := ARRAY(SELECT DISTINCT i.endpoint_id FROM unnest(v_items) AS i WHERE i.endpoint_id <> ALL (v_locked) ORDER BY 1);
     IF cardinality(v_busy) > 0 THEN
       v_lock_timeout := current_setting('lock_timeout');
