@@ -49,8 +49,8 @@ CREATE OR REPLACE FUNCTION webhook_admin_claim_deliveries_v2(
   -- The lease's end, rounded, when this process has not yet woken a job for it (null otherwise):
   -- if the worker dies, that job finds its deliveries due again.
   p_lease_wake_at timestamptz,
-  -- The queue kinds served (null: all). Live traffic's claims (scheduled and manual) wait up to
-  -- p_lock_wait_ms for an endpoint another transaction holds rather than skip it (below).
+  -- The queue kinds served (null: all). A claim of live traffic alone (scheduled and manual) that
+  -- finds every endpoint of its rows held waits up to p_lock_wait_ms for them (below).
   p_kinds smallint[] DEFAULT NULL, p_lock_wait_ms integer DEFAULT 200
 ) RETURNS TABLE (
   id text, kind smallint, message_id text, endpoint_id text, consumer_id text, attempts integer, scheduled_attempts integer,
@@ -99,7 +99,7 @@ BEGIN
   -- message never waits for another's endpoints held by an outcome write; and a claim that
   -- includes recovery items never waits: they are not in a hurry.
   IF p_kinds IS NOT NULL AND NOT webhook_admin_queue_kind('recovery') = ANY (p_kinds) AND cardinality(v_locked) = 0 THEN
-    v_busy := ARRAY(SELECT DISTINCT i.endpoint_id FROM unnest(v_items) AS i WHERE i.endpoint_id <> ALL (v_locked) ORDER BY 1);
+    v_busy := ARRAY(SELECT DISTINCT i.endpoint_id FROM unnest(v_items) AS i ORDER BY 1);
     IF cardinality(v_busy) > 0 THEN
       v_lock_timeout := current_setting('lock_timeout');
       BEGIN

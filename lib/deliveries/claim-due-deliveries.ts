@@ -34,8 +34,8 @@ export async function claimDueDeliveries(
   sql: Sql,
   /**
    * `keys`: what decrypts the endpoints' secrets (decryptionKeys). `kinds`: the queue kinds this
-   * claim serves (all by default); a claim without recovery items waits for an endpoint another
-   * transaction holds instead of skipping it, `lockWaitMs` at most (200 by default).
+   * claim serves (all by default); a claim without recovery items that finds every endpoint of its
+   * rows held by other transactions waits for them, `lockWaitMs` at most (200 by default).
    */
   input: { limit: number; leaseMs: number; defaultConcurrency: number; keys: Buffer[]; kinds?: readonly QueueKind[]; lockWaitMs?: number },
 ): Promise<{ token: string; deliveries: ClaimedDelivery[]; more: boolean }> {

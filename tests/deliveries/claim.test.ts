@@ -638,4 +638,17 @@ describe("claims of live traffic and of recovery items apart (the worker's two l
     await holder.commit();
     expect((await claimKinds(LIVE)).deliveries.map((d) => d.id)).toEqual([live!.id]);
   });
+
+  it("has a live claim that holds some of its endpoints go on without the held ones, not wait for them", async () => {
+    const held = await endpointWith(1, { max_concurrency: 10 });
+    const free = await endpointWith(1, { max_concurrency: 10 });
+    const holder = await holdTransaction((tx) => tx`select 1 from endpoints where id = ${held} for update`);
+    // The bound is long: waiting for the held endpoint would hold this claim until the commit below.
+    const { deliveries, more } = await claimKinds(LIVE, 60_000);
+    expect(deliveries.map((d) => d.endpoint_id)).toEqual([free]);
+    // The held endpoint's row is left due, and the claim says so: the worker claims again at once.
+    expect(more).toBe(true);
+    expect(await kindsOf(held)).toEqual([{ kind: QUEUE_KINDS.scheduled, leased: false, parked: false, due: true }]);
+    await holder.commit();
+  });
 });
