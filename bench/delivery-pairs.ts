@@ -3,6 +3,9 @@ import type { BenchDatabase } from "./database";
 import { countAttempts } from "./database";
 import { cpuSnapshot } from "./cpu";
 import { newId } from "../lib/ids";
+import { notifyDue } from "../lib/jobs";
+import { QUEUE_KINDS } from "../lib/db/schema/messages";
+import type { SqlOrTx } from "../lib/db/client";
 import { compactStats } from "../lib/stats/compact-stats";
 import { startWorker } from "./product";
 import type { Receiver } from "./receiver";
@@ -71,7 +74,7 @@ export async function measureDeliveryPairs(
       update endpoints e set url = ${receiver.url} || '/' || ${group} || '/' || x.i
       from unnest(${options.endpointIds}::text[]) with ordinality as x(id, i) where e.id = x.id`;
     await options.prepare?.(variant);
-    await queueDeliveries(db, options.endpointIds, options.deliveries, options.traceparents ?? false);
+    await queueDeliveries(db, options.endpointIds, options.deliveries, { traceparents: options.traceparents });
     await options.queued?.(variant);
     // What an earlier phase left appended is folded now, not on this phase's time.
     while ((await compactStats({ ctx: { sql: db.sql } })) === null);
@@ -109,33 +112,49 @@ export async function measureDeliveryPairs(
   return pairs;
 }
 
-/** Due deliveries queued the way ingest writes them (message, delivery, queue row), round-robin over the endpoints. */
-export async function queueDeliveries(db: BenchDatabase, endpointIds: string[], count: number, traceparents = false): Promise<void> {
+const CHUNK = 5000;
+
+/**
+ * Due deliveries queued the way ingest writes them (message, delivery, queue row), round-robin over
+ * the endpoints. `atOnce`: in one transaction that wakes the workers as it commits, so a running
+ * worker finds the whole backlog due at once (a burst landing), not chunk by chunk.
+ */
+export async function queueDeliveries(
+  db: BenchDatabase,
+  endpointIds: string[],
+  count: number,
+  { traceparents = false, atOnce = false }: { traceparents?: boolean; atOnce?: boolean } = {},
+): Promise<void> {
   const [{ consumers } = { consumers: [] }] = await db.sql<{ consumers: string[] }[]>`
     select array_agg(consumer_id order by x.i) as consumers
     from unnest(${endpointIds}::text[]) with ordinality as x(id, i) join endpoints e on e.id = x.id`;
-  const chunk = 5000;
-  for (let start = 0; start < count; start += chunk) {
-    const n = Math.min(chunk, count - start);
+  const writeChunk = async (sql: SqlOrTx, start: number) => {
+    const n = Math.min(CHUNK, count - start);
     const messageIds = Array.from({ length: n }, () => newId("message"));
     const deliveryIds = Array.from({ length: n }, () => newId("delivery"));
     const endpoint = (i: number) => endpointIds[(start + i) % endpointIds.length]!;
     const consumer = (i: number) => consumers[(start + i) % endpointIds.length]!;
     // Each message's own ingest span, as a traced web app stores it.
     const traceparent = () => (traceparents ? `00-${randomBytes(16).toString("hex")}-${randomBytes(8).toString("hex")}-01` : null);
+    await sql`
+      insert into messages (id, consumer_id, event_type, payload, traceparent)
+      select unnest(${messageIds}::text[]), unnest(${messageIds.map((_, i) => consumer(i))}::text[]), 'invoice.paid', '{"bench":"pairs"}',
+             unnest(${messageIds.map(traceparent)}::text[])`;
+    await sql`
+      insert into deliveries (id, message_id, endpoint_id, consumer_id, status, next_attempt_at)
+      select unnest(${deliveryIds}::text[]), unnest(${messageIds}::text[]), unnest(${deliveryIds.map((_, i) => endpoint(i))}::text[]),
+             unnest(${deliveryIds.map((_, i) => consumer(i))}::text[]), 'pending', now()`;
+    await sql`
+      insert into delivery_queue (delivery_id, endpoint_id, consumer_id, next_attempt_at)
+      select unnest(${deliveryIds}::text[]), unnest(${deliveryIds.map((_, i) => endpoint(i))}::text[]),
+             unnest(${deliveryIds.map((_, i) => consumer(i))}::text[]), now()`;
+  };
+  if (atOnce) {
     await db.sql.begin(async (tx) => {
-      await tx`
-        insert into messages (id, consumer_id, event_type, payload, traceparent)
-        select unnest(${messageIds}::text[]), unnest(${messageIds.map((_, i) => consumer(i))}::text[]), 'invoice.paid', '{"bench":"pairs"}',
-               unnest(${messageIds.map(traceparent)}::text[])`;
-      await tx`
-        insert into deliveries (id, message_id, endpoint_id, consumer_id, status, next_attempt_at)
-        select unnest(${deliveryIds}::text[]), unnest(${messageIds}::text[]), unnest(${deliveryIds.map((_, i) => endpoint(i))}::text[]),
-               unnest(${deliveryIds.map((_, i) => consumer(i))}::text[]), 'pending', now()`;
-      await tx`
-        insert into delivery_queue (delivery_id, endpoint_id, consumer_id, next_attempt_at)
-        select unnest(${deliveryIds}::text[]), unnest(${deliveryIds.map((_, i) => endpoint(i))}::text[]),
-               unnest(${deliveryIds.map((_, i) => consumer(i))}::text[]), now()`;
+      for (let start = 0; start < count; start += CHUNK) await writeChunk(tx, start);
+      await notifyDue(tx, [QUEUE_KINDS.scheduled]);
     });
+  } else {
+    for (let start = 0; start < count; start += CHUNK) await db.sql.begin((tx) => writeChunk(tx, start));
   }
 }

@@ -15,7 +15,7 @@
  *          --filter-pairs 3 (0 skips part a4) --filter-messages 2000 --filter-batch-messages 5000
  *          --ordering-pairs 3 (0 skips part o) --ordering-deliveries 20000 --ordering-keys 1000
  *          --fair-messages 100000 (0 skips part n) --fair-endpoints 1000 --fair-rate 5 --fair-idle-seconds 30
- *          --fair-vs 8ebb7f7 (the commit whose claim, time-ordered, comes first)
+ *          --fair-vs 8ebb7f7 (the commit whose claim, time-ordered, comes first; none: this tree's alone)
  *          --schema-pairs 3 (0 skips part a5) --schema-messages 2000 --schema-batch-messages 5000
  *          --poll-messages 2000 (0 skips part w) --poll-pollers 10 --poll-limit 100
  *          --destination-deliveries 10000 (0 skips part x) --destination-rounds 3 --destination-endpoints 5
@@ -614,9 +614,10 @@ async function main(): Promise<void> {
   // n. A noisy neighbour (bench/fairness.ts): one consumer's backlog over many endpoints, another's
   // steady trickle; the claim of --fair-vs (time order) first, then this tree's (fair).
   let fairness: FairnessRun[] = [];
-  const fairSetup = `A: ${int(opt.fairMessages)} queued by SQL over ${int(opt.fairEndpoints)} endpoints; B: ${opt.fairRate} POSTs/s to 1 endpoint`;
+  const fairSetup = `A: ${int(opt.fairMessages)} landing at once (queued by SQL) over ${int(opt.fairEndpoints)} endpoints; B: ${opt.fairRate} POSTs/s to 1 endpoint`;
   if (opt.fairMessages > 0) {
-    heading(`n. Noisy neighbour: ${fairSetup}; B idle for ${opt.fairIdleSeconds} s, then while A drains; ${opt.fairVs}'s claim first, then this tree's`);
+    const claims = opt.fairVs === "none" ? "this tree's claim" : `${opt.fairVs}'s claim first, then this tree's`;
+    heading(`n. Noisy neighbour: ${fairSetup}; B idle for ${opt.fairIdleSeconds} s, then while A drains; A alone before and after; ${claims}`);
     await Promise.all([worker, ...extra].map((w) => w.stop()));
     fairness = await measureFairness(
       { db, receiver, api, env, logDir },
@@ -852,10 +853,10 @@ async function main(): Promise<void> {
       ...fairness.flatMap((run) => [
         [
           `n. B's p99 beside A, ${run.claim === opt.fairVs ? `${opt.fairVs} (time order)` : "this tree (fair)"}`,
-          `${ms(run.busy.p99)} = ${(run.busy.p99 / run.idle.p99).toFixed(1)}× idle (${ms(run.idle.p99)}); p50 ${ms(run.busy.p50)}`,
+          `${ms(run.busy.p99)} = ${(run.busy.p99 / run.idle.p99).toFixed(1)}× idle (${ms(run.idle.p99)}); p50 ${ms(run.busy.p50)} (idle ${ms(run.idle.p50)})`,
           `created → arrival; ${fairSetup}`,
         ],
-        ["   A beside B / alone", `${(run.besideRate / run.aloneRate).toFixed(3)} (${int(run.besideRate)}/s, ${int(run.aloneRate)}/s)`, "A's arrival rate"],
+        ["   A beside B / alone", `${(run.besideRate / run.aloneRate).toFixed(3)} (${int(run.besideRate)}/s, ${int(run.aloneRate)}/s)`, "A's arrival rate; alone: the mean of a drain before and one after"],
       ]),
       ...DESTINATION_KINDS.filter((kind) => destinations.some((p) => p.kind === kind)).map((kind) => {
         const rates = destinations.filter((p) => p.kind === kind).map((p) => p.rate);
