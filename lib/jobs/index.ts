@@ -68,6 +68,7 @@ function round(): Round {
  * promise settles when that NOTIFY is sent; it never rejects: `onError` hears of a failure). If
  * the process dies between the commit and the NOTIFY, or it fails, the work waits for the next
  * wake-up (another ingest's, a claim's, a worker's start, the sweep): it is committed, never lost.
+ * It names the scheduled kind, all ingest makes due: a worker's recovery lane is not woken for it.
  */
 export function notifyDueAfterCommit(pool: SqlOrTx, onError: (error: unknown) => void): Promise<void> {
   let notifier = notifiers.get(pool);
@@ -80,7 +81,7 @@ export function notifyDueAfterCommit(pool: SqlOrTx, onError: (error: unknown) =>
     let current: Round | null = first;
     while (current) {
       try {
-        await notifyDue(pool);
+        await notifyDue(pool, [QUEUE_KINDS.scheduled]);
       } catch (error) {
         onError(error);
       }

@@ -1,5 +1,6 @@
 import type { SqlOrTx } from "../db/client";
 import { notifyDue, notifyDueAfterCommit, wakeDeliveries } from "../jobs";
+import { QUEUE_KINDS } from "../db/schema/messages";
 import { logger } from "../logger";
 
 /**
@@ -18,7 +19,7 @@ export function chooseWakeUp(firstDelay: number, inCallersTransaction: boolean):
 
 /** The wake-up written with the deliveries, in their transaction. */
 export function wakeInTransaction(tx: SqlOrTx, wakeUp: "job" | "notify", firstAttemptAt: Date) {
-  return wakeUp === "job" ? wakeDeliveries(tx, firstAttemptAt.getTime()) : notifyDue(tx);
+  return wakeUp === "job" ? wakeDeliveries(tx, firstAttemptAt.getTime()) : notifyDue(tx, [QUEUE_KINDS.scheduled]);
 }
 
 /** The wake-up after the commit; not waited for: work committed is never lost, only later (lib/jobs). */

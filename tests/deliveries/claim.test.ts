@@ -5,10 +5,12 @@ import { getSql, type Sql } from "../../lib/db/client";
 import { QUEUE_KINDS } from "../../lib/db/schema";
 import { claimDueDeliveries, type ClaimedDelivery } from "../../lib/deliveries/claim-due-deliveries";
 import { recordOutcomes, type AttemptOutcome } from "../../lib/deliveries/record-outcomes";
+import { kindsOfWake, WAKE_CHANNEL, wakePayload } from "../../lib/jobs";
 import { newId } from "../../lib/ids";
 import { apiClient, type Api } from "../helpers/api";
 import { consumerWithEndpoint, createEndpoint, sendMessage, sendMessages } from "../helpers/fixtures";
 import { holdTransaction } from "../helpers/held-transaction";
+import { waitFor } from "../helpers/receiver";
 
 /**
  * The claim's policy — caps, fairness, the circuit breaker, rate limits, inactive endpoints, the
@@ -585,6 +587,25 @@ describe("claims of live traffic and of recovery items apart (the worker's two l
       from delivery_queue where endpoint_id = ${endpointId} order by kind, delivery_id`;
   }
 
+  it("wakes the other workers for what it leaves due, naming its kinds", async () => {
+    const id = await endpointWith(3, { max_concurrency: 10 });
+    const payloads: string[] = [];
+    // Ingest's own wake-up, sent after its commit, may come in late: not the claim's.
+    const listening = await getSql().listen(WAKE_CHANNEL, (payload) => payload !== wakePayload([QUEUE_KINDS.scheduled]) && payloads.push(payload));
+    try {
+      const claimOne = (kinds: readonly (typeof QUEUE_KINDS)[keyof typeof QUEUE_KINDS][]) =>
+        claimDueDeliveries(getSql(), { limit: 1, leaseMs: LEASE_MS, defaultConcurrency: 10, keys: decryptionKeys(getConfig()), kinds });
+      expect((await claimOne(LIVE)).more).toBe(true);
+      await getSql()`update delivery_queue set kind = webhook_admin_queue_kind('recovery') where endpoint_id = ${id} and lease_token is null`;
+      expect((await claimOne(RECOVERY)).more).toBe(true);
+      await waitFor(() => payloads.length >= 2, { what: "the claims' wake-ups" });
+      expect(payloads).toEqual([wakePayload(LIVE), wakePayload(RECOVERY)]);
+      expect(payloads.map(kindsOfWake)).toEqual([LIVE, RECOVERY]);
+    } finally {
+      await listening.unlisten();
+    }
+  });
+
   it("claims only the kinds asked for, and a recovery's claim leaves the slots to a live row waiting for one", async () => {
     const id = await endpointWith(5, { max_concurrency: 4 });
     const sql = getSql();
@@ -595,11 +616,19 @@ describe("claims of live traffic and of recovery items apart (the worker's two l
               select d, webhook_admin_queue_kind('recovery'), ${id}, now() - interval '3 seconds' from unnest(${rows.slice(1).map((r) => r.id)}::text[]) as d`;
 
     // The recovery lane comes first: it scans no live row, finds one waiting, and takes nothing.
+    await sql`delete from graphile_worker._private_jobs`;
     expect((await claimKinds(RECOVERY)).deliveries).toEqual([]);
     expect(await kindsOf(id)).toEqual([
       { kind: QUEUE_KINDS.scheduled, leased: false, parked: false, due: true },
       ...Array(4).fill({ kind: QUEUE_KINDS.recovery, leased: false, parked: true, due: false }),
     ]);
+    // What it parked wakes the recovery lane alone when it comes due (worker/tasks/deliver-due.ts).
+    const wakes = await sql<{ key: string; payload: unknown }[]>`select key, payload from graphile_worker._private_jobs where key like 'deliver_due%'`;
+    expect(wakes.length).toBeGreaterThan(0);
+    for (const wake of wakes) {
+      expect(wake.payload).toEqual({ kinds: [QUEUE_KINDS.recovery] });
+      expect(wake.key.endsWith(`@${QUEUE_KINDS.recovery}`)).toBe(true);
+    }
     // The live lane takes the live row and leaves the recovery items as they were.
     expect((await claimKinds(LIVE)).deliveries.map((d) => [d.id, d.kind])).toEqual([[rows[0]!.id, QUEUE_KINDS.scheduled]]);
     expect((await kindsOf(id)).filter((q) => q.kind === QUEUE_KINDS.recovery)).toEqual(Array(4).fill({ kind: QUEUE_KINDS.recovery, leased: false, parked: true, due: false }));

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSql, type Sql } from "../../lib/db/client";
-import { WAKE_CHANNEL, notifyDueAfterCommit } from "../../lib/jobs";
+import { QUEUE_KINDS } from "../../lib/db/schema/messages";
+import { kindsOfWake, WAKE_CHANNEL, notifyDueAfterCommit, wakePayload } from "../../lib/jobs";
 import { apiClient } from "../helpers/api";
 import { consumerWithEndpoint, sendMessage } from "../helpers/fixtures";
 import { startReceiver, waitFor } from "../helpers/receiver";
@@ -33,7 +34,10 @@ describe("the wake-up after commit", () => {
       // PostgreSQL delivers notifications in commit order: a marker sent now arrives after both.
       await pool`select pg_notify(${WAKE_CHANNEL}, 'marker')`;
       await waitFor(() => heard.includes("marker"), { what: "the marker notification" });
-      expect(heard).toEqual(["", "", "marker"]);
+      // Each names the scheduled kind, all ingest makes due: a worker's recovery lane sleeps on.
+      const ingest = wakePayload([QUEUE_KINDS.scheduled]);
+      expect(heard).toEqual([ingest, ingest, "marker"]);
+      expect(kindsOfWake(ingest)).toEqual([QUEUE_KINDS.scheduled]);
       expect(errors).toEqual([]);
     } finally {
       await subscription.unlisten();
