@@ -129,11 +129,10 @@ BEGIN
     -- Nothing taken, yet due work may remain: beyond the scanned window (all of it parked or
     -- dropped, e.g. one endpoint's backlog behind an open circuit) a claim goes on at once; for
     -- endpoints another transaction holds, shortly. Nothing else would come back for it.
-    -- (For this claim's kinds: only the lanes serving them wake.)
     IF cardinality(v_items) >= v_window THEN
-      PERFORM webhook_admin_wake_deliveries_of(ARRAY[NULL::timestamptz], p_kinds);
+      PERFORM webhook_admin_wake_deliveries(ARRAY[NULL::timestamptz]);
     ELSIF v_left_due THEN
-      PERFORM webhook_admin_wake_deliveries_of(ARRAY[clock_timestamp() + interval '100 milliseconds'], p_kinds);
+      PERFORM webhook_admin_wake_deliveries(ARRAY[clock_timestamp() + interval '100 milliseconds']);
     END IF;
   ELSE
     v_more := v_left_due OR v_claimed = p_limit OR cardinality(v_items) >= v_window;

@@ -4,7 +4,7 @@
 -- Such waits get a brief safety net instead of the lease's end. They are parked all the same, so
 -- the endpoint's next outcome still hands them its slot in kind order: due work left unparked would
 -- lose it to recovery items parked earlier. Parked rows come due again at their time; a wake-up is
--- added for it, for their kinds. Applied after the migrations by lib/db/functions.ts.
+-- added for it. Applied after the migrations by lib/db/functions.ts.
 CREATE OR REPLACE FUNCTION webhook_admin_claim_park(p_items webhook_admin_claim_item[], p_token text) RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -13,7 +13,6 @@ DECLARE
   v_released text[] := '{}';
   v_soon timestamptz;
   v_untils timestamptz[];
-  v_kinds smallint[];
 BEGIN
   FOR w IN SELECT DISTINCT i.endpoint_id, i.wait_leased FROM unnest(p_items) AS i WHERE i.action = 'park' AND i.wait_leased IS NOT NULL LOOP
     SELECT count(*) < w.wait_leased INTO v_releasing FROM (
@@ -39,7 +38,6 @@ BEGIN
     FROM p WHERE q.delivery_id = p.delivery_id AND q.kind = p.kind
     RETURNING 1
   )
-  SELECT array_agg(p.until), array_agg(DISTINCT p.kind ORDER BY p.kind) INTO v_untils, v_kinds FROM p;
-  -- Only the lanes serving what was parked wake for it (lib/deliveries/wake-deliveries.sql).
-  PERFORM webhook_admin_wake_deliveries_of(v_untils, v_kinds);
+  SELECT array_agg(p.until) INTO v_untils FROM p;
+  PERFORM webhook_admin_wake_deliveries(v_untils);
 END $$;
