@@ -621,7 +621,6 @@ describe("claims of live traffic and of recovery items apart (the worker's two l
       { kind: QUEUE_KINDS.scheduled, leased: false, parked: false, due: true },
       ...Array(4).fill({ kind: QUEUE_KINDS.recovery, leased: false, parked: true, due: false }),
     ]);
-
     // The live lane takes the live row and leaves the recovery items as they were.
     expect((await claimKinds(LIVE)).deliveries.map((d) => [d.id, d.kind])).toEqual([[rows[0]!.id, QUEUE_KINDS.scheduled]]);
     expect((await kindsOf(id)).filter((q) => q.kind === QUEUE_KINDS.recovery)).toEqual(Array(4).fill({ kind: QUEUE_KINDS.recovery, leased: false, parked: true, due: false }));
