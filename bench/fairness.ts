@@ -67,14 +67,14 @@ async function paced(
   await Promise.all(inFlight);
   // Only what was sent from `since` on (the backlog's commit): what came before met an idle worker.
   const from = since();
-  sends.splice(0, sends.length, ...sends.filter((s) => s.createdAt >= from));
+  const counted = sends.filter((s) => s.createdAt >= from);
   const deadline = performance.now() + 60_000;
-  while (sends.some((s) => ctx.receiver.arrivalOf(s.id) === undefined) && performance.now() < deadline) await sleep(20);
-  const latencies = sends.flatMap((s) => {
+  while (counted.some((s) => ctx.receiver.arrivalOf(s.id) === undefined) && performance.now() < deadline) await sleep(20);
+  const latencies = counted.flatMap((s) => {
     const at = ctx.receiver.arrivalOf(s.id);
     return at === undefined ? [] : [at - s.createdAt];
   });
-  return { summary: summarize(latencies), sent: sends.length, arrived: latencies.length };
+  return { summary: summarize(latencies), sent: counted.length, arrived: latencies.length };
 }
 
 let phase = 0;
