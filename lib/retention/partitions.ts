@@ -37,6 +37,12 @@ export const PARTITION_LEAD_MS = 10 * 60_000;
  * up itself before the deadlock detector would cancel the other side.
  */
 export const PARTITION_LOCK_TIMEOUT = "500ms";
+/**
+ * An attach's lock waits: writes in flight finish while every later write of the table waits behind
+ * it, so a few short tries in a sweep, not one long wait (with its locks taken in order, no cycle
+ * needs the timeout to end it).
+ */
+const ATTACH_LOCKS = { timeout: "100ms", tries: 5 };
 
 /** The tables partitioned by their id, a UTC day each. */
 export const PARTITIONED = [
@@ -179,12 +185,40 @@ async function attachSpan(sql: Sql, series: Series, start: number): Promise<stri
   const name = `${table}_${series.tag}${new Date(start).toISOString().slice(0, 10).replace(/-/g, "")}`;
   await sql.unsafe(`create table if not exists ${ident(name)} (like ${ident(table)} including defaults including storage including compression)`);
   await prepare(sql, table, name);
+  const keyed = await keyTables(sql, table);
   // ATTACH takes a lock on the parent that lets reads and writes go on (CREATE TABLE … PARTITION
-  // OF would stop them); the new, empty table gets the parent's indexes and keys.
-  await briefly(sql, (tx) =>
-    tx.unsafe(`alter table ${ident(table)} attach partition ${ident(name)} for values from (${series.bound(start)}) to (${series.bound(endOf(series.width, start))})`),
+  // OF would stop them); the new, empty table gets the parent's indexes and keys. It also locks the
+  // default partition ACCESS EXCLUSIVE and then, for the keys it copies, the tables they join
+  // SHARE ROW EXCLUSIVE. Waiting for the latter while holding the former closed a cycle with any
+  // transaction that writes one of those tables and then reads the table (an ingest, a claim, an
+  // outcome write): under steady traffic every attach waited out its whole lock timeout, every
+  // write of the table waiting behind it, and failed — a 500 ms stall each minute, and the days
+  // ahead never made (bench part c, 2026-12-07). Locked first, in that order, they are waited for
+  // holding nothing anyone needs, and the attach then finds its locks held.
+  await briefly(
+    sql,
+    async (tx) => {
+      if (keyed.length > 0) await tx.unsafe(`lock table ${keyed.map(ident).join(", ")} in share row exclusive mode`);
+      await tx.unsafe(`lock table ${ident(defaultPartition(table))} in access exclusive mode`);
+      await tx.unsafe(`alter table ${ident(table)} attach partition ${ident(name)} for values from (${series.bound(start)}) to (${series.bound(endOf(series.width, start))})`);
+    },
+    ATTACH_LOCKS,
   );
   return name;
+}
+
+/**
+ * The tables an attach to `table` locks for the foreign keys it copies: those its keys refer to,
+ * and those whose keys refer to it (a partition's own key to it included).
+ */
+export async function keyTables(sql: Sql, table: string): Promise<string[]> {
+  const rows = await sql<{ name: string }[]>`
+    select r.relname as name from pg_class r
+    where r.oid in (select c.confrelid from pg_constraint c where c.contype = 'f' and c.conrelid = ${table}::regclass
+                    union select c.conrelid from pg_constraint c where c.contype = 'f' and c.confrelid = ${table}::regclass)
+      and r.oid <> ${table}::regclass
+    order by 1`;
+  return rows.map((r) => r.name);
 }
 
 /** Makes one day's partition of a table partitioned by id (see attachSpan). Returns its name. */
@@ -192,12 +226,22 @@ export function attachDay(sql: Sql, table: PartitionedTable, day: number): Promi
   return attachSpan(sql, BY_ID[table], day);
 }
 
-/** Runs `work` in a transaction whose lock waits end after PARTITION_LOCK_TIMEOUT. */
-async function briefly<T>(sql: Sql, work: (tx: Sql) => Promise<T>): Promise<T> {
-  return (await sql.begin(async (tx) => {
-    await tx.unsafe(`set local lock_timeout = '${PARTITION_LOCK_TIMEOUT}'`);
-    return work(tx as unknown as Sql);
-  })) as T;
+/**
+ * Runs `work` in a transaction whose lock waits end after `timeout` (PARTITION_LOCK_TIMEOUT); a
+ * lock not granted is tried again, up to `tries` times in all, after a pause of a tenth of a second or so.
+ */
+async function briefly<T>(sql: Sql, work: (tx: Sql) => Promise<T>, { timeout = PARTITION_LOCK_TIMEOUT, tries = 1 } = {}): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return (await sql.begin(async (tx) => {
+        await tx.unsafe(`set local lock_timeout = '${timeout}'`);
+        return work(tx as unknown as Sql);
+      })) as T;
+    } catch (error) {
+      if (attempt >= tries || (error as { code?: string }).code !== "55P03") throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 100));
+    }
+  }
 }
 
 /**

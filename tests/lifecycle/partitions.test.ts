@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "../../lib/db/client";
-import { deliveryIdFor, newId } from "../../lib/ids";
+import { deliveryIdFor, idBoundAt, newId } from "../../lib/ids";
 import { systemCtx } from "../../lib/open-ctx";
 import { dropExpiredPartitions } from "../../lib/retention/drop-expired-partitions";
-import { DAY_MS, PARTITIONED, PARTITIONS_AHEAD, dayPartitions, makePartitions, startOfDay } from "../../lib/retention/partitions";
+import { DAY_MS, PARTITIONED, PARTITIONS_AHEAD, attachDay, dayPartitions, keyTables, makePartitions, startOfDay } from "../../lib/retention/partitions";
 import { consumerWithEndpoint, createEndpoint, sendMessage } from "../helpers/fixtures";
 import { lifecycleFixture } from "../helpers/lifecycle";
 import { waitFor } from "../helpers/receiver";
@@ -105,6 +105,52 @@ describe("time partitions", () => {
     expect(await partitionOf("attempts", attempt!.id)).toBe(`attempts_p${dayTag(today)}`);
     expect(await partitionOf("deliveries", attempt!.delivery_id)).toBe(`deliveries_p${dayTag(today)}`);
     expect((await t.api.get(`/api/v1/messages/${id}`)).status).toBe(200);
+  });
+
+  it("are attached beside a write of a keyed table that then reads the default partition: the attach waits for it, and both go through", async () => {
+    // Before, the attach took the default partition and then waited for the queue, which this
+    // transaction holds, while this transaction waited for the default partition: the attach gave
+    // up at its lock timeout, and every write of deliveries waited that long behind it.
+    const day = today + 20 * DAY_MS;
+    const writer = await sql().reserve();
+    try {
+      await writer`begin`;
+      await writer`lock table delivery_queue in row exclusive mode`;
+      const attaching = attachDay(sql(), "deliveries", day);
+      await waitFor(async () => (await sql()<{ n: number }[]>`select count(*)::int as n from pg_locks where not granted`)[0]!.n > 0, { what: "the attach waiting" });
+      await writer`select count(*) from deliveries_default`;
+      await writer`commit`;
+      expect(await attaching).toBe(`deliveries_p${dayTag(day)}`);
+    } finally {
+      writer.release();
+      // (Not attached when the attach failed.)
+      await sql().unsafe(`alter table deliveries detach partition deliveries_p${dayTag(day)}`).catch(() => {});
+      await sql().unsafe(`drop table if exists deliveries_p${dayTag(day)}`);
+    }
+  });
+
+  it("lock, before an attach, every table it locks for the keys it copies", async () => {
+    const day = today + 30 * DAY_MS;
+    for (const { table, prefix } of PARTITIONED) {
+      const probe = `${table}_lockprobe`;
+      await sql().unsafe(`create table ${probe} (like ${table} including defaults including storage including compression)`);
+      if (table === "deliveries") await sql().unsafe(`create unique index on ${probe} (message_id, endpoint_id)`);
+      let locked: string[] = [];
+      await sql()
+        .begin(async (tx) => {
+          await tx.unsafe(`alter table ${table} attach partition ${probe} for values from ('${idBoundAt(prefix, day)}') to ('${idBoundAt(prefix, day + DAY_MS)}')`);
+          const rows = await tx<{ rel: string }[]>`
+            select distinct c.relname as rel from pg_locks l join pg_class c on c.oid = l.relation
+            where l.pid = pg_backend_pid() and l.mode = 'ShareRowExclusiveLock' and c.relname <> ${probe}`;
+          locked = rows.map((r) => r.rel).sort();
+          throw new Error("rolled back");
+        })
+        .catch((error: unknown) => {
+          if (String(error) !== "Error: rolled back") throw error;
+        });
+      await sql().unsafe(`drop table ${probe}`);
+      expect(await keyTables(sql(), table), table).toEqual(locked);
+    }
   });
 
   it("count as their table on the Data & retention page: the sum of its days, none listed on its own", async () => {
