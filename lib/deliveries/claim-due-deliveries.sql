@@ -80,8 +80,12 @@ DECLARE
   v_dropped boolean;
   v_parked boolean;
   v_more boolean;
+  v_quick boolean;
 BEGIN
+  PERFORM set_config('webhook_admin.claim_quick', '', true);
   v_items := webhook_admin_claim_scan_due(v_window, p_kinds);
+  -- A quick claim (claim/scan-due.sql) left due rows unscanned: it is followed at once.
+  v_quick := current_setting('webhook_admin.claim_quick', true) = 'on';
   IF cardinality(v_items) = 0 THEN
     RETURN;
   END IF;
@@ -129,13 +133,13 @@ BEGIN
     -- Nothing taken, yet due work may remain: beyond the scanned window (all of it parked or
     -- dropped, e.g. one endpoint's backlog behind an open circuit) a claim goes on at once; for
     -- endpoints another transaction holds, shortly. Nothing else would come back for it.
-    IF cardinality(v_items) >= v_window THEN
+    IF cardinality(v_items) >= v_window OR v_quick THEN
       PERFORM webhook_admin_wake_deliveries(ARRAY[NULL::timestamptz]);
     ELSIF v_left_due THEN
       PERFORM webhook_admin_wake_deliveries(ARRAY[clock_timestamp() + interval '100 milliseconds']);
     END IF;
   ELSE
-    v_more := v_left_due OR v_claimed = p_limit OR cardinality(v_items) >= v_window;
+    v_more := v_left_due OR v_claimed = p_limit OR cardinality(v_items) >= v_window OR v_quick;
     -- Due work remains beyond this claim: other worker processes join in. A NOTIFY (each worker's
     -- listener has its pump claim) costs a fraction of adding a graphile job here on every claim.
     -- Its payload names the kinds, so only the lanes serving them claim (lib/jobs wakePayload).

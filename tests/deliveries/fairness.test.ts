@@ -61,10 +61,33 @@ describe("fair claiming across consumers", () => {
     const heavy = await consumerWithBacklog(1, 100, { weight: 3 });
     const light = await consumerWithBacklog(1, 100);
     expect(byConsumer((await claim(40)).deliveries)).toEqual({ [heavy.consumerId]: 30, [light.consumerId]: 10 });
-    // Two rows left for the light one: the rest of the batch is the heavy one's.
+    // Two rows left for the light one: a quick claim takes them with a twentieth of the window
+    // (80 rows) for each weight of the heavy one; the next claim is all the heavy one's.
     await getSql()`delete from delivery_queue where consumer_id = ${light.consumerId} and lease_token is null and delivery_id not in (
                      select delivery_id from delivery_queue where consumer_id = ${light.consumerId} and lease_token is null order by next_attempt_at limit 2)`;
-    expect(byConsumer((await claim(40)).deliveries)).toEqual({ [heavy.consumerId]: 38, [light.consumerId]: 2 });
+    const quick = await claim(40);
+    expect(byConsumer(quick.deliveries)).toEqual({ [heavy.consumerId]: 12, [light.consumerId]: 2 });
+    expect(quick.more).toBe(true);
+    expect(byConsumer((await claim(40)).deliveries)).toEqual({ [heavy.consumerId]: 40 });
+  });
+
+  it("claims a consumer's few due rows beside another's backlog in a quick claim, small, and says more is due", async () => {
+    // Fails when the few wait in a full claim of the backlog: the claim would be 100 rows.
+    const backlog = await consumerWithBacklog(1, 300);
+    const few = await consumerWithBacklog(1, 1);
+    const quick = await claim(100);
+    expect(byConsumer(quick.deliveries)).toEqual({ [backlog.consumerId]: 10, [few.consumerId]: 1 });
+    // The few first: the claim's rows go in the interleaved order.
+    expect(quick.deliveries[0]!.consumer_id === few.consumerId || quick.deliveries[1]!.consumer_id === few.consumerId).toBe(true);
+    expect(quick.more).toBe(true);
+    // The backlog alone: a full claim again.
+    expect(byConsumer((await claim(100)).deliveries)).toEqual({ [backlog.consumerId]: 100 });
+  });
+
+  it("makes no quick claim of one consumer's work alone", async () => {
+    const only = await consumerWithBacklog(1, 150);
+    expect((await claim(100)).deliveries).toHaveLength(100);
+    await getSql()`delete from delivery_queue where consumer_id = ${only.consumerId}`;
   });
 
   it("goes round many consumers: each is served once before any is served twice", async () => {

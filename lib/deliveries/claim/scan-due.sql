@@ -16,6 +16,13 @@
 --      what a consumer with less work leaves goes round again to those that have more.
 --   3. The rows interleaved — each consumer's first, then its second, a weight of w taking w at a
 --      time — so the later stages, which take at most the claim's limit in this order, share too.
+-- A quick claim: of live traffic (not recovery items), when several consumers are due, the first
+-- pass takes at most a twentieth of the window from each (a weight of w, w twentieths). If that
+-- leaves one consumer with rows to spare beside another that had fewer — a consumer's few new
+-- messages beside another's backlog — the claim stops there, small: its cost and its time grow with
+-- its rows, and the few waited for one claim of the backlog already (the next claim takes the
+-- backlog's full share). Beside a backlog draining at 2,800 a second, claims of a hundred rows took
+-- 25–36 ms (bench part n, 2026-12-07); the other consumer's message waited for one and then its own.
 -- A consumer with one due message is in the next claim whatever others have queued; a weight
 -- cannot starve anyone, since every due consumer the walk finds takes at least one row, and the
 -- walk goes on from where it stopped. The cost per row stays flat as consumers grow: each due
@@ -49,6 +56,11 @@ DECLARE
   v_part_visit integer[];
   v_part_rank integer[];
   v_at text;
+  -- The quick claim's cap (a weight of w, w times it), for live kinds; null for recovery items.
+  v_quick integer := CASE WHEN p_kind = webhook_admin_queue_kind('recovery') THEN NULL ELSE greatest(1, p_want / 20) END;
+  -- In this pass: a consumer took less than its share (it has no more), one took all of it.
+  v_short boolean;
+  v_full boolean;
 BEGIN
   IF p_want <= 0 THEN
     RETURN '{}';
@@ -109,6 +121,9 @@ BEGIN
       CONTINUE WHEN NOT v_open[v_c];
       EXIT WHEN v_n = 0;
       v_shares[v_c] := least(v_n, greatest(1, (v_left * v_weights[v_c]) / v_weight_sum));
+      IF v_pass = 1 AND v_quick IS NOT NULL AND cardinality(v_consumers) > 1 THEN
+        v_shares[v_c] := least(v_shares[v_c], v_quick * v_weights[v_c]);
+      END IF;
       v_n := v_n - v_shares[v_c];
     END LOOP;
     -- Every consumer's share in one statement. OFFSET: the rows this claim locked in an earlier
@@ -137,10 +152,15 @@ BEGIN
     FOREACH v_c IN ARRAY v_part_visit LOOP
       v_taken[v_c] := v_taken[v_c] + 1;
     END LOOP;
+    v_short := false;
+    v_full := false;
     FOR v_c IN 1 .. cardinality(v_consumers) LOOP
       CONTINUE WHEN v_shares[v_c] = 0;
       IF v_taken[v_c] < v_shares[v_c] THEN
         v_open[v_c] := false;
+        v_short := true;
+      ELSE
+        v_full := true;
       END IF;
       v_got[v_c] := v_got[v_c] + v_taken[v_c];
       v_left := v_left - v_taken[v_c];
@@ -148,6 +168,12 @@ BEGIN
     v_items := v_items || v_part;
     v_visit := v_visit || v_part_visit;
     v_rank := v_rank || v_part_rank;
+    -- The quick claim (above): a consumer with few rows beside one with more. The claim learns of
+    -- it from the setting (until the transaction ends): due rows remain that it did not scan.
+    IF v_pass = 1 AND v_quick IS NOT NULL AND cardinality(v_consumers) > 1 AND v_short AND v_full THEN
+      PERFORM set_config('webhook_admin.claim_quick', 'on', true);
+      EXIT;
+    END IF;
   END LOOP;
 
   -- Interleaved: each consumer's first, then its second, a weight of w taking w at a time.
@@ -189,7 +215,7 @@ DECLARE
   v_kind smallint;
 BEGIN
   FOREACH v_kind IN ARRAY ARRAY[webhook_admin_queue_kind('scheduled'), webhook_admin_queue_kind('manual'), webhook_admin_queue_kind('recovery')] LOOP
-    EXIT WHEN cardinality(v_items) >= p_window;
+    EXIT WHEN cardinality(v_items) >= p_window OR current_setting('webhook_admin.claim_quick', true) = 'on';
     CONTINUE WHEN p_kinds IS NOT NULL AND v_kind <> ALL (p_kinds);
     -- The window is twice the claim's limit (claim-due-deliveries.sql): the first half is what it takes.
     v_part := webhook_admin_claim_scan_kind(v_kind, p_window - cardinality(v_items), p_window / 2 - cardinality(v_items));
