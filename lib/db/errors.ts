@@ -26,6 +26,11 @@ export function isForeignKeyViolation(error: unknown): boolean {
   return sqlState(error) === "23503";
 }
 
+/** A lock not granted within lock_timeout (or at once, NOWAIT). */
+export function isLockNotAvailable(error: unknown): boolean {
+  return sqlState(error) === "55P03";
+}
+
 /** A deadlock or serialization failure: the transaction was rolled back and may simply be run again. */
 export function isRetryableConflict(error: unknown): boolean {
   const state = sqlState(error);

@@ -1,5 +1,6 @@
 import type { Ctx } from "../context";
 import type { Sql } from "../db/client";
+import { isForeignKeyViolation, isLockNotAvailable } from "../db/errors";
 import { ID_PREFIXES, idBoundAt, idTime } from "../ids";
 import { addCounts, type Counts } from "./counts";
 
@@ -238,7 +239,7 @@ async function briefly<T>(sql: Sql, work: (tx: Sql) => Promise<T>, { timeout = P
         return work(tx as unknown as Sql);
       })) as T;
     } catch (error) {
-      if (attempt >= tries || (error as { code?: string }).code !== "55P03") throw error;
+      if (attempt >= tries || !isLockNotAvailable(error)) throw error;
       await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 100));
     }
   }
@@ -349,6 +350,5 @@ export async function dropPartition(sql: Sql, table: string, name: string, remov
 
 /** lock_not_available (a lock not granted within PARTITION_LOCK_TIMEOUT), foreign_key_violation (a row refers to the day). */
 export function isRetryable(error: unknown): boolean {
-  const code = (error as { code?: string }).code;
-  return code === "55P03" || code === "23503";
+  return isLockNotAvailable(error) || isForeignKeyViolation(error);
 }

@@ -84,10 +84,23 @@ describe("fair claiming across consumers", () => {
     expect(byConsumer((await claim(100)).deliveries)).toEqual({ [backlog.consumerId]: 100 });
   });
 
-  it("makes no quick claim of one consumer's work alone", async () => {
-    const only = await consumerWithBacklog(1, 150);
-    expect((await claim(100)).deliveries).toHaveLength(100);
-    await getSql()`delete from delivery_queue where consumer_id = ${only.consumerId}`;
+  it("makes no quick claim of recovery items: their scan fills its window beside a consumer with few", async () => {
+    await consumerWithBacklog(1, 300);
+    await consumerWithBacklog(1, 1);
+    // The scan stage alone (rolled back), the same rows as live traffic and then as a recovery's items.
+    const scanned = (kind: number) =>
+      getSql()
+        .begin(async (tx) => {
+          const [row] = await tx<{ n: number }[]>`select cardinality(webhook_admin_claim_scan_kind(${kind}::smallint, 200, 100))::int as n`;
+          throw Object.assign(new Error("rolled back"), { n: row!.n });
+        })
+        .catch((error: { n?: number }) => {
+          if (error.n === undefined) throw error;
+          return error.n;
+        });
+    expect(await scanned(0)).toBe(11);
+    await getSql()`update delivery_queue set kind = 2`;
+    expect(await scanned(2)).toBe(200);
   });
 
   it("goes round many consumers: each is served once before any is served twice", async () => {

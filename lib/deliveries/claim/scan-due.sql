@@ -57,7 +57,7 @@ DECLARE
   v_part_rank integer[];
   v_at text;
   -- The quick claim's cap (a weight of w, w times it), for live kinds; null for recovery items.
-  v_quick integer := CASE WHEN p_kind = webhook_admin_queue_kind('recovery') THEN NULL ELSE greatest(1, p_want / 20) END;
+  v_quick_cap integer := CASE WHEN p_kind = webhook_admin_queue_kind('recovery') THEN NULL ELSE greatest(1, p_want / 20) END;
   -- In this pass: a consumer took less than its share (it has no more), one took all of it.
   v_short boolean;
   v_full boolean;
@@ -121,8 +121,8 @@ BEGIN
       CONTINUE WHEN NOT v_open[v_c];
       EXIT WHEN v_n = 0;
       v_shares[v_c] := least(v_n, greatest(1, (v_left * v_weights[v_c]) / v_weight_sum));
-      IF v_pass = 1 AND v_quick IS NOT NULL AND cardinality(v_consumers) > 1 THEN
-        v_shares[v_c] := least(v_shares[v_c], v_quick * v_weights[v_c]);
+      IF v_pass = 1 AND v_quick_cap IS NOT NULL AND cardinality(v_consumers) > 1 THEN
+        v_shares[v_c] := least(v_shares[v_c], v_quick_cap * v_weights[v_c]);
       END IF;
       v_n := v_n - v_shares[v_c];
     END LOOP;
@@ -170,7 +170,7 @@ BEGIN
     v_rank := v_rank || v_part_rank;
     -- The quick claim (above): a consumer with few rows beside one with more. The claim learns of
     -- it from the setting (until the transaction ends): due rows remain that it did not scan.
-    IF v_pass = 1 AND v_quick IS NOT NULL AND cardinality(v_consumers) > 1 AND v_short AND v_full THEN
+    IF v_pass = 1 AND v_quick_cap IS NOT NULL AND cardinality(v_consumers) > 1 AND v_short AND v_full THEN
       PERFORM set_config('webhook_admin.claim_quick', 'on', true);
       EXIT;
     END IF;
