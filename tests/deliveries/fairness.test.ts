@@ -3,6 +3,7 @@ import { getConfig } from "../../lib/config";
 import { decryptionKeys } from "../../lib/crypto/encryption";
 import { getSql } from "../../lib/db/client";
 import { claimDueDeliveries } from "../../lib/deliveries/claim-due-deliveries";
+import { QUEUE_KINDS } from "../../lib/db/schema/messages";
 import { apiClient, type Api } from "../helpers/api";
 import { consumerWithEndpoints, sendMessage } from "../helpers/fixtures";
 
@@ -98,9 +99,9 @@ describe("fair claiming across consumers", () => {
           if (error.n === undefined) throw error;
           return error.n;
         });
-    expect(await scanned(0)).toBe(11);
-    await getSql()`update delivery_queue set kind = 2`;
-    expect(await scanned(2)).toBe(200);
+    expect(await scanned(QUEUE_KINDS.scheduled)).toBe(11);
+    await getSql()`update delivery_queue set kind = ${QUEUE_KINDS.recovery}`;
+    expect(await scanned(QUEUE_KINDS.recovery)).toBe(200);
   });
 
   it("goes round many consumers: each is served once before any is served twice", async () => {
