@@ -1,7 +1,8 @@
 /**
  * Part n of `npm run bench` (issue 38): a noisy neighbour. Consumer A has `messages` due over
  * `endpoints` fast endpoints (max_concurrency 100; queued by SQL, as part b's); consumer B sends `rate` messages a second
- * to its one endpoint through POST /api/v1/messages. B's created → arrival is measured idle, then
+ * to its one endpoint through POST /api/v1/messages (a receiver in a process of its own, as another
+ * customer's server would be). B's created → arrival is measured idle, then
  * while A's backlog drains; A's drain rate alone, with B beside it, and alone again. The same phases run
  * first with the claim of commit `ref` (time-order claiming: the oldest due rows first, whoever
  * they belong to), then with this tree's (fair claiming across consumers), on the same database,
@@ -12,8 +13,10 @@ import type { Api } from "./api";
 import { applyThisTreesClaim, claimBodyAt } from "./claim-ab";
 import type { BenchDatabase } from "./database";
 import { queueDeliveries } from "./delivery-pairs";
+import { slowestLine, splitSlowest, type SlowSplit } from "./latency";
 import { startWorker } from "./product";
 import type { Receiver } from "./receiver";
+import { startReceiverProcess } from "./receiver-process";
 import { sleep, summarize, type Summary } from "./stats";
 
 export type FairnessRun = {
@@ -43,11 +46,12 @@ const startClaimWorker = (ctx: Context) => startWorker({ ...ctx.env, MIGRATE_ON_
  */
 async function paced(
   ctx: Context,
+  arrivalOf: (webhookId: string) => number | undefined,
   consumer: string,
   rate: number,
   until: Promise<unknown>,
   since: () => number = () => 0,
-): Promise<{ summary: Summary; sent: number; arrived: number }> {
+): Promise<{ summary: Summary; sent: number; arrived: number; slowest: SlowSplit[] }> {
   const sends: { id: string; createdAt: number }[] = [];
   let done = false;
   void until.finally(() => (done = true));
@@ -69,12 +73,17 @@ async function paced(
   const from = since();
   const counted = sends.filter((s) => s.createdAt >= from);
   const deadline = performance.now() + 60_000;
-  while (counted.some((s) => ctx.receiver.arrivalOf(s.id) === undefined) && performance.now() < deadline) await sleep(20);
-  const latencies = counted.flatMap((s) => {
-    const at = ctx.receiver.arrivalOf(s.id);
-    return at === undefined ? [] : [at - s.createdAt];
+  while (counted.some((s) => arrivalOf(s.id) === undefined) && performance.now() < deadline) await sleep(20);
+  const arrivals = counted.flatMap((s) => {
+    const at = arrivalOf(s.id);
+    return at === undefined ? [] : [{ ...s, at }];
   });
-  return { summary: summarize(latencies), sent: counted.length, arrived: latencies.length };
+  return {
+    summary: summarize(arrivals.map((s) => s.at - s.createdAt)),
+    sent: counted.length,
+    arrived: arrivals.length,
+    slowest: await splitSlowest(ctx.db.sql, arrivals),
+  };
 }
 
 let phase = 0;
@@ -131,8 +140,7 @@ export async function measureFairness(
   ctx: Context,
   options: { messages: number; endpoints: number; rate: number; idleSeconds: number; ref: string; log: (line: string) => void },
 ): Promise<FairnessRun[]> {
-  const { api, db } = ctx;
-  const { log } = options;
+  const { api } = ctx;
   const [busyUid, quietUid] = ["bench-fair-a", "bench-fair-b"];
   await api.expect(201, "POST", "/api/v1/consumers", { uid: busyUid, name: busyUid });
   await api.expect(201, "POST", "/api/v1/consumers", { uid: quietUid, name: quietUid });
@@ -144,7 +152,25 @@ export async function measureFairness(
       (await api.expect(201, "POST", `/api/v1/consumers/${busyUid}/endpoints`, { url: `${ctx.receiver.url}/fair-setup/${i}`, max_concurrency: 100 })).id,
     );
   }
-  await api.expect(201, "POST", `/api/v1/consumers/${quietUid}/endpoints`, { url: `${ctx.receiver.url}/fair-quiet` });
+  // B's endpoint is another customer's server: a process of its own, not the bench's event loop
+  // that takes A's thousands of requests a second (see startReceiverProcess).
+  const quiet = await startReceiverProcess();
+  try {
+    await api.expect(201, "POST", `/api/v1/consumers/${quietUid}/endpoints`, { url: `${quiet.url}/fair-quiet` });
+    return await phases(ctx, options, { quietUid, endpointIds, arrivalOf: quiet.arrivalOf });
+  } finally {
+    await quiet.close();
+  }
+}
+
+async function phases(
+  ctx: Context,
+  options: { messages: number; endpoints: number; rate: number; idleSeconds: number; ref: string; log: (line: string) => void },
+  setup: { quietUid: string; endpointIds: string[]; arrivalOf: (webhookId: string) => number | undefined },
+): Promise<FairnessRun[]> {
+  const { db } = ctx;
+  const { log } = options;
+  const { quietUid, endpointIds, arrivalOf } = setup;
   const before = options.ref === "none" ? "" : claimBodyAt(options.ref);
   const runs: FairnessRun[] = [];
   for (const claim of options.ref === "none" ? ["this tree"] : [options.ref, "this tree"]) {
@@ -154,22 +180,23 @@ export async function measureFairness(
     const idleWorker = await startClaimWorker(ctx);
     // Two seconds of B not counted first: a worker's first claims are slow (as in the drains below,
     // where B sends from the worker's start and counts from the backlog's landing).
-    await paced(ctx, quietUid, options.rate, sleep(2_000));
-    const idle = await paced(ctx, quietUid, options.rate, sleep(options.idleSeconds * 1000));
+    await paced(ctx, arrivalOf, quietUid, options.rate, sleep(2_000));
+    const idle = await paced(ctx, arrivalOf, quietUid, options.rate, sleep(options.idleSeconds * 1000));
     await idleWorker.stop();
     log(`  B idle: created → arrival p50 ${idle.summary.p50.toFixed(1)} ms, p99 ${idle.summary.p99.toFixed(1)} ms (${idle.arrived} / ${idle.sent})`);
     // Alone before and after: a drain's rate moves from one to the next (larger tables, the host),
     // and one "alone" always before "with B" put all of that drift on B.
     const aloneBefore = await drain(ctx, endpointIds, options.messages, "A alone", log);
     log(`  A alone: ${Math.round(aloneBefore.rate).toLocaleString("en-US")}/s`);
-    const beside = await drain(ctx, endpointIds, options.messages, "A with B", log, (done, since) => paced(ctx, quietUid, options.rate, done, since));
+    const beside = await drain(ctx, endpointIds, options.messages, "A with B", log, (done, since) => paced(ctx, arrivalOf, quietUid, options.rate, done, since));
     const busy = beside.beside as Awaited<ReturnType<typeof paced>>;
     const aloneAfter = await drain(ctx, endpointIds, options.messages, "A alone again", log);
     const aloneRate = (aloneBefore.rate + aloneAfter.rate) / 2;
     log(
       `  A with B: ${Math.round(beside.rate).toLocaleString("en-US")}/s (${(beside.rate / aloneRate).toFixed(3)} of alone, ` +
         `${Math.round(aloneRate).toLocaleString("en-US")}/s: ${Math.round(aloneBefore.rate).toLocaleString("en-US")}/s before, ${Math.round(aloneAfter.rate).toLocaleString("en-US")}/s after); ` +
-        `B meanwhile: created → arrival p50 ${busy.summary.p50.toFixed(1)} ms, p99 ${busy.summary.p99.toFixed(1)} ms, max ${busy.summary.max.toFixed(1)} ms (${busy.arrived} / ${busy.sent})`,
+        `B meanwhile: created → arrival p50 ${busy.summary.p50.toFixed(1)} ms, p99 ${busy.summary.p99.toFixed(1)} ms, max ${busy.summary.max.toFixed(1)} ms (${busy.arrived} / ${busy.sent}); ` +
+        `B's slowest: ${slowestLine(busy.slowest)}`,
     );
     runs.push({ claim, idle: idle.summary, busy: busy.summary, aloneRate, besideRate: beside.rate, busySent: busy.sent, busyArrived: busy.arrived });
   }

@@ -1,3 +1,4 @@
+import type { Sql } from "../lib/db/client";
 import { samplePayload, type Api } from "./api";
 import type { Receiver } from "./receiver";
 import { sleep, summarize, type Summary } from "./stats";
@@ -11,14 +12,42 @@ export type LatencyResult = {
   createdToArrival: Summary;
   /** The POST /api/v1/messages round trip itself. */
   api: Summary;
+  /** The slowest few, split (see splitSlowest); empty without a database to read their attempts from. */
+  slowest: SlowSplit[];
 };
+
+/** One message's created → arrival, split at its first attempt's start (all in ms). */
+export type SlowSplit = { total: number; queued: number; sending: number };
+
+/**
+ * Where the slowest of `arrivals` spent their time: from created to their first attempt's start
+ * (the queue: wake-up, claim, the worker's loop) and from that start to the arrival (the send).
+ * An attempt's created_at is when the worker finished it; its start is that less its duration.
+ */
+export async function splitSlowest(sql: Sql, arrivals: { id: string; createdAt: number; at: number }[], count = 3): Promise<SlowSplit[]> {
+  const slowest = [...arrivals].sort((a, b) => b.at - b.createdAt - (a.at - a.createdAt)).slice(0, count);
+  if (slowest.length === 0) return [];
+  const rows = await sql<{ message_id: string; finished: Date; duration_ms: number }[]>`
+    select message_id, created_at as finished, duration_ms from attempts
+    where message_id = any(${slowest.map((s) => s.id)}::text[]) and attempt_number = 1`;
+  return slowest.flatMap((s) => {
+    const row = rows.find((r) => r.message_id === s.id);
+    if (!row) return [];
+    const start = row.finished.getTime() - row.duration_ms - performance.timeOrigin;
+    return [{ total: s.at - s.createdAt, queued: start - s.createdAt, sending: s.at - start }];
+  });
+}
+
+/** "2,204 ms = 2,190 queued + 14 sending; …" */
+export const slowestLine = (splits: SlowSplit[]) =>
+  splits.map((s) => `${Math.round(s.total).toLocaleString("en-US")} ms = ${Math.round(s.queued).toLocaleString("en-US")} queued + ${Math.round(s.sending).toLocaleString("en-US")} sending`).join("; ");
 
 /**
  * With the worker idle: sends `count` messages one at a time, `gapMs` apart, and matches each
  * message id (the webhook-id header) to its arrival at the receiver.
  */
 export async function measureLatency(
-  ctx: { api: Api; receiver: Receiver },
+  ctx: { api: Api; receiver: Receiver; sql?: Sql },
   options: { count: number; gapMs: number; consumer: string; eventType?: string },
 ): Promise<LatencyResult> {
   const sends: { id: string; sentAt: number; createdAt: number }[] = [];
@@ -45,5 +74,6 @@ export async function measureLatency(
     sendToArrival: summarize(arrived.map((s) => s.at - s.sentAt)),
     createdToArrival: summarize(arrived.map((s) => s.at - s.createdAt)),
     api: summarize(apiTimes),
+    slowest: ctx.sql ? await splitSlowest(ctx.sql, arrived) : [],
   };
 }

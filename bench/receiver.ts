@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
  * arrival time (performance.now()) of every webhook-id, so latencies can be matched to sends.
  * Requests under "/hung" are never answered: a broken endpoint for the isolation figure.
  */
-export async function startReceiver() {
+export async function startReceiver(options: { onArrival?: (webhookId: string, at: number) => void } = {}) {
   const counts = new Map<string, number>();
   const firstAt = new Map<string, number>();
   const lastAt = new Map<string, number>();
@@ -26,7 +26,10 @@ export async function startReceiver() {
       lastAt.set(group, at);
       if (typeof id === "string") {
         if (arrivals.has(id)) duplicates += 1;
-        else arrivals.set(id, at);
+        else {
+          arrivals.set(id, at);
+          options.onArrival?.(id, at);
+        }
       }
       if (group !== "hung") res.writeHead(204).end();
     });

@@ -81,9 +81,9 @@ export async function runRecovery(
     Number((await ctx.db.sql<{ rate: number | null }[]>`select current_rate as rate from recoveries where id = ${id}`)[0]?.rate ?? 0);
   while ((await currentRate()) < input.ratePerSecond && performance.now() < rampDeadline) await sleep(250);
   await sleep(2000);
-  const liveOther = await measureLatency({ api: ctx.api, receiver: ctx.receiver }, { count: input.liveCount, gapMs: 20, consumer: input.liveOther });
+  const liveOther = await measureLatency({ api: ctx.api, receiver: ctx.receiver, sql: ctx.db.sql }, { count: input.liveCount, gapMs: 20, consumer: input.liveOther });
   const liveSame = await measureLatency(
-    { api: ctx.api, receiver: ctx.receiver },
+    { api: ctx.api, receiver: ctx.receiver, sql: ctx.db.sql },
     { count: input.liveCount, gapMs: 20, consumer: input.liveSame, eventType: input.liveEventType },
   );
   let state = "";

@@ -54,7 +54,7 @@ import { DESTINATION_KINDS, measureDestinations, type DestinationPhase } from ".
 import { parseDuration } from "../lib/duration";
 import { measureLineLatency, measureOrderingCost, type LineLatency } from "./ordering";
 import { measureSchemaCost, schemaRows, type SchemaPair } from "./schemas";
-import { measureLatency } from "./latency";
+import { measureLatency, slowestLine } from "./latency";
 import { productEnv, startWeb, startWorker } from "./product";
 import { startReceiver, type Receiver } from "./receiver";
 import { awaitDeliveries, type DeliveryResult } from "./throughput";
@@ -593,6 +593,8 @@ async function main(): Promise<void> {
     say(`run ${figures.state}: ${JSON.stringify(figures.counts)} in ${seconds(figures.durationMs)}; ${rate(figures.expected, figures.durationMs)} overall (ramp included), ${figures.steadyRate.toFixed(0)}/s after the ramp`);
     say(`live, other endpoints: created→arrival p99 ${p99(figures.liveOther)} during the run vs ${p99(baselineOther)} without (p50 ${ms(figures.liveOther.createdToArrival.p50)} vs ${ms(baselineOther.createdToArrival.p50)})`);
     say(`live, same endpoint:   created→arrival p99 ${p99(figures.liveSame)} during the run vs ${p99(baselineSame)} without (p50 ${ms(figures.liveSame.createdToArrival.p50)} vs ${ms(baselineSame.createdToArrival.p50)})`);
+    say(`  slowest during the run, beside it: ${slowestLine(figures.liveOther.slowest)}`);
+    say(`  slowest during the run, through it: ${slowestLine(figures.liveSame.slowest)}`);
   }
 
   // o. Ordered delivery (bench/ordering.ts): one key's line with this worker idle, then the delivery

@@ -9,14 +9,16 @@ import { outcomesInSpan } from "../telemetry/delivery-spans";
 import { recordOutcomes, type AttemptOutcome, type HealthPolicy } from "./record-outcomes";
 
 type Waiting = { outcome: AttemptOutcome; done: () => void };
+/** One line of writes: its queue, and whether a write of it is in flight. */
+type Stream = { queue: Waiting[]; writing: number };
 
 // More rows per transaction stop paying for themselves and hold endpoint row locks longer.
 const MAX_ROWS_PER_WRITE = 500;
-// One write in flight: the next group forms while it runs. Two side by side contended on the same
-// endpoint rows with each other and with the claim (which skips an endpoint an outcome write holds):
-// one delivers more attempts a second for less CPU an attempt, and frees a busy endpoint's slots
-// sooner (measured in bench/results/2026-12-03-b5-issue-22-second-cut.md, "one outcome write in
-// flight", and in its b6).
+// One write in flight per stream: the next group forms while it runs. Two side by side contended on
+// the same endpoint rows with each other and with the claim (which skips an endpoint an outcome write
+// holds): one delivers more attempts a second for less CPU an attempt, and frees a busy endpoint's
+// slots sooner (measured in bench/results/2026-12-03-b5-issue-22-second-cut.md, "one outcome write
+// in flight", and in its b6).
 const MAX_CONCURRENT_WRITES = 1;
 
 /**
@@ -25,10 +27,18 @@ const MAX_CONCURRENT_WRITES = 1;
  * its own POST ends — not when the slowest POST claimed beside it does. (Writing a claimed batch
  * only when all of it finished let one hung endpoint hold a healthy endpoint's slots for the whole
  * delivery timeout.) Under load the groups grow by themselves: while one write runs, the next fills.
+ *
+ * Live outcomes (scheduled, probe, manual) and recovery items' are written in two streams, side by
+ * side, so a live outcome never waits for a recovery's. A recovery item's outcome locks its run's row
+ * (outcomes/complete-requested.ts), which the run's feeder holds while it picks and queues the next
+ * items: 100–400 ms a time beside a run at 1,000 a second. With every outcome in one stream, each
+ * such wait held up every live outcome behind it — their endpoint slots and the worker's room for
+ * attempts with them — and live messages through the endpoint being recovered waited parked for a
+ * slot for 1.6 s (bench part e, 2026-12-07).
  */
 export class OutcomeWriter {
-  private queue: Waiting[] = [];
-  private writing = 0;
+  private readonly live: Stream = { queue: [], writing: 0 };
+  private readonly recovery: Stream = { queue: [], writing: 0 };
   private idle: (() => void)[] = [];
   // Endpoints whose outcomes included failures, for the follow-ups (alerts, auto-disable): run one
   // at a time beside the writes, not in a write's slot — with one write in flight, two more
@@ -46,9 +56,10 @@ export class OutcomeWriter {
 
   /** Resolves once the outcome is committed (or given up on: its lease then brings it back). */
   write(outcome: AttemptOutcome): Promise<void> {
+    const stream = outcome.trigger === "recovery" ? this.recovery : this.live;
     return new Promise((done) => {
-      this.queue.push({ outcome, done });
-      this.kick();
+      stream.queue.push({ outcome, done });
+      this.kick(stream);
     });
   }
 
@@ -59,21 +70,22 @@ export class OutcomeWriter {
   }
 
   private isIdle(): boolean {
-    return this.queue.length === 0 && this.writing === 0 && !this.followingUp;
+    const still = (stream: Stream) => stream.queue.length > 0 || stream.writing > 0;
+    return !still(this.live) && !still(this.recovery) && !this.followingUp;
   }
 
   private settle(): void {
     if (this.isIdle()) for (const resolve of this.idle.splice(0)) resolve();
   }
 
-  private kick(): void {
-    while (this.writing < MAX_CONCURRENT_WRITES && this.queue.length > 0) {
-      const group = this.queue.splice(0, MAX_ROWS_PER_WRITE);
-      this.writing += 1;
+  private kick(stream: Stream): void {
+    while (stream.writing < MAX_CONCURRENT_WRITES && stream.queue.length > 0) {
+      const group = stream.queue.splice(0, MAX_ROWS_PER_WRITE);
+      stream.writing += 1;
       void this.writeGroup(group).finally(() => {
-        this.writing -= 1;
+        stream.writing -= 1;
         for (const w of group) w.done();
-        this.kick();
+        this.kick(stream);
         this.followUp();
         this.settle();
       });

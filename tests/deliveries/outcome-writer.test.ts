@@ -10,6 +10,8 @@ import { newId } from "../../lib/ids";
 import { apiClient, type Api } from "../helpers/api";
 import { consumerWithEndpoint, sendMessage, sendMessages } from "../helpers/fixtures";
 import { holdTransaction } from "../helpers/held-transaction";
+import { waitFor } from "../helpers/receiver";
+import { advanceRecoveries, feedPolicy } from "../../lib/recoveries/advance-recoveries";
 
 /**
  * The worker's two writers beside the claim, driven by hand against real queue rows (no worker runs
@@ -49,7 +51,7 @@ async function failingEndpointWithResend() {
 }
 
 /** A claimed delivery's attempt, answered 503. A manual one (`next` null) leaves the delivery's schedule alone. */
-function failed(d: ClaimedDelivery, token: string) {
+function failed(d: ClaimedDelivery, token: string, trigger: "manual" | "recovery" = "manual") {
   return {
     attemptId: newId("attempt"),
     deliveryId: d.id,
@@ -57,7 +59,7 @@ function failed(d: ClaimedDelivery, token: string) {
     endpointId: d.endpoint_id,
     consumerId: d.consumer_id,
     attemptNumber: 2,
-    trigger: "manual" as const,
+    trigger,
     success: false,
     statusCode: 503,
     error: null,
@@ -120,6 +122,60 @@ describe("the outcome writer's follow-ups", () => {
       await held.commit();
       await waiting;
     }
+  });
+});
+
+describe("live outcomes beside a recovery's", () => {
+  it("are written while a recovery item's outcome waits for its run's row", async () => {
+    // A recovery with an item claimed: its endpoint's deliveries failed, the run fed until it queued one.
+    const run = await consumerWithEndpoint(api, "http://127.0.0.1:9/hook", { prefix: "writer-run" });
+    await sendMessages(api, run.uid, 2);
+    await getSql()`delete from delivery_queue where endpoint_id = ${run.endpointId}`;
+    await getSql()`update deliveries set status = 'failed', attempts = 1, next_attempt_at = null where endpoint_id = ${run.endpointId}`;
+    const created = await api.post(`/api/v1/endpoints/${run.endpointId}/recover`, { since: new Date(Date.now() - 3_600_000).toISOString(), canary: 0 });
+    expect(created.status, created.text).toBe(202);
+    const runId = created.body.id as string;
+    const recoveryClaim = () =>
+      claimDueDeliveries(getSql(), { limit: 1, leaseMs: 30_000, defaultConcurrency: 10, keys: decryptionKeys(getConfig()), kinds: [QUEUE_KINDS.recovery] });
+    // The run's token bucket starts empty and fills with time: fed and claimed until an item comes.
+    const item = await waitFor(
+      async () => {
+        await advanceRecoveries(getSql(), { ...feedPolicy(getConfig()), rampEveryMs: 1 });
+        const claimed = await recoveryClaim();
+        return claimed.deliveries.length > 0 ? { token: claimed.token, delivery: claimed.deliveries[0]! } : null;
+      },
+      { what: "a recovery item claimed" },
+    );
+    // And a live resend at another endpoint, claimed.
+    const other = await failingEndpointWithResend();
+    const live = await claimDueDeliveries(getSql(), { limit: 10, leaseMs: 30_000, defaultConcurrency: 10, keys: decryptionKeys(getConfig()), kinds: [QUEUE_KINDS.scheduled, QUEUE_KINDS.manual] });
+    expect(live.deliveries.map((d) => d.endpoint_id)).toEqual([other]);
+
+    const writer = new OutcomeWriter(getSql(), getConfig(), HEALTH, () => {});
+    // The run's row held, as its feeder holds it while it queues items.
+    const held = await holdTransaction((tx) => tx`select 1 from recoveries where id = ${runId} for update`);
+    onTestFinished(() => held.commit());
+    const written = (deliveryId: string) => getSql()`select 1 from attempts where delivery_id = ${deliveryId}`;
+    let recoveryWrite: Promise<void> | undefined;
+    try {
+      recoveryWrite = writer.write(failed(item.delivery, item.token, "recovery"));
+      await expect
+        .poll(async () => (await getSql()`select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like '%from recoveries where id = any%'`).length)
+        .toBeGreaterThan(0);
+      // The live outcome is written (and its slot freed) while the recovery's waits. (Behind it, in
+      // one stream, it would wait for as long as the row is held: the poll's bound ends the test.)
+      const liveWrite = writer.write(failed(live.deliveries[0]!, live.token));
+      await expect.poll(async () => (await written(live.deliveries[0]!.id)).length, { timeout: 30_000 }).toBe(1);
+      await liveWrite;
+      expect(await written(item.delivery.id)).toHaveLength(0);
+    } finally {
+      await held.commit();
+      await recoveryWrite;
+    }
+    expect(await written(item.delivery.id)).toHaveLength(1);
+    const [counts] = await getSql()<{ failed: number }[]>`select failed from recoveries where id = ${runId}`;
+    expect(counts!.failed).toBe(1);
+    await writer.drained();
   });
 });
 
