@@ -32,6 +32,8 @@ export type FairnessRun = {
   busyArrived: number;
 };
 
+type FairnessOptions = { messages: number; endpoints: number; rate: number; idleSeconds: number; ref: string; log: (line: string) => void };
+
 type Context = { db: BenchDatabase; receiver: Receiver; api: Api; env: NodeJS.ProcessEnv; logDir: string };
 
 /**
@@ -138,7 +140,7 @@ async function drain(
 
 export async function measureFairness(
   ctx: Context,
-  options: { messages: number; endpoints: number; rate: number; idleSeconds: number; ref: string; log: (line: string) => void },
+  options: FairnessOptions,
 ): Promise<FairnessRun[]> {
   const { api } = ctx;
   const [busyUid, quietUid] = ["bench-fair-a", "bench-fair-b"];
@@ -165,7 +167,7 @@ export async function measureFairness(
 
 async function phases(
   ctx: Context,
-  options: { messages: number; endpoints: number; rate: number; idleSeconds: number; ref: string; log: (line: string) => void },
+  options: FairnessOptions,
   setup: { quietUid: string; endpointIds: string[]; arrivalOf: (webhookId: string) => number | undefined },
 ): Promise<FairnessRun[]> {
   const { db } = ctx;
