@@ -33,8 +33,6 @@ export async function startReceiverProcess() {
   };
 }
 
-export type ReceiverProcess = Awaited<ReturnType<typeof startReceiverProcess>>;
-
 if (process.argv.includes("--child") && process.send) {
   const receiver = await startReceiver({ onArrival: (id, at) => process.send!({ id, at: performance.timeOrigin + at }) });
   process.send({ url: receiver.url });

@@ -7,11 +7,11 @@ import { OutcomeWriter } from "../../lib/deliveries/outcome-writer";
 import { releaseLeases } from "../../lib/deliveries/release-leases";
 import { decryptionKeys } from "../../lib/crypto/encryption";
 import { newId } from "../../lib/ids";
+import { advanceRecoveries, feedPolicy } from "../../lib/recoveries/advance-recoveries";
 import { apiClient, type Api } from "../helpers/api";
 import { consumerWithEndpoint, sendMessage, sendMessages } from "../helpers/fixtures";
 import { holdTransaction } from "../helpers/held-transaction";
 import { waitFor } from "../helpers/receiver";
-import { advanceRecoveries, feedPolicy } from "../../lib/recoveries/advance-recoveries";
 
 /**
  * The worker's two writers beside the claim, driven by hand against real queue rows (no worker runs
