@@ -8,7 +8,7 @@ import { spawnWorker } from "../helpers/worker-process";
 
 /**
  * A recovery's `rate_per_second` as the worker sends: not an average over the run, but at most that
- * many attempts started in every window the claim counts, with a fast receiver and room for many
+ * many attempts started in every one-second window, with a fast receiver and room for many
  * attempts at once (so nothing but the run's own rate holds the attempts back).
  */
 // One scheduled attempt: a delivery that fails once is failed for good, ready to recover.
@@ -48,7 +48,7 @@ function busiestWindow(times: number[], width: number): { count: number; from: n
 }
 
 describe("a recovery's rate as the worker sends it", () => {
-  it("never starts more than rate_per_second attempts in any window the claim counts", async () => {
+  it("never starts more than rate_per_second attempts in any one-second window", async () => {
     const receiver = await startOutageReceiver({ up: 204 });
     const { endpointId } = await consumerWithEndpoint(api, receiver.url, { consumer: { uid: "pace", name: "Pace" }, endpoint: { max_concurrency: 200 } });
     const since = new Date(Date.now() - 60_000).toISOString();
@@ -82,16 +82,19 @@ describe("a recovery's rate as the worker sends it", () => {
       },
       { what: "every attempt logged" },
     );
-    // 40 in any 1.05 s, plus 2. The claim holds the run to 40 in any 1.05 s of the database's clock;
-    // an item starts after its claim, and one that could not start soon after it is given back
-    // (RECOVERY_LATE_START), so the 2 are what the bucket refills in that margin: a start just
-    // inside a window its successor's also reaches.
-    const busiest = busiestWindow(starts, 1050);
-    if (busiest.count > 42) {
-      const received = busiestWindow(arrivals, 1050);
-      const near = starts.filter((t) => t >= busiest.from - 500 && t < busiest.from + 1550).map((t) => t - busiest.from);
+    // 40 in any second, exactly: what docs/recovery.md promises. The claim holds the run to 40 sends
+    // in any 1.05 s of the database's clock, the 50 ms for the way from the claim to the start (an
+    // item the worker could not start soon after its claim is given back: RECOVERY_LATE_START, its
+    // own tests in recoveries.test.ts). Not counted in 1.05 s windows: the bucket's quarter second
+    // (10 at once) goes out the moment the burst a window before stops counting, so two bursts 1.05 s
+    // apart on the database's clock share a 1.05 s window of starts whenever the first started a
+    // millisecond later after its claim than the second — as on any busy machine (44 to 50 starts).
+    const busiest = busiestWindow(starts, 1000);
+    if (busiest.count > 40) {
+      const received = busiestWindow(arrivals, 1000);
+      const near = starts.filter((t) => t >= busiest.from - 500 && t < busiest.from + 1500).map((t) => t - busiest.from);
       expect.fail(
-        `${busiest.count} attempts started in the 1.05 s from ${new Date(busiest.from).toISOString()} (the receiver had ${received.count} in its busiest 1.05 s); ` +
+        `${busiest.count} attempts started in the second from ${new Date(busiest.from).toISOString()} (the receiver had ${received.count} in its busiest second); ` +
           `starts from 0.5 s before it, in ms from its start: ${near.sort((a, b) => a - b).join(" ")}`,
       );
     }
