@@ -32,18 +32,16 @@ export const PROVEN_AHEAD = 14;
 export const PARTITION_LEAD_MS = 10 * 60_000;
 /**
  * How long a partition change waits for a lock before it gives up until the next sweep. Below
- * PostgreSQL's deadlock_timeout (1 s by default): a detach takes locks one after another (the
- * parent, the default partition, then the tables whose foreign keys name the partition), so it can
- * close a cycle with a claim or a read that takes the same tables in another order; it then gives
- * up itself before the deadlock detector would cancel the other side.
+ * PostgreSQL's deadlock_timeout (1 s by default), so that a change that closes a cycle with another
+ * transaction gives up itself before the deadlock detector would cancel the other side.
  */
 export const PARTITION_LOCK_TIMEOUT = "500ms";
 /**
- * An attach's lock waits: writes in flight finish while every later write of the table waits behind
- * it, so a few short tries in a sweep, not one long wait (with its locks taken in order, no cycle
- * needs the timeout to end it).
+ * The lock waits of an attach or a detach: writes in flight finish while every later write of the
+ * table waits behind it, so a few short tries in a sweep, not one long wait (with its locks taken
+ * in order, no cycle needs the timeout to end it).
  */
-const ATTACH_LOCKS = { timeout: "100ms", tries: 5 };
+const CHANGE_LOCKS = { timeout: "100ms", tries: 5 };
 
 /** The tables partitioned by their id, a UTC day each. */
 export const PARTITIONED = [
@@ -203,7 +201,7 @@ async function attachSpan(sql: Sql, series: Series, start: number): Promise<stri
       await tx.unsafe(`lock table ${ident(defaultPartition(table))} in access exclusive mode`);
       await tx.unsafe(`alter table ${ident(table)} attach partition ${ident(name)} for values from (${series.bound(start)}) to (${series.bound(endOf(series.width, start))})`);
     },
-    ATTACH_LOCKS,
+    CHANGE_LOCKS,
   );
   return name;
 }
@@ -213,13 +211,30 @@ async function attachSpan(sql: Sql, series: Series, start: number): Promise<stri
  * and those whose keys refer to it (a partition's own key to it included).
  */
 export async function keyTables(sql: Sql, table: string): Promise<string[]> {
-  const rows = await sql<{ name: string }[]>`
-    select r.relname as name from pg_class r
-    where r.oid in (select c.confrelid from pg_constraint c where c.contype = 'f' and c.conrelid = ${table}::regclass
-                    union select c.conrelid from pg_constraint c where c.contype = 'f' and c.confrelid = ${table}::regclass)
-      and r.oid <> ${table}::regclass
-    order by 1`;
-  return rows.map((r) => r.name);
+  return (await keyTablesByRole(sql, table)).map((r) => r.name);
+}
+
+/** keyTables, each with whether its keys refer to `table` (else `table`'s keys refer to it). */
+async function keyTablesByRole(sql: Sql, table: string): Promise<{ name: string; refers: boolean }[]> {
+  return sql<{ name: string; refers: boolean }[]>`
+    select r.relname as name, bool_or(k.refers) as refers from pg_class r
+    join (select c.confrelid as oid, false as refers from pg_constraint c where c.contype = 'f' and c.conrelid = ${table}::regclass
+          union all select c.conrelid, true from pg_constraint c where c.contype = 'f' and c.confrelid = ${table}::regclass) k on k.oid = r.oid
+    where r.oid <> ${table}::regclass
+    group by r.relname order by 1`;
+}
+
+/**
+ * The locks a detach from `table` takes on other tables, in the order it should take them: the
+ * tables whose keys refer to it ACCESS EXCLUSIVE (the keys' triggers for the partition go), then
+ * those its keys refer to SHARE ROW EXCLUSIVE.
+ */
+export async function detachLocks(sql: Sql, table: string): Promise<{ name: string; mode: "access exclusive" | "share row exclusive" }[]> {
+  const tables = await keyTablesByRole(sql, table);
+  return [
+    ...tables.filter((t) => t.refers).map((t) => ({ name: t.name, mode: "access exclusive" as const })),
+    ...tables.filter((t) => !t.refers).map((t) => ({ name: t.name, mode: "share row exclusive" as const })),
+  ];
 }
 
 /** Makes one day's partition of a table partitioned by id (see attachSpan). Returns its name. */
@@ -315,17 +330,31 @@ async function makeSeriesPartitions(sql: Sql, series: Series, now: number): Prom
 export type DropTiming = { table: string; name: string; detachMs: number; dropMs: number };
 
 /**
- * Detaches a partition and drops it, each step waiting at most PARTITION_LOCK_TIMEOUT for its lock.
+ * Detaches a partition and drops it: the detach with a few short tries for its locks, the drop
+ * waiting at most PARTITION_LOCK_TIMEOUT.
  * `before` runs in the detach's transaction, first: what must go with the partition or not at all.
  */
 export async function detachAndDrop(sql: Sql, table: string, name: string, timings: DropTiming[], before?: (tx: Sql) => Promise<void>): Promise<void> {
   const started = performance.now();
+  const locks = await detachLocks(sql, table);
   // Not CONCURRENTLY: PostgreSQL refuses it on a table with a default partition. The plain detach
-  // holds an ACCESS EXCLUSIVE lock on the parent for a catalog change (docs/benchmarks.md measures it).
-  await briefly(sql, async (tx) => {
-    await before?.(tx);
-    await tx.unsafe(`alter table ${ident(table)} detach partition ${ident(name)}`);
-  });
+  // holds an ACCESS EXCLUSIVE lock on the parent for a catalog change (docs/benchmarks.md measures
+  // it). It takes the parent first, then the tables of its keys (for deliveries: the queue, ACCESS
+  // EXCLUSIVE). Waiting for the queue while holding the parent closed a cycle with every claim and
+  // outcome write, which hold queue rows and then read deliveries: the detach waited out its lock
+  // timeout, every write and read of the table queued behind it, and failed, sweep after sweep.
+  // Locked first — the tables that refer to it, as the claims take the queue first — the detach
+  // waits holding nothing a claim needs, and then finds its locks held.
+  await briefly(
+    sql,
+    async (tx) => {
+      for (const lock of locks) await tx.unsafe(`lock table ${ident(lock.name)} in ${lock.mode} mode`);
+      await tx.unsafe(`lock table ${ident(table)} in access exclusive mode`);
+      await before?.(tx);
+      await tx.unsafe(`alter table ${ident(table)} detach partition ${ident(name)}`);
+    },
+    CHANGE_LOCKS,
+  );
   const detached = performance.now();
   await briefly(sql, (tx) => tx.unsafe(`drop table if exists ${ident(name)}`));
   timings.push({ table, name, detachMs: detached - started, dropMs: performance.now() - detached });
@@ -333,8 +362,8 @@ export async function detachAndDrop(sql: Sql, table: string, name: string, timin
 
 /**
  * Detaches and drops one partition of `table` and counts its rows as removed from `table` (and the
- * partition). False when a lock was not granted within PARTITION_LOCK_TIMEOUT or a row elsewhere
- * still refers to the partition's: the next sweep tries again.
+ * partition). False when a lock was not granted in time or a row elsewhere still refers to the
+ * partition's: the next sweep tries again.
  */
 export async function dropPartition(sql: Sql, table: string, name: string, removed: Counts, timings: DropTiming[] = []): Promise<boolean> {
   const [rows] = await sql<{ n: number }[]>`select count(*)::int as n from ${sql(name)}`;
@@ -348,7 +377,7 @@ export async function dropPartition(sql: Sql, table: string, name: string, remov
   return true;
 }
 
-/** lock_not_available (a lock not granted within PARTITION_LOCK_TIMEOUT), foreign_key_violation (a row refers to the day). */
+/** lock_not_available (a lock not granted in time), foreign_key_violation (a row refers to the day). */
 export function isRetryable(error: unknown): boolean {
   return isLockNotAvailable(error) || isForeignKeyViolation(error);
 }

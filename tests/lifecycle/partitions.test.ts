@@ -3,7 +3,7 @@ import { getSql } from "../../lib/db/client";
 import { deliveryIdFor, idBoundAt, newId } from "../../lib/ids";
 import { systemCtx } from "../../lib/open-ctx";
 import { dropExpiredPartitions } from "../../lib/retention/drop-expired-partitions";
-import { DAY_MS, PARTITIONED, PARTITIONS_AHEAD, attachDay, dayPartitions, keyTables, makePartitions, startOfDay } from "../../lib/retention/partitions";
+import { DAY_MS, PARTITIONED, PARTITIONS_AHEAD, attachDay, dayPartitions, detachAndDrop, detachLocks, keyTables, makePartitions, startOfDay } from "../../lib/retention/partitions";
 import { consumerWithEndpoint, createEndpoint, sendMessage } from "../helpers/fixtures";
 import { lifecycleFixture } from "../helpers/lifecycle";
 import { waitFor } from "../helpers/receiver";
@@ -150,6 +150,59 @@ describe("time partitions", () => {
         });
       await sql().unsafe(`drop table ${probe}`);
       expect(await keyTables(sql(), table), table).toEqual(locked);
+    }
+  });
+
+  it("are detached beside a claim that holds queue rows and then reads deliveries: the detach waits for it, and both go through", async () => {
+    // Before, the detach took deliveries and then waited for the queue, which this transaction
+    // holds, while this transaction waited for deliveries: the detach gave up at its lock timeout,
+    // and every read and write of deliveries waited that long behind it.
+    const day = today + 40 * DAY_MS;
+    const name = await attachDay(sql(), "deliveries", day);
+    const claim = await sql().reserve();
+    try {
+      await claim`begin`;
+      await claim`select delivery_id from delivery_queue limit 1 for update`;
+      await claim`lock table delivery_queue in row exclusive mode`;
+      const detaching = detachAndDrop(sql(), "deliveries", name, []);
+      await waitFor(async () => (await sql()<{ n: number }[]>`select count(*)::int as n from pg_locks where not granted`)[0]!.n > 0, { what: "the detach waiting" });
+      await claim`select count(*) from deliveries where id = 'x'`;
+      await claim`commit`;
+      await detaching;
+      expect(await exists(name)).toBe(false);
+    } finally {
+      claim.release();
+      // (Still there when the detach failed.)
+      await sql().unsafe(`alter table deliveries detach partition ${name}`).catch(() => {});
+      await sql().unsafe(`drop table if exists ${name}`);
+    }
+  });
+
+  it("lock, before a detach, every table it locks, in the mode it locks it", async () => {
+    const day = today + 50 * DAY_MS;
+    for (const { table } of PARTITIONED) {
+      const name = await attachDay(sql(), table, day);
+      const own = new Set([table, `${table}_default`, name]);
+      let locked: { name: string; mode: string }[] = [];
+      await sql()
+        .begin(async (tx) => {
+          await tx.unsafe(`alter table ${table} detach partition ${name}`);
+          // The strongest lock it holds on each other table.
+          const rows = await tx<{ rel: string; mode: string }[]>`
+            select c.relname as rel, l.mode from pg_locks l join pg_class c on c.oid = l.relation
+            where l.pid = pg_backend_pid() and c.relkind in ('r', 'p') and c.relnamespace = current_schema()::regnamespace`;
+          const rank = ["AccessShareLock", "RowShareLock", "RowExclusiveLock", "ShareUpdateExclusiveLock", "ShareLock", "ShareRowExclusiveLock", "ExclusiveLock", "AccessExclusiveLock"];
+          const strongest = new Map<string, string>();
+          for (const r of rows) if (!own.has(r.rel) && rank.indexOf(r.mode) > rank.indexOf(strongest.get(r.rel) ?? "")) strongest.set(r.rel, r.mode);
+          locked = [...strongest].map(([rel, mode]) => ({ name: rel, mode: mode.replace(/Lock$/, "").replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase() }));
+          throw new Error("rolled back");
+        })
+        .catch((error: unknown) => {
+          if (String(error) !== "Error: rolled back") throw error;
+        });
+      await sql().unsafe(`alter table ${table} detach partition ${name}; drop table ${name}`);
+      const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
+      expect([...(await detachLocks(sql(), table))].sort(byName), table).toEqual(locked.sort(byName));
     }
   });
 
