@@ -30,6 +30,9 @@ const today = startOfDay(now);
 const dayTag = (day: number) => new Date(day).toISOString().slice(0, 10).replace(/-/g, "");
 const partitionOf = async (table: string, id: string) =>
   (await sql()<{ p: string }[]>`select tableoid::regclass::text as p from ${sql()(table)} where id = ${id}`)[0]?.p;
+/** Lock requests waiting in this database (pg_locks shows the whole cluster's). */
+const waiting = async () =>
+  (await sql()<{ n: number }[]>`select count(*)::int as n from pg_locks where not granted and database = (select oid from pg_database where datname = current_database())`)[0]!.n;
 const exists = async (name: string) => (await sql()<{ n: number }[]>`select count(*)::int as n from pg_class where relname = ${name}`)[0]!.n === 1;
 
 let consumerId: string;
@@ -117,7 +120,7 @@ describe("time partitions", () => {
       await writer`begin`;
       await writer`lock table delivery_queue in row exclusive mode`;
       const attaching = attachDay(sql(), "deliveries", day);
-      await waitFor(async () => (await sql()<{ n: number }[]>`select count(*)::int as n from pg_locks where not granted`)[0]!.n > 0, { what: "the attach waiting" });
+      await waitFor(async () => (await waiting()) > 0, { what: "the attach waiting" });
       await writer`select count(*) from deliveries_default`;
       await writer`commit`;
       expect(await attaching).toBe(`deliveries_p${dayTag(day)}`);
@@ -162,10 +165,9 @@ describe("time partitions", () => {
     const claim = await sql().reserve();
     try {
       await claim`begin`;
-      await claim`select delivery_id from delivery_queue limit 1 for update`;
       await claim`lock table delivery_queue in row exclusive mode`;
       const detaching = detachAndDrop(sql(), "deliveries", name, []);
-      await waitFor(async () => (await sql()<{ n: number }[]>`select count(*)::int as n from pg_locks where not granted`)[0]!.n > 0, { what: "the detach waiting" });
+      await waitFor(async () => (await waiting()) > 0, { what: "the detach waiting" });
       await claim`select count(*) from deliveries where id = 'x'`;
       await claim`commit`;
       await detaching;
