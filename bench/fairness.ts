@@ -3,7 +3,8 @@
  * `endpoints` fast endpoints (max_concurrency 100; queued by SQL, as part b's); consumer B sends `rate` messages a second
  * to its one endpoint through POST /api/v1/messages (a receiver in a process of its own, as another
  * customer's server would be). B's created → arrival is measured idle, then
- * while A's backlog drains; A's drain rate alone, with B beside it, and alone again. The same phases run
+ * while A's backlog drains; A's drains go alone and with B beside it in turn, `pairs` times, and
+ * end alone (each drain with B is compared with the mean of the alone drains either side). The same phases run
  * first with the claim of commit `ref` (time-order claiming: the oldest due rows first, whoever
  * they belong to), then with this tree's (fair claiming across consumers), on the same database,
  * worker and receiver — each claim put in place (CREATE OR REPLACE) before its phases' workers start.
@@ -17,22 +18,24 @@ import { slowestLine, splitSlowest, type SlowSplit } from "./latency";
 import { startWorker } from "./product";
 import type { Receiver } from "./receiver";
 import { startReceiverProcess } from "./receiver-process";
-import { sleep, summarize, type Summary } from "./stats";
+import { median, sleep, summarize, type Summary } from "./stats";
 
 export type FairnessRun = {
   claim: string;
-  /** B's created → arrival with the worker idle, and while A's backlog drains. */
+  /** B's created → arrival with the worker idle, and while A's backlog drains (every drain with B, pooled). */
   idle: Summary;
   busy: Summary;
-  /** A's arrivals per second, alone (the mean of a drain before and one after) and with B beside it. */
+  /** A's arrivals per second, alone and with B beside it: the medians of the drains. */
   aloneRate: number;
   besideRate: number;
+  /** Each drain with B over the mean of the alone drains before and after it, in order. */
+  ratios: number[];
   /** B's messages sent and arrived while A drained. */
   busySent: number;
   busyArrived: number;
 };
 
-type FairnessOptions = { messages: number; endpoints: number; rate: number; idleSeconds: number; ref: string; log: (line: string) => void };
+type FairnessOptions = { messages: number; endpoints: number; rate: number; idleSeconds: number; pairs: number; ref: string; log: (line: string) => void };
 
 type Context = { db: BenchDatabase; receiver: Receiver; api: Api; env: NodeJS.ProcessEnv; logDir: string };
 
@@ -53,7 +56,7 @@ async function paced(
   rate: number,
   until: Promise<unknown>,
   since: () => number = () => 0,
-): Promise<{ summary: Summary; sent: number; arrived: number; slowest: SlowSplit[] }> {
+): Promise<{ latencies: number[]; sent: number; arrived: number; slowest: SlowSplit[] }> {
   const sends: { id: string; createdAt: number }[] = [];
   let done = false;
   void until.finally(() => (done = true));
@@ -81,7 +84,7 @@ async function paced(
     return at === undefined ? [] : [{ ...s, at }];
   });
   return {
-    summary: summarize(arrivals.map((s) => s.at - s.createdAt)),
+    latencies: arrivals.map((s) => s.at - s.createdAt),
     sent: counted.length,
     arrived: arrivals.length,
     slowest: await splitSlowest(ctx.db.sql, arrivals),
@@ -185,22 +188,47 @@ async function phases(
     await paced(ctx, arrivalOf, quietUid, options.rate, sleep(2_000));
     const idle = await paced(ctx, arrivalOf, quietUid, options.rate, sleep(options.idleSeconds * 1000));
     await idleWorker.stop();
-    log(`  B idle: created → arrival p50 ${idle.summary.p50.toFixed(1)} ms, p99 ${idle.summary.p99.toFixed(1)} ms (${idle.arrived} / ${idle.sent})`);
-    // Alone before and after: a drain's rate moves from one to the next (larger tables, the host),
-    // and one "alone" always before "with B" put all of that drift on B.
-    const aloneBefore = await drain(ctx, endpointIds, options.messages, "A alone", log);
-    log(`  A alone: ${Math.round(aloneBefore.rate).toLocaleString("en-US")}/s`);
-    const beside = await drain(ctx, endpointIds, options.messages, "A with B", log, (done, since) => paced(ctx, arrivalOf, quietUid, options.rate, done, since));
-    const busy = beside.beside as Awaited<ReturnType<typeof paced>>;
-    const aloneAfter = await drain(ctx, endpointIds, options.messages, "A alone again", log);
-    const aloneRate = (aloneBefore.rate + aloneAfter.rate) / 2;
+    const idleSummary = summarize(idle.latencies);
+    log(`  B idle: created → arrival p50 ${idleSummary.p50.toFixed(1)} ms, p99 ${idleSummary.p99.toFixed(1)} ms (${idle.arrived} / ${idle.sent})`);
+    // Alone and with B in turn, ending alone: a drain's rate moves from one to the next (larger
+    // tables, the host; 2,411–3,415/s alone in one run), so each drain with B is compared with the
+    // alone drains either side of it, and the median of those ratios is the figure.
+    const alone = [await drain(ctx, endpointIds, options.messages, "A alone", log)];
+    const besides: { rate: number; b: Awaited<ReturnType<typeof paced>> }[] = [];
+    for (let pair = 1; pair <= options.pairs; pair++) {
+      const beside = await drain(ctx, endpointIds, options.messages, `A with B (${pair}/${options.pairs})`, log, (done, since) =>
+        paced(ctx, arrivalOf, quietUid, options.rate, done, since),
+      );
+      besides.push({ rate: beside.rate, b: beside.beside as Awaited<ReturnType<typeof paced>> });
+      alone.push(await drain(ctx, endpointIds, options.messages, "A alone", log));
+    }
+    const ratios = besides.map((beside, i) => beside.rate / ((alone[i]!.rate + alone[i + 1]!.rate) / 2));
+    const busy = summarize(besides.flatMap((beside) => beside.b.latencies));
+    const busySent = besides.reduce((n, beside) => n + beside.b.sent, 0);
+    const busyArrived = besides.reduce((n, beside) => n + beside.b.arrived, 0);
+    const slowest = besides
+      .flatMap((beside) => beside.b.slowest)
+      .sort((x, y) => y.total - x.total)
+      .slice(0, 3);
+    const perSecond = (n: number) => `${Math.round(n).toLocaleString("en-US")}/s`;
     log(
-      `  A with B: ${Math.round(beside.rate).toLocaleString("en-US")}/s (${(beside.rate / aloneRate).toFixed(3)} of alone, ` +
-        `${Math.round(aloneRate).toLocaleString("en-US")}/s: ${Math.round(aloneBefore.rate).toLocaleString("en-US")}/s before, ${Math.round(aloneAfter.rate).toLocaleString("en-US")}/s after); ` +
-        `B meanwhile: created → arrival p50 ${busy.summary.p50.toFixed(1)} ms, p99 ${busy.summary.p99.toFixed(1)} ms, max ${busy.summary.max.toFixed(1)} ms (${busy.arrived} / ${busy.sent}); ` +
-        `B's slowest: ${slowestLine(busy.slowest)}`,
+      `  A alone ${alone.map((d) => perSecond(d.rate)).join(", ")}; with B ${besides.map((d) => perSecond(d.rate)).join(", ")}; ` +
+        `with B / alone either side ${ratios.map((r) => r.toFixed(3)).join(", ")} (median ${median(ratios).toFixed(3)})`,
     );
-    runs.push({ claim, idle: idle.summary, busy: busy.summary, aloneRate, besideRate: beside.rate, busySent: busy.sent, busyArrived: busy.arrived });
+    log(
+      `  B beside A (${besides.length} drains): created → arrival p50 ${busy.p50.toFixed(1)} ms, p99 ${busy.p99.toFixed(1)} ms, max ${busy.max.toFixed(1)} ms (${busyArrived} / ${busySent}); ` +
+        `p99 drain by drain ${besides.map((d) => summarize(d.b.latencies).p99.toFixed(1)).join(", ")} ms; B's slowest: ${slowestLine(slowest)}`,
+    );
+    runs.push({
+      claim,
+      idle: idleSummary,
+      busy,
+      aloneRate: median(alone.map((d) => d.rate)),
+      besideRate: median(besides.map((d) => d.rate)),
+      ratios,
+      busySent,
+      busyArrived,
+    });
   }
   return runs;
 }

@@ -14,7 +14,7 @@
  *          --soak-minutes 10 (0 skips the soak)
  *          --filter-pairs 3 (0 skips part a4) --filter-messages 2000 --filter-batch-messages 5000
  *          --ordering-pairs 3 (0 skips part o) --ordering-deliveries 20000 --ordering-keys 1000
- *          --fair-messages 100000 (0 skips part n) --fair-endpoints 1000 --fair-rate 5 --fair-idle-seconds 30
+ *          --fair-messages 100000 (0 skips part n) --fair-endpoints 1000 --fair-rate 5 --fair-idle-seconds 30 --fair-pairs 3
  *          --fair-vs 8ebb7f7 (the commit whose claim, time-ordered, comes first; none: this tree's alone)
  *          --schema-pairs 3 (0 skips part a5) --schema-messages 2000 --schema-batch-messages 5000
  *          --poll-messages 2000 (0 skips part w) --poll-pollers 10 --poll-limit 100
@@ -91,6 +91,8 @@ const { values } = parseArgs({
     "fair-endpoints": { type: "string", default: "1000" },
     "fair-rate": { type: "string", default: "5" },
     "fair-idle-seconds": { type: "string", default: "30" },
+    // A's drains with B beside it, each between two alone.
+    "fair-pairs": { type: "string", default: "3" },
     // The last commit before fair claiming (issue 38): the claim in time order.
     "fair-vs": { type: "string", default: "8ebb7f7" },
     "schema-pairs": { type: "string", default: "3" },
@@ -157,6 +159,7 @@ const opt = {
   fairEndpoints: Number(values["fair-endpoints"]),
   fairRate: Number(values["fair-rate"]),
   fairIdleSeconds: Number(values["fair-idle-seconds"]),
+  fairPairs: Math.max(1, Number(values["fair-pairs"])),
   fairVs: String(values["fair-vs"]),
   schemaPairs: Number(values["schema-pairs"]),
   schemaMessages: Number(values["schema-messages"]),
@@ -619,11 +622,11 @@ async function main(): Promise<void> {
   const fairSetup = `A: ${int(opt.fairMessages)} landing at once (queued by SQL) over ${int(opt.fairEndpoints)} endpoints; B: ${opt.fairRate} POSTs/s to 1 endpoint`;
   if (opt.fairMessages > 0) {
     const claims = opt.fairVs === "none" ? "this tree's claim" : `${opt.fairVs}'s claim first, then this tree's`;
-    heading(`n. Noisy neighbour: ${fairSetup}; B idle for ${opt.fairIdleSeconds} s, then while A drains; A alone before and after; ${claims}`);
+    heading(`n. Noisy neighbour: ${fairSetup}; B idle for ${opt.fairIdleSeconds} s, then while A drains; A alone and with B in turn, ${opt.fairPairs} times, then alone; ${claims}`);
     await Promise.all([worker, ...extra].map((w) => w.stop()));
     fairness = await measureFairness(
       { db, receiver, api, env, logDir },
-      { messages: opt.fairMessages, endpoints: opt.fairEndpoints, rate: opt.fairRate, idleSeconds: opt.fairIdleSeconds, ref: opt.fairVs, log: say },
+      { messages: opt.fairMessages, endpoints: opt.fairEndpoints, rate: opt.fairRate, idleSeconds: opt.fairIdleSeconds, pairs: opt.fairPairs, ref: opt.fairVs, log: say },
     );
   }
 
@@ -858,7 +861,11 @@ async function main(): Promise<void> {
           `${ms(run.busy.p99)} = ${(run.busy.p99 / run.idle.p99).toFixed(1)}× idle (${ms(run.idle.p99)}); p50 ${ms(run.busy.p50)} (idle ${ms(run.idle.p50)})`,
           `created → arrival; ${fairSetup}`,
         ],
-        ["   A beside B / alone", `${(run.besideRate / run.aloneRate).toFixed(3)} (${int(run.besideRate)}/s, ${int(run.aloneRate)}/s)`, "A's arrival rate; alone: the mean of a drain before and one after"],
+        [
+          "   A beside B / alone",
+          `${medianOf(run.ratios).toFixed(3)} (${run.ratios.map((r) => r.toFixed(3)).join(", ")}; ${int(run.besideRate)}/s, ${int(run.aloneRate)}/s)`,
+          "A's arrival rate: each drain with B over the mean of the alone drains either side, the median of them",
+        ],
       ]),
       ...DESTINATION_KINDS.filter((kind) => destinations.some((p) => p.kind === kind)).map((kind) => {
         const rates = destinations.filter((p) => p.kind === kind).map((p) => p.rate);
