@@ -18,7 +18,7 @@ import { slowestLine, splitSlowest, type SlowSplit } from "./latency";
 import { startWorker } from "./product";
 import type { Receiver } from "./receiver";
 import { startReceiverProcess } from "./receiver-process";
-import { median, sleep, summarize, type Summary } from "./stats";
+import { int, median, sleep, summarize, type Summary } from "./stats";
 
 export type FairnessRun = {
   claim: string;
@@ -28,8 +28,9 @@ export type FairnessRun = {
   /** A's arrivals per second, alone and with B beside it: the medians of the drains. */
   aloneRate: number;
   besideRate: number;
-  /** Each drain with B over the mean of the alone drains before and after it, in order. */
+  /** Each drain with B over the mean of the alone drains before and after it, in order, and their median: the figure. */
   ratios: number[];
+  ratio: number;
   /** B's messages sent and arrived while A drained. */
   busySent: number;
   busyArrived: number;
@@ -45,6 +46,9 @@ type Context = { db: BenchDatabase; receiver: Receiver; api: Api; env: NodeJS.Pr
  */
 const startClaimWorker = (ctx: Context) => startWorker({ ...ctx.env, MIGRATE_ON_START: "false" }, ctx.logDir);
 
+/** B's messages of one phase: created → arrival of each that arrived, and the slowest split. */
+type Paced = { latencies: number[]; sent: number; arrived: number; slowest: SlowSplit[] };
+
 /**
  * B's sends, one every 1000/rate ms on a fixed schedule (a slow answer does not delay the next),
  * until `until` settles; then each sent from `since()` on is matched to its arrival (up to 60 s more) by its webhook-id.
@@ -56,7 +60,7 @@ async function paced(
   rate: number,
   until: Promise<unknown>,
   since: () => number = () => 0,
-): Promise<{ latencies: number[]; sent: number; arrived: number; slowest: SlowSplit[] }> {
+): Promise<Paced> {
   const sends: { id: string; createdAt: number }[] = [];
   let done = false;
   void until.finally(() => (done = true));
@@ -194,15 +198,16 @@ async function phases(
     // tables, the host; 2,411–3,415/s alone in one run), so each drain with B is compared with the
     // alone drains either side of it, and the median of those ratios is the figure.
     const alone = [await drain(ctx, endpointIds, options.messages, "A alone", log)];
-    const besides: { rate: number; b: Awaited<ReturnType<typeof paced>> }[] = [];
+    const besides: { rate: number; b: Paced }[] = [];
     for (let pair = 1; pair <= options.pairs; pair++) {
       const beside = await drain(ctx, endpointIds, options.messages, `A with B (${pair}/${options.pairs})`, log, (done, since) =>
         paced(ctx, arrivalOf, quietUid, options.rate, done, since),
       );
-      besides.push({ rate: beside.rate, b: beside.beside as Awaited<ReturnType<typeof paced>> });
+      besides.push({ rate: beside.rate, b: beside.beside as Paced });
       alone.push(await drain(ctx, endpointIds, options.messages, "A alone", log));
     }
     const ratios = besides.map((beside, i) => beside.rate / ((alone[i]!.rate + alone[i + 1]!.rate) / 2));
+    const ratio = median(ratios);
     const busy = summarize(besides.flatMap((beside) => beside.b.latencies));
     const busySent = besides.reduce((n, beside) => n + beside.b.sent, 0);
     const busyArrived = besides.reduce((n, beside) => n + beside.b.arrived, 0);
@@ -210,10 +215,9 @@ async function phases(
       .flatMap((beside) => beside.b.slowest)
       .sort((x, y) => y.total - x.total)
       .slice(0, 3);
-    const perSecond = (n: number) => `${Math.round(n).toLocaleString("en-US")}/s`;
     log(
-      `  A alone ${alone.map((d) => perSecond(d.rate)).join(", ")}; with B ${besides.map((d) => perSecond(d.rate)).join(", ")}; ` +
-        `with B / alone either side ${ratios.map((r) => r.toFixed(3)).join(", ")} (median ${median(ratios).toFixed(3)})`,
+      `  A alone ${alone.map((d) => `${int(d.rate)}/s`).join(", ")}; with B ${besides.map((d) => `${int(d.rate)}/s`).join(", ")}; ` +
+        `with B / alone either side ${ratios.map((r) => r.toFixed(3)).join(", ")} (median ${ratio.toFixed(3)})`,
     );
     log(
       `  B beside A (${besides.length} drains): created → arrival p50 ${busy.p50.toFixed(1)} ms, p99 ${busy.p99.toFixed(1)} ms, max ${busy.max.toFixed(1)} ms (${busyArrived} / ${busySent}); ` +
@@ -226,6 +230,7 @@ async function phases(
       aloneRate: median(alone.map((d) => d.rate)),
       besideRate: median(besides.map((d) => d.rate)),
       ratios,
+      ratio,
       busySent,
       busyArrived,
     });
